@@ -1,0 +1,1 @@
+"""pbem: a game-master tool for postal Love Letter."""
