@@ -1,0 +1,91 @@
+"""Engine speed: full 4-player hands per second, through the pure engine alone.
+
+Each hand is dealt from a freshly shuffled deck and played to its end. Each
+play is, at random, one of two kinds of random legal play:
+
+* an explicit order: a random legal card, a random seat as target (so invalid,
+  protected and self targets exercise completion and redirection) and a random
+  guess (a Guard guess exercises the random guess);
+* no order at all: the engine's NMR defaults (RULES 5) pick a random legal play.
+
+``--policy`` runs one kind alone. No files, no reports. The decks are shuffled
+before the clock starts: shuffling is the campaign's job (once per hand per
+game), not the engine's.
+
+    python bench/engine.py [--hands N] [--players 3|4] [--policy mixed|orders|nmr]
+
+Target (issue 2): at least 25,000 hands/s on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pbem.cards import FULL_DECK, Card  # noqa: E402
+from pbem.engine import Hand, Order, legal_cards, play_turn  # noqa: E402
+
+CARDS = tuple(Card)
+
+
+SHARE_OF_ORDERS = {"mixed": 0.5, "orders": 1.0, "nmr": 0.0}
+
+
+def shuffled_decks(count: int, rng: random.Random) -> list[tuple]:
+    decks = []
+    deck = list(FULL_DECK)
+    for _ in range(count):
+        rng.shuffle(deck)
+        decks.append(tuple(deck))
+    return decks
+
+
+def play_hands(decks: list[tuple], players: int, rng: random.Random, policy: str = "mixed") -> int:
+    """Play one hand per deck to its end; return the number of plays made."""
+    share = SHARE_OF_ORDERS[policy]
+    plays = 0
+    for number, deck in enumerate(decks):
+        hand = Hand.deal(number % 13 + 1, deck, players)
+        events: list = []
+        while not hand.ended:
+            order = None
+            if rng.random() < share:
+                legal = legal_cards(hand.cards[hand.active])
+                card = legal[int(rng.random() * len(legal))]
+                order = Order(card, int(rng.random() * players), CARDS[int(rng.random() * 8)])
+            play_turn(hand, order, rng, events)
+            plays += 1
+    return plays
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=100_000)
+    parser.add_argument("--players", type=int, default=4, choices=(3, 4))
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--policy", default="mixed", choices=sorted(SHARE_OF_ORDERS))
+    args = parser.parse_args()
+    best = 0.0
+    for run in range(args.repeat):
+        rng = random.Random(run)
+        decks = shuffled_decks(args.hands, rng)
+        start = time.perf_counter()
+        plays = play_hands(decks, args.players, rng, args.policy)
+        elapsed = time.perf_counter() - start
+        rate = args.hands / elapsed
+        best = max(best, rate)
+        print(f"run {run + 1}: {args.hands} hands, {plays} plays in {elapsed:.2f} s: "
+              f"{rate:,.0f} hands/s ({plays / args.hands:.1f} plays/hand)")
+    target = 25_000
+    verdict = "meets" if best >= target else "MISSES"
+    print(f"best: {best:,.0f} full {args.players}-player hands/s on one core, policy {args.policy} "
+          f"({verdict} the target of {target:,})")
+
+
+if __name__ == "__main__":
+    main()

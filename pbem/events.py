@@ -1,0 +1,247 @@
+"""What happened in a turn, and who may know it.
+
+The engine returns a list of these events; reports are rendered from them. Every
+event carries its audience, so the visibility rule of RULES.md section 8 lives
+here and only here: a *public* event (``audience is None``) holds nothing secret;
+a *private* event holds a secret and is seen by its ``seat`` alone.
+
+Events are NamedTuples: cheap to make in the engine's hot loop, readable by
+attribute in templates, and easy to turn into JSON (:func:`to_dict`).
+Seats are 0-based indexes into the campaign's player list.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .cards import Card
+
+
+class Played(NamedTuple):
+    """``seat`` played ``card``. ``target`` is the player named in the order (or
+    None), ``recipient`` the one the card acted on (None: no effect, nobody valid).
+    ``nmr``: no order was received and the card was chosen by the default rules;
+    ``random_target`` / ``random_guess``: the order was completed (RULES 5.4, 5.5);
+    ``redirected``: the named target was protected by a Handmaid (RULES 4)."""
+
+    hand: int
+    seat: int
+    card: Card
+    target: int | None
+    recipient: int | None
+    guess: Card | None
+    nmr: bool
+    random_target: bool
+    random_guess: bool
+    redirected: bool
+    audience = None
+    kind = "played"
+
+
+class GuardResult(NamedTuple):
+    hand: int
+    seat: int
+    recipient: int
+    guess: Card
+    hit: bool
+    audience = None
+    kind = "guard"
+
+
+class BaronResult(NamedTuple):
+    """The public outcome of a Baron: the loser (None on a tie)."""
+
+    hand: int
+    seat: int
+    recipient: int
+    loser: int | None
+    audience = None
+    kind = "baron"
+
+
+class PrinceDiscard(NamedTuple):
+    hand: int
+    recipient: int
+    card: Card
+    from_set_aside: bool  # the recipient's new card is the set-aside card (pile empty)
+    audience = None
+    kind = "prince"
+
+
+class KingTrade(NamedTuple):
+    hand: int
+    seat: int
+    recipient: int
+    audience = None
+    kind = "king"
+
+
+class Protected(NamedTuple):
+    hand: int
+    seat: int
+    audience = None
+    kind = "protected"
+
+
+class Eliminated(NamedTuple):
+    """``seat`` is out of the hand; ``card`` is the card they held, now face up
+    (None when they held none, e.g. a Prince made them discard the Princess)."""
+
+    hand: int
+    seat: int
+    card: Card | None
+    audience = None
+    kind = "eliminated"
+
+
+class HandEnded(NamedTuple):
+    """``reveals``: (seat, card) of every player still in. ``totals``: (seat,
+    discard total) of the players tied on rank, when such a tie had to be broken."""
+
+    hand: int
+    winners: tuple[int, ...]
+    reveals: tuple[tuple[int, Card], ...]
+    totals: tuple[tuple[int, int], ...]
+    audience = None
+    kind = "ended"
+
+
+class TokensWon(NamedTuple):
+    """Tokens handed out at the end of the turn: (seat, hand) pairs."""
+
+    won: tuple[tuple[int, int], ...]
+    audience = None
+    kind = "tokens"
+
+
+class GameOver(NamedTuple):
+    winners: tuple[int, ...]
+    audience = None
+    kind = "game_over"
+
+
+# Private events: ``seat`` is the only reader.
+
+
+class SpySaw(NamedTuple):
+    hand: int
+    seat: int
+    other: int
+    card: Card
+    kind = "spy_saw"
+
+    @property
+    def audience(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+class BaronSaw(NamedTuple):
+    hand: int
+    seat: int
+    other: int
+    card: Card
+    kind = "baron_saw"
+
+    @property
+    def audience(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+class KingReceived(NamedTuple):
+    hand: int
+    seat: int
+    other: int
+    card: Card
+    kind = "king_received"
+
+    @property
+    def audience(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+class PrinceDrew(NamedTuple):
+    """After a Prince, ``seat`` drew ``card`` (perhaps the set-aside card).
+    The ordinary draw of the next active player is no event: the private report
+    reads it from the new state."""
+
+    hand: int
+    seat: int
+    card: Card
+    kind = "prince_drew"
+
+    @property
+    def audience(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+Event = (
+    Played | GuardResult | BaronResult | PrinceDiscard | KingTrade | Protected | Eliminated
+    | HandEnded | TokensWon | GameOver | SpySaw | BaronSaw | KingReceived | PrinceDrew
+)
+
+EVENT_TYPES: dict[str, type] = {
+    cls.kind: cls
+    for cls in (
+        Played, GuardResult, BaronResult, PrinceDiscard, KingTrade, Protected, Eliminated,
+        HandEnded, TokensWon, GameOver, SpySaw, BaronSaw, KingReceived, PrinceDrew,
+    )
+}
+
+
+def is_public(event: Any) -> bool:
+    """True when every player may see the event."""
+    return event.audience is None
+
+
+def visible_to(event: Any, seat: int) -> bool:
+    """True when the player at ``seat`` may see the event."""
+    audience = event.audience
+    return audience is None or seat in audience
+
+
+def public(events: list) -> list:
+    return [e for e in events if e.audience is None]
+
+
+def private_to(events: list, seat: int) -> list:
+    """The secret events only ``seat`` may see (the public ones excluded)."""
+    return [e for e in events if e.audience is not None and seat in e.audience]
+
+
+def to_dict(event: Any) -> dict:
+    """A JSON-ready dict: cards by canonical name, tuples as lists."""
+    out: dict[str, Any] = {"kind": event.kind}
+    for name, value in zip(event._fields, event):
+        out[name] = _jsonable(value)
+    return out
+
+
+def from_dict(data: dict) -> Any:
+    cls = EVENT_TYPES[data["kind"]]
+    values = []
+    for name in cls._fields:
+        values.append(_restore(name, data[name]))
+    return cls(*values)
+
+
+_CARD_FIELDS = {"card", "guess"}
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Card):
+        return value.title
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _restore(name: str, value: Any) -> Any:
+    from .cards import card_named
+
+    if name in _CARD_FIELDS and isinstance(value, str):
+        return card_named(value)
+    if name == "reveals":
+        return tuple((seat, card_named(card)) for seat, card in value)
+    if isinstance(value, list):
+        return tuple(tuple(v) if isinstance(v, list) else v for v in value)
+    return value

@@ -1,0 +1,1104 @@
+"""Read one player's reply mail: who sent it, for which campaign and turn, and their own words.
+
+The order parser needs the player's *new* words only: the turn mail they quote is full of lines
+that look like orders ("Hand 3:", 'Examples: "Hand 3: Guard on Bruno, guess Prince"'), so reading
+the whole body would make up orders nobody gave.  This module knows nothing of the game beyond
+the shape of that turn mail (the blank form lines "Hand N:"), and it touches no files and no
+network: bytes in, a `ReadMail` out, or `UnreadableMail` with a reason the player can act on.
+
+Robustness is part of the contract: mail from the wild is broken in every way (no boundary,
+truncated base64, undeclared 8-bit text, absurd charsets), and one bad message must never stop
+the GM's run.  So every step degrades to "read what can be read, note what was odd" (`defects`),
+and only a message with no readable text at all raises `UnreadableMail`.
+"""
+
+from __future__ import annotations
+
+import codecs
+import email
+import email.header
+import email.message
+import email.policy
+import email.utils
+import html
+import re
+import secrets
+from dataclasses import dataclass
+
+import html_text
+import lxml.etree
+import lxml.html
+
+__all__ = ["ReadMail", "UnreadableMail", "read_mail"]
+
+
+# --------------------------------------------------------------------------------------------
+# Public API
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReadMail:
+    """What the order parser needs from one message (see the module docstring)."""
+
+    sender: str  # From address, lowercased ("" if none)
+    sender_name: str  # decoded display name (RFC 2047), "" if none
+    subject: str  # decoded subject
+    message_id: str | None  # with angle brackets, as in the header
+    in_reply_to: tuple[str, ...]
+    references: tuple[str, ...]
+    tag: str | None  # campaign tag from the subject: "[game7] Turn 3" -> "game7"
+    turn: int | None  # -> 3
+    full_text: str  # the whole readable body, quotes included ("> " marks quotes from HTML)
+    own_text: str  # only the player's own new words, "\n" line ends
+    defects: tuple[str, ...]  # human-readable notes about what was odd
+
+
+class UnreadableMail(ValueError):
+    """The message has no readable text at all; str(e) says why, in words for the player."""
+
+
+def read_mail(raw: bytes) -> ReadMail:
+    """Read one raw RFC 5322 message.
+
+    Raises only `UnreadableMail`.  The inner steps already degrade gracefully; this last guard
+    exists because the stdlib parsers have had crash bugs on hostile input, and one such
+    message must not stop a whole batch: it becomes an unreadable mail the GM can look at.
+    """
+    try:
+        return _read(raw)
+    except UnreadableMail:
+        raise
+    except RecursionError as exc:
+        raise UnreadableMail("Your message is nested too deeply for me to read it.") from exc
+    except Exception as exc:  # noqa: BLE001 - last-resort guard, see docstring
+        raise UnreadableMail(
+            f"Your message could not be read (it looks damaged: {type(exc).__name__})."
+        ) from exc
+
+
+# --------------------------------------------------------------------------------------------
+# The steps
+# --------------------------------------------------------------------------------------------
+
+_MAX_MIME_DEPTH = 25  # real mail nests 3-5 deep; beyond this it is a bomb or garbage
+_MAX_HTML_QUOTE_DEPTH = 30  # deeper blockquotes are read as they are, without more "> "
+_SHORT_LINE = 500  # the heuristic patterns only look at lines up to this length (speed)
+
+
+class _Notes:
+    """Defect notes in the order found, each once: the GM reads them, repeats are noise."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+
+    def add(self, note: str) -> None:
+        if note not in self.items:
+            self.items.append(note)
+
+
+class _Seen:
+    """What the MIME walk skipped, so that an unreadable message can say why it is one."""
+
+    def __init__(self) -> None:
+        self.skipped: list[str] = []  # "orders.txt (text/plain)"
+        self.encrypted = False
+
+
+def _read(raw: bytes) -> ReadMail:
+    """The unguarded core of `read_mail` (the fuzz tests call it to see real exceptions)."""
+    if not isinstance(raw, (bytes, bytearray, memoryview)):
+        raise UnreadableMail("This is not an email message (expected bytes).")
+    raw = bytes(raw)
+    notes = _Notes()
+    if not raw.strip():
+        raise UnreadableMail("Your message is empty.")
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+
+    sender, sender_name = _read_sender(msg, notes)
+    subject = _read_subject(msg, notes)
+    tag, turn = _subject_tag(subject, notes)
+    message_id = _first_id(_raw_header(msg, "message-id"))
+    in_reply_to = tuple(_all_ids(_raw_header(msg, "in-reply-to")))
+    references = tuple(_all_ids(_raw_header(msg, "references")))
+
+    seen = _Seen()
+    pieces = _collect(msg, notes, seen, depth=0, top=True)
+    full_text = _tidy_blank_runs("\n".join(p.text for p in pieces)).strip("\n")
+    if not any(ch.isalnum() for ch in full_text):
+        raise UnreadableMail(_unreadable_reason(pieces, seen))
+    own_text = own_words(full_text)
+    return ReadMail(
+        sender=sender,
+        sender_name=sender_name,
+        subject=subject,
+        message_id=message_id,
+        in_reply_to=in_reply_to,
+        references=references,
+        tag=tag,
+        turn=turn,
+        full_text=full_text,
+        own_text=own_text,
+        defects=tuple(notes.items),
+    )
+
+
+def _unreadable_reason(pieces: list[_Text], seen: _Seen) -> str:
+    """Say in the player's words why nothing could be read, so that they can fix it."""
+    if seen.encrypted:
+        return (
+            "Your message is encrypted; I can only read orders sent as ordinary, "
+            "unencrypted text. Please send them again without encryption."
+        )
+    if not pieces and seen.skipped:
+        listed = ", ".join(seen.skipped[:5])
+        return (
+            f"Your message has no text I can read, only attachments ({listed}). "
+            "Please write your orders in the body of the mail."
+        )
+    if not pieces:
+        return "Your message has no text part I can read."
+    return "Your message is empty: I found no text in it."
+
+
+# --------------------------------------------------------------------------------------------
+# Headers
+# --------------------------------------------------------------------------------------------
+
+_SURROGATE = re.compile("[\udc80-\udcff]")
+
+
+def _raw_header(msg: email.message.Message, name: str) -> str | None:
+    """The first raw value of a header, unfolded, with raw 8-bit bytes decoded sensibly.
+
+    Raw, not the policy's parsed object: the parsed header classes have crashed on hostile
+    values in some Python versions, and ids and 8-bit bytes are easier to handle ourselves.
+    """
+    try:
+        items = msg.raw_items()
+        for key, value in items:
+            if str(key).lower() == name:
+                text = re.sub(r"[\r\n]+", "", str(value))
+                if _SURROGATE.search(text):
+                    text = _decode_guess(text.encode("ascii", "surrogateescape"))
+                return text.strip()
+    except Exception:  # noqa: BLE001 - a broken header is a missing header
+        return None
+    return None
+
+
+def _decode_words(name: str, value: str, notes: _Notes) -> str:
+    """Decode RFC 2047 encoded words; fall back to the older API, then to the raw text."""
+    try:
+        return str(email.policy.default.header_factory(name, value))
+    except Exception:  # noqa: BLE001 - stdlib parser crash on hostile input
+        notes.add(f"the {name} header is malformed; read it as it stands")
+    try:
+        return str(email.header.make_header(email.header.decode_header(value)))
+    except Exception:  # noqa: BLE001
+        return value
+
+
+def _read_sender(msg: email.message.Message, notes: _Notes) -> tuple[str, str]:
+    """The From address (lowercased) and display name; ("", "") when there is none."""
+    value = _raw_header(msg, "from")
+    if not value:
+        notes.add("no From header")
+        return "", ""
+    address, name = "", ""
+    try:
+        header = email.policy.default.header_factory("from", value)
+        addresses = list(header.addresses)
+        if addresses:
+            address = addresses[0].addr_spec or ""
+            name = addresses[0].display_name or ""
+    except Exception:  # noqa: BLE001 - stdlib parser crash on hostile input
+        notes.add("the From header is malformed; guessed the address")
+    if "@" not in address:
+        address, name = _guess_sender(value, name)
+    address = _clean_line(address).strip().lower()
+    name = " ".join(_clean_line(name).split())
+    if not address:
+        notes.add("no sender address in the From header")
+    return address, name
+
+
+def _guess_sender(value: str, name: str) -> tuple[str, str]:
+    """Last-resort sender parsing for From headers the structured parser could not read."""
+    try:
+        guessed_name, guessed_addr = email.utils.parseaddr(value)
+    except Exception:  # noqa: BLE001
+        guessed_name, guessed_addr = "", ""
+    if "@" not in guessed_addr:
+        found = re.search(r"[^\s<>()\"',;:]+@[^\s<>()\"',;:]+", value[:2000])
+        guessed_addr = found.group(0) if found else ""
+    if not name and guessed_name:
+        try:
+            name = str(email.header.make_header(email.header.decode_header(guessed_name)))
+        except Exception:  # noqa: BLE001
+            name = guessed_name
+    return guessed_addr, name
+
+
+def _read_subject(msg: email.message.Message, notes: _Notes) -> str:
+    """The decoded subject on one line."""
+    value = _raw_header(msg, "subject")
+    if value is None:
+        return ""
+    return " ".join(_clean_line(_decode_words("subject", value, notes)).split())
+
+
+_SUBJECT_TAG = re.compile(r"\[([A-Za-z0-9_.-]+)\]\s*Turn\s+([0-9]+)", re.IGNORECASE)
+
+
+def _subject_tag(subject: str, notes: _Notes) -> tuple[str | None, int | None]:
+    """Campaign tag and turn from "[game7] Turn 3" anywhere in the subject.
+
+    Never anchored: clients prepend Re:, AW:, Re[2]:, [EXTERNAL] and the like.
+    """
+    found = _SUBJECT_TAG.search(subject)
+    if not found:
+        return None, None
+    digits = found.group(2)
+    if len(digits) > 9:
+        notes.add("the turn number in the subject is absurdly long; ignored it")
+        return found.group(1), None
+    return found.group(1), int(digits)
+
+
+_MSG_ID = re.compile(r"<[^<>\s]+>")
+
+
+def _first_id(value: str | None) -> str | None:
+    """The message id with its angle brackets; a bracket-less id is kept as written."""
+    if not value:
+        return None
+    found = _MSG_ID.search(value)
+    if found:
+        return found.group(0)
+    return value.split()[0] if value.split() else None
+
+
+def _all_ids(value: str | None) -> list[str]:
+    """All <ids> of In-Reply-To or References, in order."""
+    return _MSG_ID.findall(value) if value else []
+
+
+# --------------------------------------------------------------------------------------------
+# MIME structure: which parts are the body
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Text:
+    """Readable text from one body part; kind says whether it came from HTML."""
+
+    kind: str  # "plain" or "html"
+    text: str
+
+
+_MIME_DEFECT_NOTES = {
+    "NoBoundaryInMultipartDefect": "a multipart part declares no boundary",
+    "StartBoundaryNotFoundDefect": "a multipart boundary never appears in the body",
+    "CloseBoundaryNotFoundDefect": "a multipart part has no closing boundary (message cut short?)",
+    "FirstHeaderLineIsContinuationDefect": "the first header line is a continuation line",
+    "MisplacedEnvelopeHeaderDefect": "a 'From ' envelope line among the headers",
+    "MissingHeaderBodySeparatorDefect": "a malformed header line; the rest was read as body",
+    "MultipartInvariantViolationDefect": "a multipart part holds no parts",
+    "InvalidMultipartContentTransferEncodingDefect": "a multipart part declares a transfer encoding",
+    "InvalidBase64PaddingDefect": "base64 text with bad padding",
+    "InvalidBase64CharactersDefect": "base64 text with invalid characters",
+    "InvalidBase64LengthDefect": "base64 text of impossible length (cut short?)",
+}
+
+
+def _note_part_defects(part: email.message.Message, notes: _Notes) -> None:
+    """Turn the parser's defect objects of one part into readable notes."""
+    for defect in getattr(part, "defects", []) or []:
+        name = type(defect).__name__
+        notes.add("MIME: " + _MIME_DEFECT_NOTES.get(name, name))
+
+
+def _content_type(part: email.message.Message) -> str:
+    """The part's content type; a malformed header means text/plain, as RFC 2045 says."""
+    try:
+        ctype = part.get_content_type()
+    except Exception:  # noqa: BLE001
+        return "text/plain"
+    return ctype if isinstance(ctype, str) and "/" in ctype else "text/plain"
+
+
+def _filename(part: email.message.Message) -> str | None:
+    """The attachment file name, if the part has one."""
+    try:
+        name = part.get_filename()
+    except Exception:  # noqa: BLE001
+        return "(unreadable name)"
+    return str(name) if name else None
+
+
+def _disposition(part: email.message.Message) -> str | None:
+    try:
+        return part.get_content_disposition()
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _is_attached(part: email.message.Message) -> bool:
+    """An attachment: marked so, or a named file (an attached orders.txt is not the body)."""
+    return _disposition(part) == "attachment" or _filename(part) is not None
+
+
+def _describe(part: email.message.Message) -> str:
+    name = _filename(part)
+    ctype = _content_type(part)
+    return f"{name} ({ctype})" if name else ctype
+
+
+_SIGNATURE_TYPES = {
+    "application/pgp-signature",
+    "application/pkcs7-signature",
+    "application/x-pkcs7-signature",
+}
+
+
+def _collect(
+    part: email.message.Message, notes: _Notes, seen: _Seen, depth: int, top: bool = False
+) -> list[_Text]:
+    """The readable body texts of a part, in reading order.
+
+    multipart/alternative gives one version (see `_choose_alternative`); mixed and unknown
+    multiparts give every inline text child in order (Apple Mail splits a body around an
+    inline picture); related gives its root; signed gives the signed part.  Attachments,
+    attached messages and named text files are skipped: they are not the player's reply.
+    """
+    _note_part_defects(part, notes)
+    if depth > _MAX_MIME_DEPTH:
+        notes.add("MIME parts nested absurdly deep; ignored the deepest ones")
+        return []
+    ctype = _content_type(part)
+    maintype, _, subtype = ctype.partition("/")
+    if maintype == "message":
+        seen.skipped.append("an attached message")
+        notes.add("ignored an attached message")
+        return []
+    if maintype == "multipart":
+        return _collect_multipart(part, subtype, notes, seen, depth)
+    if ctype == "application/pkcs7-mime" or ctype == "application/x-pkcs7-mime":
+        seen.encrypted = True
+        return []
+    if maintype == "text" and subtype in ("plain", "html"):
+        if not top and _is_attached(part):
+            seen.skipped.append(_describe(part))
+            notes.add(f"ignored attached file {_describe(part)}")
+            return []
+        if top and _disposition(part) == "attachment":
+            notes.add("the text is marked as an attachment; read it anyway")
+        return [_read_text_part(part, subtype, notes)]
+    seen.skipped.append(_describe(part))
+    if ctype not in _SIGNATURE_TYPES:
+        notes.add(f"ignored attachment {_describe(part)}")
+    return []
+
+
+def _children(part: email.message.Message) -> list[email.message.Message]:
+    payload = part.get_payload()
+    if isinstance(payload, list):
+        return [p for p in payload if isinstance(p, email.message.Message)]
+    return []
+
+
+def _collect_multipart(
+    part: email.message.Message, subtype: str, notes: _Notes, seen: _Seen, depth: int
+) -> list[_Text]:
+    """Dispatch on the multipart subtype (see `_collect`)."""
+    if not part.is_multipart():
+        return _broken_multipart(part, subtype, notes, seen, depth)
+    children = _children(part)
+    if subtype == "encrypted":
+        seen.encrypted = True
+        return []
+    if subtype == "alternative":
+        return _choose_alternative(children, notes, seen, depth)
+    if subtype == "related":
+        root = _related_root(part, children)
+        return _collect(root, notes, seen, depth + 1) if root is not None else []
+    if subtype == "signed":
+        return _collect(children[0], notes, seen, depth + 1) if children else []
+    texts: list[_Text] = []
+    for child in children:
+        texts.extend(_collect(child, notes, seen, depth + 1))
+    return texts
+
+
+def _related_root(
+    part: email.message.Message, children: list[email.message.Message]
+) -> email.message.Message | None:
+    """The root of multipart/related: the part named by start=, else the first one."""
+    if not children:
+        return None
+    try:
+        start = part.get_param("start")
+    except Exception:  # noqa: BLE001
+        start = None
+    if isinstance(start, str) and start.strip():
+        for child in children:
+            if (child.get("content-id") or "").strip() == start.strip():
+                return child
+    return children[0]
+
+
+def _broken_multipart(
+    part: email.message.Message, subtype: str, notes: _Notes, seen: _Seen, depth: int
+) -> list[_Text]:
+    """A multipart whose boundary is missing or wrong: guess the boundary, else read as text.
+
+    The boundary parameter gets lost by hand-edited or badly forwarded mail; the parts are
+    usually still there, starting with "--something" lines.
+    """
+    payload = part.get_payload()
+    if not isinstance(payload, str):
+        return []
+    boundary = _guess_boundary(payload)
+    if boundary is not None and depth < _MAX_MIME_DEPTH:
+        try:
+            body = payload.encode("ascii", "surrogateescape")
+        except UnicodeError:
+            body = payload.encode("utf-8", "replace")
+        safe_subtype = subtype if re.fullmatch(r"[a-z0-9.+-]{1,40}", subtype) else "mixed"
+        head = f'Content-Type: multipart/{safe_subtype}; boundary="{boundary}"\r\n\r\n'
+        rebuilt = email.message_from_bytes(head.encode("ascii") + body, policy=email.policy.default)
+        if rebuilt.is_multipart() and _children(rebuilt):
+            notes.add(f"multipart {subtype} without a usable boundary; guessed it from the body")
+            return _collect(rebuilt, notes, seen, depth + 1)
+    notes.add(f"multipart {subtype} without a usable boundary; read it as plain text")
+    data = _part_bytes(part, notes)
+    text = _normalise(_decode_text(data, None, notes))
+    return [_Text("plain", text)]
+
+
+def _guess_boundary(payload: str) -> str | None:
+    """A boundary candidate: a "--token" line that occurs at least twice (start and end)."""
+    for found in re.finditer(r"^--([^\s\"\\]{1,70})[ \t]*\r?$", payload[:200_000], re.MULTILINE):
+        token = found.group(1)
+        if token.endswith("--"):
+            token = token[:-2]
+        if token and payload.count("--" + token) >= 2:
+            return token
+    return None
+
+
+_STUB = re.compile(
+    r"html|view (this|the) (message|e-?mail)|does not support|cannot display|"
+    r"can ?not be displayed|plain[- ]text version|kann .{0,40}nicht anzeigen|no text",
+    re.IGNORECASE,
+)
+
+
+def _is_stub(plain: str, html_version: str) -> bool:
+    """A plain part that is empty or only says "view this in HTML" while the HTML has more."""
+    bare = plain.strip()
+    if not bare:
+        return True
+    return len(bare) < 300 and bool(_STUB.search(bare)) and len(html_version.strip()) > len(bare)
+
+
+def _choose_alternative(
+    children: list[email.message.Message], notes: _Notes, seen: _Seen, depth: int
+) -> list[_Text]:
+    """Pick one version of multipart/alternative: the plain text, unless it is a stub.
+
+    Plain first because it is what the player's client meant as text, quote markers and all;
+    the HTML is the fallback for clients that send an empty or "use HTML" plain part.
+    """
+    plain: list[_Text] | None = None
+    rich: list[_Text] | None = None
+    for child in children:
+        if _is_attached(child) and _content_type(child).startswith("text/"):
+            continue
+        texts = _collect(child, notes, seen, depth + 1)
+        if not texts:
+            continue
+        if all(t.kind == "plain" for t in texts):
+            plain = texts if plain is None else plain
+        else:
+            rich = texts  # the last one is the richest, as RFC 2046 orders them
+    if plain is not None and rich is not None:
+        plain_text = "\n".join(t.text for t in plain)
+        rich_text = "\n".join(t.text for t in rich)
+        if _is_stub(plain_text, rich_text):
+            notes.add("the text part is empty or a stub; read the HTML part")
+            return rich
+        return plain
+    if plain is not None:
+        return plain
+    if rich is not None:
+        notes.add("no text part; read the HTML part")
+        return rich
+    return []
+
+
+# --------------------------------------------------------------------------------------------
+# One text part: bytes -> str -> normalised lines
+# --------------------------------------------------------------------------------------------
+
+
+def _read_text_part(part: email.message.Message, subtype: str, notes: _Notes) -> _Text:
+    """Decode one text/plain or text/html part into normalised text."""
+    data = _part_bytes(part, notes)
+    _note_part_defects(part, notes)  # decoding base64 adds defects to the part
+    charset = _charset(part)
+    text = _decode_text(data, charset, notes)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if subtype == "html":
+        return _Text("html", _normalise(html_to_text(text, notes)))
+    flowed, delsp = _flowed_params(part)
+    if flowed:
+        text = unflow(text, delsp)
+    return _Text("plain", _normalise(text))
+
+
+def _part_bytes(part: email.message.Message, notes: _Notes) -> bytes:
+    """The part's payload with its transfer encoding undone (base64, quoted-printable, ...)."""
+    try:
+        data = part.get_payload(decode=True)
+    except Exception:  # noqa: BLE001 - e.g. a payload the decoder chokes on
+        notes.add("could not undo the transfer encoding; read the raw text")
+        raw = part.get_payload()
+        if isinstance(raw, str):
+            return raw.encode("ascii", "surrogateescape")
+        return b""
+    if data is None:
+        return b""
+    if isinstance(data, str):  # pragma: no cover - not seen with bytes input
+        return data.encode("utf-8", "surrogateescape")
+    return bytes(data)
+
+
+def _charset(part: email.message.Message) -> str | None:
+    try:
+        charset = part.get_content_charset()
+    except Exception:  # noqa: BLE001
+        return None
+    return charset if isinstance(charset, str) and charset.strip() else None
+
+
+def _flowed_params(part: email.message.Message) -> tuple[bool, bool]:
+    """(format=flowed?, DelSp=yes?) from the Content-Type parameters."""
+    try:
+        fmt = email.utils.collapse_rfc2231_value(part.get_param("format") or "")
+        delsp = email.utils.collapse_rfc2231_value(part.get_param("delsp") or "")
+    except Exception:  # noqa: BLE001
+        return False, False
+    return str(fmt).strip().lower() == "flowed", str(delsp).strip().lower() == "yes"
+
+
+# Codecs that decode bytes into text but are not charsets anyone writes mail in: they would turn
+# "\n" sequences into other things, or always fail.
+_NOT_CHARSETS = {
+    "undefined",
+    "unicode_escape",
+    "raw_unicode_escape",
+    "idna",
+    "punycode",
+    "mbcs",
+    "oem",
+    "palmos",
+}
+_LATIN_FAMILY = {"latin_1", "iso8859_1", "cp1252", "iso8859_15"}
+
+
+def _codec(charset: str | None) -> str | None:
+    """The Python codec for a declared charset, or None if it is unknown or not a charset."""
+    if not charset or len(charset) > 60:
+        return None
+    try:
+        info = codecs.lookup(charset.strip().strip("\"'"))
+    except Exception:  # noqa: BLE001 - LookupError, and odder things for odd names
+        return None
+    if not getattr(info, "_is_text_encoding", True) or info.name in _NOT_CHARSETS:
+        return None
+    return info.name
+
+
+def _decode_text(data: bytes, charset: str | None, notes: _Notes) -> str:
+    """Bytes to text with the declared charset, falling back sensibly and never failing.
+
+    Undeclared or wrongly declared 8-bit text is common (old clients, hand-made mail): read it
+    as UTF-8 where it is valid UTF-8 and as windows-1252 elsewhere, line by line, so that a
+    mixture of the two (a UTF-8 quote under a Latin-1 answer) still reads right.
+    """
+    codec = _codec(charset)
+    if charset and codec is None:
+        notes.add(f"unknown charset {charset[:60]!r}; read the text as UTF-8")
+    if codec is None or codec == "ascii":
+        if data.isascii():
+            return data.decode("ascii")
+        if codec == "ascii":
+            notes.add("8-bit text declared as US-ASCII; read it as UTF-8 / windows-1252")
+        elif not charset:
+            notes.add("8-bit text without a declared charset; read it as UTF-8 / windows-1252")
+        return _decode_guess(data)
+    try:
+        text = data.decode(codec)
+    except (UnicodeError, LookupError, ValueError):
+        if codec == "utf_8":
+            notes.add("text declared as UTF-8 is not valid UTF-8; read those lines as windows-1252")
+            return _decode_guess(data)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeError:
+            notes.add(f"text is not valid {charset}; replaced the bad bytes")
+            try:
+                return data.decode(codec, "replace")
+            except Exception:  # noqa: BLE001 - some codecs fail even with "replace"
+                return _decode_guess(data)
+        notes.add(f"text declared as {charset} is UTF-8; read it as UTF-8")
+        return text
+    if codec in _LATIN_FAMILY and not data.isascii() and _is_utf8(data):
+        notes.add(f"text declared as {charset} is UTF-8; read it as UTF-8")
+        return data.decode("utf-8")
+    return text
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeError:
+        return False
+    return True
+
+
+def _decode_guess(data: bytes) -> str:
+    """Undeclared bytes: the whole as UTF-8 if valid, else each line as UTF-8 or windows-1252."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeError:
+        pass
+    return "\n".join(_decode_line(line) for line in data.split(b"\n"))
+
+
+def _decode_line(line: bytes) -> str:
+    try:
+        return line.decode("utf-8")
+    except UnicodeError:
+        pass
+    try:
+        return line.decode("cp1252")
+    except UnicodeError:
+        return line.decode("latin-1")  # cp1252 leaves five bytes undefined; latin-1 has all
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200d\u2060\ufeff]")
+_ODD_SPACE = re.compile("[\u00a0\u2007\u202f]")
+
+
+def _clean_line(text: str) -> str:
+    """Drop control and zero-width characters; odd spaces (NBSP, U+202F) become spaces."""
+    return _ODD_SPACE.sub(" ", _CONTROL.sub("", text))
+
+
+def _normalise(text: str) -> str:
+    """"\n" line ends, no control characters, no trailing whitespace, blank runs collapsed."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u2028", "\n").replace("\u2029", "\n")
+    text = _clean_line(text)
+    return _tidy_blank_runs("\n".join(line.rstrip() for line in text.split("\n")))
+
+
+def _tidy_blank_runs(text: str) -> str:
+    """Collapse runs of 3 or more blank lines into one blank line."""
+    return re.sub(r"\n[ \t]*(?:\n[ \t]*){3,}\n", "\n\n", text)
+
+
+# --------------------------------------------------------------------------------------------
+# format=flowed (RFC 3676)
+# --------------------------------------------------------------------------------------------
+
+
+def unflow(text: str, delsp: bool = False) -> str:
+    """Undo format=flowed: join soft line breaks, keep quote depth, write quotes as "> ".
+
+    A line ending in a space is continued by the next line of the same quote depth; with
+    DelSp=yes that space was added by the sender and is removed.  The signature separator
+    "-- " is never flowed.  Space-stuffing (one leading space) is removed.
+    """
+    out: list[str] = []
+    buffer: str | None = None
+    buffer_depth = 0
+
+    def flush() -> None:
+        nonlocal buffer
+        if buffer is not None:
+            out.append((">" * buffer_depth + (" " + buffer if buffer else "")) if buffer_depth else buffer)
+        buffer = None
+
+    for line in text.split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        content = line[depth:]
+        if content.startswith(" "):
+            content = content[1:]
+        soft = content.endswith(" ") and content != "-- "
+        if soft and delsp:
+            content = content[:-1]
+        if buffer is not None and depth != buffer_depth:
+            flush()
+        if buffer is None:
+            buffer, buffer_depth = content, depth
+        else:
+            buffer += content
+        if not soft:
+            flush()
+    flush()
+    return "\n".join(out)
+
+
+# --------------------------------------------------------------------------------------------
+# HTML to text
+# --------------------------------------------------------------------------------------------
+
+_QUOTE_CLASSES = {"gmail_attr", "moz-cite-prefix", "yahoo_quoted", "outlookmessageheader"}
+_SIGNATURE_CLASSES = {"gmail_signature", "moz-signature"}
+_OUTLOOK_ORIGINAL_IDS = {"appendonsend", "divrplyfwdmsg"}
+
+
+def html_to_text(markup: str, notes: _Notes | None = None) -> str:
+    """HTML to text with html_text, keeping line breaks and marking quotes with "> ".
+
+    Blockquotes, Gmail's quote block, Thunderbird's and Apple's cite blockquotes, and Outlook's
+    original message (from #appendonsend / #divRplyFwdMsg to the end) come out as "> " lines,
+    so that the plain-text quote rules of `own_words` apply to HTML mail too.
+    """
+    notes = notes if notes is not None else _Notes()
+    try:
+        root = html_text.parse_html(_strip_xml_declaration(markup))
+        try:
+            root = html_text.cleaner.clean_html(root)
+        except AssertionError:  # lxml bug noted in html_text
+            pass
+        for element in list(root.iter("title", "head")):
+            _drop_element(element)
+        _quote_outlook_original(root)
+        return _element_text(root, 0, secrets.token_hex(6))
+    except Exception:  # noqa: BLE001 - lxml on hostile markup; a crude reading beats none
+        notes.add("the HTML part is malformed; stripped its tags crudely")
+        return _crude_html_text(markup)
+
+
+def _strip_xml_declaration(markup: str) -> str:
+    return re.sub(r"^\s*<\?xml[^>]{0,200}\?>", "", markup)
+
+
+def _crude_html_text(markup: str) -> str:
+    """Fallback: drop tags, turn <br>/<p>/<div> into line breaks, unescape entities."""
+    text = re.sub(r"(?is)<(script|style)\b.*?</\1\s*>", " ", markup)
+    text = re.sub(r"(?i)<\s*(br|/p|/div|p|div)\b[^>]*>", "\n", text)
+    text = re.sub(r"<[^>]*>", " ", text)
+    return html.unescape(text)
+
+
+def _drop_element(element: lxml.etree._Element) -> None:
+    """Remove an element but keep its tail text in place."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    tail = element.tail
+    previous = element.getprevious()
+    parent.remove(element)
+    if tail:
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+
+
+def _classes(element: lxml.etree._Element) -> set[str]:
+    return {c.lower() for c in (element.get("class") or "").split()}
+
+
+def _quote_outlook_original(root: lxml.etree._Element) -> None:
+    """Move Outlook's original message (its marker and everything after) into a blockquote.
+
+    Outlook web does not quote the original: it writes a #divRplyFwdMsg header block (after an
+    empty #appendonsend div) and the original unquoted below it.
+    """
+    start = None
+    for element in root.iter():
+        if isinstance(element.tag, str) and (element.get("id") or "").lower() in _OUTLOOK_ORIGINAL_IDS:
+            start = element
+            break
+    if start is None or start is root:
+        return
+    bodies = root.findall(".//body")
+    container = bodies[0] if bodies else root
+    if start is container:
+        return
+    moving: list[lxml.etree._Element] = [start]
+    node = start
+    while True:
+        moving.extend(node.itersiblings())
+        parent = node.getparent()
+        if parent is None or parent is container or parent is root:
+            break
+        if parent.tail and parent.tail.strip():
+            holder = root.makeelement("span")
+            holder.text = parent.tail
+            moving.append(holder)
+        parent.tail = None
+        node = parent
+    quote = root.makeelement("blockquote")
+    for element in moving:
+        quote.append(element)
+    container.append(quote)
+
+
+def _special_kind(element: lxml.etree._Element) -> str | None:
+    """"quote", "signature" or None: how an element's text is to be marked."""
+    tag = element.tag if isinstance(element.tag, str) else ""
+    if tag == "blockquote":
+        return "quote"
+    classes = _classes(element)
+    if "gmail_quote" in classes:
+        # Gmail keeps inline answers inside the gmail_quote div, between blockquotes: quote the
+        # blockquotes (and the gmail_attr attribution) inside it, not the whole div.
+        return None if element.find(".//blockquote") is not None else "quote"
+    if classes & _QUOTE_CLASSES:
+        return "quote"
+    if classes & _SIGNATURE_CLASSES or (element.get("id") or "").lower() == "signature":
+        return "signature"
+    return None
+
+
+def _outermost_special(element: lxml.etree._Element) -> list[tuple[lxml.etree._Element, str]]:
+    """The quote/signature descendants that are not inside another one (document order)."""
+    found: list[tuple[lxml.etree._Element, str]] = []
+    stack = list(reversed(list(element)))
+    while stack:
+        node = stack.pop()
+        if not isinstance(node.tag, str):
+            continue
+        kind = _special_kind(node)
+        if kind:
+            found.append((node, kind))
+            continue
+        stack.extend(reversed(list(node)))
+    return found
+
+
+def _element_text(element: lxml.etree._Element, depth: int, nonce: str) -> str:
+    """Text of an element, with quote descendants as "> " lines and signatures after "-- ".
+
+    Each special element is swapped for a placeholder word, converted on its own (recursively,
+    so nested quotes get "> > "), and its marked-up text put back in place of the word.
+    """
+    replacements: dict[str, str] = {}
+    if depth < _MAX_HTML_QUOTE_DEPTH:
+        for index, (node, kind) in enumerate(_outermost_special(element)):
+            token = f"pbemq{nonce}d{depth}n{index}q"
+            holder = element.makeelement("div")
+            holder.text = token
+            holder.tail, node.tail = node.tail, None
+            parent = node.getparent()
+            if parent is None:
+                continue
+            parent.replace(node, holder)
+            inner = _element_text(node, depth + 1, nonce)
+            replacements[token] = _mark(inner, kind)
+    text = html_text.etree_to_text(element)
+    for token, marked in replacements.items():
+        text = text.replace(token, "\n" + marked + "\n")
+    return text
+
+
+def _mark(inner: str, kind: str) -> str:
+    """Prefix quoted lines with "> "; put the "-- " separator above a signature."""
+    if kind == "signature":
+        return inner if inner.lstrip().startswith("--") else "-- \n" + inner
+    return "\n".join("> " + line if line.strip() else ">" for line in inner.split("\n"))
+
+
+# --------------------------------------------------------------------------------------------
+# The player's own words
+# --------------------------------------------------------------------------------------------
+
+_QUOTE_PREFIX = re.compile(r"^(?:[ \t]*>)+[ \t]?")
+_FORM_LINE = re.compile(r"^\s*(hand|h)\s*(\d+)\s*[:.\-]?\s*$", re.IGNORECASE)
+_HAND_REF = re.compile(r"^\s*(?:(?:hand|h)\s*\d+|\d+\s*[:.)\-])", re.IGNORECASE)
+
+_CUT_LINE = re.compile(
+    r"""^\s*(?:
+        -{2,}\s*(?:original\ message|ursprüngliche\ nachricht|message\ d'origine|mensaje\ original
+            |messaggio\ originale|oorspronkelijk\ bericht|originalmeddelande|oprindelig\ meddelelse
+            |opprinnelig\ melding|alkuperäinen\ viesti|wiadomość\ oryginalna|mensagem\ original)\s*-{2,}
+      | -{2,}\s*(?:forwarded\ message|weitergeleitete\ nachricht|message\ transféré|mensaje\ reenviado
+            |messaggio\ inoltrato|doorgestuurd\ bericht|vidarebefordrat\ meddelande
+            |videresendt\ meddelelse|wiadomość\ przekazana\ dalej|mensagem\ encaminhada)\s*-{2,}
+      | _{10,}
+      | (?:begin\ forwarded\ message|anfang\ der\ weitergeleiteten\ nachricht
+            |début\ du\ message\ réexpédié|inicio\ del\ mensaje\ reenviado
+            |inizio\ messaggio\ inoltrato)\s*:
+    )\s*$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+_HEADER_FROM = re.compile(
+    r"^\s*\*?\s*(?:from|von|de|da|van|fra|från|od|lähettäjä|feladó)\s*\*?\s*:\s*\*?\s*\S",
+    re.IGNORECASE,
+)
+_HEADER_OTHER = re.compile(
+    r"""^\s*\*?\s*(sent|date|to|cc|subject|gesendet|datum|an|betreff|kopie|envoyé|à|objet
+        |enviado|fecha|para|asunto|inviato|data|a|oggetto|verzonden|aan|onderwerp|skickat|till
+        |ämne|sendt|til|emne|wysłano|do|temat|lähetetty|vastaanottaja|aihe|enviada|assunto)
+        \s*\*?\s*:""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+_ATTRIBUTION_START = re.compile(
+    r"^\s*(?:on|am|le|el|op|den|il\ giorno|em|w\ dniu|dnia|zitat\ von|quoting)\b",
+    re.IGNORECASE | re.VERBOSE,
+)
+_ATTRIBUTION_END = re.compile(
+    r"""(?:\b(?:wrote|writes|a\ écrit|a\ ecrit|escribió|escribio|ha\ scritto|escreveu|kirjoitti
+            |írta)\s*:
+        | \b(?:schrieb|schreef|skrev|napisał|napisała|napisał\(a\))\b.{0,200}:
+        | ^\s*(?:zitat\ von|quoting)\b.{0,200}:
+    )\s*$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+_FOOTERS = re.compile(
+    r"""^\s*(?:
+        sent\ (?:from|via|with|using)\ .{1,60}
+      | get\ outlook\ for\ .{1,30}
+      | von\ meinem\ .{1,40}\ gesendet\.?
+      | gesendet\ (?:von|mit|vom)\ .{1,40}
+      | envoyé\ (?:de|depuis|à\ partir\ de)\ .{1,40}
+      | enviado\ (?:desde|do|de|con)\ .{1,40}
+      | inviato\ da\ .{1,40}
+      | verzonden\ (?:vanaf|met|van)\ .{1,40}
+      | (?:skickat|sendt)\ fr[åa]\ .{1,40}
+      | wysłane\ z\ .{1,40}
+    )\s*$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def _is_quoted(line: str) -> bool:
+    return line.lstrip().startswith(">")
+
+
+def _unquote(line: str) -> str:
+    """The line without its quote markers ("> > x" -> "x")."""
+    return _QUOTE_PREFIX.sub("", line, count=1)
+
+
+def _is_short(line: str) -> bool:
+    return len(line) <= _SHORT_LINE
+
+
+def _is_signature_separator(line: str) -> bool:
+    return line.rstrip() == "--"
+
+
+def _is_header_block(lines: list[str], i: int) -> bool:
+    """Outlook's unquoted original: a From: line followed by two more header lines.
+
+    Two more (Sent/To/Subject, in any of the usual languages) so that a player's own
+    "From: ..." line alone never cuts their orders.
+    """
+    if not _is_short(lines[i]) or not _HEADER_FROM.match(lines[i]):
+        return False
+    keys: set[str] = set()
+    for line in lines[i + 1 : i + 8]:
+        found = _HEADER_OTHER.match(line) if _is_short(line) else None
+        if found:
+            keys.add(found.group(1).lower())
+    return len(keys) >= 2
+
+
+def _is_cut(lines: list[str], i: int) -> bool:
+    """From this line on, nothing is the player's new words (original, forward, signature)."""
+    line = lines[i]
+    if _is_signature_separator(line):
+        return True
+    if not _is_short(line):
+        return False
+    return bool(_CUT_LINE.match(line)) or _is_header_block(lines, i)
+
+
+def _next_nonblank(lines: list[str], i: int) -> str | None:
+    for line in lines[i:]:
+        if line.strip():
+            return line
+    return None
+
+
+def _attribution_span(lines: list[str], i: int) -> int:
+    """How many lines (1-3) an attribution ("On ... wrote:") starting at line i takes; 0: none.
+
+    Clients wrap long attributions, so up to three lines are joined.  A line that does not
+    start like an attribution ("On", "Am", "Le", ...) only counts when a quote follows it,
+    which covers "Rita <gm@example.org> wrote:".
+    """
+    first = lines[i]
+    if not first.strip() or _is_quoted(first) or not _is_short(first):
+        return 0
+    keyword = bool(_ATTRIBUTION_START.match(first))
+    joined = ""
+    for span in (1, 2, 3):
+        if i + span > len(lines):
+            return 0
+        line = lines[i + span - 1]
+        if span > 1 and (not line.strip() or _is_quoted(line) or not keyword):
+            return 0
+        joined = (joined + " " + line.strip()).strip()
+        if len(joined) > 2 * _SHORT_LINE:
+            return 0
+        if _ATTRIBUTION_END.search(joined):
+            if keyword:
+                return span
+            following = _next_nonblank(lines, i + span)
+            return span if following is None or _is_quoted(following) else 0
+    return 0
+
+
+def own_words(full_text: str) -> str:
+    """The player's own new words from a body: quotes, attributions, originals and footers gone.
+
+    Inline answers are kept and attached to their hand: a quoted blank form line "> Hand 3:"
+    followed (after blank lines at most) by the player's unquoted line makes that line
+    "Hand 3: <line>", unless it already names a hand.
+    """
+    lines = full_text.split("\n")
+    out: list[str] = []
+    pending: int | None = None  # hand of the last quoted blank form line, awaiting an answer
+    i = 0
+    while i < len(lines):
+        line = lines[i].rstrip()
+        if _is_quoted(line):
+            inner = _unquote(line)
+            form = _FORM_LINE.match(inner) if _is_short(inner) else None
+            if form:
+                pending = int(form.group(2))
+            elif inner.strip():
+                pending = None
+            i += 1
+            continue
+        if _is_cut(lines, i):
+            break
+        span = _attribution_span(lines, i)
+        if span:
+            following = _next_nonblank(lines, i + span)
+            if following is not None and not _is_quoted(following):
+                break  # the original follows without quote markers
+            i += span
+            continue
+        if _is_short(line) and _FOOTERS.match(line):
+            i += 1
+            continue
+        if line.strip() and pending is not None:
+            if not (_is_short(line) and _HAND_REF.match(line)):
+                line = f"Hand {pending}: {line.strip()}"
+            pending = None
+        out.append(line)
+        i += 1
+    return _tidy_blank_runs("\n".join(out)).strip("\n")

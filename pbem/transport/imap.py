@@ -1,0 +1,269 @@
+"""Fetching players' mail for one campaign from the GM's IMAP mailbox.
+
+The GM's mailbox is shared with the rest of their life and may hold years of mail,
+so a fetch only looks at UIDs above the folder's high-water mark in `FetchLedger`
+(its cost follows the new mail, not the mailbox), reads headers first and lets the
+caller's `belongs` decide, and downloads whole messages only for the campaign's.
+
+Each campaign message is handed to `deliver` (which stores it durably), then
+recorded in the ledger, then flagged \\Seen and moved to the processed folder, so
+the GM's INBOX shows what is left for them.  Mail that is not the campaign's is
+left untouched, only remembered as examined.
+
+UIDs are only meaningful with their UIDVALIDITY: when the server resets it (mailbox
+rebuilt, restored, migrated), the mark is dropped and every message is examined
+again; the delivered Message-IDs (or SHA-256 of the bytes for mail without one)
+keep anything from being delivered twice.
+"""
+from __future__ import annotations
+
+import contextlib
+import email.message
+import hashlib
+import imaplib
+import ssl
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from email.parser import BytesHeaderParser
+from email.policy import default as default_policy
+from typing import Any, TypeVar
+
+from imapclient import DELETED, SEEN, IMAPClient
+from imapclient.exceptions import LoginError
+
+from .ledger import FetchLedger, LedgerBusy
+
+__all__ = ["ImapSettings", "FetchError", "FetchSummary", "FetchLedger", "fetch_new"]
+
+# UIDs per FETCH command: few round trips, bounded memory for whole messages.
+CHUNK = 200
+_T = TypeVar("_T")
+_IMAP_ERRORS = (imaplib.IMAP4.error, OSError)  # OSError covers socket timeouts and TLS
+
+
+@dataclass(frozen=True)
+class ImapSettings:
+    """Where the GM's mail is.  `tls` means implicit TLS (port 993); without it the
+    connection is plain text, which is only sensible on the same machine."""
+
+    host: str
+    port: int
+    tls: bool
+    user: str
+    password: str
+    folder: str = "INBOX"
+    processed_folder: str = "pbem-processed"
+    timeout: float = 30.0
+    ssl_context: ssl.SSLContext | None = None
+
+
+class FetchError(Exception):
+    """The mailbox could not be read: server down, login refused, folder missing..."""
+
+
+@dataclass
+class FetchSummary:
+    delivered: int = 0
+    skipped_duplicates: int = 0
+    ignored: int = 0  # examined, not for this campaign, left in place
+    uidvalidity_reset: bool = False
+
+
+def _message_key(headers: email.message.Message) -> str | None:
+    """The Message-ID, whitespace-normalised, or None when the message has none."""
+    value = headers.get("Message-ID")
+    if value is None:
+        return None
+    key = " ".join(str(value).split())
+    return key or None
+
+
+def _content_key(raw: bytes) -> str:
+    return "sha256:" + hashlib.sha256(raw).hexdigest()
+
+
+class _Fetch:
+    """One fetch run over one selected folder."""
+
+    def __init__(self, client: IMAPClient, settings: ImapSettings, ledger: FetchLedger,
+                 belongs: Callable[[email.message.Message], bool],
+                 deliver: Callable[[bytes], None]):
+        self.client = client
+        self.settings = settings
+        self.ledger = ledger
+        self.belongs = belongs
+        self.deliver = deliver
+        self.summary = FetchSummary()
+        self.uidvalidity = 0
+        self.processed_ready = False
+
+    def imap(self, what: str, call: Callable[..., _T], *args: Any) -> _T:
+        """Run an IMAP command; server trouble becomes a FetchError saying what we did."""
+        try:
+            return call(*args)
+        except _IMAP_ERRORS as exc:
+            s = self.settings
+            raise FetchError(
+                f"IMAP server {s.host}:{s.port} failed while {what}: {_text(exc)}"
+            ) from exc
+
+    def run(self) -> FetchSummary:
+        folder = self.settings.folder
+        info = self.imap(f"opening folder {folder!r}", self.client.select_folder, folder)
+        self.uidvalidity = int(info[b"UIDVALIDITY"])
+        known_validity, mark = self.ledger.mark(folder)
+        if known_validity != self.uidvalidity:
+            self.summary.uidvalidity_reset = known_validity is not None
+            mark = 0
+            self.ledger.set_mark(folder, self.uidvalidity, 0)
+            self.ledger.save()
+        uidnext = info.get(b"UIDNEXT")
+        if uidnext is not None and int(uidnext) - 1 <= mark:
+            return self.summary  # nothing arrived since the last run: no search at all
+        found = self.imap("searching for new mail", self.client.search, ["UID", f"{mark + 1}:*"])
+        # "UID n:*" always matches the highest UID, even below n: keep only new ones.
+        uids = sorted(uid for uid in found if uid > mark)
+        for start in range(0, len(uids), CHUNK):
+            self.chunk(uids[start:start + CHUNK])
+        return self.summary
+
+    def chunk(self, uids: Sequence[int]) -> None:
+        """Examine, deliver and file away one chunk of UIDs, in UID order."""
+        heads = self.imap("reading headers", self.client.fetch, uids, ["BODY.PEEK[HEADER]"])
+        plan: list[tuple[int, str, str | None]] = []  # (uid, action, Message-ID)
+        for uid in uids:
+            item = heads.get(uid)
+            if item is None:
+                plan.append((uid, "gone", None))  # expunged by someone else meanwhile
+                continue
+            headers = BytesHeaderParser(policy=default_policy).parsebytes(item[b"BODY[HEADER]"])
+            if not self.belongs(headers):
+                plan.append((uid, "ignore", None))
+                continue
+            key = _message_key(headers)
+            if key is not None and self.ledger.is_delivered(key):
+                plan.append((uid, "duplicate", key))
+            else:
+                plan.append((uid, "deliver", key))
+        wanted = [uid for uid, action, _ in plan if action == "deliver"]
+        bodies = self.imap("downloading messages", self.client.fetch, wanted, ["BODY.PEEK[]"]) if wanted else {}
+
+        done: list[int] = []  # campaign messages handled: to flag and move
+        try:
+            for uid, action, key in plan:
+                if action == "deliver":
+                    raw = bodies.get(uid, {}).get(b"BODY[]")
+                    if raw is None:
+                        action = "gone"
+                    else:
+                        key = key or _content_key(raw)
+                        if self.ledger.is_delivered(key):
+                            action = "duplicate"
+                        else:
+                            self.deliver(raw)  # if it raises, this UID stays unmarked
+                            self.ledger.add_delivered(key)
+                            self.ledger.set_mark(self.settings.folder, self.uidvalidity, uid)
+                            self.ledger.save()
+                            self.summary.delivered += 1
+                            done.append(uid)
+                            continue
+                if action == "duplicate":
+                    self.summary.skipped_duplicates += 1
+                    done.append(uid)
+                elif action == "ignore":
+                    self.summary.ignored += 1
+                self.ledger.set_mark(self.settings.folder, self.uidvalidity, uid)
+        except BaseException:
+            # Keep what was done before the failure; the failure itself wins.
+            self.ledger.save()
+            with contextlib.suppress(FetchError):
+                self.file_away(done)
+            raise
+        self.ledger.save()
+        self.file_away(done)
+
+    def file_away(self, uids: list[int]) -> None:
+        """Flag handled campaign mail \\Seen and move it to the processed folder."""
+        if not uids:
+            return
+        client, target = self.client, self.settings.processed_folder
+        if not self.processed_ready:
+            exists = self.imap("looking for the processed folder", client.folder_exists, target)
+            if not exists:
+                self.imap(f"creating folder {target!r}", client.create_folder, target)
+                with contextlib.suppress(FetchError):  # cosmetic: show it in mail clients
+                    self.imap("subscribing", client.subscribe_folder, target)
+            self.processed_ready = True
+        self.imap("flagging messages as seen", client.add_flags, uids, [SEEN])
+        if client.has_capability("MOVE"):
+            self.imap(f"moving messages to {target!r}", client.move, uids, target)
+            return
+        self.imap(f"copying messages to {target!r}", client.copy, uids, target)
+        self.imap("flagging moved messages deleted", client.add_flags, uids, [DELETED])
+        if client.has_capability("UIDPLUS"):
+            self.imap("expunging moved messages", client.uid_expunge, uids)
+        else:
+            self.imap("expunging moved messages", client.expunge)
+
+
+def _text(exc: BaseException) -> str:
+    """imaplib errors carry bytes reprs like b'[AUTHENTICATIONFAILED] ...': unwrap them."""
+    text = str(exc) or type(exc).__name__
+    if text.startswith(("b'", 'b"')) and text.endswith(text[1]):
+        text = text[2:-1]
+    return text
+
+
+def _connect(settings: ImapSettings) -> IMAPClient:
+    where = f"{settings.host}:{settings.port}"
+    try:
+        client = IMAPClient(
+            settings.host,
+            port=settings.port,
+            ssl=settings.tls,
+            ssl_context=settings.ssl_context,
+            timeout=settings.timeout,
+        )
+    except _IMAP_ERRORS as exc:
+        security = "TLS" if settings.tls else "plain"
+        raise FetchError(f"cannot connect to IMAP server {where} ({security}): {_text(exc)}") from exc
+    try:
+        client.login(settings.user, settings.password)
+    except LoginError as exc:
+        client.shutdown()
+        raise FetchError(
+            f"IMAP server {where} refused the login for {settings.user!r}: {_text(exc)}. "
+            "Check the user name and password."
+        ) from exc
+    except _IMAP_ERRORS as exc:
+        client.shutdown()
+        raise FetchError(f"IMAP server {where} failed during login: {_text(exc)}") from exc
+    return client
+
+
+def fetch_new(
+    settings: ImapSettings,
+    ledger: FetchLedger,
+    belongs: Callable[[email.message.Message], bool],
+    deliver: Callable[[bytes], None],
+) -> FetchSummary:
+    """Deliver the campaign's new messages from `settings.folder`; see module doc.
+
+    `belongs(headers)` sees only the parsed headers.  `deliver(raw)` must store the
+    message durably before returning; if it raises, the fetch stops, that message
+    stays unread in place and is offered again next time, and the exception
+    propagates.  Server trouble raises `FetchError`.  Delivery is at-least-once
+    only for a crash between `deliver` returning and the ledger write.
+    """
+    if settings.processed_folder == settings.folder:
+        raise ValueError("processed_folder must differ from folder")
+    try:
+        with ledger.lock():
+            client = _connect(settings)
+            try:
+                return _Fetch(client, settings, ledger, belongs, deliver).run()
+            finally:
+                with contextlib.suppress(*_IMAP_ERRORS):
+                    client.logout()
+    except LedgerBusy as exc:
+        raise FetchError(str(exc)) from exc

@@ -1,0 +1,356 @@
+"""Sending finished drafts through the GM's SMTP submission server.
+
+Design, in the order things can go wrong:
+
+* Every draft has an id; `SentLedger` records it (fsync'd) the moment the server
+  accepts the message, so a run that is killed or fails half-way can simply be
+  rerun: it skips what was accepted and sends only the rest.
+* Connections are expensive and servers limit them, so one connection carries a
+  batch of `batch_per_connection` messages and at most `max_connections` run at once.
+* Temporary trouble (4xx replies, a dropped connection, a timeout) is retried with
+  exponential backoff on a fresh connection when needed.  Permanent refusals (5xx)
+  fail only that draft, with the server's words, and the others go on.
+* Trouble no retry will fix for this run (server unreachable after the retries,
+  login refused, TLS failure) stops everything with `SendError`, after the workers
+  have finished and recorded the message each had in flight.
+"""
+from __future__ import annotations
+
+import asyncio
+import ssl
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from email.parser import BytesHeaderParser
+from email.policy import compat32
+from email.utils import getaddresses
+
+from aiosmtplib import (
+    SMTP,
+    SMTPAuthenticationError,
+    SMTPConnectResponseError,
+    SMTPException,
+    SMTPNotSupported,
+    SMTPRecipientsRefused,
+    SMTPResponseException,
+)
+
+from .ledger import LedgerBusy, SentLedger
+
+__all__ = ["SmtpSettings", "SendError", "SendSummary", "send_drafts", "send_drafts_async"]
+
+Progress = Callable[[str, str], None]
+SECURITY_MODES = ("starttls", "tls", "none")
+
+
+@dataclass(frozen=True)
+class SmtpSettings:
+    """How to reach the submission server.
+
+    `security`: "starttls" (port 587, upgrade required), "tls" (port 465, TLS from
+    the first byte) or "none" (plain text; only for a relay on the same machine).
+    `timeout` applies to each SMTP operation; `backoff` is the first retry delay in
+    seconds, doubled at each of the `retries` further attempts.
+    """
+
+    host: str
+    port: int
+    security: str
+    user: str | None = None
+    password: str | None = None
+    timeout: float = 30.0
+    max_connections: int = 4
+    batch_per_connection: int = 100
+    retries: int = 4
+    backoff: float = 1.0
+    tls_context: ssl.SSLContext | None = None
+
+
+class SendError(Exception):
+    """Sending stopped: the server cannot be used now.  `summary` tells what was done."""
+
+    def __init__(self, message: str, summary: "SendSummary | None" = None):
+        super().__init__(message)
+        self.summary = summary
+
+
+@dataclass
+class SendSummary:
+    """Outcome of one `send_drafts` call.
+
+    `per_recipient[draft_id][address]` is "accepted" or the server's refusal
+    ("550 5.1.1 ..."), so a partly refused draft is visible although it counts as sent.
+    """
+
+    sent: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    per_recipient: dict[str, dict[str, str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Draft:
+    draft_id: str
+    raw: bytes
+    sender: str
+    recipients: list[str]
+    message_id: str
+
+
+def _prepare(draft_id: str, raw: bytes) -> _Draft:
+    """Derive the envelope from the headers; ValueError names what is missing."""
+    headers = BytesHeaderParser(policy=compat32).parsebytes(raw)
+    senders = [addr for _, addr in getaddresses(headers.get_all("From", [])) if addr]
+    if len(senders) != 1:
+        raise ValueError(f"draft must have exactly one From address, found {len(senders)}")
+    if headers.get_all("Bcc"):
+        raise ValueError("draft has a Bcc header, which would be sent to every recipient")
+    recipients: list[str] = []
+    for _, addr in getaddresses(headers.get_all("To", []) + headers.get_all("Cc", [])):
+        if addr and addr not in recipients:
+            recipients.append(addr)
+    if not recipients:
+        raise ValueError("draft has no To or Cc address")
+    message_id = (headers.get("Message-ID") or "").strip()
+    if not message_id:
+        raise ValueError("draft has no Message-ID")
+    return _Draft(draft_id, raw, senders[0], recipients, message_id)
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, SMTPResponseException):
+        return f"{exc.code} {exc.message}"
+    text = str(exc) or type(exc).__name__
+    return text
+
+
+def _is_tls_failure(exc: BaseException) -> bool:
+    """True if a certificate or TLS handshake problem is anywhere in the chain."""
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, ssl.SSLError):
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
+
+
+class _Connection:
+    """One SMTP session, opened lazily and reopened after it is lost."""
+
+    def __init__(self, settings: SmtpSettings):
+        self.settings = settings
+        self.client: SMTP | None = None
+
+    async def open(self) -> SMTP:
+        if self.client is not None and self.client.is_connected:
+            return self.client
+        self.discard()
+        s = self.settings
+        client = SMTP(
+            hostname=s.host,
+            port=s.port,
+            use_tls=s.security == "tls",
+            start_tls=s.security == "starttls",
+            tls_context=s.tls_context,
+            timeout=s.timeout,
+        )
+        try:
+            await client.connect()
+            if s.user:
+                await client.login(s.user, s.password or "")
+        except BaseException:
+            client.close()
+            raise
+        self.client = client
+        return client
+
+    def discard(self) -> None:
+        """Forget a connection that failed; its state can no longer be trusted."""
+        if self.client is not None:
+            self.client.close()
+            self.client = None
+
+    async def close(self) -> None:
+        """Polite QUIT; a server that already hung up does not matter now."""
+        client, self.client = self.client, None
+        if client is None or not client.is_connected:
+            return
+        try:
+            await client.quit()
+        except (SMTPException, OSError, asyncio.TimeoutError):
+            client.close()
+
+
+class _Run:
+    """State shared by the workers of one `send_drafts` call."""
+
+    def __init__(self, settings: SmtpSettings, ledger: SentLedger, summary: SendSummary,
+                 progress: Progress | None):
+        self.settings = settings
+        self.ledger = ledger
+        self.summary = summary
+        self.progress = progress or (lambda draft_id, event: None)
+        self.queue: deque[list[_Draft]] = deque()
+        self.fatal: SendError | None = None
+
+    @property
+    def where(self) -> str:
+        return f"{self.settings.host}:{self.settings.port}"
+
+    async def worker(self) -> None:
+        """Take batches off the queue, one connection per batch, until done or fatal."""
+        while self.queue and self.fatal is None:
+            batch = self.queue.popleft()
+            conn = _Connection(self.settings)
+            try:
+                for draft in batch:
+                    if self.fatal is not None:
+                        break
+                    await self.send_one(conn, draft)
+            except SendError as exc:
+                if self.fatal is None:
+                    self.fatal = exc
+            finally:
+                await conn.close()
+
+    async def send_one(self, conn: _Connection, draft: _Draft) -> None:
+        """Send one draft, retrying temporary failures; record it once accepted."""
+        s = self.settings
+        attempt = 0
+        while True:
+            connection_trouble = False
+            try:
+                client = await conn.open()
+            except SMTPAuthenticationError as exc:
+                raise SendError(
+                    f"SMTP server {self.where} refused the login for {s.user!r}: "
+                    f"{_describe(exc)}. Check the user name and password."
+                ) from exc
+            except SMTPConnectResponseError as exc:
+                if exc.code >= 500:
+                    raise SendError(
+                        f"SMTP server {self.where} refused the connection: {_describe(exc)}"
+                    ) from exc
+                reason, connection_trouble = f"server busy: {_describe(exc)}", True
+            except Exception as exc:  # noqa: BLE001 - classified below
+                if _is_tls_failure(exc) or isinstance(exc, SMTPNotSupported):
+                    raise SendError(
+                        f"secure connection to SMTP server {self.where} ({s.security}) "
+                        f"failed: {_describe(exc)}"
+                    ) from exc
+                if not isinstance(exc, (SMTPException, OSError, asyncio.TimeoutError)):
+                    raise
+                if isinstance(exc, SMTPResponseException) and exc.code >= 500:
+                    raise SendError(
+                        f"SMTP server {self.where} refused the session: {_describe(exc)}"
+                    ) from exc
+                reason, connection_trouble = f"cannot connect: {_describe(exc)}", True
+            else:
+                try:
+                    errors, _reply = await client.sendmail(draft.sender, draft.recipients, draft.raw)
+                except SMTPRecipientsRefused as exc:
+                    refusals = {r.recipient: f"{r.code} {r.message}" for r in exc.recipients}
+                    if not all(400 <= r.code < 500 for r in exc.recipients):
+                        self._fail(draft, "every recipient was refused: "
+                                   + "; ".join(refusals.values()), refusals)
+                        return
+                    reason = "recipients temporarily refused: " + "; ".join(refusals.values())
+                except SMTPResponseException as exc:
+                    if not 400 <= exc.code < 500:
+                        self._fail(draft, _describe(exc))
+                        return
+                    reason = _describe(exc)
+                    if exc.code == 421:  # the server is closing this session
+                        conn.discard()
+                except (SMTPException, OSError, asyncio.TimeoutError) as exc:
+                    conn.discard()
+                    reason, connection_trouble = f"connection lost: {_describe(exc)}", True
+                else:
+                    self._accepted(draft, errors)
+                    return
+            attempt += 1
+            if attempt > s.retries:
+                if connection_trouble:
+                    raise SendError(
+                        f"SMTP server {self.where} cannot be used ({reason}); "
+                        f"gave up after {attempt} attempts"
+                    )
+                self._fail(draft, f"{reason} (gave up after {attempt} attempts)")
+                return
+            self.progress(draft.draft_id, "retry")
+            await asyncio.sleep(s.backoff * 2 ** (attempt - 1))
+
+    def _accepted(self, draft: _Draft, errors: dict) -> None:
+        accepted = [r for r in draft.recipients if r not in errors]
+        # Record first: if anything after this fails, the rerun must not resend.
+        self.ledger.record(draft.draft_id, draft.message_id, accepted)
+        self.summary.sent.append(draft.draft_id)
+        self.summary.per_recipient[draft.draft_id] = {
+            r: (f"{errors[r].code} {errors[r].message}" if r in errors else "accepted")
+            for r in draft.recipients
+        }
+        self.progress(draft.draft_id, "sent")
+
+    def _fail(self, draft: _Draft, reason: str, refusals: dict[str, str] | None = None) -> None:
+        self.summary.failed[draft.draft_id] = reason
+        if refusals:
+            self.summary.per_recipient[draft.draft_id] = dict(refusals)
+        self.progress(draft.draft_id, "failed")
+
+
+async def send_drafts_async(
+    drafts: Sequence[tuple[str, bytes]],
+    settings: SmtpSettings,
+    ledger: SentLedger,
+    progress: Progress | None = None,
+) -> SendSummary:
+    """Async form of `send_drafts`, for callers that already run an event loop."""
+    if settings.security not in SECURITY_MODES:
+        raise ValueError(f"security must be one of {SECURITY_MODES}, not {settings.security!r}")
+    if settings.max_connections < 1 or settings.batch_per_connection < 1:
+        raise ValueError("max_connections and batch_per_connection must be at least 1")
+    summary = SendSummary()
+    run = _Run(settings, ledger, summary, progress)
+    try:
+        with ledger.lock():
+            pending: list[_Draft] = []
+            seen: set[str] = set()
+            for draft_id, raw in drafts:
+                if draft_id in seen or ledger.is_sent(draft_id):
+                    summary.skipped.append(draft_id)
+                    run.progress(draft_id, "skipped")
+                    continue
+                seen.add(draft_id)
+                try:
+                    pending.append(_prepare(draft_id, raw))
+                except ValueError as exc:
+                    run._fail(_Draft(draft_id, raw, "", [], ""), str(exc))
+            size = settings.batch_per_connection
+            run.queue.extend(pending[i:i + size] for i in range(0, len(pending), size))
+            workers = min(settings.max_connections, len(run.queue))
+            await asyncio.gather(*(run.worker() for _ in range(workers)))
+    except LedgerBusy as exc:
+        raise SendError(str(exc), summary) from exc
+    if run.fatal is not None:
+        done = len(summary.sent) + sum(d.draft_id in summary.failed for d in pending)
+        raise SendError(
+            f"{run.fatal}. {len(summary.sent)} message(s) were sent and recorded; "
+            f"{len(pending) - done} not sent yet: run again to send the rest.",
+            summary,
+        ) from run.fatal.__cause__
+    return summary
+
+
+def send_drafts(
+    drafts: Sequence[tuple[str, bytes]],
+    settings: SmtpSettings,
+    ledger: SentLedger,
+    progress: Progress | None = None,
+) -> SendSummary:
+    """Send each (draft_id, RFC 5322 bytes) not already in `ledger`; see module doc.
+
+    The envelope comes from the From/To/Cc headers.  `progress(draft_id, event)` is
+    called with event "skipped", "sent", "failed" or "retry".  Raises `SendError`
+    when the server cannot be used at all; drafts accepted before that are recorded.
+    """
+    return asyncio.run(send_drafts_async(drafts, settings, ledger, progress))
