@@ -14,6 +14,7 @@ and only a message with no readable text at all raises `UnreadableMail`.
 
 from __future__ import annotations
 
+import binascii
 import codecs
 import email
 import email.header
@@ -124,7 +125,7 @@ def _read(raw: bytes) -> ReadMail:
 
     seen = _Seen()
     pieces = _collect(msg, notes, seen, depth=0, top=True)
-    full_text = _tidy_blank_runs("\n".join(p.text for p in pieces)).strip("\n")
+    full_text = _tidy_blank_runs("\n".join(p.text.strip("\n") for p in pieces)).strip("\n")
     if not any(ch.isalnum() for ch in full_text):
         raise UnreadableMail(_unreadable_reason(pieces, seen))
     own_text = own_words(full_text)
@@ -214,7 +215,7 @@ def _read_sender(msg: email.message.Message, notes: _Notes) -> tuple[str, str]:
             name = addresses[0].display_name or ""
     except Exception:  # noqa: BLE001 - stdlib parser crash on hostile input
         notes.add("the From header is malformed; guessed the address")
-    if "@" not in address:
+    if not _PLAIN_ADDRESS.fullmatch(address):
         address, name = _guess_sender(value, name)
     address = _clean_line(address).strip().lower()
     name = " ".join(_clean_line(name).split())
@@ -223,14 +224,17 @@ def _read_sender(msg: email.message.Message, notes: _Notes) -> tuple[str, str]:
     return address, name
 
 
+_PLAIN_ADDRESS = re.compile(r"[^\s<>()\"',;:@\[\]]+@[^\s<>()\"',;:@\[\]]+")
+
+
 def _guess_sender(value: str, name: str) -> tuple[str, str]:
     """Last-resort sender parsing for From headers the structured parser could not read."""
     try:
         guessed_name, guessed_addr = email.utils.parseaddr(value)
     except Exception:  # noqa: BLE001
         guessed_name, guessed_addr = "", ""
-    if "@" not in guessed_addr:
-        found = re.search(r"[^\s<>()\"',;:]+@[^\s<>()\"',;:]+", value[:2000])
+    if not _PLAIN_ADDRESS.fullmatch(guessed_addr or ""):
+        found = _PLAIN_ADDRESS.search(value[:2000])
         guessed_addr = found.group(0) if found else ""
     if not name and guessed_name:
         try:
@@ -394,7 +398,11 @@ def _collect(
             return []
         if top and _disposition(part) == "attachment":
             notes.add("the text is marked as an attachment; read it anyway")
-        return [_read_text_part(part, subtype, notes)]
+        text = _read_text_part(part, subtype, notes)
+        if text is None:
+            seen.skipped.append(f"binary data sent as {ctype}")
+            return []
+        return [text]
     seen.skipped.append(_describe(part))
     if ctype not in _SIGNATURE_TYPES:
         notes.add(f"ignored attachment {_describe(part)}")
@@ -472,9 +480,10 @@ def _broken_multipart(
             notes.add(f"multipart {subtype} without a usable boundary; guessed it from the body")
             return _collect(rebuilt, notes, seen, depth + 1)
     notes.add(f"multipart {subtype} without a usable boundary; read it as plain text")
-    data = _part_bytes(part, notes)
-    text = _normalise(_decode_text(data, None, notes))
-    return [_Text("plain", text)]
+    text = _decode_text(_part_bytes(part, notes), None, notes)
+    if _looks_binary(text):
+        return []
+    return [_Text("plain", _normalise(text))]
 
 
 def _guess_boundary(payload: str) -> str | None:
@@ -500,7 +509,8 @@ def _is_stub(plain: str, html_version: str) -> bool:
     bare = plain.strip()
     if not bare:
         return True
-    return len(bare) < 300 and bool(_STUB.search(bare)) and len(html_version.strip()) > len(bare)
+    has_text = any(ch.isalnum() for ch in html_version)
+    return len(bare) < 300 and bool(_STUB.search(bare)) and has_text
 
 
 def _choose_alternative(
@@ -543,12 +553,15 @@ def _choose_alternative(
 # --------------------------------------------------------------------------------------------
 
 
-def _read_text_part(part: email.message.Message, subtype: str, notes: _Notes) -> _Text:
-    """Decode one text/plain or text/html part into normalised text."""
+def _read_text_part(part: email.message.Message, subtype: str, notes: _Notes) -> _Text | None:
+    """Decode one text/plain or text/html part into normalised text; None if it is binary."""
     data = _part_bytes(part, notes)
     _note_part_defects(part, notes)  # decoding base64 adds defects to the part
     charset = _charset(part)
     text = _decode_text(data, charset, notes)
+    if _looks_binary(text):
+        notes.add("a text part holds binary data; ignored it")
+        return None
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if subtype == "html":
         return _Text("html", _normalise(html_to_text(text, notes)))
@@ -558,8 +571,22 @@ def _read_text_part(part: email.message.Message, subtype: str, notes: _Notes) ->
     return _Text("plain", _normalise(text))
 
 
+_BINARY_CHARS = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\ufffd]")
+
+
+def _looks_binary(text: str) -> bool:
+    """Text with many control characters is a file sent as text/plain, not words to read."""
+    if len(text) < 20:
+        return False
+    return len(_BINARY_CHARS.findall(text)) > len(text) // 20
+
+
 def _part_bytes(part: email.message.Message, notes: _Notes) -> bytes:
     """The part's payload with its transfer encoding undone (base64, quoted-printable, ...)."""
+    if _transfer_encoding(part) == "base64":
+        raw = part.get_payload()
+        if isinstance(raw, str):
+            return _decode_base64(raw.encode("ascii", "surrogateescape"), notes)
     try:
         data = part.get_payload(decode=True)
     except Exception:  # noqa: BLE001 - e.g. a payload the decoder chokes on
@@ -573,6 +600,35 @@ def _part_bytes(part: email.message.Message, notes: _Notes) -> bytes:
     if isinstance(data, str):  # pragma: no cover - not seen with bytes input
         return data.encode("utf-8", "surrogateescape")
     return bytes(data)
+
+
+def _transfer_encoding(part: email.message.Message) -> str:
+    try:
+        return str(part.get("content-transfer-encoding", "")).strip().lower()
+    except Exception:  # noqa: BLE001
+        return ""
+
+
+def _decode_base64(data: bytes, notes: _Notes) -> bytes:
+    """Lenient base64: skip stray characters, decode each padded chunk, keep a cut-off tail.
+
+    The stdlib returns the *undecoded* text when the length is impossible (a message cut
+    short), which would show the player's orders as base64 soup.
+    """
+    cleaned = re.sub(rb"[^A-Za-z0-9+/=]", b"", data)
+    if len(cleaned) != len(re.sub(rb"\s", b"", data)):
+        notes.add("MIME: base64 text with invalid characters")
+    out = []
+    for chunk in re.split(rb"=+", cleaned):
+        if len(chunk) % 4 == 1:
+            chunk = chunk[:-1]
+            notes.add("MIME: base64 text of impossible length (cut short?)")
+        if chunk:
+            try:
+                out.append(binascii.a2b_base64(chunk + b"=" * (-len(chunk) % 4)))
+            except binascii.Error:  # pragma: no cover - padding is fixed above
+                notes.add("MIME: base64 text that could not be decoded")
+    return b"".join(out)
 
 
 def _charset(part: email.message.Message) -> str | None:
@@ -605,7 +661,7 @@ _NOT_CHARSETS = {
     "oem",
     "palmos",
 }
-_LATIN_FAMILY = {"latin_1", "iso8859_1", "cp1252", "iso8859_15"}
+_LATIN_FAMILY = {"iso8859_1", "cp1252", "iso8859_15"}
 
 
 def _codec(charset: str | None) -> str | None:
@@ -616,9 +672,10 @@ def _codec(charset: str | None) -> str | None:
         info = codecs.lookup(charset.strip().strip("\"'"))
     except Exception:  # noqa: BLE001 - LookupError, and odder things for odd names
         return None
-    if not getattr(info, "_is_text_encoding", True) or info.name in _NOT_CHARSETS:
+    name = info.name.replace("-", "_")
+    if not getattr(info, "_is_text_encoding", True) or name in _NOT_CHARSETS:
         return None
-    return info.name
+    return name
 
 
 def _decode_text(data: bytes, charset: str | None, notes: _Notes) -> str:
@@ -706,8 +763,12 @@ def _normalise(text: str) -> str:
 
 
 def _tidy_blank_runs(text: str) -> str:
-    """Collapse runs of 3 or more blank lines into one blank line."""
-    return re.sub(r"\n[ \t]*(?:\n[ \t]*){3,}\n", "\n\n", text)
+    """Collapse runs of blank lines ("\n" three or more times in a row) into one blank line.
+
+    Removing quotes leaves the blank lines that surrounded them side by side; one blank line
+    keeps the player's paragraphs apart without the holes.
+    """
+    return re.sub(r"\n(?:[ \t]*\n){2,}", "\n\n", text)
 
 
 # --------------------------------------------------------------------------------------------
@@ -968,7 +1029,7 @@ _ATTRIBUTION_END = re.compile(
 _FOOTERS = re.compile(
     r"""^\s*(?:
         sent\ (?:from|via|with|using)\ .{1,60}
-      | get\ outlook\ for\ .{1,30}
+      | get\ outlook\ for\ .{1,80}
       | von\ meinem\ .{1,40}\ gesendet\.?
       | gesendet\ (?:von|mit|vom)\ .{1,40}
       | envoyé\ (?:de|depuis|à\ partir\ de)\ .{1,40}

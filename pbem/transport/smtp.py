@@ -236,7 +236,8 @@ class _Run:
                 if _is_tls_failure(exc) or isinstance(exc, SMTPNotSupported):
                     raise SendError(
                         f"secure connection to SMTP server {self.where} ({s.security}) "
-                        f"failed: {_describe(exc)}"
+                        f"failed: {_describe(exc)}. Check the security setting (starttls "
+                        "is usual on port 587, tls on 465) and the server's certificate"
                     ) from exc
                 if not isinstance(exc, (SMTPException, OSError, asyncio.TimeoutError)):
                     raise
@@ -334,7 +335,7 @@ async def send_drafts_async(
     if run.fatal is not None:
         done = len(summary.sent) + sum(d.draft_id in summary.failed for d in pending)
         raise SendError(
-            f"{run.fatal}. {len(summary.sent)} message(s) were sent and recorded; "
+            f"{str(run.fatal).rstrip('.')}. {len(summary.sent)} message(s) were sent and recorded; "
             f"{len(pending) - done} not sent yet: run again to send the rest.",
             summary,
         ) from run.fatal.__cause__

@@ -1,0 +1,370 @@
+"""The library API: one campaign, everything a GM (or a script) does with it.
+
+The CLI is a thin layer over :class:`Campaign`; a script can do the same::
+
+    from pbem.campaign import Campaign
+    game = Campaign("campaigns/game7")
+    receipt = game.record_orders("Bruno", "Hand 2: Countess")
+    result = game.resolve(force=True)
+    print(result.public_report)
+
+Every method that writes holds the campaign's lock, checks everything first,
+and writes last (a turn folder in one rename), so a failure leaves the
+campaign as it was.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from . import events as ev
+from .cards import Card
+from .config import CampaignConfig, ConfigError, load_config
+from .engine import Game, Order, derive_secret, resolve_turn, shuffled_deck
+from .orders import ACCEPTED, COMPLETED, REJECTED, CheckedOrder, check_order, parse_orders
+from .reports import Renderer, Table, private_context, public_context
+from .store import CampaignStore, StoreError, dump_json
+
+
+class GameError(RuntimeError):
+    """What the GM asked for cannot be done now; the message says why and what to do."""
+
+
+class MissingOrders(GameError):
+    """``resolve`` without ``--force`` while orders are missing."""
+
+    def __init__(self, turn: int, missing: dict[str, list[int]]):
+        self.turn = turn
+        self.missing = missing
+        who = "; ".join(f"{name}: hand{'s' if len(h) > 1 else ''} {', '.join(map(str, h))}"
+                        for name, h in missing.items())
+        super().__init__(f"turn {turn} cannot be resolved yet, orders are missing from {who}. "
+                         f"Record them, or use --force to play the missing ones by the NMR defaults.")
+
+
+@dataclass
+class Receipt:
+    """What became of one submission of orders."""
+
+    player: str
+    turn: int
+    checked: list[CheckedOrder]
+    ignored: list[str]
+    on_file: dict[int, dict]          # hand -> order on file after this submission
+    missing: list[int]                # hands still without an order
+
+    @property
+    def any_rejected(self) -> bool:
+        return any(c.status == REJECTED for c in self.checked)
+
+
+@dataclass
+class TurnResult:
+    turn: int
+    game: Game
+    events: list
+    public_report: str
+    private_reports: dict[str, str] = field(default_factory=dict)
+    defaults: dict[str, list[int]] = field(default_factory=dict)   # player -> hands played by NMR
+
+
+@dataclass(frozen=True)
+class Position:
+    """The game as of the latest resolved turn."""
+
+    turn_on_file: int        # the latest turn folder (0: the start)
+    game: Game
+    players: list[str]
+    seed: str
+
+
+def order_code(seed: str, name: str) -> str:
+    """The personal order code shown in a player's private mails (8 characters
+    from an alphabet without look-alikes, e.g. ``K7QM-3XTP``)."""
+    alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+    digest = bytes.fromhex(derive_secret(seed, f"order-code/{name}"))
+    chars = [alphabet[b % len(alphabet)] for b in digest[:8]]
+    return "".join(chars[:4]) + "-" + "".join(chars[4:])
+
+
+class Campaign:
+    """One campaign folder."""
+
+    def __init__(self, folder: Path | str):
+        self.folder = Path(folder)
+        self.store = CampaignStore(self.folder)
+        self._config: CampaignConfig | None = None
+
+    @property
+    def name(self) -> str:
+        """The campaign's tag (its folder name), used in mail subjects: ``[game7]``."""
+        return self.folder.resolve().name
+
+    @property
+    def config(self) -> CampaignConfig:
+        if self._config is None:
+            self._config = load_config(self.folder)
+        return self._config
+
+    # -- reading the position ------------------------------------------------
+    def started(self) -> bool:
+        return self.store.latest_turn() is not None
+
+    def position(self) -> Position:
+        latest = self.store.latest_turn()
+        if latest is None:
+            raise GameError(f"{self.folder}: the game has not been started; run `pbem start {self.folder}`")
+        data = self.store.read_json(latest, "state.json")
+        return Position(latest, Game.from_dict(data["game"]), list(data["players"]), data["seed"])
+
+    def _table(self, players: list[str]) -> Table:
+        return Table(self.name, self.config.title, players)
+
+    def _renderer(self) -> Renderer:
+        return Renderer(self.store.templates_dir())
+
+    # -- start -------------------------------------------------------------------
+    def start(self) -> TurnResult:
+        """Validate ``campaign.yaml``, deal the thirteen hands, draft the opening reports."""
+        config = self.config
+        with self.store.locked():
+            if self.started():
+                raise GameError(f"{self.folder}: the game has already started")
+            seed = config.seed if config.seed is not None else str(secrets.randbits(64))
+            players = config.names
+            decks = {h: config.decks.get(h) or shuffled_deck(seed, h) for h in range(1, 14)}
+            game = Game.new(len(players), decks)
+            return self._commit(0, None, game, [], players, seed, {}, {})
+
+    # -- orders --------------------------------------------------------------------
+    def record_orders(self, player: str, text: str, source: str = "gm", turn: int | None = None) -> Receipt:
+        """Record the orders in ``text`` from ``player``. Each is accepted,
+        completed or rejected (RULES 3); a later order for a hand replaces the
+        earlier one. ``turn``, when given, is the turn the player meant (from
+        their mail): orders for another turn than the awaited one are rejected."""
+        with self.store.locked():
+            pos = self.position()
+            name = self._player(player, pos.players)
+            game = pos.game
+            if game.finished:
+                raise GameError("the game is over; no more orders are taken")
+            parsed = parse_orders(text, pos.players, name)
+            if turn is not None and turn != game.turn:
+                why = (f"these are orders for turn {turn}; turn {game.turn} is now awaited")
+                checked = [CheckedOrder(w, REJECTED, why) for w in parsed.orders]
+            else:
+                checked = [check_order(w, game, pos.players, name) for w in parsed.orders]
+            on_file = self.store.read_orders(game.turn)
+            mine = on_file.setdefault(name, {})
+            now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+            for c in checked:
+                if c.status != REJECTED:
+                    mine[str(c.hand)] = _order_record(c, now, source)
+            self.store.log_submission(game.turn, {
+                "received": now, "player": name, "source": source, "text": text,
+                "results": [{"hand": c.hand, "status": c.status, "reason": c.reason or c.note,
+                             "order": c.written.canonical()} for c in checked],
+            })
+            if not mine:
+                on_file.pop(name)
+            self.store.write_orders(game.turn, on_file)
+            awaited = game.awaited()[pos.players.index(name)]
+            mine_now = {int(h): o for h, o in on_file.get(name, {}).items()}
+            return Receipt(name, game.turn, checked, parsed.ignored, mine_now,
+                           [h for h in awaited if h not in mine_now])
+
+    def _player(self, given: str, players: list[str]) -> str:
+        for name in players:
+            if name.casefold() == given.strip().casefold():
+                return name
+        raise GameError(f"{given!r} is not a player of this game (players: {', '.join(players)})")
+
+    def missing_orders(self) -> dict[str, list[int]]:
+        """Player -> hands in which no order is on file for the awaited turn."""
+        pos = self.position()
+        on_file = self.store.read_orders(pos.game.turn)
+        out = {}
+        for seat, hands in pos.game.awaited().items():
+            name = pos.players[seat]
+            missing = [h for h in hands if str(h) not in on_file.get(name, {})]
+            if missing:
+                out[name] = missing
+        return out
+
+    # -- resolve ---------------------------------------------------------------------------
+    def resolve(self, force: bool = False) -> TurnResult:
+        """Resolve the awaited turn and draft its reports. Without ``force``,
+        refuses while orders are missing; with it, missing orders get the NMR
+        defaults (RULES 5)."""
+        with self.store.locked():
+            pos = self.position()
+            game = pos.game
+            if game.finished:
+                raise GameError("the game is over; there is no turn to resolve")
+            missing = self.missing_orders()
+            if missing and not force:
+                raise MissingOrders(game.turn, missing)
+            orders, records = self._orders_for_engine(pos)
+            new, events = resolve_turn(game, orders, pos.seed)
+            return self._commit(game.turn, game, new, events, pos.players, pos.seed, records, orders)
+
+    def _orders_for_engine(self, pos: Position) -> tuple[dict[int, Order | None], dict]:
+        """The orders on file, checked again against the position (an order
+        that no longer fits is dropped and the hand played by default)."""
+        game = pos.game
+        on_file = self.store.read_orders(game.turn)
+        orders: dict[int, Order | None] = {}
+        records: dict[str, dict] = {}
+        for seat, hands in game.awaited().items():
+            name = pos.players[seat]
+            for h in hands:
+                record = on_file.get(name, {}).get(str(h))
+                checked = None
+                if record is not None:
+                    written = parse_orders(record["text"], pos.players, name).orders
+                    written = [w for w in written if w.hand == h]
+                    if written:
+                        checked = check_order(written[-1], game, pos.players, name)
+                if checked is None or checked.status == REJECTED:
+                    orders[h] = None
+                    records[str(h)] = {"player": name, "status": "nmr"}
+                else:
+                    orders[h] = checked.order
+                    records[str(h)] = {"player": name, "status": checked.status,
+                                       "text": record["text"], "order": checked.written.canonical()}
+        return orders, records
+
+    def _commit(self, turn: int, before: Game | None, game: Game, events: list, players: list[str],
+                seed: str, records: dict, orders: dict) -> TurnResult:
+        """Render the reports and write the turn folder in one step."""
+        table = self._table(players)
+        renderer = self._renderer()
+        public = renderer.public(public_context(table, turn, game, events))
+        private = {
+            name: renderer.private(private_context(table, turn, game, events, seat,
+                                                   code=order_code(seed, name)))
+            for seat, name in enumerate(players)
+        }
+        files = {
+            "state.json": dump_json({"turn": turn, "players": players, "seed": seed, "game": game.to_dict()}),
+            "events.json": dump_json([ev.to_dict(e) for e in events]),
+            "reports/public.txt": public,
+        }
+        if turn:
+            files["orders.json"] = dump_json(records)
+        for name, text in private.items():
+            files[f"reports/private-{name}.txt"] = text
+        self.store.write_turn(turn, files)
+        defaults: dict[str, list[int]] = {}
+        for h, rec in records.items():
+            if rec["status"] == "nmr":
+                defaults.setdefault(rec["player"], []).append(int(h))
+        return TurnResult(turn, game, events, public, private, defaults)
+
+    # -- rollback ------------------------------------------------------------------------------
+    def rollback(self) -> int:
+        """Undo the latest resolution; its orders stay on file to be corrected.
+        Returns the turn that is awaited again."""
+        with self.store.locked():
+            latest = self.store.latest_turn()
+            if latest is None:
+                raise GameError("the game has not been started")
+            if latest == 0:
+                raise GameError("nothing to roll back: no turn has been resolved yet")
+            self.store.roll_back(latest)
+            return latest
+
+    # -- reading reports and state ------------------------------------------------------------
+    def report(self, turn: int | None = None, player: str | None = None) -> str:
+        pos = self.position()
+        turn = pos.turn_on_file if turn is None else turn
+        if turn not in self.store.turns():
+            raise GameError(f"there is no report of turn {turn} (turns on file: "
+                            f"{', '.join(map(str, self.store.turns()))})")
+        if player is None:
+            return self.store.read_text(turn, "reports/public.txt")
+        name = self._player(player, pos.players)
+        return self.store.read_text(turn, f"reports/private-{name}.txt")
+
+    def export(self) -> dict[str, Any]:
+        """The whole state as INTERFACE.md's JSON."""
+        pos = self.position()
+        game, players = pos.game, pos.players
+        on_file = self.store.read_orders(game.turn) if not game.finished else {}
+        hands = []
+        for h in game.hands:
+            hands.append({
+                "hand": h.number,
+                "ended": h.ended,
+                "active": None if h.active is None or h.ended else players[h.active],
+                "draw_pile": len(h.pile),
+                "set_aside": h.set_aside.title if h.set_aside else None,
+                "winners": [players[s] for s in h.winners],
+                "players": {
+                    name: {
+                        "in": h.alive[s],
+                        "cards": [c.title for c in h.cards[s]] if h.alive[s] else [],
+                        "discards": [c.title for c in h.discards[s]],
+                        "protected": h.protected[s],
+                    }
+                    for s, name in enumerate(players)
+                },
+            })
+        orders = {
+            name: {hand: {k: rec[k] for k in ("card", "target", "guess", "status")}
+                   for hand, rec in sorted(per_hand.items(), key=lambda kv: int(kv[0]))}
+            for name, per_hand in on_file.items()
+        }
+        return {
+            "campaign": self.name,
+            "players": players,
+            "turn": game.turn,
+            "finished": game.finished,
+            "winners": [players[s] for s in game.winners],
+            "tokens": dict(zip(players, game.tokens)),
+            "hands": hands,
+            "orders": orders,
+        }
+
+    def status(self) -> dict[str, Any]:
+        """What the GM needs at a glance: turn, hands in play, who owes what, tokens."""
+        pos = self.position()
+        game = pos.game
+        return {
+            "campaign": self.name,
+            "turn": game.turn,
+            "finished": game.finished,
+            "winners": [pos.players[s] for s in game.winners],
+            "hands_in_play": [h.number for h in game.hands if not h.ended],
+            "missing": {} if game.finished else self.missing_orders(),
+            "on_file": {name: sorted(int(h) for h in hands)
+                        for name, hands in self.store.read_orders(game.turn).items()},
+            "tokens": dict(zip(pos.players, game.tokens)),
+        }
+
+
+def _order_record(checked: CheckedOrder, when: str, source: str) -> dict:
+    w = checked.written
+    target = None
+    if checked.order is not None and checked.order.target is not None:
+        target = w.target
+    guess = checked.order.guess if checked.order is not None else None
+    return {
+        "card": w.card.title if w.card else None,
+        "target": target,
+        "guess": guess.title if isinstance(guess, Card) else None,
+        "status": checked.status,
+        "text": w.text,
+        "reason": checked.reason,
+        "note": checked.note,
+        "received": when,
+        "source": source,
+    }
+
+
+__all__ = ["Campaign", "GameError", "MissingOrders", "Receipt", "TurnResult", "ConfigError",
+           "StoreError", "order_code", "ACCEPTED", "COMPLETED", "REJECTED"]

@@ -1,0 +1,255 @@
+"""The ``pbem`` command: a thin layer over :mod:`pbem.campaign`.
+
+Each command is a few calls into the library. Modules are imported inside the
+commands that need them, so that a command pays only for what it uses.
+
+Exit status: 0 on success; 1 when the command could not do what was asked
+(the message says why and what to do); 2 for a mistyped command line; 3 when
+``resolve`` finds orders missing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import click
+
+EXIT_MISSING_ORDERS = 3
+
+
+class PbemError(click.ClickException):
+    """An error the GM can act on: printed without a traceback, exit 1."""
+
+
+def _campaign(folder: str):
+    from .campaign import Campaign
+
+    return Campaign(folder)
+
+
+def _guard(func):
+    """Turn the library's errors into clear messages and exit codes."""
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        from .campaign import GameError, MissingOrders
+        from .config import ConfigError
+        from .store import StoreError
+
+        try:
+            return func(*args, **kwargs)
+        except MissingOrders as e:
+            click.echo(f"Error: {e}", err=True)
+            sys.exit(EXIT_MISSING_ORDERS)
+        except (GameError, ConfigError, StoreError) as e:
+            raise PbemError(str(e)) from None
+        except KeyboardInterrupt:
+            click.echo("Interrupted; the campaign is as it was before this command.", err=True)
+            sys.exit(130)
+
+    return wrapper
+
+
+folder_arg = click.argument("folder", type=click.Path(file_okay=False, path_type=str))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pbem")
+def main() -> None:
+    """pbem: run a postal game of Love Letter by email.
+
+    A GM's turn: fetch (collect orders), status (who is missing), resolve
+    (resolve the turn, draft every report), read the drafts, send.
+    """
+
+
+_PERSON = re.compile(r"^\s*(?P<name>[^<>]+?)\s*<(?P<email>[^<>\s]+)>\s*$")
+
+
+def _person(text: str) -> dict:
+    match = _PERSON.match(text)
+    if not match:
+        raise click.BadParameter(f"{text!r}: write it as \"Name <email@example.org>\"")
+    return {"name": match["name"], "email": match["email"]}
+
+
+@main.command()
+@folder_arg
+@click.option("--player", "players", multiple=True, required=True, metavar='"NAME <EMAIL>"',
+              help="A player (3 or 4 times); seats are shuffled with the seed.")
+@click.option("--seed", help="Makes the seating, the decks and every random default reproducible.")
+@click.option("--decks", "decks_file", type=click.Path(exists=True, dir_okay=False),
+              help="YAML file mapping hand numbers to 16 card names, top first.")
+@click.option("--title", default="", help="The game's title, used in reports.")
+@click.option("--gm", metavar='"NAME <EMAIL>"', help="The game master, the sender of every mail.")
+@_guard
+def new(folder: str, players: tuple[str, ...], seed: str | None, decks_file: str | None,
+        title: str, gm: str | None) -> None:
+    """Write FOLDER/campaign.yaml and start the game."""
+    from .campaign import Campaign
+    from .config import config_from_data, dump_config
+    from .engine import seat_order
+    import secrets
+
+    import yaml
+
+    path = Path(folder)
+    if (path / "campaign.yaml").exists():
+        raise PbemError(f"{path / 'campaign.yaml'} exists already; use `pbem start {folder}` for it")
+    people = [_person(p) for p in players]
+    seed = seed if seed is not None else str(secrets.randbits(32))
+    data: dict = {"title": title} if title else {}
+    if gm:
+        data["gm"] = _person(gm)
+    by_name = {p["name"]: p for p in people}
+    if len(by_name) != len(people):
+        raise PbemError("two players have the same name")
+    data["players"] = [by_name[n] for n in seat_order(seed, list(by_name))]
+    data["seed"] = int(seed) if seed.isdigit() else seed
+    if decks_file:
+        try:
+            data["decks"] = yaml.safe_load(Path(decks_file).read_text(encoding="utf-8"))
+        except yaml.YAMLError as e:
+            raise PbemError(f"{decks_file}: not valid YAML: {e}") from None
+    config = config_from_data(data, "the new campaign")  # validate before writing anything
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "campaign.yaml").write_text(dump_config(config), encoding="utf-8")
+    result = Campaign(path).start()
+    click.echo(f"Wrote {path / 'campaign.yaml'}; seats: {', '.join(config.names)}.")
+    _echo_started(path, result)
+
+
+@main.command()
+@folder_arg
+@_guard
+def start(folder: str) -> None:
+    """Start the game of a hand-written FOLDER/campaign.yaml."""
+    result = _campaign(folder).start()
+    _echo_started(Path(folder), result)
+
+
+def _echo_started(path: Path, result) -> None:
+    click.echo(f"Dealt 13 hands. Opening reports drafted in {path / 'turns' / 'turn-000' / 'reports'}.")
+    click.echo(f"Turn 1 is awaited. Read the opening report with `pbem report {path}`.")
+
+
+@main.command()
+@folder_arg
+@click.option("--player", help="The player who sent the orders.")
+@click.option("--mail", "mail_file", type=click.Path(exists=True, dir_okay=False),
+              help="One email message (RFC 5322 file); the sender is read from From:.")
+@click.argument("text", required=False)
+@_guard
+def order(folder: str, player: str | None, mail_file: str | None, text: str | None) -> None:
+    """Record orders received by other means (TEXT, or - for standard input)."""
+    campaign = _campaign(folder)
+    if mail_file:
+        if player or text:
+            raise click.UsageError("--mail takes no --player and no TEXT: the message says both")
+        from .inbox import receive_file
+
+        outcome = receive_file(campaign, Path(mail_file))
+        click.echo(outcome.summary())
+        if not outcome.recorded:
+            sys.exit(1)
+        return
+    if not player:
+        raise click.UsageError("name the player (--player NAME) or give a message (--mail FILE)")
+    if text is None or text == "-":
+        text = sys.stdin.read()
+    receipt = campaign.record_orders(player, text, source="gm")
+    click.echo(_receipt_text(receipt))
+
+
+def _receipt_text(receipt) -> str:
+    lines = [f"Orders of {receipt.player} for turn {receipt.turn}:"]
+    if not receipt.checked:
+        lines.append("  no order could be read in that text.")
+    for c in receipt.checked:
+        line = f"  hand {c.hand}: {c.status:<9} {c.written.canonical()}"
+        if c.reason:
+            line += f"  -- {c.reason}"
+        if c.note:
+            line += f"  ({c.note})"
+        lines.append(line)
+    for text in receipt.ignored:
+        lines.append(f"  ignored (not an order): {text}")
+    lines.append(f"  still missing: {', '.join(map(str, receipt.missing)) if receipt.missing else 'none'}")
+    return "\n".join(lines)
+
+
+@main.command()
+@folder_arg
+@click.option("--force", is_flag=True, help="Play missing orders by the NMR defaults.")
+@_guard
+def resolve(folder: str, force: bool) -> None:
+    """Resolve the awaited turn and draft its reports."""
+    result = _campaign(folder).resolve(force=force)
+    click.echo(result.public_report.rstrip())
+    click.echo()
+    for name, hands in result.defaults.items():
+        click.echo(f"NMR defaults applied for {name}: hand{'s' if len(hands) > 1 else ''} "
+                   f"{', '.join(map(str, hands))}")
+    click.echo(f"Turn {result.turn} resolved; reports drafted in "
+               f"{Path(folder) / 'turns' / f'turn-{result.turn:03d}' / 'reports'}.")
+
+
+@main.command()
+@folder_arg
+@_guard
+def export(folder: str) -> None:
+    """Print the whole state as JSON."""
+    click.echo(json.dumps(_campaign(folder).export(), indent=2, ensure_ascii=False))
+
+
+@main.command()
+@folder_arg
+@click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+@_guard
+def status(folder: str, as_json: bool) -> None:
+    """Turn, hands in play, who still owes orders, tokens."""
+    info = _campaign(folder).status()
+    if as_json:
+        click.echo(json.dumps(info, indent=2, ensure_ascii=False))
+        return
+    if info["finished"]:
+        click.echo(f"{info['campaign']}: the game is over; won by {', '.join(info['winners'])}.")
+    else:
+        click.echo(f"{info['campaign']}: turn {info['turn']} awaited; "
+                   f"{len(info['hands_in_play'])} hands in play ({', '.join(map(str, info['hands_in_play']))}).")
+        if info["missing"]:
+            click.echo("Orders missing:")
+            for name, hands in info["missing"].items():
+                click.echo(f"  {name:<12} hand{'s' if len(hands) > 1 else ' '} {', '.join(map(str, hands))}")
+        else:
+            click.echo("Every order is in: `pbem resolve` can run.")
+    click.echo("Tokens: " + ", ".join(f"{n} {t}" for n, t in info["tokens"].items()))
+    for line in info.get("refused", []):
+        click.echo(line)
+
+
+@main.command()
+@folder_arg
+@click.option("--turn", type=int, help="The turn (default: the latest; 0 is the opening).")
+@click.option("--player", help="Print this player's private report instead of the public one.")
+@_guard
+def report(folder: str, turn: int | None, player: str | None) -> None:
+    """Print a public or private report."""
+    click.echo(_campaign(folder).report(turn, player).rstrip())
+
+
+@main.command()
+@folder_arg
+@_guard
+def rollback(folder: str) -> None:
+    """Undo the latest resolution (its orders stay on file)."""
+    turn = _campaign(folder).rollback()
+    click.echo(f"Turn {turn} rolled back; its orders are still on file. Correct them and resolve again.")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

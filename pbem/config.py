@@ -1,0 +1,206 @@
+"""``campaign.yaml``: reading it and saying exactly what is wrong with it.
+
+The file is the GM's (INTERFACE.md, "Campaign folder"). It is read with
+``yaml.safe_load`` only, so a Python tag is an error, not code. Every problem
+is reported as a :class:`ConfigError` naming the key and what to do.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .cards import NAMES, Card, card_named
+from .orders import FILLER, SELF_WORDS
+
+CAMPAIGN_FILE = "campaign.yaml"
+
+# A name is used in orders, mail headers and file names: letters, digits,
+# spaces, and . ' - inside; nothing that could break a header or a path.
+_NAME = re.compile(r"^[^\W_](?:[\w .'\u2019-]{0,38}[^\W_.])?$")
+# A plain addr-spec: no display name, no comments, no spaces, no line breaks.
+_EMAIL = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
+
+
+class ConfigError(ValueError):
+    """``campaign.yaml`` cannot be used; the message names the key and the fix."""
+
+
+@dataclass(frozen=True)
+class Person:
+    name: str
+    email: str
+
+
+@dataclass(frozen=True)
+class CampaignConfig:
+    players: tuple[Person, ...]
+    title: str = ""
+    gm: Person | None = None
+    seed: str | None = None
+    decks: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    require_code: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)  # sections other modules read (mail, deadline...)
+
+    @property
+    def names(self) -> list[str]:
+        return [p.name for p in self.players]
+
+
+def load_config(folder: Path) -> CampaignConfig:
+    """Read and validate ``folder/campaign.yaml``."""
+    path = Path(folder) / CAMPAIGN_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file; write one (see the README) or use `pbem new`") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    return parse_config(text, str(path))
+
+
+def parse_config(text: str, where: str = CAMPAIGN_FILE) -> CampaignConfig:
+    import yaml
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        at = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise ConfigError(f"{where}: not valid YAML{at}: {problem}") from None
+    return config_from_data(data, where)
+
+
+def config_from_data(data: Any, where: str = CAMPAIGN_FILE) -> CampaignConfig:
+    def fail(key: str, problem: str) -> ConfigError:
+        return ConfigError(f"{where}: {key}: {problem}")
+
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: the file must be a mapping of keys (title, gm, players, ...), "
+                          f"not {_kind(data)}")
+    unknown_top = [k for k in data if not isinstance(k, str)]
+    if unknown_top:
+        raise fail(str(unknown_top[0]), "keys must be words")
+
+    players = _players(data.get("players"), fail)
+    title = data.get("title", "") or ""
+    if not isinstance(title, str) or "\n" in title or "\r" in title:
+        raise fail("title", "must be one line of text")
+    gm = None
+    if data.get("gm") is not None:
+        gm = _person(data["gm"], "gm", fail)
+    seed = data.get("seed")
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, (int, str)) or str(seed).strip() == "":
+            raise fail("seed", "must be a number or a word")
+        seed = str(seed)
+    decks = _decks(data.get("decks"), fail)
+    require_code = data.get("require_code", False)
+    if not isinstance(require_code, bool):
+        raise fail("require_code", "must be true or false")
+    known = {"title", "gm", "players", "seed", "decks", "require_code"}
+    extra = {k: v for k, v in data.items() if k not in known}
+    return CampaignConfig(tuple(players), title.strip(), gm, seed, decks, require_code, extra)
+
+
+def _kind(value: Any) -> str:
+    return {list: "a list", str: "a single text", type(None): "empty"}.get(type(value), type(value).__name__)
+
+
+def _players(value: Any, fail) -> list[Person]:
+    if value is None:
+        raise fail("players", "missing; list 3 or 4 players, e.g. - {name: Arthur, email: arthur@example.org}")
+    if not isinstance(value, list):
+        raise fail("players", f"must be a list of 3 or 4 players, not {_kind(value)}")
+    if len(value) not in (3, 4):
+        raise fail("players", f"the game is for 3 or 4 players; {len(value)} are listed")
+    people = [_person(entry, f"players[{i + 1}]", fail) for i, entry in enumerate(value)]
+    seen_names: dict[str, int] = {}
+    seen_mail: dict[str, int] = {}
+    for i, p in enumerate(people, 1):
+        key = p.name.casefold()
+        if key in seen_names:
+            raise fail(f"players[{i}].name", f"\"{p.name}\" is already the name of players[{seen_names[key]}]")
+        seen_names[key] = i
+        mail = p.email.lower()
+        if mail in seen_mail:
+            raise fail(f"players[{i}].email", f"{p.email} is already the address of players[{seen_mail[mail]}]")
+        seen_mail[mail] = i
+    return people
+
+
+def _person(value: Any, key: str, fail) -> Person:
+    if isinstance(value, str):
+        raise fail(key, "write it as {name: ..., email: ...}")
+    if not isinstance(value, dict):
+        raise fail(key, f"must be a mapping {{name: ..., email: ...}}, not {_kind(value)}")
+    name = value.get("name")
+    email = value.get("email")
+    if not isinstance(name, str) or not name.strip():
+        raise fail(f"{key}.name", "missing or empty")
+    name = name.strip()
+    if not _NAME.match(name):
+        raise fail(f"{key}.name", f"\"{name}\" may hold only letters, digits, spaces and . ' - "
+                                  f"(at most 40 characters, starting and ending with a letter or digit)")
+    folded = name.casefold()
+    if folded in NAMES or folded in SELF_WORDS or folded in FILLER or folded.isdigit():
+        raise fail(f"{key}.name", f"\"{name}\" would be read as a card or a word of an order; choose another")
+    if email is None and key == "gm":
+        return Person(name, "")
+    if not isinstance(email, str) or not _EMAIL.match(email.strip()):
+        raise fail(f"{key}.email", f"{email!r} is not an email address like name@example.org")
+    return Person(name, email.strip())
+
+
+def _decks(value: Any, fail) -> dict[int, tuple[Card, ...]]:
+    from .engine import check_deck
+
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise fail("decks", "must map hand numbers (1 to 13) to lists of 16 card names")
+    decks: dict[int, tuple[Card, ...]] = {}
+    for number, cards in value.items():
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 13:
+            raise fail(f"decks.{number}", "hands are numbered 1 to 13")
+        if not isinstance(cards, list):
+            raise fail(f"decks.{number}", "must be a list of 16 card names, top first")
+        deck = []
+        for i, name in enumerate(cards, 1):
+            card = card_named(name) if isinstance(name, str) else None
+            if card is None:
+                raise fail(f"decks.{number}[{i}]", f"{name!r} is not a card (cards: "
+                           + ", ".join(c.title for c in Card) + ")")
+            deck.append(card)
+        try:
+            check_deck(tuple(deck))
+        except ValueError as e:
+            counts = {c.title: deck.count(c) for c in Card}
+            raise fail(f"decks.{number}", f"{e}; this one has {len(deck)} cards: "
+                       + ", ".join(f"{n} x{k}" for n, k in counts.items() if k)) from None
+        decks[number] = tuple(deck)
+    return decks
+
+
+def dump_config(config: CampaignConfig) -> str:
+    """``campaign.yaml`` text for ``pbem new`` (seating order = list order)."""
+    import yaml
+
+    data: dict[str, Any] = {}
+    if config.title:
+        data["title"] = config.title
+    if config.gm:
+        data["gm"] = {"name": config.gm.name, "email": config.gm.email}
+    data["players"] = [{"name": p.name, "email": p.email} for p in config.players]
+    if config.seed is not None:
+        data["seed"] = int(config.seed) if config.seed.isdigit() else config.seed
+    if config.decks:
+        data["decks"] = {h: [c.title for c in deck] for h, deck in sorted(config.decks.items())}
+    if config.require_code:
+        data["require_code"] = True
+    data.update(config.extra)
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)

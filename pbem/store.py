@@ -1,0 +1,200 @@
+"""The campaign folder: the only module that reads or writes it.
+
+Layout (plain files a GM can read, back up and put under version control)::
+
+    campaign.yaml                 the GM's file (read only, except by `pbem new`)
+    turns/turn-000/               the start: deal, opening reports
+    turns/turn-003/               the resolution of postal turn 3:
+        state.json                  the game after it (GM's view: every card)
+        events.json                 what happened, with each event's audience
+        orders.json                 the orders resolved, NMR defaults marked
+        reports/public.txt          the public turn report
+        reports/private-<Name>.txt  one private report per player
+    turns/rolled-back/            turns undone by `pbem rollback`, kept
+    orders/turn-004.json          orders on file for the awaited turn
+    orders/turn-004.log           every order submission, one JSON per line
+    templates/                    the GM's template overrides (optional)
+
+Crash safety: a turn folder is written aside (``turns/.turn-003.tmp``) and
+switched in with one ``rename``; a file is written to a temporary file and
+switched in with ``os.replace``. A crash leaves either the old campaign or the
+new one, never a mix. A lock file keeps two commands from writing at once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+TURNS = "turns"
+ORDERS = "orders"
+LOCK_FILE = ".pbem.lock"
+
+
+class StoreError(RuntimeError):
+    """The campaign folder is not in the shape the command needs."""
+
+
+class Busy(StoreError):
+    """Another pbem command holds the campaign's lock."""
+
+
+def write_atomic(path: Path, data: str | bytes) -> None:
+    """Write ``data`` to ``path`` so that readers see the old or the new file, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(raw)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one line to a log, durably (used for logs that only grow)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(line.rstrip("\n") + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def dump_json(data: Any) -> str:
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+class CampaignStore:
+    """Reads and writes one campaign folder."""
+
+    def __init__(self, root: Path | str):
+        self.root = Path(root)
+
+    # -- locking ------------------------------------------------------------
+    @contextmanager
+    def locked(self, timeout: float = 10.0) -> Iterator[None]:
+        """Hold the campaign's lock (a second command waits, then gives up)."""
+        from filelock import FileLock, Timeout
+
+        lock = FileLock(str(self.root / LOCK_FILE), timeout=timeout)
+        try:
+            with lock:
+                yield
+        except Timeout:
+            raise Busy(f"{self.root}: another pbem command is working on this campaign; "
+                       f"try again when it has finished") from None
+
+    # -- turns ----------------------------------------------------------------
+    def turn_dir(self, turn: int) -> Path:
+        return self.root / TURNS / f"turn-{turn:03d}"
+
+    def turns(self) -> list[int]:
+        """The resolved turns on file (0 is the start), in order."""
+        folder = self.root / TURNS
+        if not folder.is_dir():
+            return []
+        out = []
+        for entry in os.listdir(folder):
+            if entry.startswith("turn-") and entry[5:].isdigit():
+                out.append(int(entry[5:]))
+        return sorted(out)
+
+    def latest_turn(self) -> int | None:
+        turns = self.turns()
+        return turns[-1] if turns else None
+
+    def read_json(self, turn: int, name: str) -> Any:
+        path = self.turn_dir(turn) / name
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise StoreError(f"{path}: missing; the campaign folder is damaged") from None
+        except json.JSONDecodeError as e:
+            raise StoreError(f"{path}: damaged JSON ({e}); restore it from a backup") from None
+
+    def read_text(self, turn: int, name: str) -> str:
+        path = self.turn_dir(turn) / name
+        try:
+            return path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise StoreError(f"{path}: no such file") from None
+
+    def write_turn(self, turn: int, files: dict[str, str]) -> Path:
+        """Write a whole turn folder at once: aside first, then one rename."""
+        final = self.turn_dir(turn)
+        if final.exists():
+            raise StoreError(f"{final} exists already: turn {turn} has been resolved")
+        final.parent.mkdir(parents=True, exist_ok=True)
+        tmp = final.parent / f".{final.name}.tmp"
+        if tmp.exists():
+            shutil.rmtree(tmp)  # left by a crash: never switched in, so never used
+        for name, text in files.items():
+            path = tmp / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+        os.rename(tmp, final)
+        _fsync_dir(final.parent)
+        return final
+
+    def roll_back(self, turn: int) -> Path:
+        """Move a resolved turn out of the way (kept under turns/rolled-back)."""
+        source = self.turn_dir(turn)
+        parking = self.root / TURNS / "rolled-back"
+        parking.mkdir(parents=True, exist_ok=True)
+        n = 1
+        while (parking / f"{source.name}.{n}").exists():
+            n += 1
+        target = parking / f"{source.name}.{n}"
+        os.rename(source, target)
+        _fsync_dir(source.parent)
+        return target
+
+    # -- orders of the awaited turn -----------------------------------------------
+    def orders_path(self, turn: int) -> Path:
+        return self.root / ORDERS / f"turn-{turn:03d}.json"
+
+    def read_orders(self, turn: int) -> dict[str, dict[str, dict]]:
+        """Player -> hand (as a string) -> the order on file."""
+        path = self.orders_path(turn)
+        if not path.exists():
+            return {}
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as e:
+            raise StoreError(f"{path}: damaged JSON ({e}); its log {path.with_suffix('.log')} "
+                             f"holds every order received") from None
+
+    def write_orders(self, turn: int, orders: dict) -> None:
+        write_atomic(self.orders_path(turn), dump_json(orders))
+
+    def log_submission(self, turn: int, entry: dict) -> None:
+        append_line(self.orders_path(turn).with_suffix(".log"), json.dumps(entry, ensure_ascii=False))
+
+    # -- misc -----------------------------------------------------------------------
+    def templates_dir(self) -> Path:
+        return self.root / "templates"
+
+    def write_file(self, relative: str, data: str | bytes) -> Path:
+        path = self.root / relative
+        write_atomic(path, data)
+        return path
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
