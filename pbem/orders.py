@@ -164,6 +164,8 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
         if card is None:
             if as_card is not None:
                 card = as_card
+            elif as_player is not None and target is None and not as_player.startswith("?"):
+                target = as_player  # "Hand 3: Charles, Guard, Prince": target first
             continue
         if target is None and target_text is None and as_player is not None:
             if as_player.startswith("?"):

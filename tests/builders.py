@@ -1,0 +1,47 @@
+"""Exact decks for rule tests: say who holds what, get the 16-card deck.
+
+RULES.md section 2: deck order (top first) is the set-aside card, one card to
+each player starting with the hand's first player, the first player's draw,
+then the draw pile. :func:`deck` builds that order from what a test cares
+about and fills the rest of the pile with the remaining cards.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from pbem.cards import FULL_DECK, Card
+from pbem.engine import Hand, first_player
+
+G, S, B, H, P, K, C, X = Card  # Guard, Spy, Baron, Handmaid, Prince, King, Countess, princess (X)
+
+
+def deck(players: int, number: int, held: dict[int, Card], draw: Card,
+         set_aside: Card | None = None, pile: list[Card] = ()) -> list[Card]:
+    """A deck (top first) for hand ``number`` in which seat s is dealt held[s],
+    the first player draws ``draw``, the pile starts with ``pile``."""
+    first = first_player(number, players)
+    used = Counter(held.values()) + Counter([draw]) + Counter(pile)
+    if set_aside is not None:
+        used[set_aside] += 1
+    rest = Counter(FULL_DECK) - used
+    if any(used[c] > FULL_DECK.count(c) for c in used):
+        raise ValueError(f"more cards than the deck holds: {used}")
+    remaining = [c for c in Card for _ in range(rest[c])]
+    if set_aside is None:
+        set_aside = remaining.pop()
+    dealt = [held[(first + i) % players] for i in range(players)]
+    out = [set_aside, *dealt, draw, *pile, *remaining]
+    assert sorted(out) == sorted(FULL_DECK)
+    return out
+
+
+def hand(players: int = 3, number: int = 1, held: dict[int, Card] | None = None,
+         draw: Card = G, **kw) -> Hand:
+    """A freshly dealt hand (see :func:`deck`)."""
+    return Hand.deal(number, deck(players, number, held, draw, **kw), players)
+
+
+def rng(seed: int = 0) -> random.Random:
+    return random.Random(seed)

@@ -1,0 +1,582 @@
+"""Every rule of RULES.md, with exact decks and orders (sections noted per test)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from builders import B, C, G, H, K, P, S, X, deck, hand, rng
+from pbem import events as ev
+from pbem.cards import FULL_DECK, Card
+from pbem.engine import (
+    Game, Hand, Order, check_deck, default_card, first_player, game_winners, play_turn,
+    random_guess, resolve_turn, seat_order, shuffled_deck, tokens_to_win,
+)
+
+
+def play(h: Hand, order: Order | None, seed: int = 0) -> list:
+    out: list = []
+    play_turn(h, order, rng(seed), out)
+    return out
+
+
+def public_cards(events: list, skip_played: bool = False) -> list[Card]:
+    """Every card named in a public event (hand numbers and seats are ints that
+    compare equal to ranks, so look at Card values only)."""
+    return [v for e in ev.public(events) if not (skip_played and e.kind == "played")
+            for v in e if isinstance(v, Card)]
+
+
+def kinds(events: list) -> list[str]:
+    return [e.kind for e in events]
+
+
+def only(events: list, kind: str):
+    found = [e for e in events if e.kind == kind]
+    assert len(found) == 1, (kind, events)
+    return found[0]
+
+
+# -- 1. players, seats, cards ---------------------------------------------------
+
+
+def test_deck_is_the_classic_sixteen():
+    counts = Counter(FULL_DECK)
+    assert len(FULL_DECK) == 16
+    assert counts == {G: 5, S: 2, B: 2, H: 2, P: 2, K: 1, C: 1, X: 1}
+
+
+@pytest.mark.parametrize("alias, card", [("priest", S), ("Courtier", S), ("DIPLOMAT", B), ("shugenja", H),
+                                         ("Hatamoto", P), ("manipulator", K), ("Sensei", C), ("princess", X)])
+def test_aliases_name_the_canonical_card(alias, card):
+    from pbem.cards import card_named
+
+    assert card_named(alias) is card
+    assert card.title == card.name.capitalize()
+
+
+def test_tokens_to_win():
+    assert tokens_to_win(3) == 5
+    assert tokens_to_win(4) == 4
+
+
+def test_seating_is_shuffled_by_seed_reproducibly():
+    names = ["Arthur", "Bruno", "Charles", "Dora"]
+    assert seat_order("s1", names) == seat_order("s1", names)
+    assert sorted(seat_order("s1", names)) == sorted(names)
+    assert len({tuple(seat_order(str(i), names)) for i in range(20)}) > 1
+
+
+@pytest.mark.parametrize("bad", [FULL_DECK[:-1], FULL_DECK + (G,), (G,) * 6 + FULL_DECK[6:]])
+def test_a_deck_must_be_exactly_the_sixteen(bad):
+    with pytest.raises(ValueError):
+        check_deck(tuple(bad))
+
+
+# -- 2. thirteen hands at once ----------------------------------------------------
+
+
+def test_first_player_rotates_three_players():
+    assert [first_player(h, 3) + 1 for h in range(1, 14)] == [1, 2, 3] * 4 + [1]
+
+
+def test_first_player_rotates_four_players():
+    assert [first_player(h, 4) + 1 for h in range(1, 14)] == [1, 2, 3, 4] * 3 + [1]
+
+
+@pytest.mark.parametrize("players, number", [(3, 1), (3, 2), (3, 3), (4, 4), (4, 6)])
+def test_setup_follows_deck_order(players, number):
+    cards = list(shuffled_deck("setup", number))
+    h = Hand.deal(number, cards, players)
+    first = first_player(number, players)
+    assert h.set_aside == cards[0]
+    for i in range(players):
+        seat = (first + i) % players
+        assert h.cards[seat][0] == cards[1 + i]
+    assert h.cards[first] == [cards[1], cards[1 + players]]
+    assert h.active == first
+    assert list(reversed(h.pile)) == cards[2 + players:]
+    assert len(h.pile) == 16 - 1 - players - 1
+
+
+def test_next_active_player_draws_and_skips_players_out():
+    # Seat 0 (first) plays a Guard on seat 1 and hits: seat 2 is next, not seat 1.
+    h = hand(3, 1, {0: G, 1: P, 2: B}, draw=S, pile=[K, C])
+    events = play(h, Order(G, 1, P))
+    assert only(events, "guard").hit
+    assert not h.alive[1]
+    assert h.active == 2
+    assert h.cards[2] == [B, K]  # drew the top of the pile
+    # Seat 2 plays; seat 0 is next around the board (wrapping), seat 1 skipped.
+    play(h, Order(K, 0))
+    assert h.active == 0
+
+
+def test_a_hand_lasts_at_most_twelve_turns_with_three_and_eleven_with_four():
+    for players, most in ((3, 12), (4, 11)):
+        for seed in range(200):
+            h = Hand.deal(1, shuffled_deck(str(seed), 1), players)
+            r = random.Random(seed)
+            turns = 0
+            while not h.ended:
+                play_turn(h, None, r, [])
+                turns += 1
+            assert turns <= most
+            # Without any elimination the hand runs to the very last card.
+        assert most == 16 - 1 - players
+
+
+def test_hands_resolve_independently():
+    decks = {n: shuffled_deck("indep", n) for n in range(1, 14)}
+    game = Game.new(3, decks)
+    a, _ = resolve_turn(game, {}, "seed")
+    # Another order in hand 1 changes nothing in hands 2..13.
+    h1 = game.hand(1)
+    other = next(c for c in h1.cards[0] if c not in (X,))
+    b, _ = resolve_turn(game, {1: Order(other, 1, S)}, "seed")
+    for n in range(2, 14):
+        assert a.hand(n).to_dict() == b.hand(n).to_dict()
+
+
+def test_resolve_turn_does_not_touch_its_input():
+    game = Game.new(4, {n: shuffled_deck("pure", n) for n in range(1, 14)})
+    before = game.to_dict()
+    resolve_turn(game, {}, "s")
+    assert game.to_dict() == before
+
+
+# -- 4. Handmaid protection and redirection -------------------------------------------
+
+
+def test_handmaid_protects_until_the_player_is_next_active():
+    h = hand(3, 1, {0: H, 1: G, 2: G}, draw=G, pile=[G, S, B])
+    events = play(h, Order(H))
+    assert only(events, "protected").seat == 0 and h.protected[0]
+    play(h, Order(G, 2, P))  # seat 1
+    assert h.protected[0]
+    play(h, Order(G, 1, P))  # seat 2; now seat 0 becomes active again
+    assert h.active == 0 and not h.protected[0]
+
+
+def test_order_on_protected_player_is_redirected_to_the_next_around_the_board():
+    # 4 players; seat 1 protected; seat 0 plays a Guard on seat 1 -> seat 2.
+    h = hand(4, 1, {0: G, 1: H, 2: P, 3: B}, draw=G)
+    h.protected[1] = True
+    events = play(h, Order(G, 1, P))
+    played = only(events, "played")
+    assert played.redirected and played.target == 1 and played.recipient == 2
+    assert only(events, "guard").hit  # seat 2 held the Prince
+
+
+def test_redirection_wraps_and_skips_the_acting_player_for_a_guard():
+    # seat 0 acts, targets seat 3 (protected); next after 3 is 0 (actor, skipped), then 1.
+    h = hand(4, 1, {0: G, 1: B, 2: P, 3: H}, draw=G)
+    h.protected[3] = True
+    played = only(play(h, Order(G, 3, B)), "played")
+    assert played.recipient == 1
+
+
+def test_redirection_skips_players_out_and_protected():
+    h = hand(4, 1, {0: G, 1: B, 2: P, 3: H}, draw=G)
+    h.protected[1] = True
+    h.alive[2] = False
+    h.discards[2].extend(h.cards[2]); h.cards[2] = []
+    played = only(play(h, Order(G, 1, H)), "played")
+    assert played.recipient == 3
+
+
+def test_prince_redirected_may_land_on_the_acting_player():
+    # 3 players: seat 0 plays a Prince on seat 1 (protected); next after 1 is 2 (protected), then 0.
+    h = hand(3, 1, {0: P, 1: G, 2: G}, draw=G, pile=[S])
+    h.protected[1] = h.protected[2] = True
+    events = play(h, Order(P, 1))
+    played = only(events, "played")
+    assert played.redirected and played.recipient == 0
+    assert only(events, "prince").recipient == 0
+    assert h.discards[0] == [P, G]  # played the Prince, then discarded the Guard
+    assert h.cards[0] == [S]
+
+
+def test_nobody_valid_guard_spy_baron_king_have_no_effect():
+    for card in (G, S, B, K):
+        held = {0: card, 1: G, 2: G}
+        if card == G:
+            held = {0: G, 1: S, 2: S}
+        h = hand(3, 1, held, draw=G if card != G else B)
+        h.protected[1] = h.protected[2] = True
+        before_cards = [list(c) for c in h.cards]
+        events = play(h, Order(card, 1, P))
+        played = only(events, "played")
+        assert played.recipient is None and played.redirected
+        assert kinds(events) == ["played"]
+        assert h.cards[1][0] == before_cards[1][0] and h.cards[2] == before_cards[2]
+
+
+def test_prince_with_nobody_else_valid_targets_the_player():
+    h = hand(3, 1, {0: P, 1: G, 2: G}, draw=B, pile=[S])
+    h.protected[1] = h.protected[2] = True
+    events = play(h, Order(P, None))  # no target named: completed -> only the player is valid
+    assert only(events, "played").recipient == 0
+    assert only(events, "prince").card == B
+
+
+def test_report_names_target_and_recipient_of_a_redirection():
+    h = hand(3, 1, {0: S, 1: H, 2: K}, draw=G)
+    h.protected[1] = True
+    events = play(h, Order(S, 1))
+    played = only(events, "played")
+    assert (played.target, played.recipient, played.redirected) == (1, 2, True)
+    assert only(events, "spy_saw").card == K
+
+
+# -- 5. NMR defaults ----------------------------------------------------------------------
+
+
+def test_nmr_plays_the_other_card_when_holding_the_princess():
+    for other in (G, S, B, H, P, K, C):
+        for seed in range(5):
+            assert default_card([X, other], rng(seed)) == other
+            assert default_card([other, X], rng(seed)) == other
+
+
+def test_nmr_plays_the_countess_with_the_king_or_a_prince():
+    for other in (K, P):
+        for seed in range(5):
+            assert default_card([C, other], rng(seed)) == C
+            assert default_card([other, C], rng(seed)) == C
+
+
+def test_nmr_otherwise_picks_either_card_at_random():
+    picks = Counter(default_card([G, B], rng(seed)) for seed in range(400))
+    assert set(picks) == {G, B}
+    assert 120 < picks[G] < 280
+
+
+def test_nmr_target_is_never_the_player_unless_prince_has_no_other():
+    for seed in range(50):
+        h = hand(4, 1, {0: G, 1: B, 2: P, 3: S}, draw=B)
+        played = only(play(h, None, seed), "played")
+        assert played.nmr and played.recipient in (1, 2, 3)
+
+
+def test_nmr_target_skips_protected_and_players_out():
+    for seed in range(30):
+        h = hand(4, 1, {0: G, 1: B, 2: P, 3: S}, draw=G)
+        h.protected[1] = True
+        h.alive[3] = False
+        h.discards[3].extend(h.cards[3]); h.cards[3] = []
+        played = only(play(h, None, seed), "played")
+        assert played.recipient == 2
+
+
+def test_guard_guess_distribution_is_count_over_eleven():
+    r = random.Random(12345)
+    n = 55_000
+    counts = Counter(random_guess(r) for _ in range(n))
+    assert G not in counts
+    expected = {S: 2, B: 2, H: 2, P: 2, K: 1, C: 1, X: 1}
+    for card, k in expected.items():
+        share = counts[card] / n
+        assert abs(share - k / 11) < 0.01, (card, share)
+
+
+def test_nmr_is_marked_in_the_events():
+    h = hand(3, 1, {0: H, 1: G, 2: G}, draw=H)
+    played = only(play(h, None), "played")
+    assert played.nmr and not played.random_target
+
+
+# -- 3 and 5.4 / 5.5: completed orders ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("target", [None, 0, 7])
+def test_guard_without_usable_target_gets_a_random_valid_one(target):
+    h = hand(3, 1, {0: G, 1: B, 2: P}, draw=S)
+    played = only(play(h, Order(G, target, K)), "played")
+    assert played.random_target and played.recipient in (1, 2)
+
+
+def test_target_out_of_the_hand_gets_a_random_valid_one():
+    h = hand(3, 1, {0: B, 1: G, 2: P}, draw=S)
+    h.alive[1] = False
+    h.discards[1].extend(h.cards[1]); h.cards[1] = []
+    played = only(play(h, Order(S, 1)), "played")
+    assert played.random_target and played.recipient == 2
+
+
+@pytest.mark.parametrize("guess", [None, G])
+def test_guard_without_guess_or_guessing_guard_gets_a_random_non_guard(guess):
+    for seed in range(20):
+        h = hand(3, 1, {0: G, 1: B, 2: P}, draw=S)
+        events = play(h, Order(G, 1, guess), seed)
+        played = only(events, "played")
+        assert played.random_guess and played.guess not in (None, G)
+        assert only(events, "guard").guess == played.guess
+
+
+# -- 6. card effects ---------------------------------------------------------------------------------
+
+
+def test_guard_hit_eliminates_and_reveals():
+    h = hand(3, 1, {0: G, 1: K, 2: P}, draw=S)
+    events = play(h, Order(G, 1, K))
+    assert only(events, "guard").hit
+    out = only(events, "eliminated")
+    assert (out.seat, out.card) == (1, K)
+    assert h.discards[1] == [K] and h.cards[1] == [] and not h.alive[1]
+
+
+def test_guard_miss_reveals_nothing():
+    h = hand(3, 1, {0: G, 1: K, 2: P}, draw=S)
+    events = play(h, Order(G, 1, P))
+    assert not only(events, "guard").hit
+    assert h.alive[1] and h.cards[1][0] == K
+    assert all(e.kind != "eliminated" for e in events)
+
+
+def test_spy_result_is_private_to_the_player():
+    h = hand(3, 1, {0: S, 1: X, 2: P}, draw=G)
+    events = play(h, Order(S, 1))
+    saw = only(events, "spy_saw")
+    assert (saw.seat, saw.other, saw.card) == (0, 1, X)
+    assert saw.audience == (0,)
+    assert X not in public_cards(events)
+
+
+def test_baron_lower_card_is_out_and_revealed_winner_secret():
+    h = hand(3, 1, {0: B, 1: G, 2: P}, draw=K)  # seat 0 keeps the King
+    events = play(h, Order(B, 1))
+    assert only(events, "baron").loser == 1
+    assert only(events, "eliminated").card == G
+    public = ev.public(events)
+    assert K not in public_cards(events)  # the winner's King stays secret
+    saws = {e.seat: (e.other, e.card) for e in events if e.kind == "baron_saw"}
+    assert saws == {0: (1, G), 1: (0, K)}
+
+
+def test_baron_loser_can_be_the_player():
+    h = hand(3, 1, {0: B, 1: X, 2: P}, draw=G)
+    events = play(h, Order(B, 1))
+    assert only(events, "baron").loser == 0
+    assert not h.alive[0] and h.discards[0] == [B, G]
+
+
+def test_baron_tie_nobody_out_nothing_revealed():
+    h = hand(3, 1, {0: B, 1: G, 2: P}, draw=G)
+    events = play(h, Order(B, 1))
+    assert only(events, "baron").loser is None
+    assert all(e.kind != "eliminated" for e in events)
+    assert G not in public_cards(events, skip_played=True)
+    assert len([e for e in events if e.kind == "baron_saw"]) == 2
+
+
+def test_handmaid_is_public_protection():
+    h = hand(3, 1, {0: H, 1: G, 2: P}, draw=G)
+    events = play(h, Order(H))
+    assert only(events, "protected").audience is None
+
+
+def test_prince_discard_and_draw_top_of_pile():
+    h = hand(3, 1, {0: P, 1: B, 2: G}, draw=G, pile=[K])
+    events = play(h, Order(P, 1))
+    assert only(events, "prince").card == B
+    drew = only(events, "prince_drew")
+    assert (drew.seat, drew.card, drew.audience) == (1, K, (1,))
+    assert h.discards[1] == [B] and h.cards[1][0] == K  # then seat 1, next, drew again
+
+
+def test_prince_on_princess_eliminates():
+    h = hand(3, 1, {0: P, 1: X, 2: G}, draw=G)
+    events = play(h, Order(P, 1))
+    assert only(events, "prince").card == X
+    assert not h.alive[1] and h.discards[1] == [X]
+    assert only(events, "eliminated").card is None
+
+
+def test_prince_on_self():
+    h = hand(3, 1, {0: P, 1: B, 2: G}, draw=H, pile=[S])
+    play(h, Order(P, 0))
+    assert h.discards[0] == [P, H] and h.cards[0] == [S]
+
+
+def test_prince_with_empty_pile_draws_the_set_aside_card():
+    h = hand(3, 1, {0: G, 1: B, 2: P}, draw=G, set_aside=K)
+    h.pile.clear()
+    h.cards[0] = [P, G]
+    events = play(h, Order(P, 1))
+    assert only(events, "prince").from_set_aside
+    assert h.cards[1] == [K] and h.set_aside is None
+    assert h.ended  # the pile is empty at the end of the turn
+
+
+def test_king_trades_hands_privately():
+    h = hand(3, 1, {0: K, 1: X, 2: P}, draw=G)
+    events = play(h, Order(K, 1))
+    assert h.cards[0] == [X] and h.cards[1][0] == G  # seat 1, next, drew after the trade
+    received = {e.seat: e.card for e in events if e.kind == "king_received"}
+    assert received == {0: X, 1: G}
+    assert all(e.audience == (e.seat,) for e in events if e.kind == "king_received")
+
+
+def test_countess_has_no_effect():
+    h = hand(3, 1, {0: C, 1: G, 2: P}, draw=G)
+    events = play(h, Order(C))
+    assert kinds(events) == ["played"]
+
+
+def test_countess_rule_engine_refuses_king_or_prince():
+    for other in (K, P):
+        h = hand(3, 1, {0: C, 1: G, 2: P if other == K else B}, draw=other)
+        with pytest.raises(ValueError):
+            play(h, Order(other, 1))
+
+
+def test_playing_the_princess_is_legal_and_eliminates():
+    h = hand(3, 1, {0: X, 1: G, 2: P}, draw=B)
+    events = play(h, Order(X))
+    out = only(events, "eliminated")
+    assert (out.seat, out.card) == (0, B)
+    assert h.discards[0] == [X, B]
+
+
+def test_engine_refuses_a_card_not_held():
+    h = hand(3, 1, {0: G, 1: G, 2: P}, draw=B)
+    with pytest.raises(ValueError):
+        play(h, Order(K, 1))
+
+
+# -- 7. end of a hand, tokens, end of the game ------------------------------------------------------
+
+
+def test_last_one_standing_wins():
+    h = hand(3, 1, {0: G, 1: K, 2: P}, draw=S)
+    h.alive[2] = False
+    h.discards[2].extend(h.cards[2]); h.cards[2] = []
+    events = play(h, Order(G, 1, K))
+    end = only(events, "ended")
+    assert end.winners == (0,) and h.ended and h.active is None
+
+
+def test_showdown_highest_rank_wins():
+    h = hand(3, 1, {0: H, 1: K, 2: P}, draw=G, pile=[])
+    h.pile.clear()
+    events = play(h, Order(H))
+    end = only(events, "ended")
+    assert end.winners == (1,)
+    assert set(end.reveals) == {(0, G), (1, K), (2, P)}
+    assert end.totals == ()
+
+
+def test_showdown_tie_goes_to_higher_discard_total():
+    h = hand(3, 1, {0: H, 1: G, 2: G}, draw=G)
+    h.pile.clear()
+    h.discards[1] = [P]          # total 5
+    h.discards[2] = [S, S]       # total 4
+    events = play(h, Order(H))   # seat 0 keeps a Guard too; discards [H] = 4
+    end = only(events, "ended")
+    assert end.winners == (1,)
+    assert dict(end.totals) == {0: 4, 1: 5, 2: 4}
+
+
+def test_showdown_full_tie_is_a_shared_win():
+    h = hand(3, 1, {0: H, 1: G, 2: G}, draw=G)
+    h.pile.clear()
+    h.discards[1] = [H]
+    h.discards[2] = [S, S]
+    end = only(play(h, Order(H)), "ended")
+    assert end.winners == (0, 1, 2)
+
+
+def _game_with_tokens(players: int, tokens: list[int], ended: int = 0) -> Game:
+    game = Game.new(players, {n: shuffled_deck("t", n) for n in range(1, 14)})
+    game.tokens = list(tokens)
+    for h in game.hands[:ended]:
+        h.ended, h.active = True, None
+    return game
+
+
+def test_game_ends_at_target_with_one_leader():
+    assert game_winners(_game_with_tokens(3, [5, 2, 1])) == (0,)
+    assert game_winners(_game_with_tokens(4, [1, 4, 3, 2])) == (1,)
+    assert game_winners(_game_with_tokens(3, [4, 4, 4])) == ()
+    assert game_winners(_game_with_tokens(4, [3, 3, 3, 3])) == ()
+
+
+def test_tie_for_most_at_target_plays_on():
+    assert game_winners(_game_with_tokens(3, [5, 5, 2])) == ()
+    assert game_winners(_game_with_tokens(3, [6, 5, 2])) == (0,)
+
+
+def test_tie_unbroken_when_every_hand_has_ended_is_shared():
+    assert game_winners(_game_with_tokens(3, [5, 5, 3], ended=13)) == (0, 1)
+
+
+def test_tokens_are_given_at_the_end_of_the_turn_and_game_ends_on_that_turn():
+    game = Game.new(3, {n: shuffled_deck("end", n) for n in range(1, 14)})
+    game.tokens = [4, 0, 0]
+    # Hand 1: seat 0 plays a Guard and knocks out the last opponent.
+    h = game.hand(1)
+    h.cards = [[G, S], [K], []]
+    h.alive = [True, True, False]
+    new, events = resolve_turn(game, {1: Order(G, 1, K)}, "x")
+    assert new.tokens[0] >= 5
+    won = only(events, "tokens")
+    assert (0, 1) in won.won
+    assert new.finished and new.winners == (0,)
+    assert events[-1].kind == "game_over"
+    with pytest.raises(ValueError):
+        resolve_turn(new, {}, "x")
+
+
+def test_every_hand_winner_gets_one_token_even_when_shared():
+    game = Game.new(3, {n: shuffled_deck("share", n) for n in range(1, 14)})
+    h = game.hand(1)
+    h.pile.clear()
+    h.cards = [[H, G], [G], [G]]
+    h.discards = [[], [H], [S, S]]
+    new, _ = resolve_turn(game, {1: Order(H)}, "x")
+    assert new.hand(1).winners == (0, 1, 2)
+    assert new.tokens == [1, 1, 1]
+
+
+# -- randomness ------------------------------------------------------------------------------
+
+
+def test_same_seed_and_orders_same_result():
+    game = Game.new(4, {n: shuffled_deck("det", n) for n in range(1, 14)})
+    a, ea = resolve_turn(game, {}, "seed-1")
+    b, eb = resolve_turn(game, {}, "seed-1")
+    assert a.to_dict() == b.to_dict() and ea == eb
+
+
+def test_state_round_trips_through_plain_data():
+    game = Game.new(4, {n: shuffled_deck("rt", n) for n in range(1, 14)})
+    for _ in range(4):
+        game, _ = resolve_turn(game, {}, "rt")
+    again = Game.from_dict(game.to_dict())
+    assert again.to_dict() == game.to_dict()
+    c, _ = resolve_turn(game, {}, "rt")
+    d, _ = resolve_turn(again, {}, "rt")
+    assert c.to_dict() == d.to_dict()
+
+
+def test_events_round_trip_through_plain_data():
+    game = Game.new(3, {n: shuffled_deck("ev", n) for n in range(1, 14)})
+    while not game.finished:
+        game, events = resolve_turn(game, {}, "ev")
+        for e in events:
+            assert ev.from_dict(ev.to_dict(e)) == e
+
+
+def test_builders_make_full_decks():
+    d = deck(4, 2, {0: G, 1: P, 2: K, 3: X}, draw=C, set_aside=S, pile=[B])
+    assert sorted(d) == sorted(FULL_DECK)
+    h = Hand.deal(2, d, 4)
+    assert h.cards == [[G], [P, C], [K], [X]]
+    assert h.set_aside == S and h.pile[-1] == B
+
+
+def test_card_ranks_order():
+    assert [c.value for c in Card] == list(range(1, 9))
