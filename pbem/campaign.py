@@ -15,7 +15,6 @@ campaign as it was.
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -134,7 +133,12 @@ class Campaign:
         with self.store.locked():
             if self.started():
                 raise GameError(f"{self.folder}: the game has already started")
-            seed = config.seed if config.seed is not None else str(secrets.randbits(64))
+            if config.seed is not None:
+                seed = config.seed
+            else:
+                import secrets
+
+                seed = str(secrets.randbits(64))
             players = config.names
             decks = {h: config.decks.get(h) or shuffled_deck(seed, h) for h in range(1, 14)}
             game = Game.new(len(players), decks)

@@ -13,7 +13,6 @@ file of the same name in its own ``templates/`` folder.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,8 @@ def default_templates_dir() -> Path:
     source_tree = here.parent / "templates"
     if (source_tree / "public.txt.j2").exists():
         return source_tree
+    from importlib import resources  # only for an installed copy: it costs start-up time
+
     return Path(str(resources.files("pbem") / "templates"))
 
 
@@ -40,6 +41,7 @@ def make_environment(campaign_templates: Path | None = None):
         search.insert(0, str(campaign_templates))
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(search),
+        bytecode_cache=_bytecode_cache(),
         autoescape=False,  # plain-text mail, never HTML
         trim_blocks=True,
         lstrip_blocks=True,
@@ -49,6 +51,24 @@ def make_environment(campaign_templates: Path | None = None):
     env.filters["cards"] = lambda cards: ", ".join(cards) if cards else "-"
     env.filters["names"] = _join_names
     return env
+
+
+def _bytecode_cache():
+    """Compiled templates, kept between runs: compiling them costs more than
+    the rest of a `pbem resolve`. Jinja keys each entry by the template's
+    source checksum, so an edited or overriding template is compiled anew.
+    No cache (and no error) where the cache folder cannot be written."""
+    import os
+
+    import jinja2
+
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "pbem", "templates")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(folder)
 
 
 def _join_names(names: list[str]) -> str:

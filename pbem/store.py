@@ -140,10 +140,10 @@ class CampaignStore:
         for name, text in files.items():
             path = tmp / name
             path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
+            path.write_text(text, encoding="utf-8")
+        # One sync for all the files (cheaper than an fsync each), and before
+        # the rename: once the turn folder has its name, its files are on disk.
+        os.sync()
         os.rename(tmp, final)
         _fsync_dir(final.parent)
         return final

@@ -1,0 +1,101 @@
+"""CLI start-up cost: the median wall time of `pbem resolve` on a 4-player
+campaign at turn 10, next to `python -c "import click, jinja2, yaml"` measured in
+the same run, and their ratio.
+
+    python bench/cli.py [--runs N]
+
+Target (issue 2): ratio at most 1.5 (a command imports what it needs, when it
+needs it). Every order of turn 10 is on file (typed in through the library, as
+`pbem order` would), so the resolve parses and checks them too.
+
+The package is byte-compiled first, as `pip install` does: an editable install
+on a machine with PYTHONDONTWRITEBYTECODE set would otherwise compile pbem's
+sources on every run, which no installed copy does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pbem.campaign import Campaign  # noqa: E402
+from pbem.engine import legal_cards  # noqa: E402
+
+PLAYERS = ["Arthur", "Bruno", "Charles", "Dora"]
+
+
+def make_campaign(folder: Path) -> None:
+    folder.mkdir(parents=True)
+    (folder / "campaign.yaml").write_text(
+        "title: Bench game\nseed: 4242\nplayers:\n"
+        + "".join(f"  - {{name: {n}, email: {n.lower()}@example.org}}\n" for n in PLAYERS),
+        encoding="utf-8",
+    )
+    campaign = Campaign(folder)
+    campaign.start()
+    policy = random.Random(1)
+    while True:
+        pos = campaign.position()
+        for seat, hands in pos.game.awaited().items():
+            lines = []
+            for h in hands:
+                card = policy.choice(legal_cards(pos.game.hand(h).cards[seat]))
+                target = policy.choice([p for p in PLAYERS if p != PLAYERS[seat]])
+                lines.append(f"Hand {h}: {card.title} on {target}, guess Prince")
+            campaign.record_orders(PLAYERS[seat], "\n".join(lines))
+        if pos.game.turn == 10:
+            return
+        result = campaign.resolve()
+        if result.game.finished:
+            raise SystemExit("the bench game ended before turn 10; change the seed")
+
+
+def timed(argv: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    pbem = shutil.which("pbem")
+    if pbem is None:
+        raise SystemExit("the pbem command is not installed (pip install .)")
+    installed = subprocess.run([sys.executable, "-c", "import pbem; print(pbem.__file__)"],
+                               check=True, capture_output=True, text=True).stdout.strip()
+    compileall.compile_dir(str(Path(installed).parent), quiet=1)
+    with tempfile.TemporaryDirectory() as tmp:
+        master = Path(tmp) / "master"
+        make_campaign(master)
+        resolve_times, import_times = [], []
+        for i in range(args.runs + 1):
+            copy = Path(tmp) / f"run{i}"
+            shutil.copytree(master, copy)
+            r = timed([pbem, "resolve", str(copy)])
+            b = timed([sys.executable, "-c", "import click, jinja2, yaml"])
+            if i:  # the first round warms the disk cache
+                resolve_times.append(r)
+                import_times.append(b)
+    resolve = statistics.median(resolve_times)
+    baseline = statistics.median(import_times)
+    ratio = resolve / baseline
+    print(f"pbem resolve (4 players, turn 10, all orders on file): median {resolve * 1000:.0f} ms "
+          f"over {args.runs} runs")
+    print(f'python -c "import click, jinja2, yaml":               median {baseline * 1000:.0f} ms')
+    print(f"ratio {ratio:.2f} ({'meets' if ratio <= 1.5 else 'MISSES'} the target of at most 1.5)")
+
+
+if __name__ == "__main__":
+    main()
