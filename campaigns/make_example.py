@@ -1,0 +1,82 @@
+"""Rebuild ``campaigns/example``: a 4-player game two turns in, with every
+order of turn 3 already on file, so that ``pbem resolve campaigns/example``
+works right after install and shows what the tool does.
+
+    python campaigns/make_example.py
+
+The orders are typed the way players write them (several forms of INTERFACE.md),
+chosen by a fixed generator among the legal plays, so the example is the same
+every time it is rebuilt.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from pbem.campaign import Campaign  # noqa: E402
+from pbem.engine import legal_cards  # noqa: E402
+
+CAMPAIGN_YAML = """\
+title: Love Letter, postal example game
+gm: {name: Rita, email: gm@example.org}
+players:
+  - {name: Arthur, email: arthur@example.org}
+  - {name: Bruno, email: bruno@example.org}
+  - {name: Chloé, email: chloe@example.fr}
+  - {name: Dominik, email: dominik@example.de}
+seed: 20261129
+"""
+
+FORMS = [
+    "Hand {h}: {card} on {target}, guess {guess}",
+    "H{h} {card} {target} {guess}",
+    "hand {h}: {card} -> {target} ({guess})",
+    "Hand {h} - play the {card} on {target} and guess that they have a {guess}",
+]
+
+
+def order_line(h: int, card, players: list[str], me: str, policy: random.Random) -> str:
+    if card.title in ("Handmaid", "Countess", "Princess"):
+        return f"Hand {h}: {card.title}"
+    if card.title == "Prince" and policy.random() < 0.2:
+        return f"Hand {h}: Prince on myself"
+    target = policy.choice([p for p in players if p != me])
+    guess = policy.choice(["Spy", "Baron", "Handmaid", "Prince", "King", "Countess", "Princess", "5"])
+    form = policy.choice(FORMS) if card.title == "Guard" else "Hand {h}: {card} on {target}"
+    return form.format(h=h, card=card.title, target=target, guess=guess)
+
+
+def record_turn(campaign: Campaign, policy: random.Random) -> None:
+    pos = campaign.position()
+    for seat, hands in pos.game.awaited().items():
+        me = pos.players[seat]
+        lines = [order_line(h, policy.choice(legal_cards(pos.game.hand(h).cards[seat])),
+                            pos.players, me, policy) for h in hands]
+        campaign.record_orders(me, "\n".join(lines), source="example")
+
+
+def main() -> None:
+    folder = HERE / "example"
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir()
+    (folder / "campaign.yaml").write_text(CAMPAIGN_YAML, encoding="utf-8")
+    campaign = Campaign(folder)
+    campaign.start()
+    policy = random.Random(7)
+    for _ in range(2):
+        record_turn(campaign, policy)
+        campaign.resolve()
+    record_turn(campaign, policy)
+    status = campaign.status()
+    print(f"{folder}: turn {status['turn']} awaited, every order on file: {not status['missing']}")
+
+
+if __name__ == "__main__":
+    main()
