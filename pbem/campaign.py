@@ -151,35 +151,18 @@ class Campaign:
         earlier one. ``turn``, when given, is the turn the player meant (from
         their mail): orders for another turn than the awaited one are rejected."""
         with self.store.locked():
-            pos = self.position()
-            name = self._player(player, pos.players)
-            game = pos.game
-            if game.finished:
-                raise GameError("the game is over; no more orders are taken")
-            parsed = parse_orders(text, pos.players, name)
-            if turn is not None and turn != game.turn:
-                why = (f"these are orders for turn {turn}; turn {game.turn} is now awaited")
-                checked = [CheckedOrder(w, REJECTED, why) for w in parsed.orders]
-            else:
-                checked = [check_order(w, game, pos.players, name) for w in parsed.orders]
-            on_file = self.store.read_orders(game.turn)
-            mine = on_file.setdefault(name, {})
-            now = datetime.now(timezone.utc).isoformat(timespec="seconds")
-            for c in checked:
-                if c.status != REJECTED:
-                    mine[str(c.hand)] = _order_record(c, now, source)
-            self.store.log_submission(game.turn, {
-                "received": now, "player": name, "source": source, "text": text,
-                "results": [{"hand": c.hand, "status": c.status, "reason": c.reason or c.note,
-                             "order": c.written.canonical()} for c in checked],
-            })
-            if not mine:
-                on_file.pop(name)
-            self.store.write_orders(game.turn, on_file)
-            awaited = game.awaited()[pos.players.index(name)]
-            mine_now = {int(h): o for h, o in on_file.get(name, {}).items()}
-            return Receipt(name, game.turn, checked, parsed.ignored, mine_now,
-                           [h for h in awaited if h not in mine_now])
+            book = self.order_book()
+            receipt = book.submit(player, text, source, turn)
+            book.save()
+            return receipt
+
+    def order_book(self) -> "OrderBook":
+        """The orders on file for the awaited turn, to add to in memory and save
+        once (the caller holds the lock)."""
+        pos = self.position()
+        if pos.game.finished:
+            raise GameError("the game is over; no more orders are taken")
+        return OrderBook(self, pos)
 
     def _player(self, given: str, players: list[str]) -> str:
         for name in players:
@@ -263,11 +246,24 @@ class Campaign:
         for name, text in private.items():
             files[f"reports/private-{name}.txt"] = text
         self.store.write_turn(turn, files)
+        self._draft_mails(turn, game, public, private, players)
         defaults: dict[str, list[int]] = {}
         for h, rec in records.items():
             if rec["status"] == "nmr":
                 defaults.setdefault(rec["player"], []).append(int(h))
         return TurnResult(turn, game, events, public, private, defaults)
+
+    def _draft_mails(self, turn: int, game: Game, public: str, private: dict[str, str],
+                     players: list[str]) -> None:
+        """Draft the turn's mails in the outbox (derived from the turn folder
+        just written: a crash here loses nothing that `pbem redraft` cannot redo)."""
+        from .outbox import draft_turn_mails
+
+        by_name = {p.name: p for p in self.config.players}
+        people = [by_name[name] for name in players if name in by_name]
+        generation = 1 + self.store.rolled_back_count(turn)
+        draft_turn_mails(self.folder, self.name, turn, generation, game.finished, self.config.gm,
+                         people, public, private)
 
     # -- rollback ------------------------------------------------------------------------------
     def rollback(self) -> int:
@@ -280,7 +276,19 @@ class Campaign:
             if latest == 0:
                 raise GameError("nothing to roll back: no turn has been resolved yet")
             self.store.roll_back(latest)
+            self._withdraw_drafts(latest)
             return latest
+
+    def _withdraw_drafts(self, turn: int) -> None:
+        """Unsent drafts of a rolled-back turn go; sent ones cannot be recalled
+        (the corrected reports will be drafted under new ids)."""
+        from .outbox import Outbox
+
+        outbox = Outbox(self.folder)
+        prefix = f"t{turn:03d}"
+        for path in outbox.drafts():
+            if path.stem.startswith(prefix):
+                outbox.remove(path.stem)
 
     # -- reading reports and state ------------------------------------------------------------
     def report(self, turn: int | None = None, player: str | None = None) -> str:
@@ -348,7 +356,78 @@ class Campaign:
             "on_file": {name: sorted(int(h) for h in hands)
                         for name, hands in self.store.read_orders(game.turn).items()},
             "tokens": dict(zip(pos.players, game.tokens)),
+            "refused": self.refused_messages(),
         }
+
+    def refused_messages(self) -> list[dict]:
+        from .inbox import refused_messages
+
+        return refused_messages(self)
+
+
+class OrderBook:
+    """The orders on file for the awaited turn, changed in memory, saved at once.
+
+    ``pbem order`` submits one text; the mail reader submits a whole batch of
+    messages and saves once (one write for the batch, not one per message).
+    """
+
+    def __init__(self, campaign: Campaign, position: Position):
+        self.campaign = campaign
+        self.position = position
+        self.turn = position.game.turn
+        self.on_file = campaign.store.read_orders(self.turn)
+        self.log: list[dict] = []
+
+    def player(self, given: str) -> str:
+        return self.campaign._player(given, self.position.players)
+
+    def submit(self, player: str, text: str, source: str = "gm", turn: int | None = None) -> Receipt:
+        pos = self.position
+        name = self.player(player)
+        game = pos.game
+        parsed = parse_orders(text, pos.players, name)
+        if turn is not None and turn != game.turn:
+            why = f"these are orders for turn {turn}; turn {game.turn} is now awaited"
+            checked = [CheckedOrder(w, REJECTED, why) for w in parsed.orders]
+        else:
+            checked = [check_order(w, game, pos.players, name) for w in parsed.orders]
+        mine = self.on_file.setdefault(name, {})
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        for c in checked:
+            if c.status != REJECTED:
+                mine[str(c.hand)] = _order_record(c, now, source)
+        if not mine:
+            self.on_file.pop(name)
+        self.log.append({
+            "received": now, "player": name, "source": source, "text": text,
+            "results": [{"hand": c.hand, "status": c.status, "reason": c.reason or c.note,
+                         "order": c.written.canonical()} for c in checked],
+        })
+        return Receipt(name, game.turn, checked, parsed.ignored, self.mine(name), self.missing(name))
+
+    def clear(self, player: str, source: str = "gm") -> None:
+        """Drop every order of ``player`` for the awaited turn."""
+        name = self.player(player)
+        self.on_file.pop(name, None)
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.log.append({"received": now, "player": name, "source": source, "text": "CLEAR", "results": []})
+
+    def mine(self, name: str) -> dict[int, dict]:
+        return {int(h): o for h, o in sorted(self.on_file.get(name, {}).items(), key=lambda kv: int(kv[0]))}
+
+    def missing(self, name: str) -> list[int]:
+        awaited = self.position.game.awaited()[self.position.players.index(name)]
+        mine = self.on_file.get(name, {})
+        return [h for h in awaited if str(h) not in mine]
+
+    def save(self) -> None:
+        """The orders file first, then the log: a crash in between loses no order."""
+        store = self.campaign.store
+        store.write_orders(self.turn, self.on_file)
+        for entry in self.log:
+            store.log_submission(self.turn, entry)
+        self.log = []
 
 
 def _order_record(checked: CheckedOrder, when: str, source: str) -> dict:

@@ -45,7 +45,7 @@ def _guard(func):
         except MissingOrders as e:
             click.echo(f"Error: {e}", err=True)
             sys.exit(EXIT_MISSING_ORDERS)
-        except (GameError, ConfigError, StoreError) as e:
+        except (GameError, ConfigError, StoreError, OSError) as e:
             raise PbemError(str(e)) from None
         except KeyboardInterrupt:
             click.echo("Interrupted; the campaign is as it was before this command.", err=True)
@@ -184,6 +184,25 @@ def _receipt_text(receipt) -> str:
 
 @main.command()
 @folder_arg
+@_guard
+def fetch(folder: str) -> None:
+    """Read new order mail: the campaign's Maildir (mail/inbox), or IMAP when
+    campaign.yaml has a mail: section. Every message is kept and acknowledged."""
+    from .inbox import fetch_new
+
+    outcomes = fetch_new(_campaign(folder))
+    if not outcomes:
+        click.echo("No new messages.")
+    for outcome in outcomes:
+        click.echo(outcome.summary())
+    recorded = sum(o.recorded for o in outcomes)
+    if outcomes:
+        click.echo(f"{len(outcomes)} message{'s' if len(outcomes) != 1 else ''} read, {recorded} with orders "
+                   f"recorded, {len(outcomes) - recorded} refused or already read.")
+
+
+@main.command()
+@folder_arg
 @click.option("--force", is_flag=True, help="Play missing orders by the NMR defaults.")
 @_guard
 def resolve(folder: str, force: bool) -> None:
@@ -196,6 +215,76 @@ def resolve(folder: str, force: bool) -> None:
                    f"{', '.join(map(str, hands))}")
     click.echo(f"Turn {result.turn} resolved; reports drafted in "
                f"{Path(folder) / 'turns' / f'turn-{result.turn:03d}' / 'reports'}.")
+
+
+@main.command()
+@folder_arg
+@click.argument("draft", required=False)
+@_guard
+def preview(folder: str, draft: str | None) -> None:
+    """List the drafts waiting in the outbox, or show one (DRAFT: its id)."""
+    from .outbox import Outbox, summarize
+    from .postoffice import selected_drafts
+
+    outbox = Outbox(Path(folder))
+    if draft:
+        path = selected_drafts(outbox, [draft])[0]
+        click.echo(path.read_bytes().decode("utf-8", "replace").replace("\r\n", "\n").rstrip())
+        return
+    drafts = outbox.drafts()
+    if not drafts:
+        click.echo("The outbox is empty.")
+        return
+    for path in drafts:
+        info = summarize(path)
+        click.echo(f"{path.stem:<40} to {info['to']:<32} {info['subject']}")
+    click.echo(f"{len(drafts)} draft{'s' if len(drafts) != 1 else ''}; `pbem preview {folder} ID` shows one, "
+               f"`pbem send {folder}` sends them.")
+
+
+@main.command()
+@folder_arg
+@click.argument("drafts", nargs=-1)
+@click.option("--dry-run", is_flag=True, help="Show what would be sent; send nothing.")
+@_guard
+def send(folder: str, drafts: tuple[str, ...], dry_run: bool) -> None:
+    """Send the drafts (all, or the DRAFTS named) by SMTP, each exactly once."""
+    from .outbox import Outbox, summarize
+    from .postoffice import selected_drafts, send as send_all
+
+    campaign = _campaign(folder)
+    if dry_run:
+        paths = selected_drafts(Outbox(campaign.folder), list(drafts))
+        for path in paths:
+            info = summarize(path)
+            click.echo(f"would send {path.stem} to {info['to']}: {info['subject']}")
+        click.echo(f"{len(paths)} draft{'s' if len(paths) != 1 else ''} would be sent.")
+        return
+    from .transport.smtp import SendError
+
+    total = len(selected_drafts(Outbox(campaign.folder), list(drafts)))
+    with click.progressbar(length=total, label="Sending", file=sys.stderr) as bar:
+        def progress(draft_id: str, state: str) -> None:
+            if state in ("sent", "skipped", "failed"):
+                bar.update(1)
+
+        try:
+            report = send_all(campaign, list(drafts), progress)
+        except SendError as e:
+            raise PbemError(f"{e} Whatever was sent is recorded; run `pbem send {folder}` again "
+                            f"to send the rest.") from None
+    recipients: dict[str, list[str]] = {}
+    for draft_id, per in report.per_recipient.items():
+        for address, result in per.items():
+            recipients.setdefault(address, []).append(result)
+    for address, results in sorted(recipients.items()):
+        ok = sum(r == "accepted" for r in results)
+        click.echo(f"  {address:<32} {ok} sent" + (f", {len(results) - ok} refused" if ok < len(results) else ""))
+    click.echo(f"{len(report.sent)} sent, {len(report.skipped)} already sent before, {len(report.failed)} failed.")
+    for draft_id, reason in report.failed.items():
+        click.echo(f"  FAILED {draft_id}: {reason}")
+    if report.failed:
+        sys.exit(1)
 
 
 @main.command()
@@ -228,8 +317,11 @@ def status(folder: str, as_json: bool) -> None:
         else:
             click.echo("Every order is in: `pbem resolve` can run.")
     click.echo("Tokens: " + ", ".join(f"{n} {t}" for n, t in info["tokens"].items()))
-    for line in info.get("refused", []):
-        click.echo(line)
+    if info["refused"]:
+        click.echo(f"Messages refused ({len(info['refused'])}), kept in the campaign:")
+        for entry in info["refused"]:
+            click.echo(f"  {entry['file']}  {entry['status']}: {entry.get('sender') or '?'}"
+                       f"{' -- ' + entry['detail'] if entry.get('detail') else ''}")
 
 
 @main.command()

@@ -85,6 +85,8 @@ class CampaignStore:
         """Hold the campaign's lock (a second command waits, then gives up)."""
         from filelock import FileLock, Timeout
 
+        if not self.root.is_dir():  # the lock must not create a mistyped folder
+            raise StoreError(f"{self.root}: no such campaign folder")
         lock = FileLock(str(self.root / LOCK_FILE), timeout=timeout)
         try:
             with lock:
@@ -137,14 +139,18 @@ class CampaignStore:
         tmp = final.parent / f".{final.name}.tmp"
         if tmp.exists():
             shutil.rmtree(tmp)  # left by a crash: never switched in, so never used
-        for name, text in files.items():
-            path = tmp / name
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-        # One sync for all the files (cheaper than an fsync each), and before
-        # the rename: once the turn folder has its name, its files are on disk.
-        os.sync()
-        os.rename(tmp, final)
+        try:
+            for name, text in files.items():
+                path = tmp / name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+            # One sync for all the files (cheaper than an fsync each), and before
+            # the rename: once the turn folder has its name, its files are on disk.
+            os.sync()
+            os.rename(tmp, final)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)  # never switched in: leave no trace
+            raise
         _fsync_dir(final.parent)
         return final
 
@@ -160,6 +166,13 @@ class CampaignStore:
         os.rename(source, target)
         _fsync_dir(source.parent)
         return target
+
+    def rolled_back_count(self, turn: int) -> int:
+        """How many times ``turn`` was rolled back."""
+        parking = self.root / TURNS / "rolled-back"
+        if not parking.is_dir():
+            return 0
+        return sum(1 for p in parking.iterdir() if p.name.startswith(f"turn-{turn:03d}."))
 
     # -- orders of the awaited turn -----------------------------------------------
     def orders_path(self, turn: int) -> Path:

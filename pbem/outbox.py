@@ -1,0 +1,165 @@
+"""Drafts: every mail the tool wants to send, first written to the outbox.
+
+A draft is a complete RFC 5322 message in ``mail/outbox/<id>.eml``: the GM can
+read it, and ``pbem send`` sends it as it is. ``mail/messages.jsonl`` records
+every Message-ID the tool created (with its kind, turn and recipient), so a
+reply's ``In-Reply-To`` can be traced back to a campaign and a turn.
+
+Headers are built with the standard ``email`` package, which refuses line
+breaks in header values; names and addresses are validated by
+:mod:`pbem.config` before they get here. So no player name, address or
+template output can inject a header.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .store import append_line, write_atomic
+
+OUTBOX = Path("mail") / "outbox"
+MESSAGES = Path("mail") / "messages.jsonl"
+
+
+@dataclass(frozen=True)
+class Draft:
+    id: str
+    path: Path
+    to: str
+    subject: str
+    kind: str
+
+
+def _domain(address: str) -> str:
+    return address.rsplit("@", 1)[-1] if "@" in address else "pbem.invalid"
+
+
+def make_message(*, sender_name: str, sender: str, to_name: str, to: str, subject: str, body: str,
+                 message_id: str, in_reply_to: str | None = None, references: list[str] = (),
+                 date: str | None = None) -> bytes:
+    """A plain-text UTF-8 message, ready to send."""
+    from email.headerregistry import Address
+    from email.message import EmailMessage
+    from email.policy import SMTP
+    from email.utils import formatdate
+
+    msg = EmailMessage(policy=SMTP)
+    msg["From"] = Address(sender_name, addr_spec=sender) if sender else Address("pbem", "pbem", "localhost")
+    msg["To"] = Address(to_name, addr_spec=to)
+    msg["Subject"] = subject
+    msg["Date"] = date or formatdate(localtime=False, usegmt=True)
+    msg["Message-ID"] = message_id
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+    refs = [r for r in references if r]
+    if refs:
+        msg["References"] = " ".join(refs)
+    msg["Auto-Submitted"] = "auto-generated"
+    msg["X-Mailer"] = "pbem"
+    msg.set_content(body, charset="utf-8")
+    return msg.as_bytes()
+
+
+class Outbox:
+    """The campaign's drafts folder and the index of Message-IDs it created."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self.folder = self.root / OUTBOX
+
+    def message_id(self, draft_id: str, gm_address: str) -> str:
+        token = os.urandom(6).hex()
+        return f"<{draft_id}.{token}@{_domain(gm_address)}>"
+
+    def add(self, draft_id: str, raw: bytes, *, message_id: str, kind: str, turn: int | None,
+            to: str, player: str | None) -> Draft:
+        """Write a draft (replacing an unsent draft of the same id) and index it."""
+        path = self.folder / f"{draft_id}.eml"
+        write_atomic(path, raw)
+        append_line(self.root / MESSAGES, json.dumps({
+            "message_id": message_id, "draft": draft_id, "kind": kind, "turn": turn,
+            "to": to, "player": player,
+        }, ensure_ascii=False))
+        return Draft(draft_id, path, to, "", kind)
+
+    def drafts(self) -> list[Path]:
+        if not self.folder.is_dir():
+            return []
+        return sorted(p for p in self.folder.iterdir() if p.suffix == ".eml")
+
+    def remove(self, draft_id: str) -> None:
+        (self.folder / f"{draft_id}.eml").unlink(missing_ok=True)
+
+    def known_ids(self) -> dict[str, dict]:
+        """Message-ID -> what the tool sent it for (kind, turn, player)."""
+        path = self.root / MESSAGES
+        out: dict[str, dict] = {}
+        if not path.exists():
+            return out
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a torn last line after a crash
+            out[entry["message_id"]] = entry
+        return out
+
+
+def summarize(path: Path) -> dict[str, str]:
+    """To and Subject of a draft, for listings."""
+    from email import message_from_bytes
+    from email.policy import default
+
+    msg = message_from_bytes(path.read_bytes(), policy=default)
+    return {"to": str(msg.get("To", "")), "subject": str(msg.get("Subject", ""))}
+
+
+def turn_subjects(campaign: str, turn: int, finished: bool) -> tuple[str, str]:
+    """Subjects of the public and private mails after ``turn`` (0: the opening).
+
+    Both carry ``[campaign] Turn N`` with N the turn now awaited, so that a reply
+    to either is read as orders for that turn."""
+    if finished:
+        return (f"[{campaign}] Game over: final report (turn {turn})",
+                f"[{campaign}] Game over: your final position")
+    nxt = turn + 1
+    if turn == 0:
+        return f"[{campaign}] Turn 1: the game begins", f"[{campaign}] Turn 1: your cards and orders"
+    return f"[{campaign}] Turn {nxt}: report of turn {turn}", f"[{campaign}] Turn {nxt}: your cards and orders"
+
+
+def draft_turn_mails(root: Path, campaign: str, turn: int, generation: int, finished: bool,
+                     gm, players, public: str, private: dict[str, str]) -> list[str]:
+    """Draft the public report to every player and each private report to its
+    player. Each player's turn mails form one thread (In-Reply-To / References
+    to their previous private mail). Returns the draft ids."""
+    outbox = Outbox(root)
+    known = outbox.known_ids()
+    last_private: dict[str, str] = {}
+    for message_id, entry in known.items():  # file order: the last one wins
+        # Earlier turns only: drafts of a rolled-back turn were never sent.
+        if entry.get("kind") == "private" and entry.get("player") and (entry.get("turn") or 0) <= turn:
+            last_private[entry["player"]] = message_id
+    public_subject, private_subject = turn_subjects(campaign, turn, finished)
+    suffix = f"t{turn:03d}" + (f"r{generation}" if generation > 1 else "")
+    sender_name = gm.name if gm else "pbem"
+    sender = gm.email if gm else ""
+    ids = []
+    for person in players:
+        from .inbox import _slug
+
+        previous = last_private.get(person.name)
+        for kind, subject, body in (("public", public_subject, public),
+                                    ("private", private_subject, private[person.name])):
+            draft_id = f"{suffix}-{kind}-{_slug(person.name)}"
+            message_id = outbox.message_id(draft_id, sender)
+            raw = make_message(sender_name=sender_name, sender=sender, to_name=person.name, to=person.email,
+                               subject=subject, body=body, message_id=message_id,
+                               in_reply_to=previous, references=[previous] if previous else [])
+            outbox.add(draft_id, raw, message_id=message_id, kind=kind, turn=turn + 1,
+                       to=person.email, player=person.name)
+            ids.append(draft_id)
+    return ids

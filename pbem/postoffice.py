@@ -1,0 +1,232 @@
+"""The campaign's mail: its ``mail:`` settings, sending the drafts, fetching by IMAP.
+
+``campaign.yaml`` may hold::
+
+    mail:
+      smtp: {host: smtp.example.org, port: 587, security: starttls,
+             user: gm@example.org, password_env: PBEM_SMTP_PASSWORD}
+      imap: {host: imap.example.org, port: 993, tls: true, user: gm@example.org,
+             password_env: PBEM_IMAP_PASSWORD, folder: INBOX, processed_folder: pbem/game7}
+      auto_ack: false       # send acknowledgements at once, without `pbem send`
+
+Passwords never stand in the file: it names the environment variable that
+holds each. ``ca_file`` (both sections) trusts a private certificate authority.
+Without a ``mail:`` section the embedded default holds: drafts stay in
+``mail/outbox`` and orders are read from the ``mail/inbox`` Maildir.
+
+The transport itself is :mod:`pbem.transport`; this module only adapts the
+campaign to it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .config import ConfigError
+
+SENT_LEDGER = Path("mail") / "sent.jsonl"
+SENT_FOLDER = Path("mail") / "sent"
+IMAP_LEDGER = Path("mail") / "imap-ledger.json"
+
+
+def _section(config, name: str) -> dict | None:
+    mail = config.extra.get("mail")
+    if mail is None:
+        return None
+    if not isinstance(mail, dict):
+        raise ConfigError(f"{config_file()}: mail: must be a mapping with smtp: and/or imap:")
+    value = mail.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ConfigError(f"{config_file()}: mail.{name}: must be a mapping (host, port, ...)")
+    return value
+
+
+def config_file() -> str:
+    return "campaign.yaml"
+
+
+def _need(section: dict, key: str, where: str, kind: type, default: Any = None) -> Any:
+    value = section.get(key, default)
+    if value is None:
+        raise ConfigError(f"{config_file()}: {where}.{key}: missing")
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 65536):
+        raise ConfigError(f"{config_file()}: {where}.{key}: must be a port number, not {value!r}")
+    if kind is str and (not isinstance(value, str) or not value.strip() or "\n" in value):
+        raise ConfigError(f"{config_file()}: {where}.{key}: must be one line of text")
+    if kind is bool and not isinstance(value, bool):
+        raise ConfigError(f"{config_file()}: {where}.{key}: must be true or false")
+    return value
+
+
+def _password(section: dict, where: str) -> str | None:
+    if "password" in section:
+        raise ConfigError(f"{config_file()}: {where}.password: never write a password in the file; "
+                          f"put it in an environment variable and name it with password_env")
+    variable = section.get("password_env")
+    if variable is None:
+        return None
+    if not isinstance(variable, str) or not variable:
+        raise ConfigError(f"{config_file()}: {where}.password_env: must name an environment variable")
+    value = os.environ.get(variable)
+    if value is None:
+        raise ConfigError(f"{where}: the environment variable {variable} (password_env) is not set")
+    return value
+
+
+def _tls_context(section: dict, where: str):
+    ca_file = section.get("ca_file")
+    if ca_file is None:
+        return None
+    import ssl
+
+    try:
+        return ssl.create_default_context(cafile=str(ca_file))
+    except (OSError, ssl.SSLError) as e:
+        raise ConfigError(f"{config_file()}: {where}.ca_file: cannot be used: {e}") from None
+
+
+def smtp_settings(config):
+    """The SMTP settings, or None when the campaign has none."""
+    section = _section(config, "smtp")
+    if section is None:
+        return None
+    from .transport.smtp import SmtpSettings
+
+    where = "mail.smtp"
+    security = section.get("security", "starttls")
+    if security not in ("starttls", "tls", "none"):
+        raise ConfigError(f"{config_file()}: {where}.security: starttls, tls or none, not {security!r}")
+    default_port = {"starttls": 587, "tls": 465, "none": 25}[security]
+    return SmtpSettings(
+        host=_need(section, "host", where, str),
+        port=_need(section, "port", where, int, default_port),
+        security=security,
+        user=section.get("user"),
+        password=_password(section, where),
+        timeout=float(section.get("timeout", 30)),
+        max_connections=int(section.get("max_connections", 4)),
+        tls_context=_tls_context(section, where),
+    )
+
+
+def imap_settings(config):
+    """The IMAP settings, or None when the campaign has none."""
+    section = _section(config, "imap")
+    if section is None:
+        return None
+    from .transport.imap import ImapSettings
+
+    where = "mail.imap"
+    tls = _need(section, "tls", where, bool, True)
+    return ImapSettings(
+        host=_need(section, "host", where, str),
+        port=_need(section, "port", where, int, 993 if tls else 143),
+        tls=tls,
+        user=_need(section, "user", where, str),
+        password=_password(section, where) or "",
+        folder=section.get("folder", "INBOX"),
+        processed_folder=section.get("processed_folder", "pbem-processed"),
+        timeout=float(section.get("timeout", 30)),
+        ssl_context=_tls_context(section, where),
+    )
+
+
+def auto_ack(config) -> bool:
+    mail = config.extra.get("mail") or {}
+    return bool(isinstance(mail, dict) and mail.get("auto_ack", False))
+
+
+# -- sending ----------------------------------------------------------------------------------------
+
+
+@dataclass
+class SendReport:
+    sent: list[str]
+    skipped: list[str]
+    failed: dict[str, str]
+    per_recipient: dict[str, dict[str, str]]
+
+
+def send(campaign, names: list[str] | None = None, progress=None) -> SendReport:
+    """Send the drafts (all, or those named) by SMTP; each goes exactly once:
+    the sent ledger is written as the server accepts each draft, and sent
+    drafts move to ``mail/sent``."""
+    from .outbox import Outbox
+    from .transport.ledger import SentLedger
+    from .transport.smtp import send_drafts
+
+    config = campaign.config
+    settings = smtp_settings(config)
+    if settings is None:
+        raise ConfigError(f"{campaign.folder}: no mail.smtp section in campaign.yaml: the drafts stay in "
+                          f"{campaign.folder / 'mail' / 'outbox'} (send them with any mail client), or "
+                          f"add an smtp section (see the README)")
+    if config.gm is None or not config.gm.email:
+        raise ConfigError(f"{config_file()}: gm: needed to send mail (gm: {{name: ..., email: ...}})")
+    outbox = Outbox(campaign.folder)
+    paths = selected_drafts(outbox, names)
+    drafts = [(p.stem, p.read_bytes()) for p in paths]
+    ledger = SentLedger(campaign.folder / SENT_LEDGER)
+    try:
+        summary = send_drafts(drafts, settings, ledger, progress)
+    finally:
+        _file_sent(campaign.folder, outbox, ledger)
+    return SendReport(summary.sent, summary.skipped, summary.failed, summary.per_recipient)
+
+
+def selected_drafts(outbox, names: list[str] | None) -> list[Path]:
+    drafts = outbox.drafts()
+    if not names:
+        return drafts
+    by_id = {p.stem: p for p in drafts}
+    unknown = [n for n in names if n.removesuffix(".eml") not in by_id]
+    if unknown:
+        raise ConfigError(f"no such draft in the outbox: {', '.join(unknown)} (see `pbem preview`)")
+    return [by_id[n.removesuffix(".eml")] for n in names]
+
+
+def _file_sent(root: Path, outbox, ledger) -> None:
+    """Move the drafts the ledger says were sent to mail/sent (a rerun would
+    skip them anyway: the ledger, not the folder, is what counts)."""
+    sent_folder = root / SENT_FOLDER
+    for path in outbox.drafts():
+        if ledger.is_sent(path.stem):
+            sent_folder.mkdir(parents=True, exist_ok=True)
+            shutil.move(str(path), str(sent_folder / path.name))
+
+
+# -- fetching -------------------------------------------------------------------------------------
+
+
+def fetch_imap(campaign) -> list:
+    """Fetch this campaign's new messages by IMAP into the Mailroom."""
+    from .inbox import Mailroom, _tag_of
+    from .outbox import Outbox
+    from .transport.imap import FetchLedger, fetch_new
+
+    settings = imap_settings(campaign.config)
+    known = Outbox(campaign.folder).known_ids()
+    name = campaign.name.casefold()
+
+    def belongs(headers) -> bool:
+        tag = _tag_of(str(headers.get("Subject", "")))
+        if tag is not None and tag.casefold() == name:
+            return True
+        ids = " ".join(str(headers.get(h, "")) for h in ("In-Reply-To", "References"))
+        return any(i in known for i in ids.split())
+
+    outcomes: list = []
+    ledger = FetchLedger(campaign.folder / IMAP_LEDGER)
+    with Mailroom(campaign) as room:
+        def deliver(raw: bytes) -> None:
+            outcomes.append(room.receive(raw, source="imap"))
+            room.flush()  # durable before the server copy is moved away
+
+        fetch_new(settings, ledger, belongs, deliver)
+    return outcomes

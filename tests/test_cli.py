@@ -1,0 +1,642 @@
+"""The `pbem` commands as GMs script them (INTERFACE.md, "Commands"): `new`,
+`order`, `report`, `status`, and a few end-to-end runs of the real executable."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+import yaml
+
+CARD_RE = re.compile(r"\b(Guard|Spy|Baron|Handmaid|Prince|King|Countess|Princess)\b")
+PEOPLE = ["Arthur <arthur@example.org>", "Bruno <bruno@example.org>",
+          "Charles <charles@example.org>", "Diane <diane@example.org>"]
+
+
+def _new_args(folder, n=4, seed=None, decks=None):
+    args = ["new", folder]
+    for person in PEOPLE[:n]:
+        args += ["--player", person]
+    if seed is not None:
+        args += ["--seed", seed]
+    if decks is not None:
+        args += ["--decks", decks]
+    return args
+
+
+def _line(output: str, hand: int, status: str) -> str | None:
+    """The line of an acknowledgement that gives ``status`` for ``hand``."""
+    for line in output.splitlines():
+        if re.search(rf"(?i)\bhand {hand}\b", line) and re.search(rf"(?i)\b{status}\b", line):
+            return line
+    return None
+
+
+# == pbem new ====================================================================================
+
+
+def test_new_writes_campaign_yaml_and_starts(cli, tmp_path):
+    folder = tmp_path / "game"
+    cli.ok(*_new_args(folder, 4, seed=7))
+    data = yaml.safe_load((folder / "campaign.yaml").read_text(encoding="utf-8"))
+    by_name = {p.split(" <")[0]: p.split(" <")[1].rstrip(">") for p in PEOPLE}
+    assert sorted(p["name"] for p in data["players"]) == sorted(by_name)
+    for p in data["players"]:
+        assert p["email"] == by_name[p["name"]]
+    assert str(data["seed"]) == "7"
+    exported = cli.export(folder)
+    assert exported["players"] == [p["name"] for p in data["players"]], \
+        "the game must be seated in the order campaign.yaml lists"
+    assert exported["turn"] == 1
+
+
+def test_new_same_seed_gives_same_seating_and_same_export(cli, tmp_path):
+    a, b = tmp_path / "a" / "game", tmp_path / "b" / "game"
+    cli.ok(*_new_args(a, 4, seed=20261129))
+    cli.ok(*_new_args(b, 4, seed=20261129))
+    assert (a / "campaign.yaml").read_text() == (b / "campaign.yaml").read_text()
+    assert cli.export_text(a) == cli.export_text(b)
+    assert cli.report(a) == cli.report(b)
+
+
+def test_new_seating_is_shuffled_by_the_seed(cli, tmp_path):
+    """RULES 1: `pbem new` seats the players at random (with the seed)."""
+    seatings = set()
+    for seed in range(1, 9):
+        folder = tmp_path / f"g{seed}"
+        cli.ok(*_new_args(folder, 4, seed=seed))
+        data = yaml.safe_load((folder / "campaign.yaml").read_text(encoding="utf-8"))
+        seatings.add(tuple(p["name"] for p in data["players"]))
+    given = tuple(p.split(" <")[0] for p in PEOPLE)
+    assert len(seatings) > 2, f"8 seeds gave only these seatings: {seatings}"
+    assert seatings != {given}
+
+
+def test_new_with_decks_file_fixes_the_decks(cli, kit, tmp_path):
+    deck1 = kit.make_deck("Princess", "Guard", "Baron", "King", "Countess", "Spy", "Prince")
+    canonical5 = kit.make_deck("Handmaid", "Spy", "Baron", "Guard", "Countess", "Prince")
+    deck5 = ["Handmaid", "Priest", "Diplomat", "Guard", "Sensei", "Hatamoto"] + canonical5[6:]
+    decks_file = tmp_path / "decks.yaml"
+    decks_file.write_text(yaml.safe_dump({1: deck1, 5: deck5}), encoding="utf-8")
+    folder = tmp_path / "game"
+    cli.ok(*_new_args(folder, 4, seed=3, decks=decks_file))
+    data = cli.export(folder)
+    names = data["players"]
+    for number, deck in ((1, deck1), (5, canonical5)):
+        hand = data["hands"][number - 1]
+        assert hand["set_aside"] == deck[0]
+        expected = kit.dealt(deck, number, names)
+        assert {n: p["cards"] for n, p in hand["players"].items()} == expected
+    written = yaml.safe_load((folder / "campaign.yaml").read_text(encoding="utf-8"))
+    assert written["decks"][1] == deck1
+    assert written["decks"][5] == canonical5, "campaign.yaml should hold canonical card names"
+
+
+def test_new_refuses_an_existing_campaign_yaml(cli, snap, kit, campaign3):
+    before = snap(campaign3)
+    result = cli.fails(*_new_args(campaign3, 4, seed=1))
+    assert "campaign.yaml" in result.output
+    assert snap(campaign3) == before
+
+
+def test_new_refuses_a_started_campaign(cli, snap, started3):
+    before = snap(started3)
+    cli.fails(*_new_args(started3, 3, seed=1))
+    assert snap(started3) == before
+
+
+@pytest.mark.parametrize("people", [
+    PEOPLE[:2],
+    PEOPLE + ["Eve <eve@example.org>"],
+    [PEOPLE[0], PEOPLE[1], "Bob <bob@@x.org>"],
+    [PEOPLE[0], PEOPLE[1], "Bob bob@x.org"],
+    [PEOPLE[0], PEOPLE[1], "Prince <prince@example.org>"],
+    [PEOPLE[0], PEOPLE[1], "arthur <other@example.org>"],
+    [PEOPLE[0], PEOPLE[1], "Other <arthur@example.org>"],
+], ids=["2-players", "5-players", "bad-email", "no-brackets", "card-name", "same-name", "same-email"])
+def test_new_with_bad_players_writes_nothing(cli, tmp_path, people):
+    folder = tmp_path / "game"
+    args = ["new", folder, "--seed", 1]
+    for p in people:
+        args += ["--player", p]
+    result = cli.fails(*args)
+    assert "Traceback" not in result.output
+    assert not (folder / "campaign.yaml").exists()
+    assert not folder.exists() or not any(folder.iterdir())
+
+
+def test_new_with_bad_decks_file_writes_nothing(cli, kit, tmp_path):
+    decks_file = tmp_path / "decks.yaml"
+    decks_file.write_text(yaml.safe_dump({1: kit.make_deck()[:-1]}), encoding="utf-8")
+    folder = tmp_path / "game"
+    result = cli.fails(*_new_args(folder, 3, seed=1, decks=decks_file))
+    assert "decks" in result.output
+    assert not (folder / "campaign.yaml").exists()
+
+
+# == pbem order ==================================================================================
+#
+# One campaign for every order form: seats Arthur, Charles, Bruno, so that the
+# very lines of INTERFACE.md ("Hand 3: Guard on Charles, guess Prince",
+# "Hand 5: Prince on myself", "Hand 7: Countess") are orders of the player
+# active in that hand (hand 3: Bruno, hand 5: Charles, hand 7: Arthur).
+
+ORDER_SEATS = ["Arthur", "Charles", "Bruno"]
+
+
+def _order_decks(kit):
+    d = kit.deck_for
+    return {
+        1: d(1, [["Guard", "Guard"], ["Baron"], ["Handmaid"]]),
+        3: d(3, [["Baron"], ["Handmaid"], ["Guard", "Prince"]]),
+        5: d(5, [["Guard"], ["Prince", "Guard"], ["Guard"]]),
+        6: d(6, [["Guard"], ["Guard"], ["Spy", "Baron"]]),
+        7: d(7, [["Countess", "Handmaid"], ["Guard"], ["Guard"]]),
+        9: d(9, [["Guard"], ["Guard"], ["King", "Princess"]]),
+        12: d(12, [["Guard"], ["Guard"], ["Countess", "Prince"]]),
+    }
+
+
+def _order_config(kit):
+    by_name = {p["name"]: p for p in kit.PLAYERS3}
+    return kit.config([by_name[n] for n in ORDER_SEATS], decks=_order_decks(kit))
+
+
+@pytest.fixture(scope="module")
+def forms_game(tmp_path_factory, cli, kit):
+    """A started campaign shared by the order-form tests (each test reads back
+    the order it just wrote, so their order does not matter)."""
+    folder = tmp_path_factory.mktemp("forms") / "game"
+    kit.write_config(folder, _order_config(kit))
+    cli.ok("start", folder)
+    return folder
+
+
+@pytest.fixture
+def order_game(tmp_path, cli, kit):
+    folder = tmp_path / "game"
+    kit.write_config(folder, _order_config(kit))
+    cli.ok("start", folder)
+    return folder
+
+
+def test_order_campaign_deals_what_the_forms_need(cli, forms_game):
+    hands = cli.export(forms_game)["hands"]
+    assert hands[2]["active"] == "Bruno" and hands[2]["players"]["Bruno"]["cards"] == ["Guard", "Prince"]
+    assert hands[4]["active"] == "Charles" and hands[4]["players"]["Charles"]["cards"] == ["Prince", "Guard"]
+    assert hands[6]["active"] == "Arthur" and hands[6]["players"]["Arthur"]["cards"] == ["Countess", "Handmaid"]
+
+
+def _o(card, target=None, guess=None, status="accepted"):
+    return {"card": card, "target": target, "guess": guess, "status": status}
+
+
+ACCEPTED_FORMS = [
+    # INTERFACE.md, "Order lines", verbatim
+    ("Bruno", "Hand 3: Guard on Charles, guess Prince", 3, _o("Guard", "Charles", "Prince")),
+    ("Bruno", "H3 Guard Charles Prince", 3, _o("Guard", "Charles", "Prince")),
+    ("Bruno", "3: guard charles prince", 3, _o("Guard", "Charles", "Prince")),
+    ("Bruno", "Hand 3 - play the Guard on Charles and guess that he has a Prince", 3,
+     _o("Guard", "Charles", "Prince")),
+    ("Bruno", "hand 3: guard -> charles (prince)", 3, _o("Guard", "Charles", "Prince")),
+    ("Bruno", "Hand 3: Guard on Charles, guess 5", 3, _o("Guard", "Charles", "Prince")),
+    ("Charles", "Hand 5: Prince on myself", 5, _o("Prince", "Charles")),
+    ("Arthur", "Hand 7: Countess", 7, _o("Countess")),
+    # "me", "myself", "self", or the player's own name
+    ("Charles", "Hand 5: Prince on me", 5, _o("Prince", "Charles")),
+    ("Charles", "Hand 5: Prince on self", 5, _o("Prince", "Charles")),
+    ("Charles", "Hand 5: Prince on Charles", 5, _o("Prince", "Charles")),
+    ("Charles", "hand 5: prince on CHARLES", 5, _o("Prince", "Charles")),
+    ("Charles", "Hand 5: Prince on Arthur", 5, _o("Prince", "Arthur")),
+    # player names in any case, or by a prefix naming one player only
+    ("Bruno", "Hand 3: Guard on CHARLES, guess PRINCE", 3, _o("Guard", "Charles", "Prince")),
+    ("Bruno", "Hand 3: Guard on cha, guess Princess", 3, _o("Guard", "Charles", "Princess")),
+    ("Bruno", "Hand 3: Guard on Art, guess King", 3, _o("Guard", "Arthur", "King")),
+    ("Bruno", "Hand 3: Guard on arthur, guess 8", 3, _o("Guard", "Arthur", "Princess")),
+    ("Bruno", "Hand 3: Guard on Arthur, guess 2", 3, _o("Guard", "Arthur", "Spy")),
+    # every alias of RULES.md section 1
+    ("Bruno", "Hand 3: Guard on Arthur, guess Priest", 3, _o("Guard", "Arthur", "Spy")),
+    ("Bruno", "Hand 3: Guard on Arthur, guess Courtier", 3, _o("Guard", "Arthur", "Spy")),
+    ("Bruno", "Hand 3: Guard on Arthur, guess Diplomat", 3, _o("Guard", "Arthur", "Baron")),
+    ("Bruno", "Hand 3: Guard on Arthur, guess Shugenja", 3, _o("Guard", "Arthur", "Handmaid")),
+    ("Bruno", "Hand 3: Guard on Arthur, guess Manipulator", 3, _o("Guard", "Arthur", "King")),
+    ("Bruno", "Hand 3: Guard on Arthur, guess Sensei", 3, _o("Guard", "Arthur", "Countess")),
+    ("Bruno", "Hand 3: Hatamoto on me", 3, _o("Prince", "Bruno")),
+    ("Charles", "Hand 5: Hatamoto on myself", 5, _o("Prince", "Charles")),
+    ("Arthur", "Hand 7: Sensei", 7, _o("Countess")),
+    ("Arthur", "hand 7: countess", 7, _o("Countess")),
+    ("Arthur", "Hand 7: Handmaid", 7, _o("Handmaid")),
+    ("Arthur", "Hand 7: Shugenja", 7, _o("Handmaid")),
+    ("Bruno", "Hand 6: Spy on Arthur", 6, _o("Spy", "Arthur")),
+    ("Bruno", "Hand 6: Priest on Arthur", 6, _o("Spy", "Arthur")),
+    ("Bruno", "Hand 6: Courtier on arthur", 6, _o("Spy", "Arthur")),
+    ("Bruno", "Hand 6: Baron on Charles", 6, _o("Baron", "Charles")),
+    ("Bruno", "Hand 6: Diplomat on Charles", 6, _o("Baron", "Charles")),
+    ("Bruno", "Hand 9: King on Arthur", 9, _o("King", "Arthur")),
+    ("Bruno", "Hand 9: Manipulator on Charles", 9, _o("King", "Charles")),
+    ("Bruno", "Hand 9: Princess", 9, _o("Princess")),  # legal, and fatal
+    ("Bruno", "Hand 12: Countess", 12, _o("Countess")),
+    # ranks name cards
+    ("Arthur", "Hand 7: 7", 7, _o("Countess")),
+    ("Arthur", "Hand 1: Guard on Bruno, guess Baron", 1, _o("Guard", "Bruno", "Baron")),
+]
+
+
+def _canonical(hand, o):
+    text = f"Hand {hand}: {o['card']}"
+    if o["target"]:
+        text += f" on {o['target']}"
+    if o["guess"]:
+        text += f", guess {o['guess']}"
+    return text
+
+
+@pytest.mark.parametrize("player, text, hand, expected", ACCEPTED_FORMS,
+                         ids=[f"{p}:{t}" for p, t, _, _ in ACCEPTED_FORMS])
+def test_order_forms_are_accepted(cli, forms_game, player, text, hand, expected):
+    result = cli.ok("order", forms_game, "--player", player, text)
+    assert _line(result.output, hand, "accepted"), result.output
+    assert _line(result.output, hand, "rejected") is None, result.output
+    assert _canonical(hand, expected) in result.output, \
+        f"the acknowledgement should echo the canonical form {_canonical(hand, expected)!r}:\n{result.output}"
+    orders = cli.export(forms_game)["orders"]
+    assert orders[player][str(hand)] == expected
+
+
+COMPLETED_FORMS = [
+    ("Bruno", "Hand 3: Guard", 3, _o("Guard", status="completed")),
+    ("Bruno", "Hand 3: Guard on Charles", 3, _o("Guard", "Charles", status="completed")),
+    ("Bruno", "Hand 3: Guard on Charles, guess Guard", 3, _o("Guard", "Charles", status="completed")),
+    ("Bruno", "Hand 3: Guard on Charles, guess 1", 3, _o("Guard", "Charles", status="completed")),
+    ("Bruno", "Hand 3: Guard on Zelda, guess Prince", 3, _o("Guard", None, "Prince", "completed")),
+    ("Bruno", "Hand 3: Guard on myself, guess Prince", 3, _o("Guard", None, "Prince", "completed")),
+    ("Bruno", "Hand 3: Guard on Bruno, guess Prince", 3, _o("Guard", None, "Prince", "completed")),
+    ("Bruno", "Hand 3: Prince", 3, _o("Prince", status="completed")),
+    ("Bruno", "Hand 6: Spy", 6, _o("Spy", status="completed")),
+    ("Bruno", "Hand 6: Baron on me", 6, _o("Baron", status="completed")),
+    ("Bruno", "Hand 9: King on Nobody", 9, _o("King", status="completed")),
+]
+
+
+@pytest.mark.parametrize("player, text, hand, expected", COMPLETED_FORMS,
+                         ids=[f"{p}:{t}" for p, t, _, _ in COMPLETED_FORMS])
+def test_order_forms_are_completed(cli, forms_game, player, text, hand, expected):
+    result = cli.ok("order", forms_game, "--player", player, text)
+    line = _line(result.output, hand, "completed")
+    assert line, result.output
+    assert "random" in result.output.lower(), f"the player must be told what will be filled in:\n{result.output}"
+    orders = cli.export(forms_game)["orders"]
+    assert orders[player][str(hand)] == expected
+
+
+REJECTED_FORMS = [
+    ("Bruno", "Hand 14: Guard on Charles, guess Prince", 14, "14"),
+    ("Bruno", "Hand 0: Guard on Charles, guess Prince", 0, "0"),
+    ("Bruno", "Hand 1: Guard on Charles, guess Prince", 1, "turn"),      # Arthur is active there
+    ("Bruno", "Hand 3: King on Charles", 3, "hold"),                      # not held
+    ("Bruno", "Hand 3: Princess", 3, "hold"),
+    ("Bruno", "Hand 12: Prince on Arthur", 12, "Countess"),               # the Countess rule
+    ("Bruno", "Hand 9: Countess", 9, "hold"),
+    ("Bruno", "Hand 3: on Charles", 3, "card"),                           # no card named
+    ("Arthur", "Hand 3: Guard on Charles, guess Prince", 3, "turn"),
+]
+
+
+@pytest.mark.parametrize("player, text, hand, word", REJECTED_FORMS,
+                         ids=[f"{p}:{t}" for p, t, _, _ in REJECTED_FORMS])
+def test_order_rejected_with_reason_and_not_exported(cli, forms_game, player, text, hand, word):
+    before = cli.export(forms_game)
+    result = cli.ok("order", forms_game, "--player", player, text)  # exit 0: the text was recorded
+    line = _line(result.output, hand, "rejected")
+    assert line, result.output
+    assert word.lower() in line.lower(), f"the reason should mention {word!r}: {line!r}"
+    after = cli.export(forms_game)
+    assert after == before, "a rejected order must not change the orders on file"
+
+
+def test_rejected_order_leaves_the_hand_missing(cli, order_game):
+    cli.ok("order", order_game, "--player", "Bruno", "Hand 12: Prince on Arthur")
+    assert "12" not in cli.export(order_game)["orders"].get("Bruno", {})
+    status = json.loads(cli.ok("status", order_game, "--json").stdout)
+    assert 12 in status["missing"]["Bruno"]
+
+
+def test_order_multi_line_mixed_results_exit_0(cli, order_game):
+    text = ("Dear GM, my orders:\n"
+            "Hand 3: Guard on Charles, guess Prince\n"
+            "\n"
+            "Hand 6: Spy on Arthur\n"
+            "Hand 9: Countess\n"          # rejected: not held
+            "Hand 12: Prince on Arthur\n"  # rejected: Countess rule
+            "Hand 1: Guard on Arthur\n"   # rejected: not Bruno's turn there
+            "Cheers, Bruno\n")
+    result = cli.ok("order", order_game, "--player", "Bruno", text)
+    assert _line(result.output, 3, "accepted") and _line(result.output, 6, "accepted")
+    for hand in (9, 12, 1):
+        assert _line(result.output, hand, "rejected"), (hand, result.output)
+    orders = cli.export(order_game)["orders"]
+    assert orders == {"Bruno": {"3": _o("Guard", "Charles", "Prince"), "6": _o("Spy", "Arthur")}}
+    for per_player in orders.values():
+        for o in per_player.values():
+            assert o["status"] in ("accepted", "completed")
+
+
+def test_order_all_rejected_still_exit_0(cli, order_game):
+    result = cli.ok("order", order_game, "--player", "Arthur", "Hand 3: Guard on Bruno, guess Spy")
+    assert _line(result.output, 3, "rejected")
+    assert cli.export(order_game)["orders"] == {}
+
+
+def test_order_text_from_stdin(cli, order_game):
+    text = "Hand 3: Guard on Charles, guess Prince\nHand 6: Baron on Charles\n"
+    result = cli.ok("order", order_game, "--player", "Bruno", "-", input=text)
+    assert _line(result.output, 3, "accepted") and _line(result.output, 6, "accepted")
+    orders = cli.export(order_game)["orders"]["Bruno"]
+    assert orders == {"3": _o("Guard", "Charles", "Prince"), "6": _o("Baron", "Charles")}
+
+
+def test_later_order_replaces_earlier(cli, order_game):
+    cli.ok("order", order_game, "--player", "Bruno", "Hand 3: Guard on Charles, guess Prince")
+    cli.ok("order", order_game, "--player", "Bruno", "Hand 3: Prince on Arthur")
+    assert cli.export(order_game)["orders"]["Bruno"]["3"] == _o("Prince", "Arthur")
+    # within one text, the last line for a hand wins
+    cli.ok("order", order_game, "--player", "Bruno",
+           "Hand 6: Spy on Arthur\nHand 6: Baron on Charles\nHand 3: Guard on Arthur, guess King")
+    orders = cli.export(order_game)["orders"]["Bruno"]
+    assert orders["6"] == _o("Baron", "Charles")
+    assert orders["3"] == _o("Guard", "Arthur", "King")
+
+
+def test_order_completed_then_corrected(cli, order_game):
+    cli.ok("order", order_game, "--player", "Bruno", "Hand 3: Guard")
+    assert cli.export(order_game)["orders"]["Bruno"]["3"]["status"] == "completed"
+    cli.ok("order", order_game, "--player", "Bruno", "Hand 3: Guard on Charles, guess King")
+    assert cli.export(order_game)["orders"]["Bruno"]["3"] == _o("Guard", "Charles", "King")
+
+
+def test_order_unknown_player_refused(cli, snap, order_game):
+    before = snap(order_game)
+    result = cli.fails("order", order_game, "--player", "Zelda", "Hand 3: Guard on Charles, guess Prince")
+    assert "Zelda" in result.output
+    assert snap(order_game) == before
+
+
+def test_order_before_start_refused(cli, snap, campaign3):
+    result = cli.fails("order", campaign3, "--player", "Arthur", "Hand 1: Guard on Bruno, guess Prince")
+    assert "start" in result.output.lower()
+    assert not (campaign3 / "turns").exists()
+    assert cli.fails("export", campaign3)
+
+
+@pytest.mark.parametrize("command", [
+    ["order", "--player", "Arthur", "Hand 1: Guard on Bruno, guess Prince"],
+    ["resolve"], ["resolve", "--force"], ["rollback"], ["export"], ["status"], ["report"],
+])
+def test_commands_on_a_missing_folder_fail_and_create_nothing(cli, tmp_path, command):
+    folder = tmp_path / "no-such-campaign"
+    result = cli.fails(command[0], folder, *command[1:])
+    assert "Traceback" not in result.output
+    assert not folder.exists(), f"`pbem {command[0]}` on a mistyped folder created {folder}"
+
+
+def test_order_ignored_lines_are_reported(cli, order_game):
+    result = cli.ok("order", order_game, "--player", "Bruno", "I will think about it.")
+    assert "I will think about it." in result.output
+    assert cli.export(order_game)["orders"] == {}
+
+
+# == pbem report =================================================================================
+
+
+def _hand_lines(report: str) -> dict[int, list[str]]:
+    """Lines that start with "Hand N" (the hand's own line in a report)."""
+    out: dict[int, list[str]] = {}
+    for line in report.splitlines():
+        m = re.match(r"\s*Hand\s+(\d+)\b", line)
+        if m:
+            out.setdefault(int(m.group(1)), []).append(line)
+    return out
+
+
+def test_opening_public_report_reveals_no_card(cli, started4):
+    public = cli.report(started4)
+    for name in cli.export(started4)["players"]:
+        assert name in public
+    assert not CARD_RE.search(public), \
+        f"nothing is public at the start, yet the opening report names a card:\n{public}"
+    assert cli.report(started4, turn=0) == public
+
+
+def test_private_report_shows_own_cards(cli, started4):
+    data = cli.export(started4)
+    for name in data["players"]:
+        private = cli.report(started4, player=name)
+        lines = _hand_lines(private)
+        for hand in data["hands"]:
+            cards = hand["players"][name]["cards"]
+            mine = [line for line in lines.get(hand["hand"], [])
+                    if all(re.search(rf"\b{c}\b", line) for c in cards)]
+            assert mine, f"{name}'s report shows no line for hand {hand['hand']} with {cards}:\n{private}"
+
+
+def test_private_report_shows_no_other_players_cards(cli, kit, tmp_path):
+    """Arthur's opening report, in every hand: his cards only; the cards of the
+    others are types Arthur does not hold there."""
+    decks = {
+        1: kit.deck_for(1, [["Guard", "Spy"], ["Princess"], ["Countess"]]),
+        2: kit.deck_for(2, [["Baron"], ["King", "Prince"], ["Handmaid"]]),
+        3: kit.deck_for(3, [["Handmaid"], ["Princess"], ["King", "Countess"]]),
+    }
+    folder = tmp_path / "g"
+    kit.write_config(folder, kit.config(3, decks=decks))
+    cli.ok("start", folder)
+    data = cli.export(folder)
+    for reader in data["players"]:
+        lines = _hand_lines(cli.report(folder, player=reader))
+        for number in (1, 2, 3):
+            hand = data["hands"][number - 1]
+            own = set(hand["players"][reader]["cards"])
+            others = {c for n, p in hand["players"].items() if n != reader for c in p["cards"]} - own
+            for line in lines.get(number, []):
+                shown = set(CARD_RE.findall(line))
+                assert not shown & others, f"{reader}'s report shows {shown & others} of another player: {line!r}"
+
+
+def _swap_campaign(kit, tmp_path, name, swap: bool):
+    """Hand 1 with 3 players; ``swap`` exchanges Bruno's and Charles's dealt
+    cards and two cards deep in the pile, and changes the set-aside card:
+    nothing Arthur may know changes."""
+    b, c = ("Princess", "Countess") if not swap else ("Countess", "Princess")
+    set_aside, pile = ("Baron", ["King", "Prince"]) if not swap else ("Prince", ["King", "Baron"])
+    deck = kit.deck_for(1, [["Handmaid", "Guard"], [b], [c]], set_aside=set_aside, pile=pile)
+    folder = tmp_path / name / "game"
+    kit.write_config(folder, kit.config(3, decks={1: deck}))
+    return folder
+
+
+def test_reports_do_not_depend_on_cards_the_reader_may_not_see(cli, kit, tmp_path):
+    """Non-interference: two games that differ only in cards Arthur may not
+    see give Arthur the same private reports and everybody the same public
+    reports, at the start and after a turn; Bruno's own report does change."""
+    a = _swap_campaign(kit, tmp_path, "a", swap=False)
+    b = _swap_campaign(kit, tmp_path, "b", swap=True)
+    for folder in (a, b):
+        cli.ok("start", folder)
+        # Arthur protects himself in hand 1; Bruno then draws the top of the pile (King).
+        cli.ok("order", folder, "--player", "Arthur", "Hand 1: Handmaid")
+    assert cli.report(a) == cli.report(b)
+    assert cli.report(a, player="Arthur") == cli.report(b, player="Arthur")
+    assert cli.report(a, player="Bruno") != cli.report(b, player="Bruno")
+    for folder in (a, b):
+        cli.ok("resolve", folder, "--force")
+    assert cli.report(a, turn=1) == cli.report(b, turn=1)
+    assert cli.report(a, turn=1, player="Arthur") == cli.report(b, turn=1, player="Arthur")
+    assert cli.report(a, turn=1, player="Bruno") != cli.report(b, turn=1, player="Bruno")
+    hand_a = cli.export(a)["hands"][0]
+    assert hand_a["active"] == "Bruno" and sorted(hand_a["players"]["Bruno"]["cards"]) == ["King", "Princess"]
+
+
+def test_report_unknown_turn_is_a_clear_error(cli, started3):
+    for turn in (1, 7, -1):
+        result = cli.fails("report", started3, "--turn", turn)
+        assert str(turn) in result.output and "Traceback" not in result.output
+
+
+def test_report_unknown_player_is_a_clear_error(cli, started3):
+    result = cli.fails("report", started3, "--player", "Zelda")
+    assert "Zelda" in result.output
+
+
+def test_report_of_each_turn_stays_readable(cli, started3):
+    opening = cli.report(started3, turn=0)
+    cli.ok("resolve", started3, "--force")
+    assert cli.report(started3, turn=0) == opening
+    latest = cli.report(started3)
+    assert latest == cli.report(started3, turn=1) != opening
+
+
+def test_campaign_template_overrides_public_report(cli, kit, tmp_path):
+    folder = tmp_path / "g"
+    kit.write_config(folder, kit.config(3))
+    (folder / "templates").mkdir()
+    (folder / "templates" / "public.txt.j2").write_text(
+        "HOUSE STYLE {{ campaign }} turn {{ turn }}: {{ players|join(' / ') }}\n", encoding="utf-8")
+    cli.ok("start", folder)
+    assert cli.report(folder).strip() == "HOUSE STYLE g turn 0: Arthur / Bruno / Charles"
+    private = cli.report(folder, player="Arthur")
+    assert "HOUSE STYLE" not in private and "Arthur" in private
+    cli.ok("resolve", folder, "--force")
+    assert cli.report(folder).strip() == "HOUSE STYLE g turn 1: Arthur / Bruno / Charles"
+    # the shipped templates are untouched for other campaigns
+    other = tmp_path / "h"
+    kit.write_config(other, kit.config(3))
+    cli.ok("start", other)
+    assert "HOUSE STYLE" not in cli.report(other)
+
+
+# == pbem status =================================================================================
+
+
+def test_status_text(cli, started3):
+    data = cli.export(started3)
+    out = cli.ok("status", started3).stdout
+    assert re.search(r"(?i)\bturn 1\b", out), out
+    for name in data["players"]:
+        hands = [h["hand"] for h in data["hands"] if h["active"] == name]
+        listed = ", ".join(map(str, hands))
+        assert any(name in line and listed in line for line in out.splitlines()), (name, listed, out)
+    assert re.search(r"(?i)tokens", out)
+    for name in data["players"]:
+        assert re.search(rf"{name}\W+0\b", out), out
+    # After Arthur's orders are in, he no longer owes anything.
+    arthur = [h["hand"] for h in data["hands"] if h["active"] == "Arthur"]
+    orders = "\n".join(f"Hand {h}: {data['hands'][h - 1]['players']['Arthur']['cards'][0]}" for h in arthur)
+    cli.ok("order", started3, "--player", "Arthur", orders)
+    out = cli.ok("status", started3).stdout
+    listed = ", ".join(map(str, arthur))
+    assert not any("Arthur" in line and listed in line for line in out.splitlines()), out
+
+
+def test_status_json_matches_export(cli, started4):
+    for _ in range(3):
+        info = json.loads(cli.ok("status", started4, "--json").stdout)
+        data = cli.export(started4)
+        assert info["turn"] == data["turn"]
+        assert info["finished"] == data["finished"]
+        assert info["tokens"] == data["tokens"]
+        assert info["hands_in_play"] == [h["hand"] for h in data["hands"] if not h["ended"]]
+        expected: dict[str, list[int]] = {}
+        for h in data["hands"]:
+            if not h["ended"]:
+                expected.setdefault(h["active"], []).append(h["hand"])
+        assert info["missing"] == expected
+        cli.ok("resolve", started4, "--force")
+
+
+def test_status_after_orders(cli, order_game):
+    cli.ok("order", order_game, "--player", "Bruno", "Hand 3: Guard on Charles, guess Prince")
+    info = json.loads(cli.ok("status", order_game, "--json").stdout)
+    assert 3 not in info["missing"]["Bruno"] and 6 in info["missing"]["Bruno"]
+
+
+# == the real executable ===========================================================================
+
+
+def test_end_to_end_with_the_real_executable(pbem_exe, kit, tmp_path):
+    folder = tmp_path / "game7"
+    p = pbem_exe("new", folder, *[a for person in PEOPLE[:3] for a in ("--player", person)], "--seed", 11)
+    assert p.returncode == 0, p.stderr
+    p = pbem_exe("export", folder)
+    assert p.returncode == 0, p.stderr
+    data = json.loads(p.stdout)
+    assert data["campaign"] == "game7" and data["turn"] == 1
+    # orders from standard input
+    first = data["hands"][0]
+    active = first["active"]
+    card = first["players"][active]["cards"][0]
+    p = pbem_exe("order", folder, "--player", active, "-", input=f"Hand 1: {card}\n")
+    assert p.returncode == 0, p.stderr
+    assert re.search(r"(?i)hand 1\b.*\b(accepted|completed)\b", p.stdout), p.stdout
+    # unknown player: non-zero
+    p = pbem_exe("order", folder, "--player", "Zelda", "Hand 1: Guard")
+    assert p.returncode != 0 and "Zelda" in p.stderr
+    # resolve without every order: non-zero, names the missing players
+    p = pbem_exe("resolve", folder)
+    assert p.returncode != 0
+    for name in data["players"]:
+        if name != active:
+            assert name in p.stderr + p.stdout
+    p = pbem_exe("resolve", folder, "--force")
+    assert p.returncode == 0, p.stderr
+    p = pbem_exe("status", folder, "--json")
+    assert p.returncode == 0 and json.loads(p.stdout)["turn"] == 2
+    p = pbem_exe("report", folder, "--turn", 1)
+    assert p.returncode == 0 and p.stdout.strip()
+    p = pbem_exe("rollback", folder)
+    assert p.returncode == 0, p.stderr
+    p = pbem_exe("export", folder)
+    assert json.loads(p.stdout)["turn"] == 1
+    p = pbem_exe("start", folder)
+    assert p.returncode != 0 and "Traceback" not in p.stderr
+
+
+def test_real_executable_start_refuses_invalid_file(pbem_exe, snap, kit, tmp_path):
+    folder = tmp_path / "g"
+    kit.write_config(folder, kit.config(kit.PLAYERS3[:2]))
+    before = snap(folder)
+    p = pbem_exe("start", folder)
+    assert p.returncode != 0
+    assert "players" in p.stderr and "Traceback" not in p.stderr
+    assert snap(folder) == before
+
+
+def test_real_executable_same_seed_same_game(pbem_exe, tmp_path):
+    outputs = []
+    for side in ("a", "b"):
+        folder = tmp_path / side / "game"
+        args = [a for person in PEOPLE for a in ("--player", person)]
+        assert pbem_exe("new", folder, *args, "--seed", 99).returncode == 0
+        assert pbem_exe("resolve", folder, "--force").returncode == 0
+        outputs.append(pbem_exe("export", folder).stdout)
+    assert outputs[0] == outputs[1]
