@@ -93,7 +93,9 @@ class Mailroom:
     def __init__(self, campaign: Campaign):
         self.campaign = campaign
         self.root = campaign.folder
-        self.outbox = Outbox(self.root)
+        self.outbox = Outbox(self.root, durable=False)
+        self._renderer = None
+        self._position = None
         self._lock = None
         self._index: dict[str, str] | None = None
         self._book: OrderBook | None = None
@@ -115,8 +117,9 @@ class Mailroom:
 
     def flush(self) -> None:
         """Make the batch durable: orders and drafts, then the index."""
-        if self._raw_written:
-            os.sync()
+        if self._raw_written or self.outbox._pending:
+            os.sync()  # the messages kept and the drafts, all at once
+        self.outbox.flush()
         if self._book is not None:
             self._book.save()
         if self._pending_index:
@@ -186,7 +189,9 @@ class Mailroom:
         from .mailreader import UnreadableMail, read_mail
 
         campaign = self.campaign
-        position = campaign.position()
+        if self._position is None:
+            self._position = campaign.position()
+        position = self._position
         players = position.players
         addresses = {p.email.lower(): p.name for p in campaign.config.players}
         try:
@@ -287,7 +292,9 @@ class Mailroom:
             "hands": hands,
             "code": order_code(position.seed, player),
         }
-        body = Renderer(campaign.store.templates_dir()).render("ack.txt.j2", context)
+        if self._renderer is None:
+            self._renderer = Renderer(campaign.store.templates_dir())
+        body = self._renderer.render("ack.txt.j2", context)
         subject = f"[{campaign.name}] Turn {game.turn}: " + ("orders NOT all accepted" if rejected
                                                                 else "orders received")
         if rejected:

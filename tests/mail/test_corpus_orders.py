@@ -1,0 +1,208 @@
+"""The mail corpus, end to end: every realistic reply read into exactly the
+orders its player meant, and received into a campaign with the right outcome.
+
+The corpus (tests/mail/corpus, see its README) was written from how real
+clients write mail, independently of the reader.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pbem import inbox
+from pbem.campaign import Campaign
+from pbem.mailreader import UnreadableMail, read_mail
+from pbem.orders import parse_orders
+
+CORPUS = Path(__file__).parent / "corpus"
+EXPECTED = yaml.safe_load((CORPUS / "expected.yaml").read_text(encoding="utf-8"))
+PLAYERS = ["Arthur", "Bruno", "Chloé", "Dominik"]
+CODES = {"Arthur": "K7QM-3XTP", "Bruno": "B4HN-8RWC", "Chloé": "Z9FD-2LJE", "Dominik": "M6VT-5GYA"}
+CAMPAIGN_YAML = """\
+title: Love Letter, postal game 7
+gm: {name: Rita, email: gm@example.org}
+players:
+  - {name: Arthur, email: arthur@example.org}
+  - {name: Bruno, email: bruno@example.org}
+  - {name: Chloé, email: chloe@example.fr}
+  - {name: Dominik, email: dominik@example.de}
+seed: 7
+"""
+
+
+def _draft(campaign, draft_id):
+    from email import message_from_bytes
+    from email.policy import default
+
+    return message_from_bytes((campaign.folder / "mail" / "outbox" / f"{draft_id}.eml").read_bytes(),
+                              policy=default)
+
+
+def test_corpus_is_large_enough():
+    assert len(EXPECTED) >= 40
+    assert {e["file"] for e in EXPECTED} == {p.name for p in CORPUS.glob("*.eml")}
+
+
+def _as_tuples(orders) -> list[tuple]:
+    out = []
+    for o in orders:
+        out.append((o["hand"], o["card"], o["target"], o["guess"]))
+    return out
+
+
+@pytest.mark.parametrize("entry", EXPECTED, ids=[e["file"] for e in EXPECTED])
+def test_every_message_yields_exactly_the_orders_meant(entry):
+    raw = (CORPUS / entry["file"]).read_bytes()
+    if entry["unreadable"]:
+        with pytest.raises(UnreadableMail):
+            read_mail(raw)
+        return
+    mail = read_mail(raw)
+    me = entry["player"] or "Arthur"
+    parsed = parse_orders(mail.own_text, PLAYERS, me)
+    got = [(o.hand, o.card.title if o.card else None, o.target, o.guess.title if o.guess else None)
+           for o in parsed.orders]
+    assert got == _as_tuples(entry["orders"]), mail.own_text
+
+
+@pytest.fixture
+def game7(tmp_path, monkeypatch):
+    """The corpus's campaign, at turn 3, with the corpus's order codes."""
+    folder = tmp_path / "game7"
+    folder.mkdir()
+    (folder / "campaign.yaml").write_text(CAMPAIGN_YAML, encoding="utf-8")
+    campaign = Campaign(folder)
+    campaign.start()
+    campaign.resolve(force=True)
+    campaign.resolve(force=True)
+    assert campaign.position().game.turn == 3
+    monkeypatch.setattr(inbox, "order_code", lambda seed, name: CODES[name])
+    return campaign
+
+
+def _expected_status(entry) -> str:
+    if entry["unreadable"]:
+        return inbox.UNREADABLE
+    if entry["player"] is None:
+        return inbox.UNKNOWN_SENDER
+    if entry["code"] and entry["code"] != CODES[entry["player"]]:
+        return inbox.CODE_MISMATCH
+    return inbox.RECORDED
+
+
+def test_every_message_received_kept_and_answered(game7):
+    outcomes = {}
+    with inbox.Mailroom(game7) as room:
+        for entry in EXPECTED:
+            raw = (CORPUS / entry["file"]).read_bytes()
+            outcome = room.receive(raw, source=entry["file"])
+            outcomes[entry["file"]] = outcome
+            assert (game7.folder / outcome.file).read_bytes() == raw  # kept byte for byte
+    for entry in EXPECTED:
+        outcome = outcomes[entry["file"]]
+        assert outcome.status == _expected_status(entry), (entry["file"], outcome.detail)
+        if entry["player"]:
+            assert outcome.ack, entry["file"]  # the player always hears back
+        else:
+            assert outcome.ack is None  # strangers get no mail
+        if outcome.status == inbox.RECORDED:
+            assert outcome.player == entry["player"]
+            assert len(outcome.receipt.checked) == len(entry["orders"])
+    # Orders for turn 2 are rejected with the reason.
+    old = next(e for e in EXPECTED if e["turn"] == 2 and e["orders"])
+    receipt = outcomes[old["file"]].receipt
+    assert receipt.checked and all(c.status == "rejected" for c in receipt.checked)
+    assert "orders for turn 2; turn 3 is now awaited" in receipt.checked[0].reason
+    # Every refused message shows in the status.
+    refused = {Path(r["file"]).name for r in game7.status()["refused"]}
+    assert len(refused) == sum(_expected_status(e) != inbox.RECORDED for e in EXPECTED)
+
+
+def test_the_same_message_twice_is_recorded_once(game7):
+    raw = (CORPUS / EXPECTED[0]["file"]).read_bytes()
+    first = inbox.receive_file(game7, CORPUS / EXPECTED[0]["file"])
+    again = inbox.receive_file(game7, CORPUS / EXPECTED[0]["file"])
+    assert first.status == inbox.RECORDED and again.status == inbox.DUPLICATE
+    index = (game7.folder / inbox.INDEX).read_text(encoding="utf-8").splitlines()
+    assert len(index) == 1
+    assert len(list((game7.folder / inbox.RECEIVED).glob("*.eml"))) == 1
+    assert raw == (game7.folder / first.file).read_bytes()
+
+
+def test_forgery_is_refused_and_the_registered_player_told(game7):
+    forged = next(e for e in EXPECTED if _expected_status(e) == inbox.CODE_MISMATCH)
+    outcome = inbox.receive_file(game7, CORPUS / forged["file"])
+    msg = _draft(game7, outcome.ack)
+    assert msg["To"].addresses[0].addr_spec == forged["sender"]
+    assert msg["Subject"].startswith("[ERROR]") and "not yours" in msg.get_content()
+    assert game7.status()["on_file"].get(forged["player"]) is None
+
+
+def test_acknowledgement_lists_each_order_and_what_is_missing(game7):
+    entry = EXPECTED[0]
+    outcome = inbox.receive_file(game7, CORPUS / entry["file"])
+    msg = _draft(game7, outcome.ack)
+    body = msg.get_content()
+    assert msg["In-Reply-To"].strip() == read_mail((CORPUS / entry["file"]).read_bytes()).message_id
+    for c in outcome.receipt.checked:
+        assert c.written.canonical() in body
+        assert c.status.upper() in body
+    assert ("Still missing" in body) == bool(outcome.receipt.missing)
+    assert msg["Subject"].startswith("[ERROR]") == outcome.receipt.any_rejected
+
+
+def test_clear_drops_orders_and_status_sends_cards(game7):
+    pos = game7.position()
+    seat = pos.players.index("Arthur")
+    hand = pos.game.awaited()[seat][0]
+    game7.record_orders("Arthur", f"Hand {hand}: {pos.game.hand(hand).cards[seat][0].title}")
+    assert game7.status()["on_file"]["Arthur"] == [hand]
+    clear = next(e for e in EXPECTED if "CLEAR" in e["keywords"] and e["player"] == "Arthur"
+                 and not e["orders"]) if any("CLEAR" in e["keywords"] and e["player"] == "Arthur"
+                                              and not e["orders"] for e in EXPECTED) else None
+    if clear is None:  # build one: a reply with just CLEAR
+        raw = (b"From: Arthur <arthur@example.org>\r\nTo: gm@example.org\r\n"
+               b"Subject: Re: [game7] Turn 3: your cards and orders\r\nMessage-ID: <clear1@x>\r\n\r\n"
+               b"CLEAR\r\n\r\nYour order code: K7QM-3XTP\r\n")
+        path = game7.folder / "clear.eml"
+        path.write_bytes(raw)
+    else:
+        path = CORPUS / clear["file"]
+    outcome = inbox.receive_file(game7, path)
+    assert "CLEAR" in outcome.keywords
+    assert "Arthur" not in game7.status()["on_file"]
+    raw = (b"From: Arthur <arthur@example.org>\r\nTo: gm@example.org\r\n"
+           b"Subject: Re: [game7] Turn 3: your cards and orders\r\nMessage-ID: <status1@x>\r\n\r\n"
+           b"STATUS\r\n\r\nYour order code: K7QM-3XTP\r\n")
+    (game7.folder / "status.eml").write_bytes(raw)
+    outcome = inbox.receive_file(game7, game7.folder / "status.eml")
+    body = _draft(game7, outcome.ack).get_content()
+    assert "Your cards (STATUS)" in body
+    for h in pos.game.hands:
+        if h.alive[seat]:
+            assert f"Hand {h.number:2d}: " in body or f"Hand {h.number}: " in body
+
+
+def test_maildir_fetch_reads_new_mail_once(game7):
+    maildir = game7.folder / inbox.INBOX
+    (maildir / "new").mkdir(parents=True)
+    for entry in EXPECTED[:5]:
+        (maildir / "new" / entry["file"]).write_bytes((CORPUS / entry["file"]).read_bytes())
+    first = inbox.fetch_maildir(game7)
+    assert len(first) == 5 and not list((maildir / "new").iterdir())
+    assert len(list((maildir / "cur").iterdir())) == 5
+    assert inbox.fetch_maildir(game7) == []
+
+
+def test_require_code_refuses_messages_without_code(game7):
+    text = (game7.folder / "campaign.yaml").read_text(encoding="utf-8") + "require_code: true\n"
+    (game7.folder / "campaign.yaml").write_text(text, encoding="utf-8")
+    campaign = Campaign(game7.folder)
+    raw = (b"From: Bruno <bruno@example.org>\r\nSubject: [game7] Turn 3\r\nMessage-ID: <nocode@x>\r\n\r\n"
+           b"Hand 2: Guard on Arthur, guess King\r\n")
+    (campaign.folder / "nocode.eml").write_bytes(raw)
+    outcome = inbox.receive_file(campaign, campaign.folder / "nocode.eml")
+    assert outcome.status == inbox.CODE_MISSING and outcome.ack
