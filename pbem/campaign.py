@@ -36,12 +36,13 @@ class GameError(RuntimeError):
 class MissingOrders(GameError):
     """``resolve`` without ``--force`` while orders are missing."""
 
-    def __init__(self, turn: int, missing: dict[str, list[int]]):
+    def __init__(self, turn: int, missing: dict[str, list[int]], deadline: str = ""):
         self.turn = turn
         self.missing = missing
         who = "; ".join(f"{name}: hand{'s' if len(h) > 1 else ''} {', '.join(map(str, h))}"
                         for name, h in missing.items())
-        super().__init__(f"turn {turn} cannot be resolved yet, orders are missing from {who}. "
+        due = f" The deadline is {deadline}; after it, resolve plays them by default." if deadline else ""
+        super().__init__(f"turn {turn} cannot be resolved yet, orders are missing from {who}.{due} "
                          f"Record them, or use --force to play the missing ones by the NMR defaults.")
 
 
@@ -109,6 +110,73 @@ class Campaign:
             self._config = load_config(self.folder)
         return self._config
 
+    # -- the clock and the deadline --------------------------------------------
+    _now: datetime | None = None
+
+    def now(self) -> datetime:
+        """The clock: the moment given to the current call, else the real one."""
+        from .deadlines import now_utc
+
+        return self._now or now_utc()
+
+    @property
+    def schedule(self):
+        """The ``deadline:`` section (None without one), validated."""
+        if not hasattr(self, "_schedule"):
+            from .deadlines import parse_schedule
+
+            self._schedule = parse_schedule(self.config.extra.get("deadline"))
+        return self._schedule
+
+    def deadline(self) -> datetime | None:
+        """The deadline of the awaited turn: the GM's (``pbem deadline``), else the schedule's."""
+        pos = self.position()
+        override = self.store.read_deadlines().get(str(pos.game.turn))
+        if override:
+            return datetime.fromisoformat(override)
+        if self.schedule is None:
+            return None
+        from .deadlines import scheduled
+
+        data = self.store.read_json(pos.turn_on_file, "state.json")
+        opened = datetime.fromisoformat(data.get("opened_at") or "1970-01-01T00:00:00+00:00")
+        return scheduled(self.schedule, pos.game.turn, opened)
+
+    def _deadline_text(self, deadline: datetime | None) -> str:
+        if deadline is None:
+            return ""
+        from .deadlines import describe
+
+        zone = self.schedule.zone if self.schedule is not None else timezone.utc
+        return describe(deadline, zone)
+
+    def set_deadline(self, when: str, now: datetime | None = None) -> datetime:
+        """Move the awaited turn's deadline (``2026-12-01 20:00``, ISO, ``+2d``)."""
+        from zoneinfo import ZoneInfo
+
+        from .deadlines import parse_when
+
+        self._now = now
+        with self.store.locked():
+            pos = self.position()
+            if pos.game.finished:
+                raise GameError("the game is over; there is no deadline to move")
+            zone = self.schedule.zone if self.schedule is not None else ZoneInfo("UTC")
+            moment = parse_when(when, zone, self.now(), where="pbem deadline")
+            deadlines = self.store.read_deadlines()
+            deadlines[str(pos.game.turn)] = moment.isoformat(timespec="seconds")
+            self.store.write_deadlines(deadlines)
+            return moment
+
+    def add_note(self, text: str) -> None:
+        """A GM's note for the next public report."""
+        with self.store.locked():
+            turn = self.position().game.turn
+            self.store.add_note(turn, text)
+
+    def _notes(self, turn: int) -> list[str]:
+        return self.store.read_notes(turn)
+
     # -- reading the position ------------------------------------------------
     def started(self) -> bool:
         return self.store.latest_turn() is not None
@@ -127,9 +195,11 @@ class Campaign:
         return Renderer(self.store.templates_dir())
 
     # -- start -------------------------------------------------------------------
-    def start(self) -> TurnResult:
+    def start(self, now: datetime | None = None) -> TurnResult:
         """Validate ``campaign.yaml``, deal the thirteen hands, draft the opening reports."""
         config = self.config
+        self.schedule  # a bad deadline: section fails here, before anything is written
+        self._now = now
         with self.store.locked():
             if self.started():
                 raise GameError(f"{self.folder}: the game has already started")
@@ -183,18 +253,22 @@ class Campaign:
         return out
 
     # -- resolve ---------------------------------------------------------------------------
-    def resolve(self, force: bool = False) -> TurnResult:
+    def resolve(self, force: bool = False, now: datetime | None = None) -> TurnResult:
         """Resolve the awaited turn and draft its reports. Without ``force``,
-        refuses while orders are missing; with it, missing orders get the NMR
-        defaults (RULES 5)."""
+        refuses while orders are missing and the deadline has not passed; with
+        it, or once the deadline has passed, missing orders get the NMR defaults
+        (RULES 5)."""
+        self._now = now
         with self.store.locked():
             pos = self.position()
             game = pos.game
             if game.finished:
                 raise GameError("the game is over; there is no turn to resolve")
             missing = self.missing_orders()
-            if missing and not force:
-                raise MissingOrders(game.turn, missing)
+            deadline = self.deadline()
+            passed = deadline is not None and self.now() >= deadline
+            if missing and not force and not passed:
+                raise MissingOrders(game.turn, missing, self._deadline_text(deadline))
             orders, records = self._orders_for_engine(pos)
             new, events = resolve_turn(game, orders, pos.seed)
             return self._commit(game.turn, game, new, events, pos.players, pos.seed, records, orders)
@@ -230,14 +304,23 @@ class Campaign:
         """Render the reports and write the turn folder in one step."""
         table = self._table(players)
         renderer = self._renderer()
-        public = renderer.public(public_context(table, turn, game, events))
+        opened_at = self.now()
+        deadline = ""
+        if not game.finished and self.schedule is not None:
+            from .deadlines import scheduled
+
+            deadline = self._deadline_text(scheduled(self.schedule, game.turn, opened_at))
+        public = renderer.public(public_context(table, turn, game, events, notes=self._notes(game.turn - 1),
+                                                deadline=deadline))
         private = {
             name: renderer.private(private_context(table, turn, game, events, seat,
-                                                   code=order_code(seed, name)))
+                                                   code=order_code(seed, name), deadline=deadline))
             for seat, name in enumerate(players)
         }
         files = {
-            "state.json": dump_json({"turn": turn, "players": players, "seed": seed, "game": game.to_dict()}),
+            "state.json": dump_json({"turn": turn, "players": players, "seed": seed,
+                                     "opened_at": opened_at.isoformat(timespec="seconds"),
+                                     "game": game.to_dict()}),
             "events.json": dump_json([ev.to_dict(e) for e in events]),
             "reports/public.txt": public,
         }
@@ -357,7 +440,19 @@ class Campaign:
                         for name, hands in self.store.read_orders(game.turn).items()},
             "tokens": dict(zip(pos.players, game.tokens)),
             "refused": self.refused_messages(),
+            "deadline": self._deadline_status(game),
         }
+
+    def _deadline_status(self, game: Game) -> dict | None:
+        if game.finished:
+            return None
+        deadline = self.deadline()
+        if deadline is None:
+            return None
+        from .deadlines import time_left
+
+        return {"at": deadline.isoformat(timespec="seconds"), "text": self._deadline_text(deadline),
+                "left": time_left(deadline, self.now()), "passed": self.now() >= deadline}
 
     def refused_messages(self) -> list[dict]:
         from .inbox import refused_messages

@@ -316,6 +316,9 @@ def status(folder: str, as_json: bool) -> None:
                 click.echo(f"  {name:<12} hand{'s' if len(hands) > 1 else ' '} {', '.join(map(str, hands))}")
         else:
             click.echo("Every order is in: `pbem resolve` can run.")
+    if info.get("deadline"):
+        d = info["deadline"]
+        click.echo(f"Deadline: {d['text']} ({d['left']}).")
     click.echo("Tokens: " + ", ".join(f"{n} {t}" for n, t in info["tokens"].items()))
     if info["refused"]:
         click.echo(f"Messages refused ({len(info['refused'])}), kept in the campaign:")
@@ -332,6 +335,28 @@ def status(folder: str, as_json: bool) -> None:
 def report(folder: str, turn: int | None, player: str | None) -> None:
     """Print a public or private report."""
     click.echo(_campaign(folder).report(turn, player).rstrip())
+
+
+@main.command()
+@folder_arg
+@click.argument("when")
+@_guard
+def deadline(folder: str, when: str) -> None:
+    """Move the awaited turn's deadline: WHEN is "2026-12-01 20:00" (campaign
+    time zone), an ISO time with offset, or relative: +2d, +36h."""
+    campaign = _campaign(folder)
+    moment = campaign.set_deadline(when)
+    click.echo(f"The deadline of turn {campaign.position().game.turn} is now {campaign._deadline_text(moment)}.")
+
+
+@main.command()
+@folder_arg
+@click.argument("text")
+@_guard
+def note(folder: str, text: str) -> None:
+    """Add a GM's note to the next public report."""
+    _campaign(folder).add_note(text)
+    click.echo("Noted; it will appear in the next public report.")
 
 
 @main.command()

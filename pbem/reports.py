@@ -151,7 +151,8 @@ def _by_hand(events: list) -> dict[int, list]:
     return grouped
 
 
-def public_context(table: Table, turn: int, game: Game, events: list, notes: list[str] = ()) -> dict:
+def public_context(table: Table, turn: int, game: Game, events: list, notes: list[str] = (),
+                   deadline: str = "") -> dict:
     """The context of the public report of ``turn`` (0: the opening report).
 
     ``game`` is the state after the turn; ``events`` may hold private events:
@@ -178,6 +179,7 @@ def public_context(table: Table, turn: int, game: Game, events: list, notes: lis
         "game_over": game_over is not None,
         "awaited": [(table.players[s], hands) for s, hands in game.awaited().items() if hands],
         "notes": list(notes),
+        "deadline": deadline,
         "audit": _audit(game) if game.finished else [],
     }
 

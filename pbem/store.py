@@ -195,6 +195,24 @@ class CampaignStore:
     def log_submission(self, turn: int, entry: dict) -> None:
         append_line(self.orders_path(turn).with_suffix(".log"), json.dumps(entry, ensure_ascii=False))
 
+    # -- deadlines moved by the GM, notes for the next report ----------------------------
+    def read_deadlines(self) -> dict[str, str]:
+        path = self.root / "deadlines.json"
+        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+    def write_deadlines(self, deadlines: dict[str, str]) -> None:
+        write_atomic(self.root / "deadlines.json", dump_json(deadlines))
+
+    def notes_path(self, turn: int) -> Path:
+        return self.root / "notes" / f"turn-{turn:03d}.txt"
+
+    def add_note(self, turn: int, text: str) -> None:
+        append_line(self.notes_path(turn), " ".join(text.split()))
+
+    def read_notes(self, turn: int) -> list[str]:
+        path = self.notes_path(turn)
+        return [l for l in path.read_text(encoding="utf-8").splitlines() if l.strip()] if path.exists() else []
+
     # -- misc -----------------------------------------------------------------------
     def templates_dir(self) -> Path:
         return self.root / "templates"

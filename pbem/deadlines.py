@@ -1,0 +1,180 @@
+"""Deadlines: when each postal turn's orders are due, in the campaign's time zone.
+
+``campaign.yaml`` may hold::
+
+    deadline:
+      timezone: Europe/Paris      # an IANA zone name
+      every_days: 3               # a turn lasts this many days ...
+      at: "20:00"                 # ... and ends at this local time
+      remind_hours: 24            # reminders fall due this long before the deadline
+      turns:                      # optional: an explicit deadline for some turns
+        1: "2026-12-01 20:00"
+
+The deadline of a turn is, in order: the one the GM set with ``pbem deadline``;
+the one ``turns:`` gives; else ``every_days`` after the day the turn opened, at
+``at`` local time. Local times are converted with the zone's rules for that
+date, so a deadline across a daylight-saving change stays at 20:00 local time.
+
+Pure functions: the clock is always passed in.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Any
+
+from .config import ConfigError
+
+UTC = timezone.utc
+
+
+@dataclass(frozen=True)
+class Schedule:
+    zone: Any                      # a ZoneInfo
+    every_days: int | None = None
+    at: time = time(20, 0)
+    remind_hours: float = 24.0
+    turns: dict[int, datetime] = field(default_factory=dict)  # aware, UTC
+
+    @property
+    def zone_name(self) -> str:
+        return str(self.zone)
+
+
+def parse_schedule(data: Any) -> Schedule | None:
+    """The ``deadline:`` section, validated (None when there is none)."""
+    if data is None:
+        return None
+    where = "campaign.yaml: deadline"
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: must be a mapping (timezone, every_days, at, remind_hours, turns)")
+    zone = _zone(data.get("timezone"), where)
+    every = data.get("every_days")
+    if every is not None and (isinstance(every, bool) or not isinstance(every, int) or not 1 <= every <= 60):
+        raise ConfigError(f"{where}.every_days: a whole number of days from 1 to 60, not {every!r}")
+    at = _clock(data.get("at", "20:00"), f"{where}.at")
+    remind = data.get("remind_hours", 24)
+    if isinstance(remind, bool) or not isinstance(remind, (int, float)) or remind < 0:
+        raise ConfigError(f"{where}.remind_hours: a number of hours, not {remind!r}")
+    turns: dict[int, datetime] = {}
+    for key, value in (data.get("turns") or {}).items():
+        if isinstance(key, bool) or not isinstance(key, int) or key < 1:
+            raise ConfigError(f"{where}.turns: keys are turn numbers, not {key!r}")
+        turns[key] = parse_when(str(value), zone, now=None, where=f"{where}.turns.{key}")
+    if every is None and not turns:
+        raise ConfigError(f"{where}: give every_days (a schedule) or turns (explicit deadlines)")
+    return Schedule(zone, every, at, float(remind), turns)
+
+
+def _zone(name: Any, where: str):
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    if not isinstance(name, str) or not name:
+        raise ConfigError(f"{where}.timezone: missing; name a time zone such as Europe/Paris")
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"{where}.timezone: unknown time zone {name!r} (e.g. Europe/Paris, "
+                          f"America/New_York, UTC)") from None
+
+
+def _clock(value: Any, where: str) -> time:
+    if isinstance(value, int) and not isinstance(value, bool):  # YAML reads 20:00 as 1200 (base 60)
+        value = f"{value // 60:02d}:{value % 60:02d}"
+    match = re.fullmatch(r"(\d{1,2}):(\d{2})", str(value).strip())
+    if not match or int(match[1]) > 23 or int(match[2]) > 59:
+        raise ConfigError(f"{where}: a time of day like \"20:00\", not {value!r}")
+    return time(int(match[1]), int(match[2]))
+
+
+def local(moment: datetime, zone) -> datetime:
+    return moment.astimezone(zone)
+
+
+def at_local(day: date, clock: time, zone) -> datetime:
+    """``day`` at ``clock`` in ``zone`` as an aware UTC moment. A clock time that
+    does not exist that day (skipped by a DST change) moves forward; one that
+    exists twice takes the first."""
+    naive = datetime.combine(day, clock)
+    aware = naive.replace(tzinfo=zone, fold=0)
+    # A non-existent local time round-trips to another wall time: move on to it.
+    back = aware.astimezone(UTC).astimezone(zone)
+    if back.replace(tzinfo=None) != naive:
+        aware = back
+    return aware.astimezone(UTC)
+
+
+def scheduled(schedule: Schedule, turn: int, opened_at: datetime) -> datetime | None:
+    """The deadline the campaign file gives a turn that opened at ``opened_at``."""
+    if turn in schedule.turns:
+        return schedule.turns[turn]
+    if schedule.every_days is None:
+        return None
+    opened_day = local(opened_at, schedule.zone).date()
+    return at_local(opened_day + timedelta(days=schedule.every_days), schedule.at, schedule.zone)
+
+
+def parse_when(text: str, zone, now: datetime | None, where: str = "deadline") -> datetime:
+    """A deadline as a GM writes it: ``2026-12-01 20:00`` (campaign time zone),
+    an ISO time with an offset (``2026-12-01T19:00:00+00:00``), or relative to
+    now: ``+2d``, ``+36h``, ``+90m``."""
+    text = text.strip()
+    relative = re.fullmatch(r"\+\s*(\d+(?:\.\d+)?)\s*([dhm])", text, re.IGNORECASE)
+    if relative:
+        if now is None:
+            raise ConfigError(f"{where}: a relative time ({text}) needs a clock")
+        amount = float(relative[1])
+        unit = {"d": "days", "h": "hours", "m": "minutes"}[relative[2].lower()]
+        return now.astimezone(UTC) + timedelta(**{unit: amount})
+    try:
+        moment = datetime.fromisoformat(text.replace(" ", "T", 1) if "T" not in text else text)
+    except ValueError:
+        raise ConfigError(f"{where}: {text!r} is not a time; write \"2026-12-01 20:00\" "
+                          f"(campaign time zone), an ISO time with offset, or +2d / +36h") from None
+    if moment.tzinfo is None:
+        return at_local(moment.date(), moment.time(), zone)
+    return moment.astimezone(UTC)
+
+
+def describe(moment: datetime, zone) -> str:
+    """``Tuesday 1 December 2026, 20:00 Europe/Paris (19:00 UTC)``."""
+    here = local(moment, zone)
+    utc = moment.astimezone(UTC)
+    text = f"{here:%A} {here.day} {here:%B %Y, %H:%M} {zone}"
+    if str(zone) not in ("UTC", "Etc/UTC"):
+        utc_text = f"{utc:%H:%M} UTC" if utc.date() == here.date() else f"{utc:%a %d %b %H:%M} UTC"
+        text += f" ({utc_text})"
+    return text
+
+
+def time_left(deadline: datetime, now: datetime) -> str:
+    """``2 days 3 hours left`` or ``passed 5 hours ago``."""
+    delta = deadline - now
+    past = delta.total_seconds() < 0
+    seconds = abs(int(delta.total_seconds()))
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = []
+    if days:
+        parts.append(f"{days} day{'s' if days != 1 else ''}")
+    if hours:
+        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
+    if not days and minutes:
+        parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
+    span = " ".join(parts) or "less than a minute"
+    return f"passed {span} ago" if past else f"{span} left"
+
+
+def now_utc() -> datetime:
+    """The clock. ``PBEM_NOW`` (an ISO time) replaces it: for tests, and for a
+    GM who replays what a tick would have done at a given moment."""
+    import os
+
+    fixed = os.environ.get("PBEM_NOW")
+    if fixed:
+        moment = datetime.fromisoformat(fixed)
+        return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
+    return datetime.now(UTC)
