@@ -25,7 +25,7 @@ import ssl
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from email.parser import BytesHeaderParser
-from email.policy import default as default_policy
+from email.policy import compat32
 from typing import Any, TypeVar
 
 from imapclient import DELETED, SEEN, IMAPClient
@@ -136,7 +136,7 @@ class _Fetch:
             if item is None:
                 plan.append((uid, "gone", None))  # expunged by someone else meanwhile
                 continue
-            headers = BytesHeaderParser(policy=default_policy).parsebytes(item[b"BODY[HEADER]"])
+            headers = BytesHeaderParser(policy=compat32).parsebytes(item[b"BODY[HEADER]"])
             if not self.belongs(headers):
                 plan.append((uid, "ignore", None))
                 continue
@@ -146,7 +146,9 @@ class _Fetch:
             else:
                 plan.append((uid, "deliver", key))
         wanted = [uid for uid, action, _ in plan if action == "deliver"]
-        bodies = self.imap("downloading messages", self.client.fetch, wanted, ["BODY.PEEK[]"]) if wanted else {}
+        bodies = {}
+        if wanted:
+            bodies = self.imap("downloading messages", self.client.fetch, wanted, ["BODY.PEEK[]"])
 
         done: list[int] = []  # campaign messages handled: to flag and move
         try:
@@ -161,9 +163,7 @@ class _Fetch:
                             action = "duplicate"
                         else:
                             self.deliver(raw)  # if it raises, this UID stays unmarked
-                            self.ledger.add_delivered(key)
-                            self.ledger.set_mark(self.settings.folder, self.uidvalidity, uid)
-                            self.ledger.save()
+                            self.ledger.record_delivery(self.settings.folder, self.uidvalidity, uid, key)
                             self.summary.delivered += 1
                             done.append(uid)
                             continue

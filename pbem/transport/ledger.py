@@ -4,10 +4,11 @@ Mail is not transactional: a run can die between "the server accepted it" and
 "we noted that".  These ledgers keep that window as small as one message, so a
 rerun after a crash resends or redelivers at most the one message in flight.
 
-`SentLedger` is append-only JSON lines, fsync'd per message, because sending is
-the hot path and appends stay cheap however long the campaign runs.  `FetchLedger`
-is a small JSON document rewritten atomically (temp file + os.replace), because
-its high-water marks are updated in place.
+`SentLedger` is append-only JSON lines, fsync'd per message, because appends stay
+cheap however long the campaign runs.  `FetchLedger` is a JSON document rewritten
+atomically (temp file + os.replace) once per batch, because its high-water marks
+change in place, plus an append-only journal that makes each delivery durable at
+once without rewriting the document per message.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import contextlib
 import json
 import os
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -76,6 +78,7 @@ class SentLedger(_Locked):
         self._entries: list[dict] = []
         self._sent: set[str] = set()
         self._needs_newline = False
+        self._lock = threading.Lock()
         self._load()
 
     def _load(self) -> None:
@@ -99,7 +102,11 @@ class SentLedger(_Locked):
         return draft_id in self._sent
 
     def record(self, draft_id: str, message_id: str, recipients: list[str]) -> None:
-        """Append one record and fsync it before returning: the caller relies on it."""
+        """Append one record and fsync it before returning: the caller relies on it.
+
+        Thread-safe, so the sender can fsync off its event loop; each caller fsyncs
+        its own descriptor outside the lock, letting concurrent fsyncs overlap.
+        """
         entry = {
             "draft_id": draft_id,
             "message_id": message_id,
@@ -107,21 +114,27 @@ class SentLedger(_Locked):
             "sent_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         }
         line = json.dumps(entry, ensure_ascii=False).encode() + b"\n"
-        if self._needs_newline:
-            line = b"\n" + line
-        created = not self.path.exists()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        with self._lock:
+            if self._needs_newline:
+                line = b"\n" + line
+            created = not self.path.exists()
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                os.write(fd, line)
+            except BaseException:
+                os.close(fd)
+                raise
+            self._needs_newline = False
         try:
-            os.write(fd, line)
             os.fsync(fd)
         finally:
             os.close(fd)
         if created:
             _fsync_dir(self.path.parent)
-        self._needs_newline = False
-        self._entries.append(entry)
-        self._sent.add(draft_id)
+        with self._lock:
+            self._entries.append(entry)
+            self._sent.add(draft_id)
 
     def entries(self) -> list[dict]:
         return [dict(entry) for entry in self._entries]
@@ -134,16 +147,23 @@ class FetchLedger(_Locked):
     below it was delivered, recognised as a duplicate or judged not ours).  Globally:
     the keys of delivered messages (Message-ID, or "sha256:<hex>" of the bytes for
     mail without one), which is what prevents double delivery when UIDs reset.
-    Changes stay in memory until `save()`, which replaces the file atomically.
+
+    `save()` rewrites the JSON file atomically; it is called once per batch.  Each
+    delivery is made durable at once by `record_delivery`, which appends one fsync'd
+    line to `<ledger>.journal` (rewriting the whole document per message would cost
+    in proportion to the campaign's history).  Loading replays the journal, ignoring
+    a torn last line; `save()` folds it in and removes it.
     """
 
     VERSION = 1
 
     def __init__(self, path: Path):
         self.path = Path(path)
+        self.journal_path = self.path.with_name(self.path.name + ".journal")
         self._folders: dict[str, dict[str, int]] = {}
         self._delivered: set[str] = set()
         self._load()
+        self._replay_journal()
 
     def _load(self) -> None:
         try:
@@ -166,6 +186,25 @@ class FetchLedger(_Locked):
             ) from exc
         self._folders, self._delivered = folders, delivered
 
+    def _replay_journal(self) -> None:
+        """Apply deliveries recorded after the last save (replaying twice is harmless)."""
+        try:
+            lines = self.journal_path.read_bytes().splitlines()
+        except FileNotFoundError:
+            return
+        for line in lines:
+            try:
+                entry = json.loads(line)
+                folder, validity, uid, key = (
+                    str(entry["folder"]), int(entry["uidvalidity"]), int(entry["uid"]), str(entry["key"])
+                )
+            except (ValueError, KeyError, TypeError):
+                continue  # torn by a kill mid-write: that delivery was not recorded
+            self._delivered.add(key)
+            known, last = self.mark(folder)
+            if known is None or (known == validity and uid > last):
+                self.set_mark(folder, validity, uid)
+
     def mark(self, folder: str) -> tuple[int | None, int]:
         """(UIDVALIDITY, highest UID examined) for `folder`; (None, 0) if never fetched."""
         state = self._folders.get(folder)
@@ -174,19 +213,37 @@ class FetchLedger(_Locked):
         return state["uidvalidity"], state["last_uid"]
 
     def set_mark(self, folder: str, uidvalidity: int, last_uid: int) -> None:
+        """Move the mark in memory; `save()` or a later `record_delivery` persists it."""
         self._folders[folder] = {"uidvalidity": int(uidvalidity), "last_uid": int(last_uid)}
 
     def is_delivered(self, key: str) -> bool:
         return key in self._delivered
 
-    def add_delivered(self, key: str) -> None:
+    def record_delivery(self, folder: str, uidvalidity: int, uid: int, key: str) -> None:
+        """Durably note that message `key` (at `uid`) was delivered, before returning."""
+        line = json.dumps(
+            {"folder": folder, "uidvalidity": uidvalidity, "uid": uid, "key": key},
+            ensure_ascii=False,
+        ).encode()
+        created = not self.journal_path.exists()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.journal_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            # A leading newline isolates this line from a torn one left by a kill.
+            os.write(fd, b"\n" + line + b"\n")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if created:
+            _fsync_dir(self.path.parent)
         self._delivered.add(key)
+        self.set_mark(folder, uidvalidity, uid)
 
     def delivered_count(self) -> int:
         return len(self._delivered)
 
     def save(self) -> None:
-        """Write everything to a temp file, fsync, rename over the old one."""
+        """Write everything to a temp file, fsync, rename over the old one, drop the journal."""
         data = {
             "version": self.VERSION,
             "folders": self._folders,
@@ -207,3 +264,8 @@ class FetchLedger(_Locked):
                 pass
             raise
         _fsync_dir(self.path.parent)
+        # Only now is the journal redundant; a crash before this line replays it harmlessly.
+        try:
+            os.unlink(self.journal_path)
+        except FileNotFoundError:
+            pass

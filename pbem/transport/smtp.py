@@ -28,7 +28,6 @@ from email.utils import getaddresses
 from aiosmtplib import (
     SMTP,
     SMTPAuthenticationError,
-    SMTPConnectResponseError,
     SMTPException,
     SMTPNotSupported,
     SMTPRecipientsRefused,
@@ -134,6 +133,15 @@ def _is_tls_failure(exc: BaseException) -> bool:
     return False
 
 
+class _Retry(Exception):
+    """A temporary failure; `connection` when the server, not this message, is the trouble."""
+
+    def __init__(self, reason: str, connection: bool = False):
+        super().__init__(reason)
+        self.reason = reason
+        self.connection = connection
+
+
 class _Connection:
     """One SMTP session, opened lazily and reopened after it is lost."""
 
@@ -214,77 +222,86 @@ class _Run:
                 await conn.close()
 
     async def send_one(self, conn: _Connection, draft: _Draft) -> None:
-        """Send one draft, retrying temporary failures; record it once accepted."""
+        """Send one draft, retrying temporary failures with backoff.
+
+        Ends when the draft is accepted (and recorded) or failed for good; raises
+        SendError when the server itself cannot be used.
+        """
         s = self.settings
         attempt = 0
         while True:
-            connection_trouble = False
             try:
-                client = await conn.open()
-            except SMTPAuthenticationError as exc:
-                raise SendError(
-                    f"SMTP server {self.where} refused the login for {s.user!r}: "
-                    f"{_describe(exc)}. Check the user name and password."
-                ) from exc
-            except SMTPConnectResponseError as exc:
-                if exc.code >= 500:
-                    raise SendError(
-                        f"SMTP server {self.where} refused the connection: {_describe(exc)}"
-                    ) from exc
-                reason, connection_trouble = f"server busy: {_describe(exc)}", True
-            except Exception as exc:  # noqa: BLE001 - classified below
-                if _is_tls_failure(exc) or isinstance(exc, SMTPNotSupported):
-                    raise SendError(
-                        f"secure connection to SMTP server {self.where} ({s.security}) "
-                        f"failed: {_describe(exc)}. Check the security setting (starttls "
-                        "is usual on port 587, tls on 465) and the server's certificate"
-                    ) from exc
-                if not isinstance(exc, (SMTPException, OSError, asyncio.TimeoutError)):
-                    raise
-                if isinstance(exc, SMTPResponseException) and exc.code >= 500:
-                    raise SendError(
-                        f"SMTP server {self.where} refused the session: {_describe(exc)}"
-                    ) from exc
-                reason, connection_trouble = f"cannot connect: {_describe(exc)}", True
-            else:
-                try:
-                    errors, _reply = await client.sendmail(draft.sender, draft.recipients, draft.raw)
-                except SMTPRecipientsRefused as exc:
-                    refusals = {r.recipient: f"{r.code} {r.message}" for r in exc.recipients}
-                    if not all(400 <= r.code < 500 for r in exc.recipients):
-                        self._fail(draft, "every recipient was refused: "
-                                   + "; ".join(refusals.values()), refusals)
-                        return
-                    reason = "recipients temporarily refused: " + "; ".join(refusals.values())
-                except SMTPResponseException as exc:
-                    if not 400 <= exc.code < 500:
-                        self._fail(draft, _describe(exc))
-                        return
-                    reason = _describe(exc)
-                    if exc.code == 421:  # the server is closing this session
-                        conn.discard()
-                except (SMTPException, OSError, asyncio.TimeoutError) as exc:
-                    conn.discard()
-                    reason, connection_trouble = f"connection lost: {_describe(exc)}", True
-                else:
-                    self._accepted(draft, errors)
-                    return
+                client = await self._open(conn)
+                await self._transmit(conn, client, draft)
+                return
+            except _Retry as retry:
+                trouble = retry
             attempt += 1
             if attempt > s.retries:
-                if connection_trouble:
+                if trouble.connection:
                     raise SendError(
-                        f"SMTP server {self.where} cannot be used ({reason}); "
+                        f"SMTP server {self.where} cannot be used ({trouble.reason}); "
                         f"gave up after {attempt} attempts"
                     )
-                self._fail(draft, f"{reason} (gave up after {attempt} attempts)")
+                self._fail(draft, f"{trouble.reason} (gave up after {attempt} attempts)")
                 return
             self.progress(draft.draft_id, "retry")
             await asyncio.sleep(s.backoff * 2 ** (attempt - 1))
 
-    def _accepted(self, draft: _Draft, errors: dict) -> None:
+    async def _open(self, conn: _Connection) -> SMTP:
+        """The batch's connection, (re)opened if needed; sorts failures into retry or fatal."""
+        s = self.settings
+        try:
+            return await conn.open()
+        except SMTPAuthenticationError as exc:
+            if exc.code < 500:  # e.g. 454: the server's auth backend is down for now
+                raise _Retry(f"login failed for now: {_describe(exc)}", connection=True) from exc
+            raise SendError(
+                f"SMTP server {self.where} refused the login for {s.user!r}: "
+                f"{_describe(exc)}. Check the user name and password."
+            ) from exc
+        except Exception as exc:  # noqa: BLE001 - sorted below, the rest re-raised
+            if _is_tls_failure(exc) or isinstance(exc, SMTPNotSupported):
+                raise SendError(
+                    f"secure connection to SMTP server {self.where} ({s.security}) "
+                    f"failed: {_describe(exc)}. Check the security setting (starttls "
+                    "is usual on port 587, tls on 465) and the server's certificate"
+                ) from exc
+            if isinstance(exc, SMTPResponseException) and exc.code >= 500:
+                raise SendError(
+                    f"SMTP server {self.where} refused the session: {_describe(exc)}"
+                ) from exc
+            if isinstance(exc, (SMTPException, OSError, asyncio.TimeoutError)):
+                raise _Retry(f"cannot connect: {_describe(exc)}", connection=True) from exc
+            raise
+
+    async def _transmit(self, conn: _Connection, client: SMTP, draft: _Draft) -> None:
+        """One SMTP transaction: record on success, fail the draft on 5xx, else _Retry."""
+        try:
+            errors, _reply = await client.sendmail(draft.sender, draft.recipients, draft.raw)
+        except SMTPRecipientsRefused as exc:
+            refusals = {r.recipient: f"{r.code} {r.message}" for r in exc.recipients}
+            if all(400 <= r.code < 500 for r in exc.recipients):
+                raise _Retry("recipients temporarily refused: " + "; ".join(refusals.values())) from exc
+            self._fail(draft, "every recipient was refused: " + "; ".join(refusals.values()), refusals)
+            return
+        except SMTPResponseException as exc:
+            if not 400 <= exc.code < 500:
+                self._fail(draft, _describe(exc))  # permanent: retrying cannot help
+                return
+            if exc.code == 421:  # the server is closing this session
+                conn.discard()
+            raise _Retry(_describe(exc)) from exc
+        except (SMTPException, OSError, asyncio.TimeoutError) as exc:
+            conn.discard()
+            raise _Retry(f"connection lost: {_describe(exc)}", connection=True) from exc
+        await self._accepted(draft, errors)
+
+    async def _accepted(self, draft: _Draft, errors: dict) -> None:
         accepted = [r for r in draft.recipients if r not in errors]
         # Record first: if anything after this fails, the rerun must not resend.
-        self.ledger.record(draft.draft_id, draft.message_id, accepted)
+        # The fsync runs in a thread so the other connections keep moving meanwhile.
+        await asyncio.to_thread(self.ledger.record, draft.draft_id, draft.message_id, accepted)
         self.summary.sent.append(draft.draft_id)
         self.summary.per_recipient[draft.draft_id] = {
             r: (f"{errors[r].code} {errors[r].message}" if r in errors else "accepted")

@@ -1,0 +1,52 @@
+"""Fixtures giving the mail tests real servers: Dovecot (IMAP + LMTP) and aiosmtpd.
+
+Nothing here skips: a machine without dovecot makes these tests error out loudly,
+because a mail transport that was never run against a server is untested.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from servers import SMTP_PASSWORD, SMTP_USER, DovecotServer, SmtpServer  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def dovecot():
+    """One Dovecot per test module (stopping one takes about a second).
+
+    Tests that need an empty mailbox take `dovecot.new_account()`; tests that stop,
+    restart or tamper with the server use `fresh_dovecot` instead.
+    """
+    server = DovecotServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def fresh_dovecot():
+    """A Dovecot of the test's own, for restarts and Maildir surgery."""
+    server = DovecotServer()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def smtp_server(dovecot):
+    """STARTTLS + AUTH submission server relaying into `dovecot`, faults cleared."""
+    server = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=dovecot, starttls=True)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
