@@ -70,6 +70,7 @@ class TurnResult:
     public_report: str
     private_reports: dict[str, str] = field(default_factory=dict)
     defaults: dict[str, list[int]] = field(default_factory=dict)   # player -> hands played by NMR
+    warning: str = ""
 
 
 @dataclass(frozen=True)
@@ -328,25 +329,40 @@ class Campaign:
             files["orders.json"] = dump_json(records)
         for name, text in private.items():
             files[f"reports/private-{name}.txt"] = text
-        self.store.write_turn(turn, files)
-        self._draft_mails(turn, game, public, private, players)
+        files.update(self._turn_mails(turn, game, public, private, players))
+        folder = self.store.write_turn(turn, files)
+        warning = ""
+        try:  # the turn is resolved now; the outbox copy can be redone at any time
+            from .outbox import publish
+
+            publish(self.folder, folder)
+        except BaseException as e:  # noqa: BLE001 - even Ctrl-C: the turn *is* resolved
+            what = "interrupted" if isinstance(e, KeyboardInterrupt) else f"failed ({e})"
+            warning = (f"the turn is resolved, but copying its mail drafts to the outbox {what}; "
+                       f"`pbem preview {self.folder}` finishes it")
         defaults: dict[str, list[int]] = {}
         for h, rec in records.items():
             if rec["status"] == "nmr":
                 defaults.setdefault(rec["player"], []).append(int(h))
-        return TurnResult(turn, game, events, public, private, defaults)
+        return TurnResult(turn, game, events, public, private, defaults, warning)
 
-    def _draft_mails(self, turn: int, game: Game, public: str, private: dict[str, str],
-                     players: list[str]) -> None:
-        """Draft the turn's mails in the outbox (derived from the turn folder
-        just written: a crash here loses nothing that `pbem redraft` cannot redo)."""
-        from .outbox import draft_turn_mails
+    def _turn_mails(self, turn: int, game: Game, public: str, private: dict[str, str],
+                    players: list[str]) -> dict[str, str]:
+        """The turn's mail drafts, as files of the turn folder (written with it, at once)."""
+        from .outbox import turn_mails
 
         by_name = {p.name: p for p in self.config.players}
         people = [by_name[name] for name in players if name in by_name]
         generation = 1 + self.store.rolled_back_count(turn)
-        draft_turn_mails(self.folder, self.name, turn, generation, game.finished, self.config.gm,
-                         people, public, private)
+        return turn_mails(self.folder, self.name, turn, generation, game.finished, self.config.gm,
+                          people, public, private)
+
+    def publish_drafts(self) -> list[str]:
+        """Finish copying the latest turn's drafts to the outbox (after a crash)."""
+        from .outbox import publish
+
+        latest = self.store.latest_turn()
+        return [] if latest is None else publish(self.folder, self.store.turn_dir(latest))
 
     # -- rollback ------------------------------------------------------------------------------
     def rollback(self) -> int:

@@ -215,6 +215,8 @@ def resolve(folder: str, force: bool) -> None:
                    f"{', '.join(map(str, hands))}")
     click.echo(f"Turn {result.turn} resolved; reports drafted in "
                f"{Path(folder) / 'turns' / f'turn-{result.turn:03d}' / 'reports'}.")
+    if result.warning:
+        click.echo(f"Warning: {result.warning}", err=True)
 
 
 @main.command()
@@ -226,6 +228,7 @@ def preview(folder: str, draft: str | None) -> None:
     from .outbox import Outbox, summarize
     from .postoffice import selected_drafts
 
+    _campaign(folder).publish_drafts()
     outbox = Outbox(Path(folder))
     if draft:
         path = selected_drafts(outbox, [draft])[0]
@@ -253,6 +256,7 @@ def send(folder: str, drafts: tuple[str, ...], dry_run: bool) -> None:
     from .postoffice import selected_drafts, send as send_all
 
     campaign = _campaign(folder)
+    campaign.publish_drafts()
     if dry_run:
         paths = selected_drafts(Outbox(campaign.folder), list(drafts))
         for path in paths:

@@ -54,8 +54,7 @@ def make_message(*, sender_name: str, sender: str, to_name: str, to: str, subjec
         raise ValueError("a header value holds a line break")
     charset = Charset("utf-8")
     charset.body_encoding = QP  # readable in any client, 7-bit safe for any server
-    msg = MIMEText("", "plain")
-    msg.set_payload(body, charset)
+    msg = MIMEText(body, "plain", charset)
     msg["From"] = formataddr((sender_name, sender)) if sender else "pbem <pbem@localhost>"
     msg["To"] = formataddr((to_name, to))
     msg["Subject"] = subject if subject.isascii() else Charset("utf-8").header_encode(subject)
@@ -168,15 +167,17 @@ def turn_subjects(campaign: str, turn: int, finished: bool) -> tuple[str, str]:
     return f"[{campaign}] Turn {nxt}: report of turn {turn}", f"[{campaign}] Turn {nxt}: your cards and orders"
 
 
-def draft_turn_mails(root: Path, campaign: str, turn: int, generation: int, finished: bool,
-                     gm, players, public: str, private: dict[str, str]) -> list[str]:
-    """Draft the public report to every player and each private report to its
-    player. Each player's turn mails form one thread (In-Reply-To / References
-    to their previous private mail). Returns the draft ids."""
+def turn_mails(root: Path, campaign: str, turn: int, generation: int, finished: bool,
+               gm, players, public: str, private: dict[str, str]) -> dict[str, str]:
+    """The turn's mails as files for the turn folder: ``mail/<id>.eml`` for the
+    public report to every player and each private report to its player, and
+    ``mail/index.jsonl``. Each player's turn mails form one thread (In-Reply-To /
+    References to their previous private mail)."""
+    from .inbox import _slug
+
     outbox = Outbox(root)
-    known = outbox.known_ids()
     last_private: dict[str, str] = {}
-    for message_id, entry in known.items():  # file order: the last one wins
+    for message_id, entry in outbox.known_ids().items():  # file order: the last one wins
         # Earlier turns only: drafts of a rolled-back turn were never sent.
         if entry.get("kind") == "private" and entry.get("player") and (entry.get("turn") or 0) <= turn:
             last_private[entry["player"]] = message_id
@@ -184,10 +185,9 @@ def draft_turn_mails(root: Path, campaign: str, turn: int, generation: int, fini
     suffix = f"t{turn:03d}" + (f"r{generation}" if generation > 1 else "")
     sender_name = gm.name if gm else "pbem"
     sender = gm.email if gm else ""
-    ids = []
+    files: dict[str, str] = {}
+    index: list[str] = []
     for person in players:
-        from .inbox import _slug
-
         previous = last_private.get(person.name)
         for kind, subject, body in (("public", public_subject, public),
                                     ("private", private_subject, private[person.name])):
@@ -196,7 +196,29 @@ def draft_turn_mails(root: Path, campaign: str, turn: int, generation: int, fini
             raw = make_message(sender_name=sender_name, sender=sender, to_name=person.name, to=person.email,
                                subject=subject, body=body, message_id=message_id,
                                in_reply_to=previous, references=[previous] if previous else [])
-            outbox.add(draft_id, raw, message_id=message_id, kind=kind, turn=turn + 1,
-                       to=person.email, player=person.name)
-            ids.append(draft_id)
-    return ids
+            files[f"mail/{draft_id}.eml"] = raw.decode("ascii")
+            index.append(json.dumps({"message_id": message_id, "draft": draft_id, "kind": kind,
+                                     "turn": turn + 1, "to": person.email, "player": person.name},
+                                    ensure_ascii=False))
+    files["mail/index.jsonl"] = "\n".join(index) + "\n"
+    return files
+
+
+def publish(root: Path, turn_dir: Path) -> list[str]:
+    """Copy a turn folder's drafts to the outbox, those not yet published
+    (idempotent: `pbem preview` and `pbem send` run it again after a crash)."""
+    index_path = turn_dir / "mail" / "index.jsonl"
+    if not index_path.exists():
+        return []
+    outbox = Outbox(root)
+    known = outbox.known_ids()
+    published = []
+    for line in index_path.read_text(encoding="utf-8").splitlines():
+        entry = json.loads(line)
+        if entry["message_id"] in known:
+            continue
+        raw = (turn_dir / "mail" / f"{entry['draft']}.eml").read_bytes()
+        outbox.add(entry["draft"], raw, message_id=entry["message_id"], kind=entry["kind"],
+                   turn=entry["turn"], to=entry["to"], player=entry["player"])
+        published.append(entry["draft"])
+    return published

@@ -1,0 +1,195 @@
+"""A whole game by mail, against real servers (issue 4, item 7).
+
+Four simulated players, each a small script that reads its mail by IMAP,
+picks legal orders from its private turn mail and replies by SMTP in a real
+client's reply layout (Gmail's top-post with the turn mail quoted below,
+Thunderbird's inline answer under the quoted form). The GM side runs only the
+commands a GM runs: `pbem send`, `pbem fetch`, `pbem resolve`. The game is
+played until the winner is announced by mail to every player.
+"""
+
+from __future__ import annotations
+
+import re
+import smtplib
+import time
+from email import message_from_bytes
+from email.policy import default as default_policy
+from email.utils import formatdate, make_msgid
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import main
+from servers import SMTP_PASSWORD, SMTP_USER
+
+NAMES = ["Arthur", "Bruno", "Chloé", "Dominik"]
+RANK = {"Guard": 1, "Spy": 2, "Baron": 3, "Handmaid": 4, "Prince": 5, "King": 6, "Countess": 7, "Princess": 8}
+
+
+def pbem(*args) -> str:
+    result = CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+class Player:
+    """A player who reads mail by IMAP and answers by SMTP."""
+
+    def __init__(self, name: str, address: str, layout: str, dovecot, smtp_server):
+        self.name = name
+        self.address = address
+        self.layout = layout
+        self.dovecot = dovecot
+        self.smtp = smtp_server
+
+    def inbox(self) -> list:
+        """New messages, read once (\\Seen afterwards)."""
+        with self.dovecot.imap(self.address) as client:
+            client.select_folder("INBOX")
+            uids = client.search(["UNSEEN"])
+            if not uids:
+                return []
+            fetched = client.fetch(uids, ["RFC822"])
+            client.add_flags(uids, [b"\\Seen"])
+        return [message_from_bytes(fetched[u][b"RFC822"], policy=default_policy) for u in sorted(uids)]
+
+    def orders_for(self, body: str, others: list[str]) -> list[str]:
+        """Legal orders for every hand marked '<- your turn' in the turn mail."""
+        lines = []
+        for number, cards in re.findall(r"Hand\s+(\d+): ([A-Za-z, ]+?)\s+<- your turn", body):
+            held = [c.strip() for c in cards.split(",")]
+            if "Countess" in held and ({"King", "Prince"} & set(held)):
+                card = "Countess"
+            else:
+                playable = [c for c in held if c != "Princess"] or held
+                card = min(playable, key=lambda c: RANK[c])
+            target = others[int(number) % len(others)]
+            if card == "Guard":
+                lines.append(f"Hand {number}: Guard on {target}, guess {'Baron' if int(number) % 2 else 'Prince'}")
+            elif card in ("Spy", "Baron", "King", "Prince"):
+                lines.append(f"Hand {number}: {card} on {target}")
+            else:
+                lines.append(f"Hand {number}: {card}")
+        return lines
+
+    def reply(self, original, orders: list[str]) -> None:
+        body = original.get_content()
+        quoted = "\n".join("> " + line if line else ">" for line in body.splitlines())
+        date = formatdate(localtime=True)
+        if self.layout == "gmail":  # top-posted, the whole turn mail quoted below
+            text = ("Hi Rita,\n\n" + "\n".join(orders) + f"\n\nCheers,\n{self.name}\n\n"
+                    f"On {date}, Rita <{original['From'].addresses[0].addr_spec}> wrote:\n{quoted}\n")
+        else:  # Thunderbird: inline, each order under its quoted blank form line
+            answers = {re.match(r"Hand (\d+):", o).group(1): o.split(":", 1)[1].strip() for o in orders}
+            out = [f"On {date}, Rita wrote:"]
+            for line in body.splitlines():
+                out.append("> " + line if line else ">")
+                form = re.fullmatch(r"Hand (\d+):", line.strip())
+                if form and form.group(1) in answers:
+                    out.append(answers[form.group(1)])
+                    out.append("")
+            text = "\n".join(out) + f"\n\n-- \n{self.name}\n"
+        from email.message import EmailMessage
+
+        msg = EmailMessage()
+        msg["From"] = f"{self.name} <{self.address}>"
+        msg["To"] = str(original["From"])
+        msg["Subject"] = "Re: " + str(original["Subject"])
+        msg["Date"] = date
+        msg["Message-ID"] = make_msgid(domain="players.example.test")
+        msg["In-Reply-To"] = str(original["Message-ID"])
+        msg["References"] = str(original["Message-ID"])
+        msg.set_content(text)
+        with smtplib.SMTP(self.smtp.host, self.smtp.port, timeout=10) as client:
+            client.starttls(context=self.smtp.client_context())
+            client.login(SMTP_USER, SMTP_PASSWORD)
+            client.send_message(msg)
+
+
+@pytest.fixture
+def mail_game(tmp_path, dovecot, smtp_server, monkeypatch):
+    gm = dovecot.new_account()
+    addresses = [dovecot.new_account() for _ in NAMES]
+    folder = tmp_path / "game9"
+    folder.mkdir()
+    ca = tmp_path / "ca.pem"
+    smtp_server.ca.cert_pem.write_to_path(str(ca))
+    monkeypatch.setenv("GAME9_SMTP", SMTP_PASSWORD)
+    monkeypatch.setenv("GAME9_IMAP", dovecot.passwords[gm])
+    players = "".join(f"  - {{name: {n}, email: {a}}}\n" for n, a in zip(NAMES, addresses))
+    (folder / "campaign.yaml").write_text(
+        f"title: Postal game 9\ngm: {{name: Rita, email: {gm}}}\nplayers:\n{players}seed: 9\n"
+        f"require_code: true\n"
+        f"mail:\n"
+        f"  smtp: {{host: {smtp_server.host}, port: {smtp_server.port}, security: starttls,"
+        f" user: {SMTP_USER}, password_env: GAME9_SMTP, ca_file: {ca}}}\n"
+        f"  imap: {{host: {dovecot.host}, port: {dovecot.imap_port}, tls: false, user: {gm},"
+        f" password_env: GAME9_IMAP, folder: INBOX, processed_folder: pbem-game9}}\n",
+        encoding="utf-8")
+    layouts = ["gmail", "thunderbird", "gmail", "thunderbird"]
+    people = [Player(n, a, layouts[i], dovecot, smtp_server) for i, (n, a) in enumerate(zip(NAMES, addresses))]
+    return folder, people
+
+
+def wait_for(check, what: str, timeout: float = 10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_a_whole_game_by_mail(mail_game):
+    folder, people = mail_game
+    pbem("start", folder)
+    final_mails: dict[str, object] = {}
+    for turn in range(1, 20):
+        pbem("send", folder)
+        private = {}
+        for p in people:
+            mails = wait_for(p.inbox, f"{p.name}'s turn {turn} mail")
+            for m in mails:
+                subject = str(m["Subject"])
+                if "Game over" in subject:
+                    final_mails.setdefault(p.name, m)
+                elif "your cards and orders" in subject:
+                    private[p.name] = m
+        if len(final_mails) == len(people):
+            break
+        assert set(private) == set(NAMES), f"turn {turn}: private mails reached only {sorted(private)}"
+        for p in people:
+            mail = private[p.name]
+            orders = p.orders_for(mail.get_content(), [n for n in NAMES if n != p.name])
+            if orders:
+                p.reply(mail, orders)
+        expected = sum(bool(p.orders_for(private[p.name].get_content(), NAMES)) for p in people)
+
+        def fetched():
+            out = pbem("fetch", folder)
+            fetched.total += out.count(": recorded (")
+            return fetched.total >= expected
+        fetched.total = 0
+        wait_for(fetched, f"turn {turn} replies to arrive")
+        status = pbem("status", folder)
+        assert "Every order is in" in status, status
+        pbem("resolve", folder)  # no --force: every order came by mail
+    else:
+        pytest.fail("the game did not end")
+    # The winner is announced by mail to every player.
+    export = CliRunner().invoke(main, ["export", str(folder)]).output
+    import json
+
+    data = json.loads(export)
+    assert data["finished"] and data["winners"]
+    for name, mail in final_mails.items():
+        body = mail.get_content()
+        assert "GAME OVER" in body or "game is over" in body.lower()
+        for winner in data["winners"]:
+            assert winner in body
+    # Every acknowledgement went out too, and nothing was sent twice.
+    sent = (folder / "mail" / "sent.jsonl").read_text(encoding="utf-8").splitlines()
+    ids = [json.loads(line)["draft_id"] if "draft_id" in line else json.loads(line).get("draft") for line in sent]
+    assert len(ids) == len(set(ids))
