@@ -231,8 +231,15 @@ def preview(folder: str, draft: str | None) -> None:
     _campaign(folder).publish_drafts()
     outbox = Outbox(Path(folder))
     if draft:
-        path = selected_drafts(outbox, [draft])[0]
-        click.echo(path.read_bytes().decode("utf-8", "replace").replace("\r\n", "\n").rstrip())
+        from email import message_from_bytes
+        from email.policy import default
+
+        msg = message_from_bytes(selected_drafts(outbox, [draft])[0].read_bytes(), policy=default)
+        for header in ("From", "To", "Subject", "Date", "Message-ID", "In-Reply-To"):
+            if msg[header]:
+                click.echo(f"{header}: {msg[header]}")
+        click.echo()
+        click.echo(msg.get_content().rstrip())
         return
     drafts = outbox.drafts()
     if not drafts:
@@ -339,6 +346,33 @@ def status(folder: str, as_json: bool) -> None:
 def report(folder: str, turn: int | None, player: str | None) -> None:
     """Print a public or private report."""
     click.echo(_campaign(folder).report(turn, player).rstrip())
+
+
+@main.command()
+@folder_arg
+@click.option("--again", is_flag=True, help="Remind players already reminded this turn, too.")
+@_guard
+def remind(folder: str, again: bool) -> None:
+    """Draft a reminder to every player who still owes orders."""
+    from .tick import remind as draft_reminders
+
+    drafted = draft_reminders(_campaign(folder), again=again)
+    if drafted:
+        click.echo(f"Reminders drafted: {', '.join(drafted)}. Send them with `pbem send {folder}`.")
+    else:
+        click.echo("Nobody to remind (every order is in, or everyone was reminded; --again to repeat).")
+
+
+@main.command()
+@folder_arg
+@_guard
+def tick(folder: str) -> None:
+    """One unattended pass, for cron: fetch and acknowledge, remind, resolve
+    when due, send what campaign.yaml allows (mail.auto_send), tell the GM."""
+    from .tick import tick as run_tick
+
+    for line in run_tick(_campaign(folder)).lines():
+        click.echo(line)
 
 
 @main.command()
