@@ -26,6 +26,7 @@ from .config import CampaignConfig, ConfigError, load_config
 from .engine import Game, Order, derive_secret, resolve_turn, shuffled_deck
 from .orders import ACCEPTED, COMPLETED, REJECTED, CheckedOrder, check_order, parse_orders
 from .reports import Renderer, Table, private_context, public_context
+from .record import build_record, commitments, order_to_json, record_block
 from .store import CampaignStore, StoreError, dump_json
 
 
@@ -297,7 +298,8 @@ class Campaign:
                 else:
                     orders[h] = checked.order
                     records[str(h)] = {"player": name, "status": checked.status,
-                                       "text": record["text"], "order": checked.written.canonical()}
+                                       "text": record["text"], "order": checked.written.canonical(),
+                                       "engine": order_to_json(checked.order)}
         return orders, records
 
     def _commit(self, turn: int, before: Game | None, game: Game, events: list, players: list[str],
@@ -311,8 +313,12 @@ class Campaign:
             from .deadlines import scheduled
 
             deadline = self._deadline_text(scheduled(self.schedule, game.turn, opened_at))
-        public = renderer.public(public_context(table, turn, game, events, notes=self._notes(game.turn - 1),
-                                                deadline=deadline))
+        context = public_context(table, turn, game, events, notes=self._notes(game.turn - 1), deadline=deadline)
+        if turn == 0:
+            context["commitments"] = commitments(seed, game)
+        if game.finished:
+            context["record"] = record_block(self._record(players, seed, turn, game, events, records))
+        public = renderer.public(context)
         private = {
             name: renderer.private(private_context(table, turn, game, events, seat,
                                                    code=order_code(seed, name), deadline=deadline))
@@ -345,6 +351,26 @@ class Campaign:
             if rec["status"] == "nmr":
                 defaults.setdefault(rec["player"], []).append(int(h))
         return TurnResult(turn, game, events, public, private, defaults, warning)
+
+    def _record(self, players: list[str], seed: str, turn: int, game: Game, events: list,
+                records: dict) -> dict:
+        """The whole game's record for the final report (see :mod:`pbem.record`)."""
+        start = Game.from_dict(self.store.read_json(0, "state.json")["game"])
+        turns = []
+        for t in range(1, turn + 1):
+            if t == turn:
+                recs, evs, tokens = records, events, game.tokens
+            else:
+                recs = self.store.read_json(t, "orders.json")
+                evs = [ev.from_dict(e) for e in self.store.read_json(t, "events.json")]
+                tokens = self.store.read_json(t, "state.json")["game"]["tokens"]
+            turns.append({
+                "turn": t,
+                "orders": {h: (r.get("engine") if r["status"] != "nmr" else None) for h, r in recs.items()},
+                "events": [ev.to_dict(e) for e in ev.public(evs)],
+                "tokens": list(tokens),
+            })
+        return build_record(self.name, players, seed, start, turns, game)
 
     def _turn_mails(self, turn: int, game: Game, public: str, private: dict[str, str],
                     players: list[str]) -> dict[str, str]:

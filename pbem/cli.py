@@ -398,6 +398,55 @@ def note(folder: str, text: str) -> None:
 
 
 @main.command()
+@click.argument("final_report", type=click.Path(exists=True, dir_okay=False))
+@click.option("--opening", type=click.Path(exists=True, dir_okay=False),
+              help="The opening report (or its mail), to check the commitments it published.")
+def verify(final_report: str, opening: str | None) -> None:
+    """Check a finished game from its final report: the decks and the seed
+    against the opening commitments, and every result by replaying the game.
+    Exit 0 when everything checks out, 1 otherwise."""
+    from .record import extract, opening_commitments, verify as check
+
+    try:
+        record = extract(_mail_text(Path(final_report)))
+    except ValueError as e:
+        raise PbemError(f"{final_report}: {e}") from None
+    published = None
+    if opening:
+        published = opening_commitments(_mail_text(Path(opening)))
+        if not published:
+            raise PbemError(f"{opening}: no commitments found; give the opening report of the game")
+    try:
+        problems = check(record, published)
+    except (KeyError, TypeError, ValueError) as e:
+        raise PbemError(f"{final_report}: the record is incomplete or malformed ({e!r})") from None
+    turns = len(record.get("turns", []))
+    if problems:
+        click.echo(f"NOT VERIFIED: {len(problems)} problem{'s' if len(problems) != 1 else ''} in "
+                   f"\"{record.get('campaign')}\":")
+        for problem in problems:
+            click.echo(f"  - {problem}")
+        sys.exit(1)
+    click.echo(f"VERIFIED: \"{record['campaign']}\": 13 decks match their commitments"
+               f"{' (as published in the opening report)' if published else ''}, and replaying "
+               f"{turns} turns gives every reported result; winner{'s' if len(record['winners']) > 1 else ''}: "
+               f"{', '.join(record['winners'])}.")
+
+
+def _mail_text(path: Path) -> str:
+    """A report's text, from a plain file or a whole mail message."""
+    raw = path.read_bytes()
+    if re.search(rb"(?im)^content-transfer-encoding:", raw[:4000]):
+        from email import message_from_bytes
+        from email.policy import default
+
+        body = message_from_bytes(raw, policy=default).get_body(preferencelist=("plain",))
+        if body is not None:
+            return body.get_content()
+    return raw.decode("utf-8", "replace")
+
+
+@main.command()
 @folder_arg
 @_guard
 def rollback(folder: str) -> None:

@@ -181,6 +181,8 @@ def public_context(table: Table, turn: int, game: Game, events: list, notes: lis
         "notes": list(notes),
         "deadline": deadline,
         "audit": _audit(game) if game.finished else [],
+        "commitments": {},
+        "record": "",
     }
 
 

@@ -1,0 +1,181 @@
+"""A game players can verify: commitments at the start, the record at the end.
+
+At the start the opening report publishes, for every hand, the SHA-256 of a
+secret salt and that hand's deck order, and the SHA-256 of a salt and the seed
+that drives every random default. Nobody can read the decks from them, and the
+GM cannot change a deck or the seed afterwards without changing them.
+
+At the end the final report carries the *record*: every deck, salt and
+set-aside card, the seed, and every turn's orders (or "no orders": NMR) with
+the public events and tokens that followed. :func:`verify` checks the decks and
+seed against the commitments and replays the whole game through the engine
+from them: every reported result must follow from the rules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from typing import Any
+
+from . import events as ev
+from .cards import card_named
+from .engine import Game, Order, derive_secret, resolve_turn
+
+BEGIN = "-----BEGIN PBEM RECORD-----"
+END = "-----END PBEM RECORD-----"
+
+
+def salt(seed: str, what: str) -> str:
+    return derive_secret(seed, f"salt/{what}")[:32]
+
+
+def deck_commitment(salt_hex: str, deck: list[str]) -> str:
+    return hashlib.sha256(f"{salt_hex}:{','.join(deck)}".encode()).hexdigest()
+
+
+def seed_commitment(salt_hex: str, seed: str) -> str:
+    return hashlib.sha256(f"{salt_hex}:seed:{seed}".encode()).hexdigest()
+
+
+def commitments(seed: str, game: Game) -> dict[str, str]:
+    """Hand number (as text) -> commitment; "seed" -> the seed's commitment."""
+    out = {str(h.number): deck_commitment(salt(seed, str(h.number)), [c.title for c in h.deck])
+           for h in game.hands}
+    out["seed"] = seed_commitment(salt(seed, "seed"), seed)
+    return out
+
+
+def build_record(campaign: str, players: list[str], seed: str, start: Game,
+                 turns: list[dict], final: Game) -> dict[str, Any]:
+    """``turns``: per resolved turn, {"turn", "orders" (hand -> order or None), "events"}."""
+    return {
+        "version": 1,
+        "campaign": campaign,
+        "players": players,
+        "seed": seed,
+        "seed_salt": salt(seed, "seed"),
+        "commitments": commitments(seed, start),
+        "hands": {str(h.number): {"deck": [c.title for c in h.deck], "salt": salt(seed, str(h.number)),
+                                  "set_aside": h.deck[0].title} for h in start.hands},
+        "turns": turns,
+        "tokens": list(final.tokens),
+        "winners": [players[s] for s in final.winners],
+    }
+
+
+def record_block(record: dict) -> str:
+    """The record as a text block a mail carries intact (JSON, lines under 80 columns)."""
+    text = json.dumps(record, ensure_ascii=True, separators=(",", ":"))
+    lines = [text[i:i + 76] for i in range(0, len(text), 76)]
+    return "\n".join([BEGIN, *lines, END])
+
+
+def extract(text: str) -> dict:
+    """The record of a final report (plain text or a whole .eml)."""
+    if "\n" in text and re.search(r"(?m)^Content-Transfer-Encoding:", text) and BEGIN not in text:
+        from email import message_from_string
+        from email.policy import default
+
+        msg = message_from_string(text, policy=default)
+        body = msg.get_body(preferencelist=("plain",))
+        text = body.get_content() if body is not None else text
+    match = re.search(re.escape(BEGIN) + r"(.*?)" + re.escape(END), text, re.S)
+    if not match:
+        raise ValueError("no PBEM RECORD block in this file: give the final report of a finished game")
+    data = "".join(line.strip().lstrip(">").strip() for line in match.group(1).splitlines())
+    try:
+        return json.loads(data)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"the record block is damaged: {e}") from None
+
+
+def order_to_json(order: Order | None) -> dict | None:
+    if order is None:
+        return None
+    return {"card": order.card.title, "target": order.target,
+            "guess": order.guess.title if order.guess is not None else None}
+
+
+def order_from_json(data: dict | None) -> Order | None:
+    if data is None:
+        return None
+    return Order(card_named(data["card"]), data["target"],
+                 card_named(data["guess"]) if data.get("guess") else None)
+
+
+def verify(record: dict, opening_commitments: dict[str, str] | None = None) -> list[str]:
+    """Every problem found (empty: the game checks out)."""
+    problems: list[str] = []
+    seed = str(record["seed"])
+    players = record["players"]
+    commit = record["commitments"]
+    if opening_commitments is not None and opening_commitments != commit:
+        diff = sorted(k for k in set(opening_commitments) | set(commit)
+                      if opening_commitments.get(k) != commit.get(k))
+        problems.append(f"the commitments differ from the opening report's for: {', '.join(diff)}")
+    if seed_commitment(record["seed_salt"], seed) != commit.get("seed"):
+        problems.append("the seed does not match its commitment in the opening report")
+    decks = {}
+    for number in range(1, 14):
+        hand = record["hands"].get(str(number))
+        if hand is None:
+            problems.append(f"hand {number}: no deck in the record")
+            continue
+        if deck_commitment(hand["salt"], hand["deck"]) != commit.get(str(number)):
+            problems.append(f"hand {number}: the deck does not match its commitment in the opening report")
+        cards = [card_named(c) for c in hand["deck"]]
+        if None in cards:
+            problems.append(f"hand {number}: unknown card in the deck")
+            continue
+        if hand["deck"][0] != hand.get("set_aside"):
+            problems.append(f"hand {number}: the set-aside card is not the deck's first card")
+        decks[number] = cards
+    if len(decks) < 13:
+        return problems
+    try:
+        game = Game.new(len(players), decks)
+    except ValueError as e:
+        return problems + [f"the decks cannot be dealt: {e}"]
+    for entry in record["turns"]:
+        turn = entry["turn"]
+        if game.finished:
+            problems.append(f"turn {turn}: the game was already over")
+            break
+        if turn != game.turn:
+            problems.append(f"turn {turn}: expected turn {game.turn}")
+            break
+        orders = {int(h): order_from_json(o) for h, o in entry["orders"].items()}
+        try:
+            game, events = resolve_turn(game, orders, seed)
+        except ValueError as e:
+            problems.append(f"turn {turn}: an order cannot be played: {e}")
+            break
+        replayed = [ev.to_dict(e) for e in ev.public(events)]
+        if replayed != entry["events"]:
+            first = next((i for i, (a, b) in enumerate(zip(replayed, entry["events"])) if a != b),
+                         min(len(replayed), len(entry["events"])))
+            got = entry["events"][first] if first < len(entry["events"]) else "nothing"
+            want = replayed[first] if first < len(replayed) else "nothing"
+            problems.append(f"turn {turn}: the report says {got}, the rules give {want}")
+        if entry.get("tokens") is not None and entry["tokens"] != game.tokens:
+            problems.append(f"turn {turn}: tokens reported {entry['tokens']}, the rules give {game.tokens}")
+    if not game.finished:
+        problems.append("the replayed game is not over at the end of the record")
+    if record["tokens"] != game.tokens:
+        problems.append(f"final tokens reported {record['tokens']}, the rules give {game.tokens}")
+    winners = [players[s] for s in game.winners]
+    if record["winners"] != winners:
+        problems.append(f"winners reported {record['winners']}, the rules give {winners}")
+    return problems
+
+
+def opening_commitments(text: str) -> dict[str, str]:
+    """The commitments printed in an opening report ("Hand 3: <hex>", "Seed: <hex>")."""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"\s*(?:Hand\s+(\d+)|(Seed)):\s+([0-9a-f]{64})\s*$", line)
+        if m:
+            out[m.group(1) or "seed"] = m.group(3)
+    return out
