@@ -188,7 +188,8 @@ class Campaign:
         if latest is None:
             raise GameError(f"{self.folder}: the game has not been started; run `pbem start {self.folder}`")
         data = self.store.read_json(latest, "state.json")
-        return Position(latest, Game.from_dict(data["game"]), list(data["players"]), data["seed"])
+        players = self.store.read_roster() or list(data["players"])  # after `pbem replace`
+        return Position(latest, Game.from_dict(data["game"]), players, data["seed"])
 
     def _table(self, players: list[str]) -> Table:
         return Table(self.name, self.config.title, players)
@@ -390,6 +391,40 @@ class Campaign:
         latest = self.store.latest_turn()
         return [] if latest is None else publish(self.folder, self.store.turn_dir(latest))
 
+    # -- replacing a player ------------------------------------------------------------------
+    def replace_player(self, old: str, name: str | None = None, email: str | None = None) -> str:
+        """Give a seat a new name and/or address: cards, tokens and orders on file
+        stay with the seat. ``campaign.yaml`` is rewritten (the old one is kept as
+        ``campaign.yaml.bak``). Returns the seat's name now."""
+        from .config import CAMPAIGN_FILE, config_from_data, dump_config
+        from .store import write_atomic
+
+        with self.store.locked():
+            pos = self.position()
+            old = self._player(old, pos.players)
+            config = self.config
+            people = []
+            for p in config.players:
+                if p.name == old:
+                    people.append({"name": name or p.name, "email": email or p.email})
+                else:
+                    people.append({"name": p.name, "email": p.email})
+            new_name = name or old
+            data = {"players": people}
+            candidate = config_from_data({**_config_data(config), **data}, CAMPAIGN_FILE)  # validates
+            roster = [new_name if n == old else n for n in pos.players]
+            path = self.folder / CAMPAIGN_FILE
+            write_atomic(path.with_name(CAMPAIGN_FILE + ".bak"), path.read_bytes())
+            if new_name != old:
+                on_file = self.store.read_orders(pos.game.turn)
+                if old in on_file:
+                    on_file[new_name] = on_file.pop(old)
+                    self.store.write_orders(pos.game.turn, on_file)
+            self.store.write_roster(roster)
+            write_atomic(path, dump_config(candidate))
+            self._config = candidate
+            return new_name
+
     # -- rollback ------------------------------------------------------------------------------
     def rollback(self) -> int:
         """Undo the latest resolution; its orders stay on file to be corrected.
@@ -565,6 +600,23 @@ class OrderBook:
         for entry in self.log:
             store.log_submission(self.turn, entry)
         self.log = []
+
+
+def _config_data(config: CampaignConfig) -> dict:
+    """A config back to plain data (for rewriting campaign.yaml)."""
+    data: dict = dict(config.extra)
+    if config.title:
+        data["title"] = config.title
+    if config.gm:
+        data["gm"] = {"name": config.gm.name, "email": config.gm.email}
+    data["players"] = [{"name": p.name, "email": p.email} for p in config.players]
+    if config.seed is not None:
+        data["seed"] = config.seed
+    if config.decks:
+        data["decks"] = {h: [c.title for c in d] for h, d in config.decks.items()}
+    if config.require_code:
+        data["require_code"] = True
+    return data
 
 
 def _order_record(checked: CheckedOrder, when: str, source: str) -> dict:

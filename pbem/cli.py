@@ -389,6 +389,21 @@ def deadline(folder: str, when: str) -> None:
 
 @main.command()
 @folder_arg
+@click.argument("player")
+@click.option("--name", help="The new player's name.")
+@click.option("--email", help="The new player's address.")
+@_guard
+def replace(folder: str, player: str, name: str | None, email: str | None) -> None:
+    """Give PLAYER's seat to someone else (or a new address): same seat, cards,
+    tokens and orders on file."""
+    if not name and not email:
+        raise click.UsageError("give --name and/or --email")
+    now = _campaign(folder).replace_player(player, name, email)
+    click.echo(f"{player}'s seat is now {now}'s; campaign.yaml updated (the old one is campaign.yaml.bak).")
+
+
+@main.command()
+@folder_arg
 @click.argument("text")
 @_guard
 def note(folder: str, text: str) -> None:

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 
 import html_text
 import lxml.etree
-import lxml.html
 
 __all__ = ["ReadMail", "UnreadableMail", "read_mail"]
 
@@ -83,6 +82,7 @@ def read_mail(raw: bytes) -> ReadMail:
 # --------------------------------------------------------------------------------------------
 
 _MAX_MIME_DEPTH = 25  # real mail nests 3-5 deep; beyond this it is a bomb or garbage
+_MAX_PARTS = 300  # real mail has a handful; each costs the stdlib ~0.5 ms of header parsing
 _MAX_HTML_QUOTE_DEPTH = 30  # deeper blockquotes are read as they are, without more "> "
 _SHORT_LINE = 500  # the heuristic patterns only look at lines up to this length (speed)
 
@@ -104,6 +104,8 @@ class _Seen:
     def __init__(self) -> None:
         self.skipped: list[str] = []  # "orders.txt (text/plain)"
         self.encrypted = False
+        self.parts = 0  # parts visited, against _MAX_PARTS
+        self.too_deep = False
 
 
 def _read(raw: bytes) -> ReadMail:
@@ -114,17 +116,23 @@ def _read(raw: bytes) -> ReadMail:
     notes = _Notes()
     if not raw.strip():
         raise UnreadableMail("Your message is empty.")
-    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    raw = _cut_part_bomb(raw, notes)
+    try:
+        msg = email.message_from_bytes(raw, policy=email.policy.default)
+    except RecursionError as exc:  # the stdlib parser recurses once per nested multipart
+        raise UnreadableMail("Your message is nested too deeply for me to read it.") from exc
 
     sender, sender_name = _read_sender(msg, notes)
     subject = _read_subject(msg, notes)
     tag, turn = _subject_tag(subject, notes)
     message_id = _first_id(_raw_header(msg, "message-id"))
-    in_reply_to = tuple(_all_ids(_raw_header(msg, "in-reply-to")))
-    references = tuple(_all_ids(_raw_header(msg, "references")))
+    in_reply_to = tuple(_all_ids(_raw_header(msg, "in-reply-to", limit=100_000)))
+    references = tuple(_all_ids(_raw_header(msg, "references", limit=100_000)))
 
     seen = _Seen()
     pieces = _collect(msg, notes, seen, depth=0, top=True)
+    if pieces and all(piece.kind == "html" for piece in pieces):
+        notes.add("no text part; read the HTML part")
     full_text = _tidy_blank_runs("\n".join(p.text.strip("\n") for p in pieces)).strip("\n")
     if not any(ch.isalnum() for ch in full_text):
         raise UnreadableMail(_unreadable_reason(pieces, seen))
@@ -144,6 +152,25 @@ def _read(raw: bytes) -> ReadMail:
     )
 
 
+_MAX_BOUNDARY_LINES = 600
+
+
+def _cut_part_bomb(raw: bytes, notes: _Notes) -> bytes:
+    """Cut a message with absurdly many "--" lines (MIME boundaries) after the 600th.
+
+    The stdlib parser with policy.default spends about 0.3 ms per MIME part on header
+    parsing, so 50,000 tiny parts (2 MB) would take 15 s.  Real mail has a handful of parts;
+    the cut message reads like one cut short, with what came first.
+    """
+    at = -1
+    for _ in range(_MAX_BOUNDARY_LINES):
+        at = raw.find(b"\n--", at + 1)
+        if at < 0:
+            return raw
+    notes.add(f"more than {_MAX_BOUNDARY_LINES} MIME boundary lines; read only the start")
+    return raw[:at + 1]
+
+
 def _unreadable_reason(pieces: list[_Text], seen: _Seen) -> str:
     """Say in the player's words why nothing could be read, so that they can fix it."""
     if seen.encrypted:
@@ -151,10 +178,12 @@ def _unreadable_reason(pieces: list[_Text], seen: _Seen) -> str:
             "Your message is encrypted; I can only read orders sent as ordinary, "
             "unencrypted text. Please send them again without encryption."
         )
+    if not pieces and seen.too_deep:
+        return "Your message is nested too deeply for me to read it."
     if not pieces and seen.skipped:
         listed = ", ".join(seen.skipped[:5])
         return (
-            f"Your message has no text I can read, only attachments ({listed}). "
+            f"Your message has no text I can read, only parts I cannot read as text ({listed}). "
             "Please write your orders in the body of the mail."
         )
     if not pieces:
@@ -169,19 +198,21 @@ def _unreadable_reason(pieces: list[_Text], seen: _Seen) -> str:
 _SURROGATE = re.compile("[\udc80-\udcff]")
 
 
-def _raw_header(msg: email.message.Message, name: str) -> str | None:
-    """The first raw value of a header, unfolded, with raw 8-bit bytes decoded sensibly.
+def _raw_header(msg: email.message.Message, name: str, limit: int = 4000) -> str | None:
+    """The first raw value of a header, unfolded, cut at `limit` characters, 8-bit decoded.
 
     Raw, not the policy's parsed object: the parsed header classes have crashed on hostile
     values in some Python versions, and ids and 8-bit bytes are easier to handle ourselves.
+    The cut matters: the stdlib's header parser slows down badly on very long values (a
+    100 kB subject takes most of a second), and no real From or Subject is that long.
     """
     try:
         items = msg.raw_items()
         for key, value in items:
             if str(key).lower() == name:
-                text = re.sub(r"[\r\n]+", "", str(value))
+                text = re.sub(r"[\r\n]+", "", str(value)[: limit * 2])[:limit]
                 if _SURROGATE.search(text):
-                    text = _decode_guess(text.encode("ascii", "surrogateescape"))
+                    text = _decode_guess(_raw_bytes(text))
                 return text.strip()
     except Exception:  # noqa: BLE001 - a broken header is a missing header
         return None
@@ -323,40 +354,51 @@ def _note_part_defects(part: email.message.Message, notes: _Notes) -> None:
         notes.add("MIME: " + _MIME_DEFECT_NOTES.get(name, name))
 
 
-def _content_type(part: email.message.Message) -> str:
-    """The part's content type; a malformed header means text/plain, as RFC 2045 says."""
+@dataclass(frozen=True)
+class _PartInfo:
+    """What a part's Content-Type and Content-Disposition say, read once.
+
+    The stdlib parses a header anew at every access (about 0.1 ms each with policy.default),
+    and its get_param / get_filename / get_content_charset helpers each access it again.
+    """
+
+    ctype: str  # "text/plain"; a malformed header means text/plain, as RFC 2045 says
+    params: dict[str, str]  # Content-Type parameters, names lowercased, RFC 2231 decoded
+    disposition: str | None  # "inline", "attachment" or None
+    filename: str | None
+
+    @property
+    def attached(self) -> bool:
+        """An attachment: marked so, or a named file (an attached orders.txt is not the body)."""
+        return self.disposition == "attachment" or self.filename is not None
+
+    def describe(self) -> str:
+        return f"{self.filename} ({self.ctype})" if self.filename else self.ctype
+
+
+def _part_info(part: email.message.Message) -> _PartInfo:
+    """Read a part's Content-Type and Content-Disposition headers once (see `_PartInfo`)."""
+    ctype, params = "text/plain", {}
     try:
-        ctype = part.get_content_type()
-    except Exception:  # noqa: BLE001
-        return "text/plain"
-    return ctype if isinstance(ctype, str) and "/" in ctype else "text/plain"
-
-
-def _filename(part: email.message.Message) -> str | None:
-    """The attachment file name, if the part has one."""
+        ctype = part.get_default_type()
+        header = part.get("content-type")
+        if header is not None:
+            ctype = str(header.content_type).lower()
+            params = {str(k).lower(): str(v) for k, v in header.params.items()}
+    except Exception:  # noqa: BLE001 - stdlib parser crash on hostile input
+        ctype = "text/plain"
+    if "/" not in ctype:
+        ctype = "text/plain"
+    disposition, filename = None, None
     try:
-        name = part.get_filename()
+        header = part.get("content-disposition")
+        if header is not None:
+            disposition = str(header.content_disposition or "").lower() or None
+            filename = header.params.get("filename")
     except Exception:  # noqa: BLE001
-        return "(unreadable name)"
-    return str(name) if name else None
-
-
-def _disposition(part: email.message.Message) -> str | None:
-    try:
-        return part.get_content_disposition()
-    except Exception:  # noqa: BLE001
-        return None
-
-
-def _is_attached(part: email.message.Message) -> bool:
-    """An attachment: marked so, or a named file (an attached orders.txt is not the body)."""
-    return _disposition(part) == "attachment" or _filename(part) is not None
-
-
-def _describe(part: email.message.Message) -> str:
-    name = _filename(part)
-    ctype = _content_type(part)
-    return f"{name} ({ctype})" if name else ctype
+        disposition = None
+    filename = filename or params.get("name")
+    return _PartInfo(ctype, params, disposition, str(filename) if filename else None)
 
 
 _SIGNATURE_TYPES = {
@@ -379,33 +421,39 @@ def _collect(
     _note_part_defects(part, notes)
     if depth > _MAX_MIME_DEPTH:
         notes.add("MIME parts nested absurdly deep; ignored the deepest ones")
+        seen.too_deep = True
         return []
-    ctype = _content_type(part)
+    seen.parts += 1
+    if seen.parts > _MAX_PARTS:
+        notes.add(f"more than {_MAX_PARTS} MIME parts; ignored the rest")
+        return []
+    info = _part_info(part)
+    ctype = info.ctype
     maintype, _, subtype = ctype.partition("/")
     if maintype == "message":
         seen.skipped.append("an attached message")
         notes.add("ignored an attached message")
         return []
     if maintype == "multipart":
-        return _collect_multipart(part, subtype, notes, seen, depth)
+        return _collect_multipart(part, info, subtype, notes, seen, depth)
     if ctype == "application/pkcs7-mime" or ctype == "application/x-pkcs7-mime":
         seen.encrypted = True
         return []
     if maintype == "text" and subtype in ("plain", "html"):
-        if not top and _is_attached(part):
-            seen.skipped.append(_describe(part))
-            notes.add(f"ignored attached file {_describe(part)}")
+        if not top and info.attached:
+            seen.skipped.append(info.describe())
+            notes.add(f"ignored attached file {info.describe()}")
             return []
-        if top and _disposition(part) == "attachment":
+        if top and info.disposition == "attachment":
             notes.add("the text is marked as an attachment; read it anyway")
-        text = _read_text_part(part, subtype, notes)
+        text = _read_text_part(part, info, notes)
         if text is None:
             seen.skipped.append(f"binary data sent as {ctype}")
             return []
         return [text]
-    seen.skipped.append(_describe(part))
+    seen.skipped.append(info.describe())
     if ctype not in _SIGNATURE_TYPES:
-        notes.add(f"ignored attachment {_describe(part)}")
+        notes.add(f"ignored attachment {info.describe()}")
     return []
 
 
@@ -417,7 +465,7 @@ def _children(part: email.message.Message) -> list[email.message.Message]:
 
 
 def _collect_multipart(
-    part: email.message.Message, subtype: str, notes: _Notes, seen: _Seen, depth: int
+    part: email.message.Message, info: _PartInfo, subtype: str, notes: _Notes, seen: _Seen, depth: int
 ) -> list[_Text]:
     """Dispatch on the multipart subtype (see `_collect`)."""
     if not part.is_multipart():
@@ -429,7 +477,7 @@ def _collect_multipart(
     if subtype == "alternative":
         return _choose_alternative(children, notes, seen, depth)
     if subtype == "related":
-        root = _related_root(part, children)
+        root = _related_root(info.params.get("start"), children)
         return _collect(root, notes, seen, depth + 1) if root is not None else []
     if subtype == "signed":
         return _collect(children[0], notes, seen, depth + 1) if children else []
@@ -440,18 +488,18 @@ def _collect_multipart(
 
 
 def _related_root(
-    part: email.message.Message, children: list[email.message.Message]
+    start: str | None, children: list[email.message.Message]
 ) -> email.message.Message | None:
     """The root of multipart/related: the part named by start=, else the first one."""
     if not children:
         return None
-    try:
-        start = part.get_param("start")
-    except Exception:  # noqa: BLE001
-        start = None
-    if isinstance(start, str) and start.strip():
+    if start and start.strip():
         for child in children:
-            if (child.get("content-id") or "").strip() == start.strip():
+            try:
+                content_id = str(child.get("content-id") or "").strip()
+            except Exception:  # noqa: BLE001
+                continue
+            if content_id == start.strip():
                 return child
     return children[0]
 
@@ -461,24 +509,27 @@ def _broken_multipart(
 ) -> list[_Text]:
     """A multipart whose boundary is missing or wrong: guess the boundary, else read as text.
 
-    The boundary parameter gets lost by hand-edited or badly forwarded mail; the parts are
-    usually still there, starting with "--something" lines.
+    The boundary parameter gets lost by relays and hand-made mail; the parts are usually
+    still there, between "--something" lines, and reading them beats refusing the player's
+    orders.  When no boundary can be found, a body that is plain text is read as such, and
+    one that holds MIME part headers is unreadable (its raw base64 is nobody's words).
     """
-    payload = part.get_payload()
+    payload = _raw_payload(part)
     if not isinstance(payload, str):
         return []
     boundary = _guess_boundary(payload)
     if boundary is not None and depth < _MAX_MIME_DEPTH:
-        try:
-            body = payload.encode("ascii", "surrogateescape")
-        except UnicodeError:
-            body = payload.encode("utf-8", "replace")
+        body = _raw_bytes(payload)
         safe_subtype = subtype if re.fullmatch(r"[a-z0-9.+-]{1,40}", subtype) else "mixed"
         head = f'Content-Type: multipart/{safe_subtype}; boundary="{boundary}"\r\n\r\n'
         rebuilt = email.message_from_bytes(head.encode("ascii") + body, policy=email.policy.default)
         if rebuilt.is_multipart() and _children(rebuilt):
             notes.add(f"multipart {subtype} without a usable boundary; guessed it from the body")
             return _collect(rebuilt, notes, seen, depth + 1)
+    if re.search(r"(?im)^content-(?:type|transfer-encoding)\s*:", payload[:200_000]):
+        notes.add(f"multipart {subtype} without a usable boundary; its parts cannot be separated")
+        seen.skipped.append("MIME parts without a boundary")
+        return []
     notes.add(f"multipart {subtype} without a usable boundary; read it as plain text")
     text = _decode_text(_part_bytes(part, notes), None, notes)
     if _looks_binary(text):
@@ -486,9 +537,19 @@ def _broken_multipart(
     return [_Text("plain", _normalise(text))]
 
 
+# RFC 2046 boundary: 1-70 printable ASCII characters, spaces allowed but not last (HCL Notes
+# writes "=_alternative 0041A2C9C1258C3A_="); '"' and '\' are left out to keep quoting simple.
+_BOUNDARY_LINE = re.compile(
+    r"^--([\x21\x23-\x5b\x5d-\x7e](?:[\x20\x21\x23-\x5b\x5d-\x7e]{0,68}[\x21\x23-\x5b\x5d-\x7e])?)[ \t]*\r?$",
+    re.MULTILINE,
+)
+
+
 def _guess_boundary(payload: str) -> str | None:
     """A boundary candidate: a "--token" line that occurs at least twice (start and end)."""
-    for found in re.finditer(r"^--([^\s\"\\]{1,70})[ \t]*\r?$", payload[:200_000], re.MULTILINE):
+    for count, found in enumerate(_BOUNDARY_LINE.finditer(payload[:200_000])):
+        if count >= 20:
+            break
         token = found.group(1)
         if token.endswith("--"):
             token = token[:-2]
@@ -524,9 +585,7 @@ def _choose_alternative(
     plain: list[_Text] | None = None
     rich: list[_Text] | None = None
     for child in children:
-        if _is_attached(child) and _content_type(child).startswith("text/"):
-            continue
-        texts = _collect(child, notes, seen, depth + 1)
+        texts = _collect(child, notes, seen, depth + 1)  # skips attached files itself
         if not texts:
             continue
         if all(t.kind == "plain" for t in texts):
@@ -540,12 +599,7 @@ def _choose_alternative(
             notes.add("the text part is empty or a stub; read the HTML part")
             return rich
         return plain
-    if plain is not None:
-        return plain
-    if rich is not None:
-        notes.add("no text part; read the HTML part")
-        return rich
-    return []
+    return plain if plain is not None else (rich or [])
 
 
 # --------------------------------------------------------------------------------------------
@@ -553,21 +607,20 @@ def _choose_alternative(
 # --------------------------------------------------------------------------------------------
 
 
-def _read_text_part(part: email.message.Message, subtype: str, notes: _Notes) -> _Text | None:
+def _read_text_part(part: email.message.Message, info: _PartInfo, notes: _Notes) -> _Text | None:
     """Decode one text/plain or text/html part into normalised text; None if it is binary."""
     data = _part_bytes(part, notes)
     _note_part_defects(part, notes)  # decoding base64 adds defects to the part
-    charset = _charset(part)
+    charset = info.params.get("charset", "").strip().lower() or None
     text = _decode_text(data, charset, notes)
     if _looks_binary(text):
         notes.add("a text part holds binary data; ignored it")
         return None
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if subtype == "html":
+    if info.ctype == "text/html":
         return _Text("html", _normalise(html_to_text(text, notes)))
-    flowed, delsp = _flowed_params(part)
-    if flowed:
-        text = unflow(text, delsp)
+    if info.params.get("format", "").strip().lower() == "flowed":
+        text = unflow(text, delsp=info.params.get("delsp", "").strip().lower() == "yes")
     return _Text("plain", _normalise(text))
 
 
@@ -584,22 +637,37 @@ def _looks_binary(text: str) -> bool:
 def _part_bytes(part: email.message.Message, notes: _Notes) -> bytes:
     """The part's payload with its transfer encoding undone (base64, quoted-printable, ...)."""
     if _transfer_encoding(part) == "base64":
-        raw = part.get_payload()
+        raw = _raw_payload(part)
         if isinstance(raw, str):
-            return _decode_base64(raw.encode("ascii", "surrogateescape"), notes)
+            return _decode_base64(_raw_bytes(raw), notes)
     try:
         data = part.get_payload(decode=True)
     except Exception:  # noqa: BLE001 - e.g. a payload the decoder chokes on
         notes.add("could not undo the transfer encoding; read the raw text")
-        raw = part.get_payload()
-        if isinstance(raw, str):
-            return raw.encode("ascii", "surrogateescape")
-        return b""
+        raw = _raw_payload(part)
+        return _raw_bytes(raw) if isinstance(raw, str) else b""
     if data is None:
         return b""
     if isinstance(data, str):  # pragma: no cover - not seen with bytes input
         return data.encode("utf-8", "surrogateescape")
     return bytes(data)
+
+
+def _raw_payload(part: email.message.Message) -> str | list | None:
+    """The payload exactly as parsed (8-bit bytes as surrogates).
+
+    Not `get_payload()`: for 8-bit payloads it decodes with the declared charset, which loses
+    the bytes we want to decode ourselves and raises on absurd charset names.
+    """
+    return getattr(part, "_payload", None)
+
+
+def _raw_bytes(payload: str) -> bytes:
+    """A payload string back to the bytes it was parsed from (8-bit bytes are surrogates)."""
+    try:
+        return payload.encode("utf-8", "surrogateescape")
+    except UnicodeError:
+        return payload.encode("utf-8", "replace")
 
 
 def _transfer_encoding(part: email.message.Message) -> str:
@@ -629,24 +697,6 @@ def _decode_base64(data: bytes, notes: _Notes) -> bytes:
             except binascii.Error:  # pragma: no cover - padding is fixed above
                 notes.add("MIME: base64 text that could not be decoded")
     return b"".join(out)
-
-
-def _charset(part: email.message.Message) -> str | None:
-    try:
-        charset = part.get_content_charset()
-    except Exception:  # noqa: BLE001
-        return None
-    return charset if isinstance(charset, str) and charset.strip() else None
-
-
-def _flowed_params(part: email.message.Message) -> tuple[bool, bool]:
-    """(format=flowed?, DelSp=yes?) from the Content-Type parameters."""
-    try:
-        fmt = email.utils.collapse_rfc2231_value(part.get_param("format") or "")
-        delsp = email.utils.collapse_rfc2231_value(part.get_param("delsp") or "")
-    except Exception:  # noqa: BLE001
-        return False, False
-    return str(fmt).strip().lower() == "flowed", str(delsp).strip().lower() == "yes"
 
 
 # Codecs that decode bytes into text but are not charsets anyone writes mail in: they would turn
@@ -784,14 +834,16 @@ def unflow(text: str, delsp: bool = False) -> str:
     "-- " is never flowed.  Space-stuffing (one leading space) is removed.
     """
     out: list[str] = []
-    buffer: str | None = None
-    buffer_depth = 0
+    pieces: list[str] = []  # the logical line being joined (a list: += on str is quadratic)
+    depth_open = -1  # quote depth of the open logical line; -1 when none is open
 
     def flush() -> None:
-        nonlocal buffer
-        if buffer is not None:
-            out.append((">" * buffer_depth + (" " + buffer if buffer else "")) if buffer_depth else buffer)
-        buffer = None
+        nonlocal depth_open
+        if depth_open >= 0:
+            joined = "".join(pieces)
+            out.append(">" * depth_open + (" " + joined if joined else "") if depth_open else joined)
+        pieces.clear()
+        depth_open = -1
 
     for line in text.split("\n"):
         depth = len(line) - len(line.lstrip(">"))
@@ -801,12 +853,10 @@ def unflow(text: str, delsp: bool = False) -> str:
         soft = content.endswith(" ") and content != "-- "
         if soft and delsp:
             content = content[:-1]
-        if buffer is not None and depth != buffer_depth:
+        if depth_open >= 0 and depth != depth_open:
             flush()
-        if buffer is None:
-            buffer, buffer_depth = content, depth
-        else:
-            buffer += content
+        pieces.append(content)
+        depth_open = depth
         if not soft:
             flush()
     flush()
@@ -817,9 +867,43 @@ def unflow(text: str, delsp: bool = False) -> str:
 # HTML to text
 # --------------------------------------------------------------------------------------------
 
-_QUOTE_CLASSES = {"gmail_attr", "moz-cite-prefix", "yahoo_quoted", "outlookmessageheader"}
-_SIGNATURE_CLASSES = {"gmail_signature", "moz-signature"}
-_OUTLOOK_ORIGINAL_IDS = {"appendonsend", "divrplyfwdmsg"}
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+_CLASS = f"concat(' ', normalize-space(translate(@class, '{_UPPER}', '{_LOWER}')), ' ')"
+_ID = f"translate(@id, '{_UPPER}', '{_LOWER}')"
+# Elements whose text is quoted: any blockquote (Thunderbird's and Apple's type=cite, Gmail's
+# blockquote.gmail_quote), attribution blocks, Yahoo's quote, web.de's div name="quote".
+# Gmail's div.gmail_quote only when it holds no blockquote: Gmail keeps the player's inline
+# answers inside that div, between the blockquotes, so the div as a whole must not be quoted
+# then (a forward has no blockquote).
+_QUOTE_TEST = (
+    "self::blockquote"
+    f" or contains({_CLASS}, ' gmail_attr ') or contains({_CLASS}, ' moz-cite-prefix ')"
+    f" or contains({_CLASS}, ' yahoo_quoted ') or contains({_CLASS}, ' outlookmessageheader ')"
+    " or @name = 'quote'"
+    f" or (contains({_CLASS}, ' gmail_quote ') and not(.//blockquote))"
+)
+_SIGNATURE_TEST = (
+    f"contains({_CLASS}, ' gmail_signature ') or contains({_CLASS}, ' moz-signature ')"
+    f" or {_ID} = 'signature'"
+)
+_SPECIAL_TEST = f"{_QUOTE_TEST} or {_SIGNATURE_TEST}"
+_IS_QUOTE = lxml.etree.XPath(f"boolean(self::*[{_QUOTE_TEST}])")
+_IS_SPECIAL = lxml.etree.XPath(f"boolean(self::*[{_SPECIAL_TEST}])")
+# "self::blockquote or @class or @id or @name" first: a cheap test that spares the string
+# functions on the thousands of plain elements of a big message.
+_CHEAP = "self::blockquote or @class or @id or @name"
+_SPECIALS_AT = lxml.etree.XPath(
+    f".//*[{_CHEAP}][{_SPECIAL_TEST}][count(ancestor::*[{_CHEAP}][{_SPECIAL_TEST}]) = $base]"
+)
+_OUTLOOK_START = lxml.etree.XPath(f"(//*[@id][{_ID} = 'appendonsend' or {_ID} = 'divrplyfwdmsg'])[1]")
+_INVISIBLE = (
+    "script", "style", "head", "title", "link", "meta", "object", "embed", "applet",
+    "iframe", "frame", "frameset", "noscript", "template",
+)  # fmt: skip
+_HTML_PARSER = lxml.etree.HTMLParser(
+    recover=True, encoding="utf-8", remove_comments=True, remove_pis=True, no_network=True
+)
 
 
 def html_to_text(markup: str, notes: _Notes | None = None) -> str:
@@ -827,17 +911,19 @@ def html_to_text(markup: str, notes: _Notes | None = None) -> str:
 
     Blockquotes, Gmail's quote block, Thunderbird's and Apple's cite blockquotes, and Outlook's
     original message (from #appendonsend / #divRplyFwdMsg to the end) come out as "> " lines,
-    so that the plain-text quote rules of `own_words` apply to HTML mail too.
+    so that the plain-text quote rules of `own_words` apply to HTML mail too.  Parsing and
+    cleaning use plain lxml.etree (not lxml.html and its Cleaner): the same text, several
+    times faster on the multi-megabyte HTML some clients send.
     """
     notes = notes if notes is not None else _Notes()
+    data = markup.strip().replace("\x00", "").encode("utf-8", "replace")
+    if not data:
+        return ""
     try:
-        root = html_text.parse_html(_strip_xml_declaration(markup))
-        try:
-            root = html_text.cleaner.clean_html(root)
-        except AssertionError:  # lxml bug noted in html_text
-            pass
-        for element in list(root.iter("title", "head")):
-            _drop_element(element)
+        root = lxml.etree.fromstring(data, _HTML_PARSER)
+        if root is None:
+            return ""
+        lxml.etree.strip_elements(root, *_INVISIBLE, with_tail=False)
         _quote_outlook_original(root)
         return _element_text(root, 0, secrets.token_hex(6))
     except Exception:  # noqa: BLE001 - lxml on hostile markup; a crude reading beats none
@@ -845,35 +931,12 @@ def html_to_text(markup: str, notes: _Notes | None = None) -> str:
         return _crude_html_text(markup)
 
 
-def _strip_xml_declaration(markup: str) -> str:
-    return re.sub(r"^\s*<\?xml[^>]{0,200}\?>", "", markup)
-
-
 def _crude_html_text(markup: str) -> str:
     """Fallback: drop tags, turn <br>/<p>/<div> into line breaks, unescape entities."""
-    text = re.sub(r"(?is)<(script|style)\b.*?</\1\s*>", " ", markup)
+    text = re.sub(r"(?i)<(script|style)\b[^>]*>[^<]*</\1\s*>", " ", markup)  # linear: no .*?
     text = re.sub(r"(?i)<\s*(br|/p|/div|p|div)\b[^>]*>", "\n", text)
     text = re.sub(r"<[^>]*>", " ", text)
     return html.unescape(text)
-
-
-def _drop_element(element: lxml.etree._Element) -> None:
-    """Remove an element but keep its tail text in place."""
-    parent = element.getparent()
-    if parent is None:
-        return
-    tail = element.tail
-    previous = element.getprevious()
-    parent.remove(element)
-    if tail:
-        if previous is not None:
-            previous.tail = (previous.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
-
-
-def _classes(element: lxml.etree._Element) -> set[str]:
-    return {c.lower() for c in (element.get("class") or "").split()}
 
 
 def _quote_outlook_original(root: lxml.etree._Element) -> None:
@@ -882,16 +945,13 @@ def _quote_outlook_original(root: lxml.etree._Element) -> None:
     Outlook web does not quote the original: it writes a #divRplyFwdMsg header block (after an
     empty #appendonsend div) and the original unquoted below it.
     """
-    start = None
-    for element in root.iter():
-        if isinstance(element.tag, str) and (element.get("id") or "").lower() in _OUTLOOK_ORIGINAL_IDS:
-            start = element
-            break
-    if start is None or start is root:
+    found = _OUTLOOK_START(root)
+    if not found:
         return
+    start = found[0]
     bodies = root.findall(".//body")
     container = bodies[0] if bodies else root
-    if start is container:
+    if start is root or start is container:
         return
     moving: list[lxml.etree._Element] = [start]
     node = start
@@ -901,72 +961,42 @@ def _quote_outlook_original(root: lxml.etree._Element) -> None:
         if parent is None or parent is container or parent is root:
             break
         if parent.tail and parent.tail.strip():
-            holder = root.makeelement("span")
+            holder = lxml.etree.Element("span")
             holder.text = parent.tail
             moving.append(holder)
         parent.tail = None
         node = parent
-    quote = root.makeelement("blockquote")
+    quote = lxml.etree.Element("blockquote")
     for element in moving:
         quote.append(element)
     container.append(quote)
 
 
-def _special_kind(element: lxml.etree._Element) -> str | None:
-    """"quote", "signature" or None: how an element's text is to be marked."""
-    tag = element.tag if isinstance(element.tag, str) else ""
-    if tag == "blockquote":
-        return "quote"
-    classes = _classes(element)
-    if "gmail_quote" in classes:
-        # Gmail keeps inline answers inside the gmail_quote div, between blockquotes: quote the
-        # blockquotes (and the gmail_attr attribution) inside it, not the whole div.
-        return None if element.find(".//blockquote") is not None else "quote"
-    if classes & _QUOTE_CLASSES:
-        return "quote"
-    if classes & _SIGNATURE_CLASSES or (element.get("id") or "").lower() == "signature":
-        return "signature"
-    return None
-
-
-def _outermost_special(element: lxml.etree._Element) -> list[tuple[lxml.etree._Element, str]]:
-    """The quote/signature descendants that are not inside another one (document order)."""
-    found: list[tuple[lxml.etree._Element, str]] = []
-    stack = list(reversed(list(element)))
-    while stack:
-        node = stack.pop()
-        if not isinstance(node.tag, str):
-            continue
-        kind = _special_kind(node)
-        if kind:
-            found.append((node, kind))
-            continue
-        stack.extend(reversed(list(node)))
-    return found
-
-
 def _element_text(element: lxml.etree._Element, depth: int, nonce: str) -> str:
     """Text of an element, with quote descendants as "> " lines and signatures after "-- ".
 
-    Each special element is swapped for a placeholder word, converted on its own (recursively,
-    so nested quotes get "> > "), and its marked-up text put back in place of the word.
+    Each outermost special element is swapped for a placeholder word, converted on its own
+    (recursively, so nested quotes get "> > "), and its marked-up text put back in place of
+    the word.  The element being converted may itself be special (a detached blockquote):
+    `base` makes the XPath count special ancestors from there.
     """
     replacements: dict[str, str] = {}
     if depth < _MAX_HTML_QUOTE_DEPTH:
-        for index, (node, kind) in enumerate(_outermost_special(element)):
-            token = f"pbemq{nonce}d{depth}n{index}q"
-            holder = element.makeelement("div")
-            holder.text = token
-            holder.tail, node.tail = node.tail, None
+        base = 1 if _IS_SPECIAL(element) else 0
+        for index, node in enumerate(_SPECIALS_AT(element, base=base)):
             parent = node.getparent()
             if parent is None:
                 continue
+            kind = "quote" if _IS_QUOTE(node) else "signature"
+            holder = lxml.etree.Element("div")
+            holder.text = f"pbemq{nonce}d{depth}n{index}q"
+            holder.tail, node.tail = node.tail, None
             parent.replace(node, holder)
-            inner = _element_text(node, depth + 1, nonce)
-            replacements[token] = _mark(inner, kind)
+            replacements[str(index)] = _mark(_element_text(node, depth + 1, nonce), kind)
     text = html_text.etree_to_text(element)
-    for token, marked in replacements.items():
-        text = text.replace(token, "\n" + marked + "\n")
+    if replacements:
+        token = re.compile(f"pbemq{nonce}d{depth}n([0-9]+)q")
+        text = token.sub(lambda m: "\n" + replacements.get(m.group(1), "") + "\n", text)
     return text
 
 
@@ -981,8 +1011,11 @@ def _mark(inner: str, kind: str) -> str:
 # The player's own words
 # --------------------------------------------------------------------------------------------
 
-_QUOTE_PREFIX = re.compile(r"^(?:[ \t]*>)+[ \t]?")
-_FORM_LINE = re.compile(r"^\s*(hand|h)\s*(\d+)\s*[:.\-]?\s*$", re.IGNORECASE)
+_FORM_LINE_MAX = 80
+# The blank form line of the turn mail, `^\s*(hand|h)\s*(\d+)\s*[:.\-]?\s*$` once the quote
+# markers are gone, matched here together with them.
+_QUOTED_FORM_LINE = re.compile(r"^(?:[ \t]*>)+\s*(hand|h)\s*(\d+)\s*[:.\-]?\s*$", re.IGNORECASE)
+_QUOTED_BLANK = re.compile(r"^(?:[ \t]*>)+\s*$")
 _HAND_REF = re.compile(r"^\s*(?:(?:hand|h)\s*\d+|\d+\s*[:.)\-])", re.IGNORECASE)
 
 _CUT_LINE = re.compile(
@@ -1001,16 +1034,16 @@ _CUT_LINE = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 
-_HEADER_FROM = re.compile(
-    r"^\s*\*?\s*(?:from|von|de|da|van|fra|från|od|lähettäjä|feladó)\s*\*?\s*:\s*\*?\s*\S",
-    re.IGNORECASE,
+_SENDER_KEYS = "from|von|de|da|van|fra|från|od|lähettäjä|feladó"
+_OTHER_KEYS = (
+    "sent|date|to|cc|subject|gesendet|datum|an|betreff|kopie|envoyé|à|objet|enviado|fecha|para"
+    "|asunto|inviato|data|a|oggetto|verzonden|aan|onderwerp|skickat|till|ämne|sendt|til|emne"
+    "|wysłano|do|temat|lähetetty|vastaanottaja|aihe|enviada|assunto"
 )
-_HEADER_OTHER = re.compile(
-    r"""^\s*\*?\s*(sent|date|to|cc|subject|gesendet|datum|an|betreff|kopie|envoyé|à|objet
-        |enviado|fecha|para|asunto|inviato|data|a|oggetto|verzonden|aan|onderwerp|skickat|till
-        |ämne|sendt|til|emne|wysłano|do|temat|lähetetty|vastaanottaja|aihe|enviada|assunto)
-        \s*\*?\s*:""",
-    re.IGNORECASE | re.VERBOSE,
+# A header line of a quoted original as mail clients write it: "From: x", "*From:* x" (Gmail's
+# plain text of bold HTML), "De : x" (French spacing).
+_HEADER_LINE = re.compile(
+    rf"^\s*\*?\s*(?:(?P<sender>{_SENDER_KEYS})|(?P<other>{_OTHER_KEYS}))\s*\*?\s*:", re.IGNORECASE
 )
 
 _ATTRIBUTION_START = re.compile(
@@ -1047,11 +1080,6 @@ def _is_quoted(line: str) -> bool:
     return line.lstrip().startswith(">")
 
 
-def _unquote(line: str) -> str:
-    """The line without its quote markers ("> > x" -> "x")."""
-    return _QUOTE_PREFIX.sub("", line, count=1)
-
-
 def _is_short(line: str) -> bool:
     return len(line) <= _SHORT_LINE
 
@@ -1061,19 +1089,22 @@ def _is_signature_separator(line: str) -> bool:
 
 
 def _is_header_block(lines: list[str], i: int) -> bool:
-    """Outlook's unquoted original: a From: line followed by two more header lines.
+    """An unquoted original's header block starts here: From/Sent/To/Subject in any order.
 
-    Two more (Sent/To/Subject, in any of the usual languages) so that a player's own
-    "From: ..." line alone never cuts their orders.
+    Outlook writes "From: Sent: To: Subject:" (or "Von: Gesendet: An: Betreff:", ...), web.de
+    starts with "Gesendet:".  Three different keys, one of them the sender, within a few
+    lines: a player's own "From: ..." or "To: ..." line alone never cuts their orders.
     """
-    if not _is_short(lines[i]) or not _HEADER_FROM.match(lines[i]):
+    if not _is_short(lines[i]) or not _HEADER_LINE.match(lines[i]):
         return False
     keys: set[str] = set()
-    for line in lines[i + 1 : i + 8]:
-        found = _HEADER_OTHER.match(line) if _is_short(line) else None
+    has_sender = False
+    for line in lines[i : i + 8]:
+        found = _HEADER_LINE.match(line) if _is_short(line) else None
         if found:
-            keys.add(found.group(1).lower())
-    return len(keys) >= 2
+            keys.add(found.group(0).strip(" *:").lower())
+            has_sender = has_sender or found.group("sender") is not None
+    return has_sender and len(keys) >= 3
 
 
 def _is_cut(lines: list[str], i: int) -> bool:
@@ -1096,9 +1127,10 @@ def _next_nonblank(lines: list[str], i: int) -> str | None:
 def _attribution_span(lines: list[str], i: int) -> int:
     """How many lines (1-3) an attribution ("On ... wrote:") starting at line i takes; 0: none.
 
-    Clients wrap long attributions, so up to three lines are joined.  A line that does not
-    start like an attribution ("On", "Am", "Le", ...) only counts when a quote follows it,
-    which covers "Rita <gm@example.org> wrote:".
+    Clients wrap long attributions, so up to three lines are joined.  One that starts like an
+    attribution ("On", "Am", "Le", ...) must also hold a date or an address (a digit or "@"),
+    so that a player's "Am Ende schrieb ich:" stays theirs.  Any other line ending in
+    "wrote:" only counts when a quote follows it, which covers "Rita <gm@example.org> wrote:".
     """
     first = lines[i]
     if not first.strip() or _is_quoted(first) or not _is_short(first):
@@ -1114,12 +1146,52 @@ def _attribution_span(lines: list[str], i: int) -> int:
         joined = (joined + " " + line.strip()).strip()
         if len(joined) > 2 * _SHORT_LINE:
             return 0
-        if _ATTRIBUTION_END.search(joined):
-            if keyword:
+        if joined.endswith(":") and _ATTRIBUTION_END.search(joined):  # cheap test first
+            if keyword and re.search(r"[0-9@]", joined):
                 return span
             following = _next_nonblank(lines, i + span)
             return span if following is None or _is_quoted(following) else 0
     return 0
+
+
+_HAND_LINE = re.compile(r"^(?:hand|h)\s*\d+\s*[:.\-]?\s*(.*)$", re.IGNORECASE)
+_HAND_NUMBER = re.compile(r"^\s*(?:(?:hand|h)\s*(\d{1,4})|(\d{1,4})\s*[:.)\-])", re.IGNORECASE)
+
+
+def _hand_of(line: str) -> int | None:
+    """The hand an order line starts with ("Hand 3: ...", "h3 ...", "3: ..."), if any."""
+    found = _HAND_NUMBER.match(line)
+    return int(found.group(1) or found.group(2)) if found else None
+
+
+
+def _answers_in_unmarked_form(lines: list[str], start: int) -> list[str]:
+    """Order lines the player typed into the form of an original that has no quote marks.
+
+    Outlook quotes nothing: a player who types "Guard on Bruno" after "Hand 3:" in the
+    original leaves no marker but the filled line itself.  The form is recognised by its
+    layout, not its wording: a run of "Hand N:" lines right after a line ending in ":"
+    ("Orders for turn 3 -- fill in one line per hand and reply to this mail:").  The card
+    list above it ("Your cards" has no colon) and quoted ("> ") lines never count.  The
+    turn mail's form lines are blank, so a filled one is the player's.  The caller drops the
+    hands the player ordered above the original: those words are newer and explicit (and an
+    original that echoes orders, like an acknowledgement, must not override them).
+    """
+    answers: list[str] = []
+    in_form = False
+    previous = ""
+    for line in lines[start:]:
+        found = None
+        if not _is_quoted(line) and len(line) <= _SHORT_LINE:
+            found = _HAND_LINE.match(line.strip())
+        if found and (in_form or previous.rstrip().endswith(":")):
+            in_form = True
+            if found.group(1).strip():
+                answers.append(line.strip())
+        else:
+            in_form = False
+        previous = line
+    return answers
 
 
 def own_words(full_text: str) -> str:
@@ -1136,15 +1208,18 @@ def own_words(full_text: str) -> str:
     while i < len(lines):
         line = lines[i].rstrip()
         if _is_quoted(line):
-            inner = _unquote(line)
-            form = _FORM_LINE.match(inner) if _is_short(inner) else None
+            # A blank form line is short; longer quoted lines are content and end the wait.
+            form = _QUOTED_FORM_LINE.match(line) if len(line) <= _FORM_LINE_MAX else None
             if form:
                 pending = int(form.group(2))
-            elif inner.strip():
+            elif not _QUOTED_BLANK.match(line):
                 pending = None
             i += 1
             continue
         if _is_cut(lines, i):
+            if not _is_signature_separator(line):
+                ordered = {_hand_of(own) for own in out} - {None}
+                out.extend(a for a in _answers_in_unmarked_form(lines, i) if _hand_of(a) not in ordered)
             break
         span = _attribution_span(lines, i)
         if span:

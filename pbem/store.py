@@ -195,6 +195,14 @@ class CampaignStore:
     def log_submission(self, turn: int, entry: dict) -> None:
         append_line(self.orders_path(turn).with_suffix(".log"), json.dumps(entry, ensure_ascii=False))
 
+    # -- the roster after a replacement -----------------------------------------------------------
+    def read_roster(self) -> list[str] | None:
+        path = self.root / "roster.json"
+        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+    def write_roster(self, names: list[str]) -> None:
+        write_atomic(self.root / "roster.json", dump_json(names))
+
     # -- deadlines moved by the GM, notes for the next report ----------------------------
     def read_deadlines(self) -> dict[str, str]:
         path = self.root / "deadlines.json"

@@ -293,3 +293,31 @@ def test_verify_rejects_one_result_changed(finished, tmp_path):
 def test_verify_refuses_a_file_without_record(tmp_path):
     code, out = run("verify", write(tmp_path, "x.txt", "hello"))
     assert code == 1 and "no PBEM RECORD" in out
+
+
+# -- replacing a player -------------------------------------------------------------------------------------
+
+
+def test_replace_player_keeps_seat_cards_tokens_and_orders(tmp_path):
+    campaign = make(tmp_path, extra="")
+    before = campaign.export()
+    seat = before["players"].index("Bruno")
+    hand = campaign.position().game.awaited()[seat][0]
+    card = campaign.position().game.hand(hand).cards[seat][0].title
+    campaign.record_orders("Bruno", f"Hand {hand}: {card}")
+    code, out = run("replace", campaign.folder, "bruno", "--name", "Bernard", "--email", "bernard@example.org")
+    assert code == 0, out
+    after = Campaign(campaign.folder).export()
+    assert after["players"][seat] == "Bernard" and "Bruno" not in after["players"]
+    for h_before, h_after in zip(before["hands"], after["hands"]):
+        assert h_before["players"]["Bruno"] == h_after["players"]["Bernard"]
+    assert after["tokens"]["Bernard"] == before["tokens"]["Bruno"]
+    assert str(hand) in after["orders"]["Bernard"]
+    assert "bernard@example.org" in (campaign.folder / "campaign.yaml").read_text(encoding="utf-8")
+    assert (campaign.folder / "campaign.yaml.bak").exists()
+    code, out = run("replace", campaign.folder, "Arthur", "--name", "Chloé")
+    assert code == 1 and "already the name" in out
+    code, out = run("replace", campaign.folder, "Arthur", "--email", "not-an-address")
+    assert code == 1 and "email" in out
+    result = Campaign(campaign.folder).resolve(force=True, now=utc("2026-10-23 10:00"))
+    assert "Bernard" in result.private_reports
