@@ -8,7 +8,6 @@ real process; INTERFACE.md and RULES.md are the reference.
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import shutil
@@ -277,12 +276,22 @@ def test_orders_are_resolved_as_recorded(cli, kit, tmp_path):
     assert h4["players"]["Arthur"]["protected"] is True
 
 
+def _turn_files(snap, turn_dir):
+    """The hashes of a turn folder's events, orders and reports (files that
+    pbem/store.py documents; state.json records the wall-clock time the turn
+    opened, and mail drafts carry dates and message ids)."""
+    keep = ("events.json", "orders.json", "reports/")
+    files = {k: v for k, v in snap(turn_dir).items() if k.startswith(keep) and v != "<dir>"}
+    assert any(k.startswith("reports/") for k in files), files
+    return files
+
+
 def _copy(src, dst):
     shutil.copytree(src, dst)
     return dst
 
 
-def test_resolve_is_deterministic_on_copies(cli, kit, started3, tmp_path):
+def test_resolve_is_deterministic_on_copies(cli, snap, kit, started3, tmp_path):
     a = _copy(started3, tmp_path / "a" / "game")
     b = _copy(started3, tmp_path / "b" / "game")
     names = [p["name"] for p in kit.PLAYERS3]
@@ -295,6 +304,9 @@ def test_resolve_is_deterministic_on_copies(cli, kit, started3, tmp_path):
             cli.ok("resolve", folder, "--force")
         assert cli.export_text(a) == cli.export_text(b)
         assert cli.all_reports(a, turn, names) == cli.all_reports(b, turn, names)
+        turn_dir = f"turns/turn-{turn:03d}"
+        if (a / turn_dir).is_dir():  # the layout of pbem/store.py: byte for byte too
+            assert _turn_files(snap, a / turn_dir) == _turn_files(snap, b / turn_dir)
 
 
 def test_resolve_is_deterministic_from_the_same_file(cli, kit, tmp_path):
@@ -352,6 +364,8 @@ def test_whole_game_to_the_end(cli, snap, kit, tmp_path, n, seed):
     assert data["finished"] is True
     assert data["winners"], "a finished game names its winner(s)"
     assert sorted(data["winners"]) == sorted(name for name, t in tokens.items() if t == top)
+    # Also for a shared win: it comes only once all 13 hands have ended, and
+    # 13 tokens (or more) among N players put the leaders at 5 (3p) / 4 (4p).
     for w in data["winners"]:
         assert tokens[w] >= target
     if len(data["winners"]) > 1:
@@ -658,7 +672,7 @@ def test_resolve_killed_at_random_times_is_old_or_new(cli, pbem_exe, monkeypatch
 # == rollback ===================================================================================================
 
 
-def test_rollback_restores_the_previous_export_and_keeps_orders(cli, kit, started3):
+def test_rollback_restores_the_previous_export_and_keeps_orders(cli, snap, kit, started3):
     names = [p["name"] for p in kit.PLAYERS3]
     data = cli.export(started3)
     cli.ok("order", started3, "--player", "Arthur", _legal_orders(data, "Arthur"))
@@ -668,6 +682,8 @@ def test_rollback_restores_the_previous_export_and_keeps_orders(cli, kit, starte
     cli.ok("resolve", started3, "--force")
     resolved = cli.export_text(started3)
     reports = cli.all_reports(started3, 1, names)
+    turn_dir = started3 / "turns" / "turn-001"
+    first_files = _turn_files(snap, turn_dir) if turn_dir.is_dir() else None
     assert resolved != before
 
     cli.ok("rollback", started3)
@@ -679,6 +695,10 @@ def test_rollback_restores_the_previous_export_and_keeps_orders(cli, kit, starte
     cli.ok("resolve", started3, "--force")
     assert cli.export_text(started3) == resolved
     assert cli.all_reports(started3, 1, names) == reports
+    # Byte for byte, in the turn folder (layout of pbem/store.py), when there is one.
+    turn_dir = started3 / "turns" / "turn-001"
+    if first_files is not None:
+        assert _turn_files(snap, turn_dir) == first_files
 
 
 def test_rollback_then_corrected_order_is_played(cli, kit, tmp_path):

@@ -12,9 +12,6 @@ import re
 import pytest
 import yaml
 
-CARD_RE = re.compile(r"\b(Guard|Spy|Baron|Handmaid|Prince|King|Countess|Princess)\b")
-
-
 def _refused(cli, snap, folder, *words):
     """`pbem start folder` must fail cleanly, say ``words``, and write nothing."""
     before = snap(folder)
@@ -26,10 +23,6 @@ def _refused(cli, snap, folder, *words):
         assert word.lower() in message.lower(), f"the message should name {word!r}:\n{message}"
     assert "Traceback" not in message
     return message
-
-
-def _with_players(kit, players):
-    return kit.config(players)
 
 
 # -- the baseline: the files the error cases are made from do start -------------------
@@ -314,7 +307,7 @@ def test_other_python_tags_are_refused(cli, snap, kit, tmp_path, tag):
 def test_missing_campaign_yaml_is_refused(cli, snap, tmp_path):
     folder = tmp_path / "g"
     folder.mkdir()
-    message = _refused(cli, snap, folder, "campaign.yaml")
+    _refused(cli, snap, folder, "campaign.yaml")
     assert snap(folder) == {}
 
 
@@ -366,4 +359,4 @@ def test_the_message_of_a_refusal_names_the_offending_player(cli, snap, kit, tmp
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(players))
     message = _refused(cli, snap, folder, "email")
-    assert "charles@" in message or "3" in message, message
+    assert "charles@" in message, message
