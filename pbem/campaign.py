@@ -84,6 +84,13 @@ class Position:
     seed: str
 
 
+def weak_seed(seed: str) -> bool:
+    """A seed someone could guess: decks and defaults follow from it (less
+    than about 80 bits: shorter than 20 hex digits, 24 decimal digits...)."""
+    distinct = len(set(seed))
+    return len(seed) * max(1.0, distinct.bit_length() - 0.5) < 80
+
+
 def order_code(seed: str, name: str) -> str:
     """The personal order code shown in a player's private mails (8 characters
     from an alphabet without look-alikes, e.g. ``K7QM-3XTP``)."""
@@ -211,11 +218,16 @@ class Campaign:
             else:
                 import secrets
 
-                seed = str(secrets.randbits(64))
+                seed = secrets.token_hex(16)  # 128 bits: nobody can guess it
             players = config.names
             decks = {h: config.decks.get(h) or shuffled_deck(seed, h) for h in range(1, 14)}
             game = Game.new(len(players), decks)
-            return self._commit(0, None, game, [], players, seed, {}, {})
+            result = self._commit(0, None, game, [], players, seed, {}, {})
+            if config.seed is not None and weak_seed(config.seed) and not config.decks:
+                result.warning = (f"the seed {config.seed!r} is short: anyone who guesses it can rebuild "
+                                  f"every deck from it. For a real game, leave seed: out (pbem draws a "
+                                  f"128-bit one) or use a long random one; keep it secret.")
+            return result
 
     # -- orders --------------------------------------------------------------------
     def record_orders(self, player: str, text: str, source: str = "gm", turn: int | None = None) -> Receipt:

@@ -101,7 +101,7 @@ def new(folder: str, players: tuple[str, ...], seed: str | None, decks_file: str
     if (path / "campaign.yaml").exists():
         raise PbemError(f"{path / 'campaign.yaml'} exists already; use `pbem start {folder}` for it")
     people = [_person(p) for p in players]
-    seed = seed if seed is not None else str(secrets.randbits(32))
+    seed = seed if seed is not None else secrets.token_hex(16)  # 128 bits
     data: dict = {"title": title} if title else {}
     if gm:
         data["gm"] = _person(gm)
@@ -135,6 +135,8 @@ def start(folder: str) -> None:
 def _echo_started(path: Path, result) -> None:
     click.echo(f"Dealt 13 hands. Opening reports drafted in {path / 'turns' / 'turn-000' / 'reports'}.")
     click.echo(f"Turn 1 is awaited. Read the opening report with `pbem report {path}`.")
+    if result.warning:
+        click.echo(f"Warning: {result.warning}", err=True)
 
 
 @main.command()

@@ -321,3 +321,14 @@ def test_replace_player_keeps_seat_cards_tokens_and_orders(tmp_path):
     assert code == 1 and "email" in out
     result = Campaign(campaign.folder).resolve(force=True, now=utc("2026-10-23 10:00"))
     assert "Bernard" in result.private_reports
+
+
+def test_a_guessable_seed_is_warned_about_and_the_default_one_is_long(tmp_path):
+    code, out = run("new", tmp_path / "weak", "--player", "Arthur <a@example.org>", "--player",
+                    "Bruno <b@example.org>", "--player", "Chloé <c@example.org>", "--seed", "20261129")
+    assert code == 0 and "anyone who guesses it can rebuild every deck" in out
+    code, out = run("new", tmp_path / "strong", "--player", "Arthur <a@example.org>", "--player",
+                    "Bruno <b@example.org>", "--player", "Chloé <c@example.org>")
+    assert code == 0 and "guesses" not in out
+    seed = str(Campaign(tmp_path / "strong").config.seed)
+    assert len(seed) >= 32
