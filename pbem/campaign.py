@@ -609,8 +609,7 @@ class OrderBook:
         """The orders file first, then the log: a crash in between loses no order."""
         store = self.campaign.store
         store.write_orders(self.turn, self.on_file)
-        for entry in self.log:
-            store.log_submission(self.turn, entry)
+        store.log_submissions(self.turn, self.log)
         self.log = []
 
 

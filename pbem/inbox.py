@@ -133,7 +133,9 @@ class Mailroom:
         self._raw_written = []
 
     # -- one message -------------------------------------------------------------------------------
-    def receive(self, raw: bytes, source: str = "file") -> Outcome:
+    def receive(self, raw: bytes, source: str = "file", path: Path | None = None) -> Outcome:
+        """Receive one message; ``path``, when the message is a file already
+        (a Maildir), lets it be kept by a hard link instead of a copy."""
         sha = hashlib.sha256(raw).hexdigest()
         message_id = _message_id(raw)
         index = self._load_index()
@@ -141,7 +143,7 @@ class Mailroom:
         relative = str(RECEIVED / f"{sha[:20]}.eml")
         if seen:
             return Outcome(seen, DUPLICATE, "this message was read before; nothing changed")
-        self._keep(relative, raw)
+        self._keep(relative, raw, path)
         outcome = self._process(raw, relative)
         entry = {
             "file": relative, "sha256": sha, "message_id": message_id, "source": source,
@@ -155,11 +157,18 @@ class Mailroom:
             index["id:" + message_id] = relative
         return outcome
 
-    def _keep(self, relative: str, raw: bytes) -> None:
+    def _keep(self, relative: str, raw: bytes, source: Path | None = None) -> None:
         path = self.root / relative
         if path.exists():
             return
         path.parent.mkdir(parents=True, exist_ok=True)
+        if source is not None:
+            try:
+                os.link(source, path)  # the same bytes, no copy (creating files is slow)
+                self._raw_written.append(path)
+                return
+            except OSError:
+                pass  # another file system, or no hard links: copy
         tmp = path.with_suffix(".tmp")
         tmp.write_bytes(raw)
         os.replace(tmp, path)
@@ -373,7 +382,7 @@ def fetch_maildir(campaign: Campaign, maildir: Path | None = None) -> list[Outco
     outcomes = []
     with Mailroom(campaign) as room:
         for path in new:
-            outcomes.append(room.receive(path.read_bytes(), source=f"maildir:{path.name}"))
+            outcomes.append(room.receive(path.read_bytes(), source=f"maildir:{path.name}", path=path))
         room.flush()
     for path in new:  # only once the batch is durable
         os.replace(path, maildir / "cur" / (path.name + ("" if ":2," in path.name else ":2,S")))

@@ -192,8 +192,11 @@ class CampaignStore:
     def write_orders(self, turn: int, orders: dict) -> None:
         write_atomic(self.orders_path(turn), dump_json(orders))
 
-    def log_submission(self, turn: int, entry: dict) -> None:
-        append_line(self.orders_path(turn).with_suffix(".log"), json.dumps(entry, ensure_ascii=False))
+    def log_submissions(self, turn: int, entries: list[dict]) -> None:
+        """Append submissions to the turn's log, with one sync for all."""
+        if entries:
+            append_line(self.orders_path(turn).with_suffix(".log"),
+                        "\n".join(json.dumps(e, ensure_ascii=False) for e in entries))
 
     # -- the roster after a replacement -----------------------------------------------------------
     def read_roster(self) -> list[str] | None:
