@@ -49,7 +49,9 @@ class ReadMail:
     references: tuple[str, ...]
     tag: str | None  # campaign tag from the subject: "[game7] Turn 3" -> "game7"
     turn: int | None  # -> 3
-    full_text: str  # the whole readable body, quotes included ("> " marks quotes from HTML)
+    full_text: (
+        str  # the whole readable body, quotes included ("> " marks quotes from HTML)
+    )
     own_text: str  # only the player's own new words, "\n" line ends
     defects: tuple[str, ...]  # human-readable notes about what was odd
 
@@ -70,8 +72,10 @@ def read_mail(raw: bytes) -> ReadMail:
     except UnreadableMail:
         raise
     except RecursionError as exc:
-        raise UnreadableMail("Your message is nested too deeply for me to read it.") from exc
-    except Exception as exc:  # noqa: BLE001 - last-resort guard, see docstring
+        raise UnreadableMail(
+            "Your message is nested too deeply for me to read it."
+        ) from exc
+    except Exception as exc:  # last-resort guard, see docstring
         raise UnreadableMail(
             f"Your message could not be read (it looks damaged: {type(exc).__name__})."
         ) from exc
@@ -82,7 +86,8 @@ def read_mail(raw: bytes) -> ReadMail:
 # --------------------------------------------------------------------------------------------
 
 _MAX_MIME_DEPTH = 25  # real mail nests 3-5 deep; beyond this it is a bomb or garbage
-_MAX_PARTS = 300  # real mail has a handful; each costs the stdlib ~0.5 ms of header parsing
+# Real mail has a handful of parts; each costs the stdlib ~0.5 ms of header parsing.
+_MAX_PARTS = 300
 _MAX_HTML_QUOTE_DEPTH = 30  # deeper blockquotes are read as they are, without more "> "
 _SHORT_LINE = 500  # the heuristic patterns only look at lines up to this length (speed)
 
@@ -94,6 +99,7 @@ class _Notes:
         self.items: list[str] = []
 
     def add(self, note: str) -> None:
+        """Keep a note unless it is already there."""
         if note not in self.items:
             self.items.append(note)
 
@@ -119,8 +125,12 @@ def _read(raw: bytes) -> ReadMail:
     raw = _cut_part_bomb(raw, notes)
     try:
         msg = email.message_from_bytes(raw, policy=email.policy.default)
-    except RecursionError as exc:  # the stdlib parser recurses once per nested multipart
-        raise UnreadableMail("Your message is nested too deeply for me to read it.") from exc
+    except (
+        RecursionError
+    ) as exc:  # the stdlib parser recurses once per nested multipart
+        raise UnreadableMail(
+            "Your message is nested too deeply for me to read it."
+        ) from exc
 
     sender, sender_name = _read_sender(msg, notes)
     subject = _read_subject(msg, notes)
@@ -133,7 +143,9 @@ def _read(raw: bytes) -> ReadMail:
     pieces = _collect(msg, notes, seen, depth=0, top=True)
     if pieces and all(piece.kind == "html" for piece in pieces):
         notes.add("no text part; read the HTML part")
-    full_text = _tidy_blank_runs("\n".join(p.text.strip("\n") for p in pieces)).strip("\n")
+    full_text = _tidy_blank_runs("\n".join(p.text.strip("\n") for p in pieces)).strip(
+        "\n"
+    )
     if not any(ch.isalnum() for ch in full_text):
         raise UnreadableMail(_unreadable_reason(pieces, seen))
     own_text = own_words(full_text)
@@ -167,8 +179,10 @@ def _cut_part_bomb(raw: bytes, notes: _Notes) -> bytes:
         at = raw.find(b"\n--", at + 1)
         if at < 0:
             return raw
-    notes.add(f"more than {_MAX_BOUNDARY_LINES} MIME boundary lines; read only the start")
-    return raw[:at + 1]
+    notes.add(
+        f"more than {_MAX_BOUNDARY_LINES} MIME boundary lines; read only the start"
+    )
+    return raw[: at + 1]
 
 
 def _unreadable_reason(pieces: list[_Text], seen: _Seen) -> str:
@@ -269,7 +283,9 @@ def _guess_sender(value: str, name: str) -> tuple[str, str]:
         guessed_addr = found.group(0) if found else ""
     if not name and guessed_name:
         try:
-            name = str(email.header.make_header(email.header.decode_header(guessed_name)))
+            name = str(
+                email.header.make_header(email.header.decode_header(guessed_name))
+            )
         except Exception:  # noqa: BLE001
             name = guessed_name
     return guessed_addr, name
@@ -363,7 +379,9 @@ class _PartInfo:
     """
 
     ctype: str  # "text/plain"; a malformed header means text/plain, as RFC 2045 says
-    params: dict[str, str]  # Content-Type parameters, names lowercased, RFC 2231 decoded
+    params: dict[
+        str, str
+    ]  # Content-Type parameters, names lowercased, RFC 2231 decoded
     disposition: str | None  # "inline", "attachment" or None
     filename: str | None
 
@@ -373,6 +391,7 @@ class _PartInfo:
         return self.disposition == "attachment" or self.filename is not None
 
     def describe(self) -> str:
+        """The part as notes and the unreadable-mail message name it: name.pdf (application/pdf)."""
         return f"{self.filename} ({self.ctype})" if self.filename else self.ctype
 
 
@@ -409,7 +428,11 @@ _SIGNATURE_TYPES = {
 
 
 def _collect(
-    part: email.message.Message, notes: _Notes, seen: _Seen, depth: int, top: bool = False
+    part: email.message.Message,
+    notes: _Notes,
+    seen: _Seen,
+    depth: int,
+    top: bool = False,
 ) -> list[_Text]:
     """The readable body texts of a part, in reading order.
 
@@ -458,6 +481,7 @@ def _collect(
 
 
 def _children(part: email.message.Message) -> list[email.message.Message]:
+    """The subparts of a multipart (a damaged payload may hold other things: skip them)."""
     payload = part.get_payload()
     if isinstance(payload, list):
         return [p for p in payload if isinstance(p, email.message.Message)]
@@ -465,7 +489,12 @@ def _children(part: email.message.Message) -> list[email.message.Message]:
 
 
 def _collect_multipart(
-    part: email.message.Message, info: _PartInfo, subtype: str, notes: _Notes, seen: _Seen, depth: int
+    part: email.message.Message,
+    info: _PartInfo,
+    subtype: str,
+    notes: _Notes,
+    seen: _Seen,
+    depth: int,
 ) -> list[_Text]:
     """Dispatch on the multipart subtype (see `_collect`)."""
     if not part.is_multipart():
@@ -495,13 +524,17 @@ def _related_root(
         return None
     if start and start.strip():
         for child in children:
-            try:
-                content_id = str(child.get("content-id") or "").strip()
-            except Exception:  # noqa: BLE001
-                continue
-            if content_id == start.strip():
+            if _content_id(child) == start.strip():
                 return child
     return children[0]
+
+
+def _content_id(part: email.message.Message) -> str:
+    """The part's Content-ID, "" when missing or unreadable (it only serves related's start=)."""
+    try:
+        return str(part.get("content-id") or "").strip()
+    except Exception:  # noqa: BLE001 - a broken Content-ID names nothing
+        return ""
 
 
 def _broken_multipart(
@@ -520,14 +553,22 @@ def _broken_multipart(
     boundary = _guess_boundary(payload)
     if boundary is not None and depth < _MAX_MIME_DEPTH:
         body = _raw_bytes(payload)
-        safe_subtype = subtype if re.fullmatch(r"[a-z0-9.+-]{1,40}", subtype) else "mixed"
+        safe_subtype = (
+            subtype if re.fullmatch(r"[a-z0-9.+-]{1,40}", subtype) else "mixed"
+        )
         head = f'Content-Type: multipart/{safe_subtype}; boundary="{boundary}"\r\n\r\n'
-        rebuilt = email.message_from_bytes(head.encode("ascii") + body, policy=email.policy.default)
+        rebuilt = email.message_from_bytes(
+            head.encode("ascii") + body, policy=email.policy.default
+        )
         if rebuilt.is_multipart() and _children(rebuilt):
-            notes.add(f"multipart {subtype} without a usable boundary; guessed it from the body")
+            notes.add(
+                f"multipart {subtype} without a usable boundary; guessed it from the body"
+            )
             return _collect(rebuilt, notes, seen, depth + 1)
     if re.search(r"(?im)^content-(?:type|transfer-encoding)\s*:", payload[:200_000]):
-        notes.add(f"multipart {subtype} without a usable boundary; its parts cannot be separated")
+        notes.add(
+            f"multipart {subtype} without a usable boundary; its parts cannot be separated"
+        )
         seen.skipped.append("MIME parts without a boundary")
         return []
     notes.add(f"multipart {subtype} without a usable boundary; read it as plain text")
@@ -551,8 +592,7 @@ def _guess_boundary(payload: str) -> str | None:
         if count >= 20:
             break
         token = found.group(1)
-        if token.endswith("--"):
-            token = token[:-2]
+        token = token.removesuffix("--")  # the closing line "--b--" may come first
         if token and payload.count("--" + token) >= 2:
             return token
     return None
@@ -607,7 +647,9 @@ def _choose_alternative(
 # --------------------------------------------------------------------------------------------
 
 
-def _read_text_part(part: email.message.Message, info: _PartInfo, notes: _Notes) -> _Text | None:
+def _read_text_part(
+    part: email.message.Message, info: _PartInfo, notes: _Notes
+) -> _Text | None:
     """Decode one text/plain or text/html part into normalised text; None if it is binary."""
     data = _part_bytes(part, notes)
     _note_part_defects(part, notes)  # decoding base64 adds defects to the part
@@ -671,6 +713,7 @@ def _raw_bytes(payload: str) -> bytes:
 
 
 def _transfer_encoding(part: email.message.Message) -> str:
+    """The Content-Transfer-Encoding, lowercased; "" when missing or unreadable."""
     try:
         return str(part.get("content-transfer-encoding", "")).strip().lower()
     except Exception:  # noqa: BLE001
@@ -742,15 +785,21 @@ def _decode_text(data: bytes, charset: str | None, notes: _Notes) -> str:
         if data.isascii():
             return data.decode("ascii")
         if codec == "ascii":
-            notes.add("8-bit text declared as US-ASCII; read it as UTF-8 / windows-1252")
+            notes.add(
+                "8-bit text declared as US-ASCII; read it as UTF-8 / windows-1252"
+            )
         elif not charset:
-            notes.add("8-bit text without a declared charset; read it as UTF-8 / windows-1252")
+            notes.add(
+                "8-bit text without a declared charset; read it as UTF-8 / windows-1252"
+            )
         return _decode_guess(data)
     try:
         text = data.decode(codec)
     except (UnicodeError, LookupError, ValueError):
         if codec == "utf_8":
-            notes.add("text declared as UTF-8 is not valid UTF-8; read those lines as windows-1252")
+            notes.add(
+                "text declared as UTF-8 is not valid UTF-8; read those lines as windows-1252"
+            )
             return _decode_guess(data)
         try:
             text = data.decode("utf-8")
@@ -769,6 +818,7 @@ def _decode_text(data: bytes, charset: str | None, notes: _Notes) -> str:
 
 
 def _is_utf8(data: bytes) -> bool:
+    """Valid UTF-8?  Non-ASCII text that is valid UTF-8 is UTF-8, whatever the label says."""
     try:
         data.decode("utf-8")
     except UnicodeError:
@@ -786,6 +836,7 @@ def _decode_guess(data: bytes) -> str:
 
 
 def _decode_line(line: bytes) -> str:
+    """One undeclared line: UTF-8 if valid, else windows-1252 (what old clients really send)."""
     try:
         return line.decode("utf-8")
     except UnicodeError:
@@ -793,7 +844,9 @@ def _decode_line(line: bytes) -> str:
     try:
         return line.decode("cp1252")
     except UnicodeError:
-        return line.decode("latin-1")  # cp1252 leaves five bytes undefined; latin-1 has all
+        return line.decode(
+            "latin-1"
+        )  # cp1252 leaves five bytes undefined; latin-1 has all
 
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200d\u2060\ufeff]")
@@ -806,8 +859,13 @@ def _clean_line(text: str) -> str:
 
 
 def _normalise(text: str) -> str:
-    """"\n" line ends, no control characters, no trailing whitespace, blank runs collapsed."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u2028", "\n").replace("\u2029", "\n")
+    """Newline line ends, no control characters, no trailing whitespace, blank runs collapsed."""
+    text = (
+        text.replace("\r\n", "\n")
+        .replace("\r", "\n")
+        .replace("\u2028", "\n")
+        .replace("\u2029", "\n")
+    )
     text = _clean_line(text)
     return _tidy_blank_runs("\n".join(line.rstrip() for line in text.split("\n")))
 
@@ -834,22 +892,26 @@ def unflow(text: str, delsp: bool = False) -> str:
     "-- " is never flowed.  Space-stuffing (one leading space) is removed.
     """
     out: list[str] = []
-    pieces: list[str] = []  # the logical line being joined (a list: += on str is quadratic)
+    pieces: list[
+        str
+    ] = []  # the logical line being joined (a list: += on str is quadratic)
     depth_open = -1  # quote depth of the open logical line; -1 when none is open
 
     def flush() -> None:
         nonlocal depth_open
         if depth_open >= 0:
             joined = "".join(pieces)
-            out.append(">" * depth_open + (" " + joined if joined else "") if depth_open else joined)
+            out.append(
+                ">" * depth_open + (" " + joined if joined else "")
+                if depth_open
+                else joined
+            )
         pieces.clear()
         depth_open = -1
 
     for line in text.split("\n"):
         depth = len(line) - len(line.lstrip(">"))
-        content = line[depth:]
-        if content.startswith(" "):
-            content = content[1:]
+        content = line[depth:].removeprefix(" ")  # space-stuffing
         soft = content.endswith(" ") and content != "-- "
         if soft and delsp:
             content = content[:-1]
@@ -896,13 +958,19 @@ _CHEAP = "self::blockquote or @class or @id or @name"
 _SPECIALS_AT = lxml.etree.XPath(
     f".//*[{_CHEAP}][{_SPECIAL_TEST}][count(ancestor::*[{_CHEAP}][{_SPECIAL_TEST}]) = $base]"
 )
-_OUTLOOK_START = lxml.etree.XPath(f"(//*[@id][{_ID} = 'appendonsend' or {_ID} = 'divrplyfwdmsg'])[1]")
+_OUTLOOK_START = lxml.etree.XPath(
+    f"(//*[@id][{_ID} = 'appendonsend' or {_ID} = 'divrplyfwdmsg'])[1]"
+)
 _INVISIBLE = (
     "script", "style", "head", "title", "link", "meta", "object", "embed", "applet",
     "iframe", "frame", "frameset", "noscript", "template",
 )  # fmt: skip
 _HTML_PARSER = lxml.etree.HTMLParser(
-    recover=True, encoding="utf-8", remove_comments=True, remove_pis=True, no_network=True
+    recover=True,
+    encoding="utf-8",
+    remove_comments=True,
+    remove_pis=True,
+    no_network=True,
 )
 
 
@@ -933,7 +1001,9 @@ def html_to_text(markup: str, notes: _Notes | None = None) -> str:
 
 def _crude_html_text(markup: str) -> str:
     """Fallback: drop tags, turn <br>/<p>/<div> into line breaks, unescape entities."""
-    text = re.sub(r"(?i)<(script|style)\b[^>]*>[^<]*</\1\s*>", " ", markup)  # linear: no .*?
+    text = re.sub(
+        r"(?i)<(script|style)\b[^>]*>[^<]*</\1\s*>", " ", markup
+    )  # linear: no .*?
     text = re.sub(r"(?i)<\s*(br|/p|/div|p|div)\b[^>]*>", "\n", text)
     text = re.sub(r"<[^>]*>", " ", text)
     return html.unescape(text)
@@ -992,7 +1062,9 @@ def _element_text(element: lxml.etree._Element, depth: int, nonce: str) -> str:
             holder.text = f"pbemq{nonce}d{depth}n{index}q"
             holder.tail, node.tail = node.tail, None
             parent.replace(node, holder)
-            replacements[str(index)] = _mark(_element_text(node, depth + 1, nonce), kind)
+            replacements[str(index)] = _mark(
+                _element_text(node, depth + 1, nonce), kind
+            )
     text = html_text.etree_to_text(element)
     if replacements:
         token = re.compile(f"pbemq{nonce}d{depth}n([0-9]+)q")
@@ -1014,7 +1086,9 @@ def _mark(inner: str, kind: str) -> str:
 _FORM_LINE_MAX = 80
 # The blank form line of the turn mail, `^\s*(hand|h)\s*(\d+)\s*[:.\-]?\s*$` once the quote
 # markers are gone, matched here together with them.
-_QUOTED_FORM_LINE = re.compile(r"^(?:[ \t]*>)+\s*(hand|h)\s*(\d+)\s*[:.\-]?\s*$", re.IGNORECASE)
+_QUOTED_FORM_LINE = re.compile(
+    r"^(?:[ \t]*>)+\s*(hand|h)\s*(\d+)\s*[:.\-]?\s*$", re.IGNORECASE
+)
 _QUOTED_BLANK = re.compile(r"^(?:[ \t]*>)+\s*$")
 _HAND_REF = re.compile(r"^\s*(?:(?:hand|h)\s*\d+|\d+\s*[:.)\-])", re.IGNORECASE)
 
@@ -1043,7 +1117,8 @@ _OTHER_KEYS = (
 # A header line of a quoted original as mail clients write it: "From: x", "*From:* x" (Gmail's
 # plain text of bold HTML), "De : x" (French spacing).
 _HEADER_LINE = re.compile(
-    rf"^\s*\*?\s*(?:(?P<sender>{_SENDER_KEYS})|(?P<other>{_OTHER_KEYS}))\s*\*?\s*:", re.IGNORECASE
+    rf"^\s*\*?\s*(?:(?P<sender>{_SENDER_KEYS})|(?P<other>{_OTHER_KEYS}))\s*\*?\s*:",
+    re.IGNORECASE,
 )
 
 _ATTRIBUTION_START = re.compile(
@@ -1077,47 +1152,72 @@ _FOOTERS = re.compile(
 
 
 def _is_quoted(line: str) -> bool:
+    """Quoted text starts with ">" (any depth; some clients indent the marker)."""
     return line.lstrip().startswith(">")
 
 
 def _is_short(line: str) -> bool:
+    """Short enough for the heuristic patterns: keeps a multi-MB line from costing seconds."""
     return len(line) <= _SHORT_LINE
 
 
 def _is_signature_separator(line: str) -> bool:
+    """The "-- " line before a signature; hand-typed "--" counts too."""
     return line.rstrip() == "--"
 
 
-def _is_header_block(lines: list[str], i: int) -> bool:
+_Memo = dict[int, "tuple[str, bool] | None"]
+
+
+def _header_key(lines: list[str], i: int, memo: _Memo) -> tuple[str, bool] | None:
+    """(key, is-sender) of a header-like line ("From: x" -> ("from", True)), memoised.
+
+    Memoised because each line of a block is looked at again from every line above it.
+    """
+    if i not in memo:
+        line = lines[i]
+        found = _HEADER_LINE.match(line) if _is_short(line) else None
+        if found:
+            memo[i] = (
+                found.group(0).strip(" *:").lower(),
+                found.group("sender") is not None,
+            )
+        else:
+            memo[i] = None
+    return memo[i]
+
+
+def _is_header_block(lines: list[str], i: int, memo: _Memo) -> bool:
     """An unquoted original's header block starts here: From/Sent/To/Subject in any order.
 
     Outlook writes "From: Sent: To: Subject:" (or "Von: Gesendet: An: Betreff:", ...), web.de
     starts with "Gesendet:".  Three different keys, one of them the sender, within a few
     lines: a player's own "From: ..." or "To: ..." line alone never cuts their orders.
     """
-    if not _is_short(lines[i]) or not _HEADER_LINE.match(lines[i]):
+    if _header_key(lines, i, memo) is None:
         return False
     keys: set[str] = set()
     has_sender = False
-    for line in lines[i : i + 8]:
-        found = _HEADER_LINE.match(line) if _is_short(line) else None
+    for j in range(i, min(i + 8, len(lines))):
+        found = _header_key(lines, j, memo)
         if found:
-            keys.add(found.group(0).strip(" *:").lower())
-            has_sender = has_sender or found.group("sender") is not None
+            keys.add(found[0])
+            has_sender = has_sender or found[1]
     return has_sender and len(keys) >= 3
 
 
-def _is_cut(lines: list[str], i: int) -> bool:
+def _is_cut(lines: list[str], i: int, memo: _Memo) -> bool:
     """From this line on, nothing is the player's new words (original, forward, signature)."""
     line = lines[i]
     if _is_signature_separator(line):
         return True
     if not _is_short(line):
         return False
-    return bool(_CUT_LINE.match(line)) or _is_header_block(lines, i)
+    return bool(_CUT_LINE.match(line)) or _is_header_block(lines, i, memo)
 
 
 def _next_nonblank(lines: list[str], i: int) -> str | None:
+    """The first non-blank line from index i on, None at the end (what follows an attribution)."""
     for line in lines[i:]:
         if line.strip():
             return line
@@ -1155,14 +1255,15 @@ def _attribution_span(lines: list[str], i: int) -> int:
 
 
 _HAND_LINE = re.compile(r"^(?:hand|h)\s*\d+\s*[:.\-]?\s*(.*)$", re.IGNORECASE)
-_HAND_NUMBER = re.compile(r"^\s*(?:(?:hand|h)\s*(\d{1,4})|(\d{1,4})\s*[:.)\-])", re.IGNORECASE)
+_HAND_NUMBER = re.compile(
+    r"^\s*(?:(?:hand|h)\s*(\d{1,4})|(\d{1,4})\s*[:.)\-])", re.IGNORECASE
+)
 
 
 def _hand_of(line: str) -> int | None:
     """The hand an order line starts with ("Hand 3: ...", "h3 ...", "3: ..."), if any."""
     found = _HAND_NUMBER.match(line)
     return int(found.group(1) or found.group(2)) if found else None
-
 
 
 def _answers_in_unmarked_form(lines: list[str], start: int) -> list[str]:
@@ -1194,6 +1295,13 @@ def _answers_in_unmarked_form(lines: list[str], start: int) -> list[str]:
     return answers
 
 
+def _add_unmarked_answers(out: list[str], lines: list[str], start: int) -> None:
+    """Append the filled form lines of an unquoted original, for hands not ordered above it."""
+    ordered = {_hand_of(line) for line in out} - {None}
+    answers = _answers_in_unmarked_form(lines, start)
+    out.extend(answer for answer in answers if _hand_of(answer) not in ordered)
+
+
 def own_words(full_text: str) -> str:
     """The player's own new words from a body: quotes, attributions, originals and footers gone.
 
@@ -1203,29 +1311,33 @@ def own_words(full_text: str) -> str:
     """
     lines = full_text.split("\n")
     out: list[str] = []
-    pending: int | None = None  # hand of the last quoted blank form line, awaiting an answer
+    # The hand of the last quoted blank form line, while it awaits the player's answer.
+    pending: int | None = None
+    header_memo: _Memo = {}
     i = 0
     while i < len(lines):
         line = lines[i].rstrip()
         if _is_quoted(line):
             # A blank form line is short; longer quoted lines are content and end the wait.
-            form = _QUOTED_FORM_LINE.match(line) if len(line) <= _FORM_LINE_MAX else None
+            form = (
+                _QUOTED_FORM_LINE.match(line) if len(line) <= _FORM_LINE_MAX else None
+            )
             if form:
                 pending = int(form.group(2))
             elif not _QUOTED_BLANK.match(line):
                 pending = None
             i += 1
             continue
-        if _is_cut(lines, i):
+        if _is_cut(lines, i, header_memo):
             if not _is_signature_separator(line):
-                ordered = {_hand_of(own) for own in out} - {None}
-                out.extend(a for a in _answers_in_unmarked_form(lines, i) if _hand_of(a) not in ordered)
+                _add_unmarked_answers(out, lines, i)
             break
         span = _attribution_span(lines, i)
         if span:
             following = _next_nonblank(lines, i + span)
             if following is not None and not _is_quoted(following):
-                break  # the original follows without quote markers
+                _add_unmarked_answers(out, lines, i)  # the original follows unquoted
+                break
             i += span
             continue
         if _is_short(line) and _FOOTERS.match(line):

@@ -206,3 +206,45 @@ def test_require_code_refuses_messages_without_code(game7):
     (campaign.folder / "nocode.eml").write_bytes(raw)
     outcome = inbox.receive_file(campaign, campaign.folder / "nocode.eml")
     assert outcome.status == inbox.CODE_MISSING and outcome.ack
+
+
+def test_unreadable_message_is_kept_and_its_player_told(game7):
+    raw = (b"From: Bruno <bruno@example.org>\r\nSubject: Re: [game7] Turn 3: your cards and orders\r\n"
+           b"Message-ID: <img-only@x>\r\nMIME-Version: 1.0\r\nContent-Type: image/png\r\n"
+           b"Content-Transfer-Encoding: base64\r\n\r\niVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGBgAAAABQABpfZFQAAAAABJRU5ErkJggg==\r\n")
+    (game7.folder / "img.eml").write_bytes(raw)
+    outcome = inbox.receive_file(game7, game7.folder / "img.eml")
+    assert outcome.status == inbox.UNREADABLE and outcome.player == "Bruno" and outcome.ack
+    assert (game7.folder / outcome.file).read_bytes() == raw
+    body = _draft(game7, outcome.ack).get_content()
+    assert "could not be read" in body
+    assert any(r["status"] == inbox.UNREADABLE for r in game7.status()["refused"])
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+SAMPLES = [(CORPUS / e["file"]).read_bytes() for e in EXPECTED[:12]]
+
+
+def _mutate(data: bytes, cuts: list[tuple[int, int, bytes]]) -> bytes:
+    out = bytearray(data)
+    for pos, length, insert in cuts:
+        pos %= max(1, len(out))
+        out[pos:pos + length] = insert
+    return bytes(out)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                   HealthCheck.too_slow])
+@given(data=st.one_of(
+    st.binary(max_size=2000),
+    st.builds(_mutate, st.sampled_from(SAMPLES),
+              st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 40), st.binary(max_size=20)),
+                       min_size=1, max_size=6)),
+))
+def test_any_bytes_are_kept_and_never_crash_the_mailroom(game7, data):
+    with inbox.Mailroom(game7) as room:
+        outcome = room.receive(data, source="fuzz")
+    assert outcome.status in {inbox.RECORDED, inbox.DUPLICATE, *inbox.REFUSED}
+    assert (game7.folder / outcome.file).read_bytes() == data or outcome.status == inbox.DUPLICATE
