@@ -10,6 +10,10 @@ byte, reading MIME and quotes, checking sender, campaign, turn and order code,
 recording the orders and drafting an acknowledgement per message.
 
 Target (issue 3): at least 500 messages per second.
+
+The campaign is made in a temporary folder beside the repository (``--dir``
+to choose): on this machine creating files in /tmp costs ten times what it
+costs anywhere else on the same disk (measured: 0.3 ms against 0.03 ms).
 """
 
 from __future__ import annotations
@@ -58,9 +62,10 @@ def messages(count: int) -> list[bytes]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=1000)
+    parser.add_argument("--dir", default=str(ROOT.parent), help="where to make the campaign")
     args = parser.parse_args()
     inbox.order_code = lambda seed, name: CODES[name]  # the corpus's codes
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=args.dir, prefix="pbem-ingest-") as tmp:
         folder = Path(tmp) / "game7"
         folder.mkdir()
         (folder / "campaign.yaml").write_text(CAMPAIGN_YAML, encoding="utf-8")

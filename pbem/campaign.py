@@ -111,7 +111,9 @@ class Campaign:
     @property
     def name(self) -> str:
         """The campaign's tag (its folder name), used in mail subjects: ``[game7]``."""
-        return self.folder.resolve().name
+        if not hasattr(self, "_name"):
+            self._name = self.folder.resolve().name
+        return self._name
 
     @property
     def config(self) -> CampaignConfig:

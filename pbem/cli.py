@@ -47,6 +47,13 @@ def _guard(func):
             sys.exit(EXIT_MISSING_ORDERS)
         except (GameError, ConfigError, StoreError, OSError) as e:
             raise PbemError(str(e)) from None
+        except Exception as e:
+            # The mail transport's errors (server down, login refused, ledger busy)
+            # are meant for the GM; checked by module so that no command pays for
+            # importing the mail libraries up front.
+            if type(e).__module__.startswith("pbem.transport"):
+                raise PbemError(str(e)) from None
+            raise
         except KeyboardInterrupt:
             click.echo("Interrupted; the campaign is as it was before this command.", err=True)
             sys.exit(130)

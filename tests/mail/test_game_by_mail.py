@@ -193,3 +193,76 @@ def test_a_whole_game_by_mail(mail_game):
     sent = (folder / "mail" / "sent.jsonl").read_text(encoding="utf-8").splitlines()
     ids = [json.loads(line)["draft_id"] if "draft_id" in line else json.loads(line).get("draft") for line in sent]
     assert len(ids) == len(set(ids))
+
+
+def _campaign_yaml(folder, gm, addresses, smtp_host, smtp_port, ca, dovecot, extra=""):
+    players = "".join(f"  - {{name: {n}, email: {a}}}\n" for n, a in zip(NAMES, addresses))
+    (folder / "campaign.yaml").write_text(
+        f"title: Faults\ngm: {{name: Rita, email: {gm}}}\nplayers:\n{players}seed: 5\n"
+        f"mail:\n"
+        f"  smtp: {{host: {smtp_host}, port: {smtp_port}, security: starttls,"
+        f" user: {SMTP_USER}, password_env: GAME9_SMTP, ca_file: {ca}, timeout: 5}}\n"
+        f"  imap: {{host: {dovecot.host}, port: {dovecot.imap_port}, tls: false, user: {gm},"
+        f" password_env: GAME9_IMAP}}\n{extra}", encoding="utf-8")
+
+
+def test_send_with_the_server_down_then_up_sends_everything_once(tmp_path, dovecot, monkeypatch):
+    from servers import SmtpServer, free_port
+
+    gm = dovecot.new_account()
+    addresses = [dovecot.new_account() for _ in NAMES]
+    folder = tmp_path / "faults"
+    folder.mkdir()
+    port = free_port()
+    server = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=dovecot, starttls=True, port=port)
+    ca = tmp_path / "ca.pem"
+    server.ca.cert_pem.write_to_path(str(ca))
+    monkeypatch.setenv("GAME9_SMTP", SMTP_PASSWORD)
+    monkeypatch.setenv("GAME9_IMAP", dovecot.passwords[gm])
+    _campaign_yaml(folder, gm, addresses, server.host, port, ca, dovecot)
+    pbem("start", folder)
+    result = CliRunner().invoke(main, ["send", str(folder)])
+    assert result.exit_code == 1 and "Error: " in result.output and str(port) in result.output, result.output
+    assert not (folder / "mail" / "sent.jsonl").exists() or not (folder / "mail" / "sent.jsonl").read_text()
+    server.start()
+    try:
+        server.fail_next(2, code=451)  # a temporary failure first, then success
+        out = pbem("send", folder)
+        assert "8 sent" in out
+        assert "0 sent, 8 already sent before" in pbem("send", folder) or "outbox is empty" in pbem("preview", folder)
+        with dovecot.imap(addresses[0]) as client:
+            client.select_folder("INBOX")
+            assert len(client.search(["ALL"])) == 2  # public and private, once each
+    finally:
+        server.stop()
+
+
+def test_fetch_survives_an_imap_restart_and_a_wrong_password(tmp_path, fresh_dovecot, monkeypatch):
+    dovecot = fresh_dovecot
+    gm = dovecot.new_account()
+    addresses = [dovecot.new_account() for _ in NAMES]
+    folder = tmp_path / "game9"
+    folder.mkdir()
+    monkeypatch.setenv("GAME9_SMTP", "unused")
+    monkeypatch.setenv("GAME9_IMAP", "wrong")
+    _campaign_yaml(folder, gm, addresses, "127.0.0.1", 1, tmp_path / "none.pem", dovecot)
+    (tmp_path / "none.pem").write_text("")
+    pbem("start", folder)
+    result = CliRunner().invoke(main, ["fetch", str(folder)])
+    assert result.exit_code == 1 and result.output.startswith("Error: "), result.output
+    assert str(dovecot.imap_port) in result.output or "login" in result.output.lower()
+    monkeypatch.setenv("GAME9_IMAP", dovecot.passwords[gm])
+
+    def reply(n):
+        return (f"From: Arthur <{addresses[0]}>\r\nTo: {gm}\r\nSubject: Re: [game9] Turn 1: your cards\r\n"
+                f"Message-ID: <r{n}@players.example.test>\r\n\r\nHand 1: Countess\r\n").encode()
+
+    dovecot.append(gm, "INBOX", reply(1))
+    assert ": " in pbem("fetch", folder)
+    dovecot.restart()
+    dovecot.append(gm, "INBOX", reply(2))
+    out = pbem("fetch", folder)
+    assert "1 message read" in out
+    assert "No new messages." in pbem("fetch", folder)
+    received = (folder / "mail" / "received.jsonl").read_text().splitlines()
+    assert len(received) == 2
