@@ -25,6 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -32,17 +34,8 @@ from pbem import inbox  # noqa: E402
 from pbem.campaign import Campaign  # noqa: E402
 
 CORPUS = ROOT / "tests" / "mail" / "corpus"
-CODES = {"Arthur": "K7QM-3XTP", "Bruno": "B4HN-8RWC", "Chloé": "Z9FD-2LJE", "Dominik": "M6VT-5GYA"}
-CAMPAIGN_YAML = """\
-title: Love Letter, postal game 7
-gm: {name: Rita, email: gm@example.org}
-players:
-  - {name: Arthur, email: arthur@example.org}
-  - {name: Bruno, email: bruno@example.org}
-  - {name: Chloé, email: chloe@example.fr}
-  - {name: Dominik, email: dominik@example.de}
-seed: 7
-"""
+CODES = yaml.safe_load((CORPUS / "codes.yaml").read_text(encoding="utf-8"))
+CAMPAIGN_YAML = (CORPUS / "campaign.yaml").read_text(encoding="utf-8")
 
 
 def messages(count: int) -> list[bytes]:

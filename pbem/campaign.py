@@ -62,6 +62,20 @@ class Receipt:
     def any_rejected(self) -> bool:
         return any(c.status == REJECTED for c in self.checked)
 
+    def lines(self) -> list[str]:
+        """One line per order as read, then the lines ignored and the hands missing."""
+        out = []
+        for c in self.checked:
+            line = f"  hand {c.hand}: {c.status:<9} {c.written.canonical()}"
+            if c.reason:
+                line += f"  -- {c.reason}"
+            if c.note:
+                line += f"  ({c.note})"
+            out.append(line)
+        out += [f"  ignored (not an order): {text}" for text in self.ignored]
+        out.append(f"  still missing: {', '.join(map(str, self.missing)) if self.missing else 'none'}")
+        return out
+
 
 @dataclass
 class TurnResult:
@@ -410,7 +424,7 @@ class Campaign:
         """Give a seat a new name and/or address: cards, tokens and orders on file
         stay with the seat. ``campaign.yaml`` is rewritten (the old one is kept as
         ``campaign.yaml.bak``). Returns the seat's name now."""
-        from .config import CAMPAIGN_FILE, config_from_data, dump_config
+        from .config import CAMPAIGN_FILE, config_from_data, config_to_data, dump_config
         from .store import write_atomic
 
         with self.store.locked():
@@ -425,7 +439,7 @@ class Campaign:
                     people.append({"name": p.name, "email": p.email})
             new_name = name or old
             data = {"players": people}
-            candidate = config_from_data({**_config_data(config), **data}, CAMPAIGN_FILE)  # validates
+            candidate = config_from_data({**config_to_data(config), **data}, CAMPAIGN_FILE)  # validates
             roster = [new_name if n == old else n for n in pos.players]
             path = self.folder / CAMPAIGN_FILE
             write_atomic(path.with_name(CAMPAIGN_FILE + ".bak"), path.read_bytes())
@@ -613,23 +627,6 @@ class OrderBook:
         store.write_orders(self.turn, self.on_file)
         store.log_submissions(self.turn, self.log)
         self.log = []
-
-
-def _config_data(config: CampaignConfig) -> dict:
-    """A config back to plain data (for rewriting campaign.yaml)."""
-    data: dict = dict(config.extra)
-    if config.title:
-        data["title"] = config.title
-    if config.gm:
-        data["gm"] = {"name": config.gm.name, "email": config.gm.email}
-    data["players"] = [{"name": p.name, "email": p.email} for p in config.players]
-    if config.seed is not None:
-        data["seed"] = config.seed
-    if config.decks:
-        data["decks"] = {h: [c.title for c in d] for h, d in config.decks.items()}
-    if config.require_code:
-        data["require_code"] = True
-    return data
 
 
 def _order_record(checked: CheckedOrder, when: str, source: str) -> dict:

@@ -178,17 +178,7 @@ def _receipt_text(receipt) -> str:
     lines = [f"Orders of {receipt.player} for turn {receipt.turn}:"]
     if not receipt.checked:
         lines.append("  no order could be read in that text.")
-    for c in receipt.checked:
-        line = f"  hand {c.hand}: {c.status:<9} {c.written.canonical()}"
-        if c.reason:
-            line += f"  -- {c.reason}"
-        if c.note:
-            line += f"  ({c.note})"
-        lines.append(line)
-    for text in receipt.ignored:
-        lines.append(f"  ignored (not an order): {text}")
-    lines.append(f"  still missing: {', '.join(map(str, receipt.missing)) if receipt.missing else 'none'}")
-    return "\n".join(lines)
+    return "\n".join(lines + receipt.lines())
 
 
 @main.command()

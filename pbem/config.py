@@ -186,10 +186,8 @@ def _decks(value: Any, fail) -> dict[int, tuple[Card, ...]]:
     return decks
 
 
-def dump_config(config: CampaignConfig) -> str:
-    """``campaign.yaml`` text for ``pbem new`` (seating order = list order)."""
-    import yaml
-
+def config_to_data(config: CampaignConfig) -> dict[str, Any]:
+    """A config back to the plain data of ``campaign.yaml`` (seating order = list order)."""
     data: dict[str, Any] = {}
     if config.title:
         data["title"] = config.title
@@ -203,4 +201,12 @@ def dump_config(config: CampaignConfig) -> str:
     if config.require_code:
         data["require_code"] = True
     data.update(config.extra)
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
+    return data
+
+
+def dump_config(config: CampaignConfig) -> str:
+    """``campaign.yaml`` text for ``pbem new`` and ``pbem replace``."""
+    import yaml
+
+    return yaml.safe_dump(config_to_data(config), sort_keys=False, allow_unicode=True,
+                          default_flow_style=None, width=100)

@@ -74,14 +74,7 @@ class Outcome:
         who = self.player or self.sender or "unknown sender"
         lines = [f"{self.file}: {self.status} ({who}){': ' + self.detail if self.detail else ''}"]
         if self.receipt is not None:
-            for c in self.receipt.checked:
-                line = f"  hand {c.hand}: {c.status:<9} {c.written.canonical()}"
-                if c.reason:
-                    line += f"  -- {c.reason}"
-                if c.note:
-                    line += f"  ({c.note})"
-                lines.append(line)
-            lines.append(f"  still missing: {', '.join(map(str, self.receipt.missing)) or 'none'}")
+            lines += self.receipt.lines()
         if self.ack:
             lines.append(f"  acknowledgement drafted: mail/outbox/{self.ack}.eml")
         return "\n".join(lines)

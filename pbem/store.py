@@ -151,7 +151,7 @@ class CampaignStore:
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)  # never switched in: leave no trace
             raise
-        _fsync_dir(final.parent)
+        fsync_dir(final.parent)
         return final
 
     def roll_back(self, turn: int) -> Path:
@@ -164,7 +164,7 @@ class CampaignStore:
             n += 1
         target = parking / f"{source.name}.{n}"
         os.rename(source, target)
-        _fsync_dir(source.parent)
+        fsync_dir(source.parent)
         return target
 
     def rolled_back_count(self, turn: int) -> int:
@@ -234,7 +234,8 @@ class CampaignStore:
         return path
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
+    """Make a file's creation or rename durable (the entry lives in the directory)."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)

@@ -23,6 +23,8 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+from ..store import fsync_dir
+
 __all__ = ["LedgerBusy", "LedgerError", "SentLedger", "FetchLedger"]
 
 
@@ -32,15 +34,6 @@ class LedgerError(Exception):
 
 class LedgerBusy(LedgerError):
     """Another process holds the ledger: two runs at once could send or deliver twice."""
-
-
-def _fsync_dir(path: Path) -> None:
-    """Make a file's creation or rename durable (the directory entry lives in the dir)."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 class _Locked:
@@ -131,7 +124,7 @@ class SentLedger(_Locked):
         finally:
             os.close(fd)
         if created:
-            _fsync_dir(self.path.parent)
+            fsync_dir(self.path.parent)
         with self._lock:
             self._entries.append(entry)
             self._sent.add(draft_id)
@@ -235,7 +228,7 @@ class FetchLedger(_Locked):
         finally:
             os.close(fd)
         if created:
-            _fsync_dir(self.path.parent)
+            fsync_dir(self.path.parent)
         self._delivered.add(key)
         self.set_mark(folder, uidvalidity, uid)
 
@@ -263,7 +256,7 @@ class FetchLedger(_Locked):
             except FileNotFoundError:
                 pass
             raise
-        _fsync_dir(self.path.parent)
+        fsync_dir(self.path.parent)
         # Only now is the journal redundant; a crash before this line replays it harmlessly.
         try:
             os.unlink(self.journal_path)

@@ -20,17 +20,8 @@ from pbem.orders import parse_orders
 CORPUS = Path(__file__).parent / "corpus"
 EXPECTED = yaml.safe_load((CORPUS / "expected.yaml").read_text(encoding="utf-8"))
 PLAYERS = ["Arthur", "Bruno", "Chloé", "Dominik"]
-CODES = {"Arthur": "K7QM-3XTP", "Bruno": "B4HN-8RWC", "Chloé": "Z9FD-2LJE", "Dominik": "M6VT-5GYA"}
-CAMPAIGN_YAML = """\
-title: Love Letter, postal game 7
-gm: {name: Rita, email: gm@example.org}
-players:
-  - {name: Arthur, email: arthur@example.org}
-  - {name: Bruno, email: bruno@example.org}
-  - {name: Chloé, email: chloe@example.fr}
-  - {name: Dominik, email: dominik@example.de}
-seed: 7
-"""
+CODES = yaml.safe_load((CORPUS / "codes.yaml").read_text(encoding="utf-8"))
+CAMPAIGN_YAML = (CORPUS / "campaign.yaml").read_text(encoding="utf-8")
 
 
 def _draft(campaign, draft_id):
