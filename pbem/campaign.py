@@ -15,10 +15,11 @@ campaign as it was.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from . import events as ev
 from .cards import Card
@@ -139,18 +140,30 @@ class Campaign:
     _now: datetime | None = None
 
     def now(self) -> datetime:
-        """The clock: the moment given to the current call, else the real one."""
-        from .deadlines import now_utc
+        """The clock: the moment given to the current call, else the real one
+        (``PBEM_NOW``, an ISO time, replaces it: for tests, and for a GM who
+        replays what a tick would have done at a given moment)."""
+        if self._now is not None:
+            return self._now
+        import os
 
-        return self._now or now_utc()
+        fixed = os.environ.get("PBEM_NOW")
+        if fixed:
+            moment = datetime.fromisoformat(fixed)
+            return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+        return datetime.now(timezone.utc)
 
     @property
     def schedule(self):
         """The ``deadline:`` section (None without one), validated."""
         if not hasattr(self, "_schedule"):
-            from .deadlines import parse_schedule
+            section = self.config.extra.get("deadline")
+            if section is None:
+                self._schedule = None
+            else:
+                from .deadlines import parse_schedule
 
-            self._schedule = parse_schedule(self.config.extra.get("deadline"))
+                self._schedule = parse_schedule(section)
         return self._schedule
 
     def deadline(self) -> datetime | None:
@@ -182,7 +195,7 @@ class Campaign:
         from .deadlines import parse_when
 
         self._now = now
-        with self.store.locked():
+        with self.locked():
             pos = self.position()
             if pos.game.finished:
                 raise GameError("the game is over; there is no deadline to move")
@@ -195,7 +208,7 @@ class Campaign:
 
     def add_note(self, text: str) -> None:
         """A GM's note for the next public report."""
-        with self.store.locked():
+        with self.locked():
             turn = self.position().game.turn
             self.store.add_note(turn, text)
 
@@ -206,7 +219,24 @@ class Campaign:
     def started(self) -> bool:
         return self.store.latest_turn() is not None
 
+    _position: Position | None = None
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the campaign's lock; what was read before it is read again."""
+        with self.store.locked():
+            self._position = None  # another command may have written before we got the lock
+            yield
+
     def position(self) -> Position:
+        """The game as of the latest resolved turn (read once per command: every
+        change of position goes through :meth:`_commit` or :meth:`rollback`,
+        which forget it)."""
+        if self._position is None:
+            self._position = self._read_position()
+        return self._position
+
+    def _read_position(self) -> Position:
         latest = self.store.latest_turn()
         if latest is None:
             raise GameError(f"{self.folder}: the game has not been started; run `pbem start {self.folder}`")
@@ -226,7 +256,7 @@ class Campaign:
         config = self.config
         self.schedule  # a bad deadline: section fails here, before anything is written
         self._now = now
-        with self.store.locked():
+        with self.locked():
             if self.started():
                 raise GameError(f"{self.folder}: the game has already started")
             if config.seed is not None:
@@ -251,7 +281,7 @@ class Campaign:
         completed or rejected (RULES 3); a later order for a hand replaces the
         earlier one. ``turn``, when given, is the turn the player meant (from
         their mail): orders for another turn than the awaited one are rejected."""
-        with self.store.locked():
+        with self.locked():
             book = self.order_book()
             receipt = book.submit(player, text, source, turn)
             book.save()
@@ -290,7 +320,7 @@ class Campaign:
         it, or once the deadline has passed, missing orders get the NMR defaults
         (RULES 5)."""
         self._now = now
-        with self.store.locked():
+        with self.locked():
             pos = self.position()
             game = pos.game
             if game.finished:
@@ -366,6 +396,7 @@ class Campaign:
             files[f"reports/private-{name}.txt"] = text
         files.update(self._turn_mails(turn, game, public, private, players))
         folder = self.store.write_turn(turn, files)
+        self._position = None
         warning = ""
         try:  # the turn is resolved now; the outbox copy can be redone at any time
             from .outbox import publish
@@ -427,7 +458,7 @@ class Campaign:
         from .config import CAMPAIGN_FILE, config_from_data, config_to_data, dump_config
         from .store import write_atomic
 
-        with self.store.locked():
+        with self.locked():
             pos = self.position()
             old = self._player(old, pos.players)
             config = self.config
@@ -449,6 +480,7 @@ class Campaign:
                     on_file[new_name] = on_file.pop(old)
                     self.store.write_orders(pos.game.turn, on_file)
             self.store.write_roster(roster)
+            self._position = None
             write_atomic(path, dump_config(candidate))
             self._config = candidate
             return new_name
@@ -457,13 +489,14 @@ class Campaign:
     def rollback(self) -> int:
         """Undo the latest resolution; its orders stay on file to be corrected.
         Returns the turn that is awaited again."""
-        with self.store.locked():
+        with self.locked():
             latest = self.store.latest_turn()
             if latest is None:
                 raise GameError("the game has not been started")
             if latest == 0:
                 raise GameError("nothing to roll back: no turn has been resolved yet")
             self.store.roll_back(latest)
+            self._position = None
             self._withdraw_drafts(latest)
             return latest
 

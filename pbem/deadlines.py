@@ -166,15 +166,3 @@ def time_left(deadline: datetime, now: datetime) -> str:
         parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
     span = " ".join(parts) or "less than a minute"
     return f"passed {span} ago" if past else f"{span} left"
-
-
-def now_utc() -> datetime:
-    """The clock. ``PBEM_NOW`` (an ISO time) replaces it: for tests, and for a
-    GM who replays what a tick would have done at a given moment."""
-    import os
-
-    fixed = os.environ.get("PBEM_NOW")
-    if fixed:
-        moment = datetime.fromisoformat(fixed)
-        return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
-    return datetime.now(UTC)

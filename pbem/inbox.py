@@ -32,7 +32,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .campaign import Campaign, OrderBook, Receipt, order_code
-from .outbox import Outbox, make_message
+from .outbox import Outbox, _slug, make_message
 
 RECEIVED = Path("mail") / "received"
 INDEX = Path("mail") / "received.jsonl"
@@ -97,7 +97,7 @@ class Mailroom:
 
     # -- batch ------------------------------------------------------------------------------
     def __enter__(self) -> "Mailroom":
-        self._lock = self.campaign.store.locked()
+        self._lock = self.campaign.locked()
         self._lock.__enter__()
         return self
 
@@ -327,14 +327,6 @@ def _tag_of(subject: str) -> str | None:
         pass
     match = _TAG.search(subject)
     return match.group(1) if match else None
-
-
-def _slug(name: str) -> str:
-    """A file-name-safe form of a player's name: "Chloé" -> "chloe"."""
-    import unicodedata
-
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    return re.sub(r"[^A-Za-z0-9]+", "-", ascii_name).strip("-").lower() or "player"
 
 
 def _message_id(raw: bytes) -> str | None:

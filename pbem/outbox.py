@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,37 +38,77 @@ def _domain(address: str) -> str:
     return address.rsplit("@", 1)[-1] if "@" in address else "pbem.invalid"
 
 
+_MSG_ID = re.compile(r"<[!-;=?-~]{1,500}>")  # printable ASCII, no spaces, no angle brackets inside
+_SPECIALS = set('()<>@,;:\\".[]')
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
 def make_message(*, sender_name: str, sender: str, to_name: str, to: str, subject: str, body: str,
                  message_id: str, in_reply_to: str | None = None, references: list[str] = (),
                  date: str | None = None) -> bytes:
-    """A plain-text UTF-8 message, ready to send.
+    """A plain-text UTF-8 message (one text/plain part, quoted-printable), ready to send.
 
-    Built with the compat32 MIME classes, several times cheaper than
-    ``EmailMessage`` (which matters when a batch of mail is acknowledged); the
-    header values are checked for line breaks here, so nothing can be injected."""
-    from email.charset import QP, Charset
-    from email.mime.text import MIMEText
-    from email.utils import formataddr, formatdate
+    The encodings are the standard library's: ``email.header`` for RFC 2047
+    words and header folding, ``quopri`` for the body. ``email.message`` is not
+    used because importing it (with ``email.utils``, which loads ``socket``)
+    costs more than the rest of drafting a turn's mails, on every resolve.
+    Header values are checked for line breaks here, so nothing can be injected.
+    """
+    import quopri
+    from email.header import Header
 
-    values = [sender_name, sender, to_name, to, subject, message_id, in_reply_to or "", *references]
+    values = [sender_name, sender, to_name, to, subject, message_id]
     if any("\r" in v or "\n" in v for v in values):
         raise ValueError("a header value holds a line break")
-    charset = Charset("utf-8")
-    charset.body_encoding = QP  # readable in any client, 7-bit safe for any server
-    msg = MIMEText(body, "plain", charset)
-    msg["From"] = formataddr((sender_name, sender)) if sender else "pbem <pbem@localhost>"
-    msg["To"] = formataddr((to_name, to))
-    msg["Subject"] = subject if subject.isascii() else Charset("utf-8").header_encode(subject)
-    msg["Date"] = date or formatdate(localtime=False, usegmt=True)
-    msg["Message-ID"] = message_id
+    # Ids echoed from a player's message are only kept when well formed.
+    if in_reply_to and not _MSG_ID.fullmatch(in_reply_to):
+        in_reply_to = None
+    references = [r for r in references if r and _MSG_ID.fullmatch(r)]
+
+    def address(name: str, addr: str) -> str:
+        if not name:
+            return addr
+        if not name.isascii():
+            name = Header(name, "utf-8").encode(linesep="\r\n")
+        elif _SPECIALS & set(name):
+            name = '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return f"{name} <{addr}>"
+
+    if date is None:
+        from datetime import datetime, timezone
+
+        now = datetime.now(timezone.utc)
+        date = (f"{_DAYS[now.weekday()]}, {now.day:02d} {_MONTHS[now.month - 1]} {now.year} "
+                f"{now:%H:%M:%S} +0000")
+    headers = [
+        ("MIME-Version", "1.0"),
+        ("Content-Type", 'text/plain; charset="utf-8"'),
+        ("Content-Transfer-Encoding", "quoted-printable"),
+        ("From", address(sender_name, sender) if sender else "pbem <pbem@localhost>"),
+        ("To", address(to_name, to)),
+        ("Subject", Header(subject, "utf-8" if not subject.isascii() else "us-ascii",
+                           header_name="Subject").encode(linesep="\r\n")),
+        ("Date", date),
+        ("Message-ID", message_id),
+    ]
     if in_reply_to:
-        msg["In-Reply-To"] = in_reply_to
-    refs = [r for r in references if r]
-    if refs:
-        msg["References"] = " ".join(refs)
-    msg["Auto-Submitted"] = "auto-generated"
-    msg["X-Mailer"] = "pbem"
-    return msg.as_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+        headers.append(("In-Reply-To", in_reply_to))
+    if references:
+        headers.append(("References", "\r\n ".join(references)))
+    headers += [("Auto-Submitted", "auto-generated"), ("X-Mailer", "pbem")]
+    head = "".join(f"{name}: {value}\r\n" for name, value in headers)
+    text = body.replace("\r\n", "\n").encode("utf-8")
+    encoded = quopri.encodestring(text).replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+    return head.encode("ascii") + b"\r\n" + encoded
+
+
+def _slug(name: str) -> str:
+    """A file-name-safe form of a player's name: "Chloé" -> "chloe"."""
+    import unicodedata
+
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return re.sub(r"[^A-Za-z0-9]+", "-", ascii_name).strip("-").lower() or "player"
 
 
 class Outbox:
@@ -107,6 +148,12 @@ class Outbox:
         if self._known is not None:
             self._known[message_id] = entry
         return Draft(draft_id, path, to, "", kind)
+
+    def index(self, entry: dict) -> None:
+        """Index a draft put in the outbox by other means (a hard link)."""
+        self._pending.append(json.dumps(entry, ensure_ascii=False))
+        if self._known is not None:
+            self._known[entry["message_id"]] = entry
 
     def flush(self) -> None:
         """Index the drafts of a batch (their files must be synced first)."""
@@ -173,8 +220,6 @@ def turn_mails(root: Path, campaign: str, turn: int, generation: int, finished: 
     public report to every player and each private report to its player, and
     ``mail/index.jsonl``. Each player's turn mails form one thread (In-Reply-To /
     References to their previous private mail)."""
-    from .inbox import _slug
-
     outbox = Outbox(root)
     last_private: dict[str, str] = {}
     for message_id, entry in outbox.known_ids().items():  # file order: the last one wins
@@ -205,20 +250,29 @@ def turn_mails(root: Path, campaign: str, turn: int, generation: int, finished: 
 
 
 def publish(root: Path, turn_dir: Path) -> list[str]:
-    """Copy a turn folder's drafts to the outbox, those not yet published
-    (idempotent: `pbem preview` and `pbem send` run it again after a crash)."""
+    """Put a turn folder's drafts in the outbox, those not yet published
+    (idempotent: `pbem preview` and `pbem send` run it again after a crash).
+    A draft is hard-linked, not copied: the same bytes, no second write."""
     index_path = turn_dir / "mail" / "index.jsonl"
     if not index_path.exists():
         return []
-    outbox = Outbox(root)
+    outbox = Outbox(root, durable=False)
     known = outbox.known_ids()
     published = []
     for line in index_path.read_text(encoding="utf-8").splitlines():
         entry = json.loads(line)
         if entry["message_id"] in known:
             continue
-        raw = (turn_dir / "mail" / f"{entry['draft']}.eml").read_bytes()
-        outbox.add(entry["draft"], raw, message_id=entry["message_id"], kind=entry["kind"],
-                   turn=entry["turn"], to=entry["to"], player=entry["player"])
+        source = turn_dir / "mail" / f"{entry['draft']}.eml"
+        target = outbox.folder / source.name
+        outbox.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            target.unlink(missing_ok=True)  # an unsent draft of the same id is replaced
+            os.link(source, target)
+            outbox.index(entry)
+        except OSError:  # no hard links here: copy
+            outbox.add(entry["draft"], source.read_bytes(), message_id=entry["message_id"], kind=entry["kind"],
+                       turn=entry["turn"], to=entry["to"], player=entry["player"])
         published.append(entry["draft"])
+    outbox.flush()  # the links share the turn folder's synced files: only the index is new
     return published

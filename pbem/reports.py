@@ -22,14 +22,14 @@ from .engine import Game, tokens_to_win
 
 
 def default_templates_dir() -> Path:
-    """The templates shipped with pbem (the top-level ``templates/`` folder)."""
+    """The templates shipped with pbem: the top-level ``templates/`` folder of
+    a source checkout, or ``pbem/templates`` of an installed copy (a plain
+    folder beside this file: no importlib.resources, which costs start-up time)."""
     here = Path(__file__).resolve().parent
     source_tree = here.parent / "templates"
     if (source_tree / "public.txt.j2").exists():
         return source_tree
-    from importlib import resources  # only for an installed copy: it costs start-up time
-
-    return Path(str(resources.files("pbem") / "templates"))
+    return here / "templates"
 
 
 def make_environment(campaign_templates: Path | None = None):

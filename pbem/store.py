@@ -44,6 +44,51 @@ class Busy(StoreError):
     """Another pbem command holds the campaign's lock."""
 
 
+@contextmanager
+def file_lock(path: Path, timeout: float) -> Iterator[bool]:
+    """An exclusive lock on ``path``, waiting up to ``timeout`` seconds (0: not
+    at all); yields whether it was acquired. The kernel drops it if the process
+    dies. POSIX ``flock`` from the standard library where there is one (it
+    costs nothing to import, and every command takes this lock); the
+    ``filelock`` package elsewhere."""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        from filelock import FileLock, Timeout
+
+        lock = FileLock(str(path), timeout=timeout)
+        try:
+            lock.acquire()
+        except Timeout:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            lock.release()
+        return
+    import time
+
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    yield False
+                    return
+                time.sleep(0.05)
+        try:
+            yield True
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
 def write_atomic(path: Path, data: str | bytes) -> None:
     """Write ``data`` to ``path`` so that readers see the old or the new file, never half."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -70,7 +115,24 @@ def append_line(path: Path, line: str) -> None:
 
 
 def dump_json(data: Any) -> str:
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    """JSON a GM can read: one top-level key, list item or hand per line.
+
+    Each piece goes through the C encoder in one call; ``indent`` would switch
+    the whole document to the pure-Python encoder (several times slower, and
+    this runs on every resolve)."""
+    def piece(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    def block(value: Any, depth: int) -> str:
+        pad = " " * depth
+        if depth < 2 and isinstance(value, dict) and value:
+            items = [f"{pad} {piece(k)}: {block(v, depth + 1).lstrip()}" for k, v in value.items()]
+            return pad + "{\n" + ",\n".join(items) + "\n" + pad + "}"
+        if depth < 3 and isinstance(value, list) and value and isinstance(value[0], (dict, list)):
+            return pad + "[\n" + ",\n".join(f"{pad} {block(v, depth + 1).lstrip()}" for v in value) + "\n" + pad + "]"
+        return pad + piece(value)
+
+    return block(data, 0) + "\n"
 
 
 class CampaignStore:
@@ -83,17 +145,13 @@ class CampaignStore:
     @contextmanager
     def locked(self, timeout: float = 10.0) -> Iterator[None]:
         """Hold the campaign's lock (a second command waits, then gives up)."""
-        from filelock import FileLock, Timeout
-
         if not self.root.is_dir():  # the lock must not create a mistyped folder
             raise StoreError(f"{self.root}: no such campaign folder")
-        lock = FileLock(str(self.root / LOCK_FILE), timeout=timeout)
-        try:
-            with lock:
-                yield
-        except Timeout:
-            raise Busy(f"{self.root}: another pbem command is working on this campaign; "
-                       f"try again when it has finished") from None
+        with file_lock(self.root / LOCK_FILE, timeout) as acquired:
+            if not acquired:
+                raise Busy(f"{self.root}: another pbem command is working on this campaign; "
+                           f"try again when it has finished")
+            yield
 
     # -- turns ----------------------------------------------------------------
     def turn_dir(self, turn: int) -> Path:
@@ -140,10 +198,10 @@ class CampaignStore:
         if tmp.exists():
             shutil.rmtree(tmp)  # left by a crash: never switched in, so never used
         try:
+            for folder in sorted({(tmp / name).parent for name in files}):
+                folder.mkdir(parents=True, exist_ok=True)
             for name, text in files.items():
-                path = tmp / name
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(text, encoding="utf-8")
+                (tmp / name).write_text(text, encoding="utf-8")
             # One sync for all the files (cheaper than an fsync each), and before
             # the rename: once the turn folder has its name, its files are on disk.
             os.sync()

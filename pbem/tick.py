@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from .campaign import Campaign
-from .outbox import Outbox, make_message
+from .outbox import Outbox, _slug, make_message
 from .store import dump_json, write_atomic
 
 KINDS = ("ack", "reminder", "report")
@@ -52,7 +52,7 @@ def remind(campaign: Campaign, now: datetime | None = None, again: bool = False)
     from .reports import Renderer
 
     campaign._now = now
-    with campaign.store.locked():
+    with campaign.locked():
         pos = campaign.position()
         if pos.game.finished:
             return []
@@ -74,8 +74,6 @@ def remind(campaign: Campaign, now: datetime | None = None, again: bool = False)
                 "title": config.title, "deadline": campaign._deadline_text(deadline),
                 "left": _left(deadline, campaign.now()),
             })
-            from .inbox import _slug
-
             draft_id = f"reminder-t{turn:03d}-{_slug(name)}-{_count(done, turn, name) + 1}"
             message_id = outbox.message_id(draft_id, gm.email if gm else "")
             raw = make_message(sender_name=gm.name if gm else "pbem", sender=gm.email if gm else "",
@@ -144,58 +142,55 @@ class TickReport:
 
 def tick(campaign: Campaign, now: datetime | None = None) -> TickReport:
     """One pass of the unattended GM (see the module docstring)."""
-    from filelock import FileLock, Timeout
-
-    from .inbox import fetch_new
-    from .postoffice import smtp_settings
+    from .store import StoreError, file_lock
 
     report = TickReport()
     if not campaign.folder.is_dir():
-        from .store import StoreError
-
         raise StoreError(f"{campaign.folder}: no such campaign folder")
-    try:
-        lock = FileLock(str(campaign.folder / ".pbem.tick.lock"), timeout=0)
-        lock.acquire()
-    except Timeout:
-        report.busy = True
-        return report
-    try:
-        campaign._now = now
-        kinds = auto_send_kinds(campaign.config)
-        can_send = smtp_settings(campaign.config) is not None
-        outcomes = fetch_new(campaign)
-        report.messages = len(outcomes)
-        report.recorded = sum(o.recorded for o in outcomes)
-        acks = [o.ack for o in outcomes if o.ack]
-        if campaign.position().game.finished:
-            _send_allowed(campaign, report, acks if "ack" in kinds else [], can_send)
+    with file_lock(campaign.folder / ".pbem.tick.lock", timeout=0) as acquired:
+        if not acquired:
+            report.busy = True
             return report
-        if reminders_due(campaign):
-            report.reminders = remind(campaign, campaign.now())
-        deadline = campaign.deadline()
-        passed = deadline is not None and campaign.now() >= deadline
-        if not campaign.missing_orders() or passed:
-            result = campaign.resolve(force=False, now=campaign.now())
-            report.resolved = result.turn
-            if result.warning:
-                report.notes.append(result.warning)
-        allowed = []
-        if "ack" in kinds:
-            allowed += acks
-        if "reminder" in kinds:
-            allowed += report.reminders
-        if report.resolved is not None and "report" in kinds:
-            allowed += [p.stem for p in Outbox(campaign.folder).drafts()
-                        if p.stem.startswith(f"t{report.resolved:03d}")]
-        _send_allowed(campaign, report, allowed, can_send)
-        waiting = [p.stem for p in Outbox(campaign.folder).drafts()]
-        report.waiting_for_review = waiting
-        if report.resolved is not None and "report" not in kinds:
-            _tell_gm(campaign, report, can_send)
+        return _tick(campaign, now, report)
+
+
+def _tick(campaign: Campaign, now: datetime | None, report: TickReport) -> TickReport:
+    from .inbox import fetch_new
+    from .postoffice import smtp_settings
+
+    campaign._now = now
+    kinds = auto_send_kinds(campaign.config)
+    can_send = smtp_settings(campaign.config) is not None
+    outcomes = fetch_new(campaign)
+    report.messages = len(outcomes)
+    report.recorded = sum(o.recorded for o in outcomes)
+    acks = [o.ack for o in outcomes if o.ack]
+    if campaign.position().game.finished:
+        _send_allowed(campaign, report, acks if "ack" in kinds else [], can_send)
         return report
-    finally:
-        lock.release()
+    if reminders_due(campaign):
+        report.reminders = remind(campaign, campaign.now())
+    deadline = campaign.deadline()
+    passed = deadline is not None and campaign.now() >= deadline
+    if not campaign.missing_orders() or passed:
+        result = campaign.resolve(force=False, now=campaign.now())
+        report.resolved = result.turn
+        if result.warning:
+            report.notes.append(result.warning)
+    allowed = []
+    if "ack" in kinds:
+        allowed += acks
+    if "reminder" in kinds:
+        allowed += report.reminders
+    if report.resolved is not None and "report" in kinds:
+        allowed += [p.stem for p in Outbox(campaign.folder).drafts()
+                    if p.stem.startswith(f"t{report.resolved:03d}")]
+    _send_allowed(campaign, report, allowed, can_send)
+    waiting = [p.stem for p in Outbox(campaign.folder).drafts()]
+    report.waiting_for_review = waiting
+    if report.resolved is not None and "report" not in kinds:
+        _tell_gm(campaign, report, can_send)
+    return report
 
 
 def _send_allowed(campaign: Campaign, report: TickReport, drafts: list[str], can_send: bool) -> None:
