@@ -16,10 +16,9 @@ campaign as it was.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from . import events as ev
 from .cards import Card
@@ -48,8 +47,7 @@ class MissingOrders(GameError):
                          f"Record them, or use --force to play the missing ones by the NMR defaults.")
 
 
-@dataclass
-class Receipt:
+class Receipt(NamedTuple):
     """What became of one submission of orders."""
 
     player: str
@@ -78,19 +76,21 @@ class Receipt:
         return out
 
 
-@dataclass
 class TurnResult:
-    turn: int
-    game: Game
-    events: list
-    public_report: str
-    private_reports: dict[str, str] = field(default_factory=dict)
-    defaults: dict[str, list[int]] = field(default_factory=dict)   # player -> hands played by NMR
-    warning: str = ""
+    """A turn just resolved (or the start): the new game, its events and reports."""
+
+    def __init__(self, turn: int, game: Game, events: list, public_report: str,
+                 private_reports: dict[str, str], defaults: dict[str, list[int]], warning: str = ""):
+        self.turn = turn
+        self.game = game
+        self.events = events
+        self.public_report = public_report
+        self.private_reports = private_reports
+        self.defaults = defaults      # player -> hands played by the NMR defaults
+        self.warning = warning        # something the GM should know (the turn is resolved all the same)
 
 
-@dataclass(frozen=True)
-class Position:
+class Position(NamedTuple):
     """The game as of the latest resolved turn."""
 
     turn_on_file: int        # the latest turn folder (0: the start)

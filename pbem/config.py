@@ -8,9 +8,9 @@ is reported as a :class:`ConfigError` naming the key and what to do.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from types import MappingProxyType
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping, NamedTuple
 
 from .cards import NAMES, Card, card_named
 from .orders import FILLER, SELF_WORDS
@@ -29,21 +29,25 @@ class ConfigError(ValueError):
     """``campaign.yaml`` cannot be used; the message names the key and the fix."""
 
 
-@dataclass(frozen=True)
-class Person:
+_EMPTY: Mapping = MappingProxyType({})
+
+# Small immutable value types (NamedTuples: they cost a sixth of a dataclass
+# to define, and every command imports this module).
+
+
+class Person(NamedTuple):
     name: str
     email: str
 
 
-@dataclass(frozen=True)
-class CampaignConfig:
+class CampaignConfig(NamedTuple):
     players: tuple[Person, ...]
     title: str = ""
     gm: Person | None = None
     seed: str | None = None
-    decks: dict[int, tuple[Card, ...]] = field(default_factory=dict)
+    decks: Mapping[int, tuple[Card, ...]] = _EMPTY
     require_code: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)  # sections other modules read (mail, deadline...)
+    extra: Mapping[str, Any] = _EMPTY  # sections other modules read (mail, deadline...)
 
     @property
     def names(self) -> list[str]:

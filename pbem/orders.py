@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .cards import ALIASES, NAMES, TARGETED, Card, card_of_rank
 from .engine import Game, Order, countess_forced, redirect
@@ -52,8 +52,7 @@ _HAND_REF = re.compile(
 _WORD = re.compile(r"[^\W_](?:[\w'\u2019.-]*[^\W_])?")
 
 
-@dataclass(frozen=True)
-class WrittenOrder:
+class WrittenOrder(NamedTuple):
     """An order as the player wrote it, names resolved, nothing checked yet.
 
     ``target`` is a player's canonical name, or None. When the player wrote a
@@ -85,10 +84,9 @@ def canonical_text(hand: int, card: Card | None, target: str | None, guess: Card
     return out
 
 
-@dataclass(frozen=True)
-class ParsedText:
+class ParsedText(NamedTuple):
     orders: list[WrittenOrder]
-    ignored: list[str] = field(default_factory=list)  # non-blank lines that held no order
+    ignored: list[str]  # non-blank lines that held no order
 
 
 def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
@@ -218,8 +216,7 @@ def _player_word(word: str, folded: dict[str, str], me: str) -> str | None:
 # -- checking against the position ------------------------------------------
 
 
-@dataclass(frozen=True)
-class CheckedOrder:
+class CheckedOrder(NamedTuple):
     """A written order classified against the game (RULES 3).
 
     ``reason`` says why it was rejected or what will be filled in; ``note``

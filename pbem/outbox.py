@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .store import append_line, write_atomic
 
@@ -25,8 +25,7 @@ OUTBOX = Path("mail") / "outbox"
 MESSAGES = Path("mail") / "messages.jsonl"
 
 
-@dataclass(frozen=True)
-class Draft:
+class Draft(NamedTuple):
     id: str
     path: Path
     to: str

@@ -12,9 +12,8 @@ file of the same name in its own ``templates/`` folder.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import events as ev
 from .cards import Card
@@ -80,8 +79,7 @@ def _join_names(names: list[str]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(NamedTuple):
     """The facts every report needs about the campaign."""
 
     campaign: str
