@@ -664,8 +664,8 @@ class OrderBook:
 
 def _order_record(checked: CheckedOrder, when: str, source: str) -> dict:
     w = checked.written
-    target = None
-    if checked.order is not None and checked.order.target is not None:
+    target = None  # null when a random target will be chosen
+    if checked.order is not None and checked.order.target is not None and not checked.random_target:
         target = w.target
     guess = checked.order.guess if checked.order is not None else None
     return {

@@ -221,7 +221,8 @@ class CheckedOrder(NamedTuple):
 
     ``reason`` says why it was rejected or what will be filled in; ``note``
     says anything else worth telling (a protected target, a target ignored).
-    ``order`` is what the engine will be given (None when rejected).
+    ``order`` is what the engine will be given (None when rejected);
+    ``random_target``: its target (if any) will be replaced by a random one.
     """
 
     written: WrittenOrder
@@ -229,6 +230,7 @@ class CheckedOrder(NamedTuple):
     reason: str = ""
     note: str = ""
     order: Order | None = None
+    random_target: bool = False
 
     @property
     def hand(self) -> int:
@@ -270,9 +272,11 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
     completions: list[str] = []
     notes: list[str] = []
     target_seat: int | None = None
+    target_replaced = False
     if card in TARGETED:
         target_seat, problem = _target_problem(written, hand, seat, card, players)
         if problem:
+            target_replaced = True
             completions.append(f"{problem}: a random player will be chosen")
         elif hand.protected[target_seat] and target_seat != seat:
             to = redirect(hand, seat, card, target_seat)
@@ -294,7 +298,7 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
             guess = None
     order = Order(card, target_seat, guess if card == Card.GUARD else None)
     status = COMPLETED if completions else ACCEPTED
-    return CheckedOrder(written, status, "; ".join(completions), "; ".join(notes), order)
+    return CheckedOrder(written, status, "; ".join(completions), "; ".join(notes), order, target_replaced)
 
 
 def _target_problem(written: WrittenOrder, hand, seat: int, card: Card,
@@ -305,10 +309,12 @@ def _target_problem(written: WrittenOrder, hand, seat: int, card: Card,
             return None, f"\"{written.target_text}\" names no player (or more than one)"
         return None, "no target named"
     target = players.index(written.target)
+    # The seat goes to the engine all the same: it replaces an unusable target by
+    # the same rule, and its report can then say whom the player had named.
     if target == seat and card != Card.PRINCE:
-        return None, f"you cannot play the {card.title} on yourself"
+        return target, f"you cannot play the {card.title} on yourself"
     if not hand.alive[target]:
-        return None, f"{written.target} is out of hand {hand.number}"
+        return target, f"{written.target} is out of hand {hand.number}"
     return target, ""
 
 
