@@ -99,6 +99,16 @@ class Position(NamedTuple):
     seed: str
 
 
+def check_tag(name: str) -> None:
+    """The campaign folder's name is its tag in every mail subject (``[game7]
+    Turn 3``): replies are matched on it, so it must be one plain word."""
+    import re
+
+    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", name) or name.startswith("."):
+        raise GameError(f"the campaign folder's name {name!r} is the campaign's tag in mail subjects "
+                        f"([{name}] Turn 1): use only letters, digits, '_', '.' and '-' (e.g. game7)")
+
+
 def weak_seed(seed: str) -> bool:
     """A seed someone could guess: decks and defaults follow from it (less
     than about 80 bits: shorter than 20 hex digits, 24 decimal digits...)."""
@@ -255,6 +265,7 @@ class Campaign:
         """Validate ``campaign.yaml``, deal the thirteen hands, draft the opening reports."""
         config = self.config
         self.schedule  # a bad deadline: section fails here, before anything is written
+        check_tag(self.name)
         self._now = now
         with self.locked():
             if self.started():

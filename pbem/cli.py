@@ -105,6 +105,9 @@ def new(folder: str, players: tuple[str, ...], seed: str | None, decks_file: str
     import yaml
 
     path = Path(folder)
+    from .campaign import check_tag
+
+    check_tag(path.resolve().name)  # before anything is written
     if (path / "campaign.yaml").exists():
         raise PbemError(f"{path / 'campaign.yaml'} exists already; use `pbem start {folder}` for it")
     people = [_person(p) for p in players]
