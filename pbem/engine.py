@@ -99,11 +99,12 @@ class Hand:
         # Rotate the dealt cards so that the first player gets deck[1].
         dealt = deck[1:1 + players]
         shift = players - first
-        cards = [[c] for c in dealt[shift:] + dealt[:shift]]
+        # list(map(list, ...)) builds the lists in C: no comprehension frame.
+        cards = list(map(list, zip(dealt[shift:] + dealt[:shift])))
         cards[first].append(deck[1 + players])
         hand.cards = cards
         hand.pile = list(deck[:1 + players:-1])  # the rest, top at the end
-        hand.discards = [[] for _ in cards]
+        hand.discards = list(map(list, [()] * players))
         hand.alive = [True] * players
         hand.protected = [False] * players
         hand.active = first
@@ -427,10 +428,17 @@ def _eliminate(hand: Hand, seat: int, out: list) -> None:
 def _end_hand(hand: Hand, out: list) -> None:
     """RULES 7: the players still in reveal; highest rank wins; a tie goes to the
     higher discard total; a tie on that too is a shared win."""
-    cards = hand.cards
-    reveals = tuple([(p, cards[p][0]) for p in range(len(cards)) if hand.alive[p]])
-    best = max([card for _, card in reveals])
-    tied = [p for p, card in reveals if card == best]
+    cards, alive = hand.cards, hand.alive
+    shown = []
+    best = 0
+    for p in range(len(cards)):  # plain loops: this runs once per hand in the benchmark
+        if alive[p]:
+            card = cards[p][0]
+            shown.append((p, card))
+            if card > best:
+                best = card
+    reveals = tuple(shown)
+    tied = [p for p, card in shown if card == best]
     totals: tuple[tuple[int, int], ...] = ()
     if len(tied) > 1:
         totals = tuple([(p, sum(hand.discards[p])) for p in tied])
