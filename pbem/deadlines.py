@@ -38,10 +38,6 @@ class Schedule:
     remind_hours: float = 24.0
     turns: dict[int, datetime] = field(default_factory=dict)  # aware, UTC
 
-    @property
-    def zone_name(self) -> str:
-        return str(self.zone)
-
 
 def parse_schedule(data: Any) -> Schedule | None:
     """The ``deadline:`` section, validated (None when there is none)."""

@@ -131,10 +131,6 @@ class Hand:
     def players(self) -> int:
         return len(self.alive)
 
-    def in_play(self) -> list[int]:
-        """Seats still in the hand."""
-        return [seat for seat, alive in enumerate(self.alive) if alive]
-
     def cards_accounted(self) -> list[Card]:
         """Every card of the hand, wherever it is: the 16 of its deck."""
         out = list(self.pile)
@@ -213,16 +209,6 @@ def legal_cards(held: list[Card]) -> list[Card]:
     return [a, b]
 
 
-def valid_targets(hand: Hand, seat: int, card: Card) -> list[int]:
-    """Seats the card may act on directly: still in, not protected, and not the
-    player himself unless the card is a Prince."""
-    alive, protected = hand.alive, hand.protected
-    return [
-        p for p in range(len(alive))
-        if alive[p] and not protected[p] and (p != seat or card == PRINCE)
-    ]
-
-
 def redirect(hand: Hand, seat: int, card: Card, target: int) -> int | None:
     """RULES 4: the next player after a protected ``target``, around the board,
     still in and not protected; the acting player is skipped unless the card is a
@@ -234,13 +220,6 @@ def redirect(hand: Hand, seat: int, card: Card, target: int) -> int | None:
         if alive[p] and not protected[p] and (p != seat or card == PRINCE):
             return p
     return seat if card == PRINCE else None
-
-
-def _usable_target(hand: Hand, seat: int, card: Card, target: int) -> bool:
-    """A target as written can be used (RULES 3): a seat still in the hand, and
-    not the player himself unless the card is a Prince. Protection is not
-    checked here: a protected target is redirected, not replaced."""
-    return 0 <= target < len(hand.alive) and hand.alive[target] and (target != seat or card == PRINCE)
 
 
 def random_target(hand: Hand, seat: int, card: Card, rng: random.Random) -> int | None:

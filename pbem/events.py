@@ -188,18 +188,8 @@ EVENT_TYPES: dict[str, type] = {
 }
 
 
-def is_public(event: Any) -> bool:
-    """True when every player may see the event."""
-    return event.audience is None
-
-
-def visible_to(event: Any, seat: int) -> bool:
-    """True when the player at ``seat`` may see the event."""
-    audience = event.audience
-    return audience is None or seat in audience
-
-
 def public(events: list) -> list:
+    """The events every player may see."""
     return [e for e in events if e.audience is None]
 
 

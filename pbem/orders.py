@@ -22,7 +22,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-from .cards import ALIASES, NAMES, TARGETED, Card, card_of_rank
+from .cards import NAMES, TARGETED, Card, card_of_rank
 from .engine import Game, Order, countess_forced, redirect
 
 ACCEPTED, COMPLETED, REJECTED = "accepted", "completed", "rejected"
@@ -318,11 +318,3 @@ def _target_problem(written: WrittenOrder, hand, seat: int, card: Card,
     return target, ""
 
 
-def describe_cards() -> str:
-    """The cards and their names, for help texts."""
-    aliases: dict[Card, list[str]] = {}
-    for alias, card in ALIASES.items():
-        aliases.setdefault(card, []).append(alias.capitalize())
-    return ", ".join(
-        f"{c.title} {c.value}" + (f" ({'/'.join(aliases[c])})" if c in aliases else "") for c in Card
-    )

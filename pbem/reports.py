@@ -91,10 +91,6 @@ def _name(table: Table, seat: int | None) -> str | None:
     return None if seat is None else table.players[seat]
 
 
-def _card(card: Card | None) -> str | None:
-    return None if card is None else card.title
-
-
 def event_view(table: Table, event: Any) -> dict:
     """An event as plain data with names and card titles, for templates."""
     view: dict[str, Any] = {"kind": event.kind}

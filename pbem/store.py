@@ -286,11 +286,6 @@ class CampaignStore:
     def templates_dir(self) -> Path:
         return self.root / "templates"
 
-    def write_file(self, relative: str, data: str | bytes) -> Path:
-        path = self.root / relative
-        write_atomic(path, data)
-        return path
-
 
 def fsync_dir(path: Path) -> None:
     """Make a file's creation or rename durable (the entry lives in the directory)."""
