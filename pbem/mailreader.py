@@ -24,8 +24,11 @@ import email.message
 import email.policy
 import email.utils
 import html
+import itertools
 import re
 import secrets
+import types
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import html_text
@@ -88,7 +91,7 @@ def read_mail(raw: bytes) -> ReadMail:
 # --------------------------------------------------------------------------------------------
 
 _MAX_MIME_DEPTH = 25  # real mail nests 3-5 deep; beyond this it is a bomb or garbage
-# Real mail has a handful of parts; each costs the stdlib ~0.5 ms of header parsing.
+# Real mail has a handful of parts; each costs header parsing and a walk through our steps.
 _MAX_PARTS = 300
 _MAX_HTML_QUOTE_DEPTH = 30  # deeper blockquotes are read as they are, without more "> "
 _SHORT_LINE = 500  # the heuristic patterns only look at lines up to this length (speed)
@@ -104,6 +107,18 @@ class _Notes:
         """Keep a note unless it is already there."""
         if note not in self.items:
             self.items.append(note)
+
+    def add_at(self, position: int, note: str) -> None:
+        """Add a note late, where `add` would have put it when there were `position` notes.
+
+        Notes only ever grow, so those from `position` on came later: if one of them is this
+        note, the `add` then would have found it already there and added nothing.
+        """
+        if note in self.items[:position]:
+            return
+        if note in self.items:
+            self.items.remove(note)
+        self.items.insert(position, note)
 
 
 class _Seen:
@@ -172,9 +187,10 @@ _MAX_BOUNDARY_LINES = 600
 def _cut_part_bomb(raw: bytes, notes: _Notes) -> bytes:
     """Cut a message with absurdly many "--" lines (MIME boundaries) after the 600th.
 
-    The stdlib parser with policy.default spends about 0.3 ms per MIME part on header
-    parsing, so 50,000 tiny parts (2 MB) would take 15 s.  Real mail has a handful of parts;
-    the cut message reads like one cut short, with what came first.
+    The stdlib parser spends about 0.02 ms per MIME part (0.3 ms with policy.default's header
+    objects), and each part read costs more, so 50,000 tiny parts (2 MB) would take seconds.
+    Real mail has a handful of parts; the cut message reads like one cut short, with what
+    came first.
     """
     at = -1
     for _ in range(_MAX_BOUNDARY_LINES):
@@ -224,7 +240,11 @@ def _unreadable_reason(pieces: list[_Text], seen: _Seen) -> str:
 # looks at that string, so the parse and the decoding are the same as with policy.default.
 
 _DEFAULT_HEADER_CLASSES: dict[str, type] = {}
+# Readings of header values are remembered (the parser asks for a part's Content-Type several
+# times), within bounds: hostile mail has any number of values, of any length.
 _DEFAULT_STR_CACHE: dict[tuple[str, str], str] = {}
+_CACHE_ENTRIES = 1000
+_CACHED_VALUE_MAX = 1000
 
 
 def _default_header(name: str, value: str) -> email.headerregistry.BaseHeader:
@@ -254,7 +274,9 @@ _SIMPLE_DISPOSITION = re.compile(rf"({_TOKEN}[ \t]*)({_PARAMS})")
 # A value policy.default's token and unstructured parsers give back unchanged: printable
 # ASCII without comments, quoted pairs or encoded words ("=?" is checked apart).
 _SIMPLE_CHARS = r"\t\x20\x21\x23-\x27\x2a-\x5b\x5d-\x7e"
-_SIMPLE_VALUE = re.compile(rf'[{_SIMPLE_CHARS}]*(?:"[{_SIMPLE_CHARS}]*"[{_SIMPLE_CHARS}]*)*')
+_SIMPLE_VALUE = re.compile(
+    rf'[{_SIMPLE_CHARS}]*(?:"[{_SIMPLE_CHARS}]*"[{_SIMPLE_CHARS}]*)*'
+)
 # Headers policy.default parses with a structured parser of its own (the others: unstructured).
 _STRUCTURED_HEADERS = frozenset(email.policy.default.header_factory.registry) - {
     "subject"
@@ -267,10 +289,29 @@ class _MimeHeader:
 
     text: str  # str() of policy.default's header object
     value: str  # its content_type / content_disposition, lowercased
-    params: dict[str, str]  # its params: names lowercased, values unquoted
+    # Its params: names lowercased, values unquoted; read-only (readings are remembered).
+    params: Mapping[str, str]
+
+
+_SIMPLE_MIME_CACHE: dict[tuple[str, str], _MimeHeader | None] = {}
 
 
 def _simple_mime_header(name: str, value: str) -> _MimeHeader | None:
+    """`_read_simple_mime_header`, remembered (see `_DEFAULT_STR_CACHE`); callers only read it."""
+    key = (name, value)
+    try:
+        return _SIMPLE_MIME_CACHE[key]
+    except KeyError:
+        pass
+    found = _read_simple_mime_header(name, value)
+    if len(value) <= _CACHED_VALUE_MAX:
+        if len(_SIMPLE_MIME_CACHE) >= _CACHE_ENTRIES:
+            _SIMPLE_MIME_CACHE.clear()
+        _SIMPLE_MIME_CACHE[key] = found
+    return found
+
+
+def _read_simple_mime_header(name: str, value: str) -> _MimeHeader | None:
     """Read a plain Content-Type / Content-Disposition value the way policy.default does.
 
     Only for the plain form real mail uses ("text/plain; charset=utf-8; format=flowed",
@@ -299,7 +340,7 @@ def _simple_mime_header(name: str, value: str) -> _MimeHeader | None:
     text = head
     if tail:
         text += "; " + "; ".join(rendered) if rendered else ";"
-    return _MimeHeader(text, head.strip().lower(), params)
+    return _MimeHeader(text, head.strip().lower(), types.MappingProxyType(params))
 
 
 def _default_str(name: str, value: str) -> str:
@@ -310,16 +351,18 @@ def _default_str(name: str, value: str) -> str:
         if simple is not None:
             return simple.text
     elif (
-        key not in _STRUCTURED_HEADERS or key == "content-transfer-encoding"
-    ) and "=?" not in value:
-        if _SIMPLE_VALUE.fullmatch(value):
-            return value
+        (key not in _STRUCTURED_HEADERS or key == "content-transfer-encoding")
+        and "=?" not in value
+        and _SIMPLE_VALUE.fullmatch(value)
+    ):
+        return value
     cached = _DEFAULT_STR_CACHE.get((key, value))
     if cached is None:
         cached = str(_default_header(name, value))  # may raise, as policy.default would
-        if len(_DEFAULT_STR_CACHE) > 2000:
-            _DEFAULT_STR_CACHE.clear()
-        _DEFAULT_STR_CACHE[(key, value)] = cached
+        if len(value) <= _CACHED_VALUE_MAX:
+            if len(_DEFAULT_STR_CACHE) >= _CACHE_ENTRIES:
+                _DEFAULT_STR_CACHE.clear()
+            _DEFAULT_STR_CACHE[(key, value)] = cached
     return cached
 
 
@@ -333,7 +376,7 @@ def _unfold(value: str) -> str:
 class _ReaderPolicy(email.policy.Compat32):
     """compat32, but header values come out as policy.default would give them (see above)."""
 
-    def header_fetch_parse(self, name, value):  # noqa: ANN001, ANN201 - stdlib signature
+    def header_fetch_parse(self, name, value):  # the stdlib's signature
         """The value as str() of policy.default's parsed header."""
         if hasattr(value, "name"):  # a header object (not made by the parser)
             return value
@@ -485,7 +528,6 @@ def _simple_sender(value: str) -> tuple[str, str] | None:
     return address, " ".join(words)
 
 
-
 def _guess_sender(value: str, name: str) -> tuple[str, str]:
     """Last-resort sender parsing for From headers the structured parser could not read."""
     try:
@@ -554,12 +596,29 @@ def _all_ids(value: str | None) -> list[str]:
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class _Text:
-    """Readable text from one body part; kind says whether it came from HTML."""
+    """Readable text from one body part; kind says whether it came from HTML.
 
-    kind: str  # "plain" or "html"
-    text: str
+    The text of an HTML part is made when first asked for: most HTML parts are the other
+    version of a plain text part (multipart/alternative), and it is the plain one that is read.
+    """
+
+    __slots__ = ("_make", "_text", "kind")
+
+    def __init__(
+        self, kind: str, text: str | None = None, make: Callable[[], str] | None = None
+    ) -> None:
+        self.kind = kind  # "plain" or "html"
+        self._text = text
+        self._make = make
+
+    @property
+    def text(self) -> str:
+        """The part's text (made now if it was not made yet)."""
+        if self._text is None:
+            make, self._make = self._make, None
+            self._text = make() if make is not None else ""
+        return self._text
 
 
 _MIME_DEFECT_NOTES = {
@@ -588,14 +647,13 @@ def _note_part_defects(part: email.message.Message, notes: _Notes) -> None:
 class _PartInfo:
     """What a part's Content-Type and Content-Disposition say, read once.
 
-    The stdlib parses a header anew at every access (about 0.1 ms each with policy.default),
-    and its get_param / get_filename / get_content_charset helpers each access it again.
+    The stdlib parses a header anew at every access, and its get_param / get_filename /
+    get_content_charset helpers each access it again.
     """
 
     ctype: str  # "text/plain"; a malformed header means text/plain, as RFC 2045 says
-    params: dict[
-        str, str
-    ]  # Content-Type parameters, names lowercased, RFC 2231 decoded
+    # Content-Type parameters, names lowercased, RFC 2231 decoded
+    params: Mapping[str, str]
     disposition: str | None  # "inline", "attachment" or None
     filename: str | None
 
@@ -834,13 +892,17 @@ _STUB = re.compile(
 )
 
 
-def _is_stub(plain: str, html_version: str) -> bool:
-    """A plain part that is empty or only says "view this in HTML" while the HTML has more."""
+def _is_stub(plain: str, html_version: Callable[[], str]) -> bool:
+    """A plain part that is empty or only says "view this in HTML" while the HTML has more.
+
+    The HTML version is a function: its text is only made when the plain part looks like a stub.
+    """
     bare = plain.strip()
     if not bare:
         return True
-    has_text = any(ch.isalnum() for ch in html_version)
-    return len(bare) < 300 and bool(_STUB.search(bare)) and has_text
+    if len(bare) >= 300 or not _STUB.search(bare):
+        return False
+    return any(ch.isalnum() for ch in html_version())
 
 
 def _choose_alternative(
@@ -863,8 +925,7 @@ def _choose_alternative(
             rich = texts  # the last one is the richest, as RFC 2046 orders them
     if plain is not None and rich is not None:
         plain_text = "\n".join(t.text for t in plain)
-        rich_text = "\n".join(t.text for t in rich)
-        if _is_stub(plain_text, rich_text):
+        if _is_stub(plain_text, lambda: "\n".join(t.text for t in rich)):
             notes.add("the text part is empty or a stub; read the HTML part")
             return rich
         return plain
@@ -889,7 +950,8 @@ def _read_text_part(
         return None
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if info.ctype == "text/html":
-        return _Text("html", _normalise(html_to_text(text, notes)))
+        to_text = _html_reader(text, notes)
+        return _Text("html", make=lambda: _normalise(to_text()))
     if info.params.get("format", "").strip().lower() == "flowed":
         text = unflow(text, delsp=info.params.get("delsp", "").strip().lower() == "yes")
     return _Text("plain", _normalise(text))
@@ -1179,68 +1241,58 @@ _QUOTE_CLASSES = (
     " outlookmessageheader ",
 )
 _SIGNATURE_CLASSES = (" gmail_signature ", " moz-signature ")
+# Any of the class names in the ASCII-lowercased attribute: the cheap test before the exact
+# one (whitespace is only collapsed by the exact one, and no name holds any).
+_CLASS_HINT = re.compile(
+    "gmail_attr|moz-cite-prefix|yahoo_quoted|outlookmessageheader|gmail_quote"
+    "|gmail_signature|moz-signature"
+)
 _OUTLOOK_IDS = ("appendonsend", "divrplyfwdmsg")
 
 
-def _class_words(element: lxml.etree._Element) -> str:
-    """The class attribute as " word word " (see above); "" when there is none."""
-    value = element.get("class")
-    if value is None:
-        return ""
-    return " " + _XML_SPACE.sub(" ", value.translate(_ASCII_LOWER)).strip(" ") + " "
-
-
-def _is_quote(element: lxml.etree._Element) -> bool:
-    """Is the element's text quoted text (see above)?"""
+def _special_kind(element: lxml.etree._Element) -> str | None:
+    """The kind of a special element: "quote", "signature" (see above), or None."""
     if element.tag == "blockquote":
-        return True
-    classes = _class_words(element)
-    if any(name in classes for name in _QUOTE_CLASSES):
-        return True
+        return "quote"
     if element.get("name") == "quote":
-        return True
-    if " gmail_quote " in classes:
-        return next(element.iterdescendants("blockquote"), None) is None
-    return False
-
-
-def _is_signature(element: lxml.etree._Element) -> bool:
-    """Is the element a signature block (see above)?"""
-    classes = _class_words(element)
-    if any(name in classes for name in _SIGNATURE_CLASSES):
-        return True
+        return "quote"
+    value = element.get("class")
+    if value is not None:
+        lowered = value.translate(_ASCII_LOWER)
+        if _CLASS_HINT.search(lowered):
+            classes = " " + _XML_SPACE.sub(" ", lowered).strip(" ") + " "
+            if any(name in classes for name in _QUOTE_CLASSES):
+                return "quote"
+            if " gmail_quote " in classes and (
+                next(element.iterdescendants("blockquote"), None) is None
+            ):
+                return "quote"
+            if any(name in classes for name in _SIGNATURE_CLASSES):
+                return "signature"
     ident = element.get("id")
-    return ident is not None and ident.translate(_ASCII_LOWER) == "signature"
+    if ident is not None and ident.translate(_ASCII_LOWER) == "signature":
+        return "signature"
+    return None
 
 
-def _is_special(element: lxml.etree._Element) -> bool:
-    """A quote or a signature: its text is converted apart and marked (`_element_text`)."""
-    if element.tag != "blockquote" and not (
-        element.get("class") is not None
-        or element.get("id") is not None
-        or element.get("name") is not None
-    ):
-        return False  # the cheap test first: most elements have none of these
-    return _is_quote(element) or _is_signature(element)
-
-
-def _outermost_specials(element: lxml.etree._Element) -> list[lxml.etree._Element]:
+def _outermost_specials(
+    element: lxml.etree._Element,
+) -> list[tuple[lxml.etree._Element, str]]:
     """The special descendants of a root or detached element that lie in no other special
-    descendant, in document order (the element itself may be special: its own are counted).
+    descendant, in document order, with their kind (the element itself may be special: its
+    own are counted).
     """
-    found: list[lxml.etree._Element] = []
-    stack = [iter(element)]
-    while stack:
-        for child in stack[-1]:
-            if not isinstance(child.tag, str):
-                continue  # not an element (the parser drops comments and PIs anyway)
-            if _is_special(child):
-                found.append(child)  # its own specials are converted with it
-            else:
-                stack.append(iter(child))
-                break
-        else:
-            stack.pop()
+    found: list[tuple[lxml.etree._Element, str]] = []
+    walk = element.iterdescendants()
+    for node in walk:
+        if not isinstance(node.tag, str):
+            continue  # not an element (the parser drops comments and PIs anyway)
+        kind = _special_kind(node)
+        if kind is not None:
+            found.append((node, kind))
+            inside = sum(1 for _ in node.iterdescendants())
+            if inside:  # skip them: they are converted with their special ancestor
+                next(itertools.islice(walk, inside - 1, inside), None)
     return found
 
 
@@ -1250,7 +1302,11 @@ def _outlook_start(root: lxml.etree._Element) -> lxml.etree._Element | None:
     Searched in the whole document, not only under `root`: libxml2 leaves what it finds after
     a closing </html> in a second top-level element now and then.
     """
-    tops = [*reversed(list(root.itersiblings(preceding=True))), root, *root.itersiblings()]
+    tops = [
+        *reversed(list(root.itersiblings(preceding=True))),
+        root,
+        *root.itersiblings(),
+    ]
     for top in tops:
         for element in top.iter():
             if not isinstance(element.tag, str):
@@ -1275,7 +1331,7 @@ _HTML_PARSER = lxml.etree.HTMLParser(
 
 
 _NONCE_BYTES = 6
-# Any placeholder word of `_element_text`, whatever its nonce and depth (12 hex digits: a
+# Any placeholder word of `_element_plan`, whatever its nonce and depth (12 hex digits: a
 # nonce of _NONCE_BYTES).  One compiled pattern: compiling one per nonce cost ~0.2 ms a message.
 _PLACEHOLDER = re.compile("pbemq([0-9a-f]{12})d([0-9]+)n([0-9]+)q")
 
@@ -1289,20 +1345,45 @@ def html_to_text(markup: str, notes: _Notes | None = None) -> str:
     cleaning use plain lxml.etree (not lxml.html and its Cleaner): the same text, several
     times faster on the multi-megabyte HTML some clients send.
     """
-    notes = notes if notes is not None else _Notes()
+    return _html_reader(markup, notes if notes is not None else _Notes())()
+
+
+_MALFORMED_HTML = "the HTML part is malformed; stripped its tags crudely"
+
+
+def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
+    """`html_to_text` in two steps: the tree work now, the text (most of the time) on call.
+
+    Parsing and rearranging the tree (Outlook's original, the quotes and signatures swapped
+    for placeholders) happen now, as does the note when they fail.  Writing out the text
+    (html_text, the placeholders filled in) waits for the call, which never comes for an
+    HTML version that is not read; it cannot fail on the trees made here, and should it fail
+    all the same, it reads as if it had failed now (the note in the place it would have had).
+    """
     data = markup.strip().replace("\x00", "").encode("utf-8", "replace")
     if not data:
-        return ""
+        return str
+    position = len(notes.items)
     try:
         root = lxml.etree.fromstring(data, _HTML_PARSER)
         if root is None:
-            return ""
+            return str
         lxml.etree.strip_elements(root, *_INVISIBLE, with_tail=False)
         _quote_outlook_original(root)
-        return _element_text(root, 0, secrets.token_hex(_NONCE_BYTES))
+        plan = _element_plan(root, 0, secrets.token_hex(_NONCE_BYTES))
     except Exception:  # noqa: BLE001 - lxml on hostile markup; a crude reading beats none
-        notes.add("the HTML part is malformed; stripped its tags crudely")
-        return _crude_html_text(markup)
+        notes.add(_MALFORMED_HTML)
+        crude = _crude_html_text(markup)
+        return lambda: crude
+
+    def to_text() -> str:
+        try:
+            return plan.text()
+        except Exception:  # noqa: BLE001 - see the docstring
+            notes.add_at(position, _MALFORMED_HTML)
+            return _crude_html_text(markup)
+
+    return to_text
 
 
 def _crude_html_text(markup: str) -> str:
@@ -1347,39 +1428,57 @@ def _quote_outlook_original(root: lxml.etree._Element) -> None:
     container.append(quote)
 
 
-def _element_text(element: lxml.etree._Element, depth: int, nonce: str) -> str:
-    """Text of an element, with quote descendants as "> " lines and signatures after "-- ".
+@dataclass
+class _ElementPlan:
+    """An element whose special descendants were swapped for placeholders (`_element_plan`)."""
 
-    Each outermost special element is swapped for a placeholder word, converted on its own
-    (recursively, so nested quotes get "> > "), and its marked-up text put back in place of
-    the word.  The element being converted may itself be special (a detached blockquote):
-    its specials are then those inside it (see `_outermost_specials`).
+    element: lxml.etree._Element
+    depth: int
+    nonce: str
+    # placeholder number -> (plan, kind)
+    replacements: dict[str, tuple[_ElementPlan, str]]
+
+    def text(self) -> str:
+        """The element's text, each placeholder replaced by its element's marked-up text."""
+        text = html_text.etree_to_text(self.element)
+        if self.replacements:
+            filled = {
+                index: _mark(plan.text(), kind)
+                for index, (plan, kind) in self.replacements.items()
+            }
+            wanted = (self.nonce, str(self.depth))
+
+            def put_back(found: re.Match[str]) -> str:
+                if found.group(1, 2) != wanted:
+                    return found.group(0)
+                return "\n" + filled.get(found.group(3), "") + "\n"
+
+            text = _PLACEHOLDER.sub(put_back, text)
+        return text
+
+
+def _element_plan(element: lxml.etree._Element, depth: int, nonce: str) -> _ElementPlan:
+    """Prepare an element's text, with quote descendants as "> " lines, signatures after "-- ".
+
+    Each outermost special element is swapped for a placeholder word, prepared on its own
+    (recursively, so nested quotes get "> > "); `_ElementPlan.text` converts each element
+    and puts the marked-up text in place of its word.  The element being prepared may itself
+    be special (a detached blockquote): its specials are then those inside it (see
+    `_outermost_specials`).  Only the tree work is done here: converting a tree to text does
+    not change it, so converting later gives what converting at once gave.
     """
-    replacements: dict[str, str] = {}
+    replacements: dict[str, tuple[_ElementPlan, str]] = {}
     if depth < _MAX_HTML_QUOTE_DEPTH:
-        for index, node in enumerate(_outermost_specials(element)):
+        for index, (node, kind) in enumerate(_outermost_specials(element)):
             parent = node.getparent()
             if parent is None:
                 continue
-            kind = "quote" if _is_quote(node) else "signature"
             holder = lxml.etree.Element("div")
             holder.text = f"pbemq{nonce}d{depth}n{index}q"
             holder.tail, node.tail = node.tail, None
             parent.replace(node, holder)
-            replacements[str(index)] = _mark(
-                _element_text(node, depth + 1, nonce), kind
-            )
-    text = html_text.etree_to_text(element)
-    if replacements:
-        wanted = (nonce, str(depth))
-
-        def put_back(found: re.Match[str]) -> str:
-            if found.group(1, 2) != wanted:
-                return found.group(0)
-            return "\n" + replacements.get(found.group(3), "") + "\n"
-
-        text = _PLACEHOLDER.sub(put_back, text)
-    return text
+            replacements[str(index)] = (_element_plan(node, depth + 1, nonce), kind)
+    return _ElementPlan(element, depth, nonce, replacements)
 
 
 def _mark(inner: str, kind: str) -> str:
