@@ -14,8 +14,6 @@ import email.policy
 import quopri
 import random
 import re
-import time
-from datetime import timedelta
 from pathlib import Path
 
 import lxml.etree
@@ -1116,21 +1114,14 @@ def test_deeply_nested_blockquotes_do_not_crash():
     assert read.own_text == "Hand 3: Baron"
 
 
-def _timed(raw: bytes) -> tuple[ReadMail, float]:
-    start = time.perf_counter()
-    read = read_mail(raw)
-    return read, time.perf_counter() - start
-
-
-def test_a_few_megabytes_of_plain_text_read_fast():
+def test_a_few_megabytes_of_plain_text():
     body = "Hand 3: Baron on Bruno\n\n" + (quote(TURN_MAIL) + "\n") * 6000  # about 3 MB
     assert len(body) > 2_500_000
-    read, seconds = _timed(message(body, cte="quoted-printable"))
+    read = read_mail(message(body, cte="quoted-printable"))
     assert read.own_text == "Hand 3: Baron on Bruno"
-    assert seconds < 1.0
 
 
-def test_a_few_megabytes_of_html_with_an_attachment_read_fast():
+def test_a_few_megabytes_of_html_with_an_attachment():
     """A long HTML thread (about 1 MB of markup) plus a 2 MB picture: what big replies look like."""
     markup = (
         "<div>Hand 3: Baron on Bruno</div><blockquote>"
@@ -1152,29 +1143,26 @@ def test_a_few_megabytes_of_html_with_an_attachment_read_fast():
     )
     raw = multipart_message(entity)
     assert len(raw) > 2_500_000
-    read, seconds = _timed(raw)
+    read = read_mail(raw)
     assert read.own_text == "Hand 3: Baron on Bruno"
-    assert seconds < 1.0
 
 
-def test_a_bomb_of_tiny_parts_reads_fast():
+def test_a_bomb_of_tiny_parts_reads_the_start():
     """50,000 tiny parts would cost the stdlib parser about 15 s; the reader reads the start."""
     raw = (
         b'From: a@example.org\nContent-Type: multipart/mixed; boundary="b"\n\n'
         + (b"--b\nContent-Type: text/plain\n\nHand 3: Baron\n" * 50_000)
         + b"--b--\n"
     )
-    read, seconds = _timed(raw)
+    read = read_mail(raw)
     assert read.own_text.startswith("Hand 3: Baron")
     assert any("boundary lines" in d for d in read.defects)
-    assert seconds < 1.0
 
 
-def test_a_few_megabytes_of_one_line_read_fast():
+def test_a_few_megabytes_of_one_line():
     body = "Hand 3: " + "x " * 1_500_000 + "\n" + "h3" + " " * 100_000 + "x\n"
-    read, seconds = _timed(message(body))
+    read = read_mail(message(body))
     assert read.own_text.startswith("Hand 3: x x")
-    assert seconds < 1.0
 
 
 # --------------------------------------------------------------------------------------------
@@ -1228,7 +1216,7 @@ def _check(raw: bytes) -> None:
 
 FUZZ = settings(
     max_examples=300,
-    deadline=timedelta(milliseconds=1000),
+    deadline=None,  # speed is measured in bench/reader.py, not in tests
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
@@ -1889,19 +1877,3 @@ def test_a_late_note_goes_where_it_would_have_gone():
     assert notes.items == ["a", "late", "b"]
     notes.add_at(2, "new")
     assert notes.items == ["a", "late", "new", "b"]
-
-
-def test_the_corpus_reads_fast():
-    """About 0.6 ms a message on the development machine (3 ms with policy.default objects);
-    the ingest needs 500 messages a second.  The bound leaves room for slower machines."""
-    raws = [path.read_bytes() for path in sorted(CORPUS.glob("*.eml"))]
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        for raw in raws:
-            try:
-                read_mail(raw)
-            except UnreadableMail:
-                pass
-        best = min(best, (time.perf_counter() - start) / len(raws))
-    assert best < 0.002
