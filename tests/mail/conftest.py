@@ -22,17 +22,16 @@ def dovecot():
     Tests that need an empty mailbox take `dovecot.new_account()`; tests that stop,
     restart or tamper with the server use `fresh_dovecot` instead.
     """
-    server = DovecotServer()
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from _running_dovecot()
 
 
 @pytest.fixture
 def fresh_dovecot():
     """A Dovecot of the test's own, for restarts and Maildir surgery."""
+    yield from _running_dovecot()
+
+
+def _running_dovecot():
     server = DovecotServer()
     server.start()
     try:
