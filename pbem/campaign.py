@@ -279,7 +279,7 @@ class Campaign:
             players = config.names
             decks = {h: config.decks.get(h) or shuffled_deck(seed, h) for h in range(1, 14)}
             game = Game.new(len(players), decks)
-            result = self._commit(0, None, game, [], players, seed, {}, {})
+            result = self._commit(0, game, [], players, seed, {})
             if config.seed is not None and weak_seed(config.seed) and not config.decks:
                 result.warning = (f"the seed {config.seed!r} is short: anyone who guesses it can rebuild "
                                   f"every deck from it. For a real game, leave seed: out (pbem draws a "
@@ -343,7 +343,7 @@ class Campaign:
                 raise MissingOrders(game.turn, missing, self._deadline_text(deadline))
             orders, records = self._orders_for_engine(pos)
             new, events = resolve_turn(game, orders, pos.seed)
-            return self._commit(game.turn, game, new, events, pos.players, pos.seed, records, orders)
+            return self._commit(game.turn, new, events, pos.players, pos.seed, records)
 
     def _orders_for_engine(self, pos: Position) -> tuple[dict[int, Order | None], dict]:
         """The orders on file, checked again against the position (an order
@@ -372,8 +372,8 @@ class Campaign:
                                        "engine": order_to_json(checked.order)}
         return orders, records
 
-    def _commit(self, turn: int, before: Game | None, game: Game, events: list, players: list[str],
-                seed: str, records: dict, orders: dict) -> TurnResult:
+    def _commit(self, turn: int, game: Game, events: list, players: list[str],
+                seed: str, records: dict) -> TurnResult:
         """Render the reports and write the turn folder in one step."""
         table = self._table(players)
         renderer = self._renderer()
