@@ -105,11 +105,17 @@ class Mailroom:
         try:
             if exc[0] is None:
                 self.flush()
+            else:
+                try:  # the drafts being written are not indexed: the batch is read again
+                    self.outbox.wait()
+                except Exception:
+                    pass
         finally:
             self._lock.__exit__(*exc)
 
     def flush(self) -> None:
         """Make the batch durable: orders and drafts, then the index."""
+        self.outbox.wait()  # every draft file written
         if self._raw_written or self.outbox._pending:
             os.sync()  # the messages kept and the drafts, all at once
         self.outbox.flush()
