@@ -1369,19 +1369,7 @@ def test_corpus_is_there():
     assert len(CORPUS_CASES) >= 45
 
 
-# Expectations of the corpus this reader disagrees with, on purpose (reported to the lead; the
-# corpus is not ours to edit).  strict=True: the day they agree, this list must shrink.
-DISPUTED: dict[str, str] = {}  # corpus expectations under review (none now: 38 was settled)
-
-
-def _corpus_param(entry: dict):
-    marks = []
-    if entry["file"] in DISPUTED:
-        marks.append(pytest.mark.xfail(strict=True, reason=DISPUTED[entry["file"]]))
-    return pytest.param(entry, id=entry["file"], marks=marks)
-
-
-@pytest.mark.parametrize("expected", [_corpus_param(entry) for entry in CORPUS_CASES])
+@pytest.mark.parametrize("expected", CORPUS_CASES, ids=[entry["file"] for entry in CORPUS_CASES])
 def test_corpus(expected):
     raw = (CORPUS / expected["file"]).read_bytes()
     if expected.get("unreadable"):
@@ -1413,7 +1401,7 @@ def test_corpus(expected):
 
 
 def test_corpus_38_boundary_is_recovered():
-    """What the reader does with the disputed corpus file 38 (see DISPUTED)."""
+    """What the reader does with corpus file 38 (a lost boundary, recovered)."""
     read = read_mail((CORPUS / "38-broken-missing-boundary.eml").read_bytes())
     assert read.own_text.splitlines()[:3] == [
         "Hand 2: Countess",
