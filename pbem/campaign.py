@@ -97,6 +97,7 @@ class Position(NamedTuple):
     game: Game
     players: list[str]
     seed: str
+    opened_at: datetime      # when the awaited turn opened (the latest turn folder was written)
 
 
 def check_tag(name: str) -> None:
@@ -186,9 +187,7 @@ class Campaign:
             return None
         from .deadlines import scheduled
 
-        data = self.store.read_json(pos.turn_on_file, "state.json")
-        opened = datetime.fromisoformat(data.get("opened_at") or "1970-01-01T00:00:00+00:00")
-        return scheduled(self.schedule, pos.game.turn, opened)
+        return scheduled(self.schedule, pos.game.turn, pos.opened_at)
 
     def _deadline_text(self, deadline: datetime | None) -> str:
         if deadline is None:
@@ -252,7 +251,8 @@ class Campaign:
             raise GameError(f"{self.folder}: the game has not been started; run `pbem start {self.folder}`")
         data = self.store.read_json(latest, "state.json")
         players = self.store.read_roster() or list(data["players"])  # after `pbem replace`
-        return Position(latest, Game.from_dict(data["game"]), players, data["seed"])
+        opened = datetime.fromisoformat(data.get("opened_at") or "1970-01-01T00:00:00+00:00")
+        return Position(latest, Game.from_dict(data["game"]), players, data["seed"], opened)
 
     def _table(self, players: list[str]) -> Table:
         return Table(self.name, self.config.title, players)
