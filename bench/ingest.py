@@ -25,17 +25,13 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "mail"))  # the corpus and its campaign
 
 from pbem import inbox  # noqa: E402
-from pbem.campaign import Campaign  # noqa: E402
+from corpus_game import CORPUS, corpus_code, make_game7  # noqa: E402
 
-CORPUS = ROOT / "tests" / "mail" / "corpus"
-CODES = yaml.safe_load((CORPUS / "codes.yaml").read_text(encoding="utf-8"))
-CAMPAIGN_YAML = (CORPUS / "campaign.yaml").read_text(encoding="utf-8")
 
 
 def messages(count: int) -> list[bytes]:
@@ -57,15 +53,10 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=1000)
     parser.add_argument("--dir", default=str(ROOT.parent), help="where to make the campaign")
     args = parser.parse_args()
-    inbox.order_code = lambda seed, name: CODES[name]  # the corpus's codes
+    inbox.order_code = corpus_code  # the codes the corpus's messages quote
     with tempfile.TemporaryDirectory(dir=args.dir, prefix="pbem-ingest-") as tmp:
-        folder = Path(tmp) / "game7"
-        folder.mkdir()
-        (folder / "campaign.yaml").write_text(CAMPAIGN_YAML, encoding="utf-8")
-        campaign = Campaign(folder)
-        campaign.start()
-        campaign.resolve(force=True)
-        campaign.resolve(force=True)
+        campaign = make_game7(Path(tmp))
+        folder = campaign.folder
         new = folder / "mail" / "inbox" / "new"
         new.mkdir(parents=True)
         for i, raw in enumerate(messages(args.messages)):

@@ -16,12 +16,10 @@ from pbem import inbox
 from pbem.campaign import Campaign
 from pbem.mailreader import UnreadableMail, read_mail
 from pbem.orders import parse_orders
+from corpus_game import CODES, CORPUS, corpus_code, make_game7
 
-CORPUS = Path(__file__).parent / "corpus"
 EXPECTED = yaml.safe_load((CORPUS / "expected.yaml").read_text(encoding="utf-8"))
 PLAYERS = ["Arthur", "Bruno", "Chloé", "Dominik"]
-CODES = yaml.safe_load((CORPUS / "codes.yaml").read_text(encoding="utf-8"))
-CAMPAIGN_YAML = (CORPUS / "campaign.yaml").read_text(encoding="utf-8")
 
 
 def _draft(campaign, draft_id):
@@ -62,15 +60,9 @@ def test_every_message_yields_exactly_the_orders_meant(entry):
 @pytest.fixture
 def game7(tmp_path, monkeypatch):
     """The corpus's campaign, at turn 3, with the corpus's order codes."""
-    folder = tmp_path / "game7"
-    folder.mkdir()
-    (folder / "campaign.yaml").write_text(CAMPAIGN_YAML, encoding="utf-8")
-    campaign = Campaign(folder)
-    campaign.start()
-    campaign.resolve(force=True)
-    campaign.resolve(force=True)
+    campaign = make_game7(tmp_path)
     assert campaign.position().game.turn == 3
-    monkeypatch.setattr(inbox, "order_code", lambda seed, name: CODES[name])
+    monkeypatch.setattr(inbox, "order_code", corpus_code)
     return campaign
 
 
