@@ -117,16 +117,9 @@ def mail_game(tmp_path, dovecot, smtp_server, monkeypatch):
     smtp_server.ca.cert_pem.write_to_path(str(ca))
     monkeypatch.setenv("GAME9_SMTP", SMTP_PASSWORD)
     monkeypatch.setenv("GAME9_IMAP", dovecot.passwords[gm])
-    players = "".join(f"  - {{name: {n}, email: {a}}}\n" for n, a in zip(NAMES, addresses))
-    (folder / "campaign.yaml").write_text(
-        f"title: Postal game 9\ngm: {{name: Rita, email: {gm}}}\nplayers:\n{players}seed: 9\n"
-        f"require_code: true\n"
-        f"mail:\n"
-        f"  smtp: {{host: {smtp_server.host}, port: {smtp_server.port}, security: starttls,"
-        f" user: {SMTP_USER}, password_env: GAME9_SMTP, ca_file: {ca}}}\n"
-        f"  imap: {{host: {dovecot.host}, port: {dovecot.imap_port}, tls: false, user: {gm},"
-        f" password_env: GAME9_IMAP, folder: INBOX, processed_folder: pbem-game9}}\n",
-        encoding="utf-8")
+    _campaign_yaml(folder, gm, addresses, smtp_server.host, smtp_server.port, ca, dovecot,
+                   title="Postal game 9", seed=9, top="require_code: true\n",
+                   smtp="", imap=", folder: INBOX, processed_folder: pbem-game9")
     layouts = ["gmail", "thunderbird", "gmail", "thunderbird"]
     people = [Player(n, a, layouts[i], dovecot, smtp_server) for i, (n, a) in enumerate(zip(NAMES, addresses))]
     return folder, people
@@ -195,15 +188,17 @@ def test_a_whole_game_by_mail(mail_game):
     assert len(ids) == len(set(ids))
 
 
-def _campaign_yaml(folder, gm, addresses, smtp_host, smtp_port, ca, dovecot, extra=""):
+def _campaign_yaml(folder, gm, addresses, smtp_host, smtp_port, ca, dovecot, *, title="Faults", seed=5,
+                   top="", smtp=", timeout: 5", imap=""):
+    """campaign.yaml for the test servers (passwords in GAME9_SMTP and GAME9_IMAP)."""
     players = "".join(f"  - {{name: {n}, email: {a}}}\n" for n, a in zip(NAMES, addresses))
     (folder / "campaign.yaml").write_text(
-        f"title: Faults\ngm: {{name: Rita, email: {gm}}}\nplayers:\n{players}seed: 5\n"
+        f"title: {title}\ngm: {{name: Rita, email: {gm}}}\nplayers:\n{players}seed: {seed}\n{top}"
         f"mail:\n"
         f"  smtp: {{host: {smtp_host}, port: {smtp_port}, security: starttls,"
-        f" user: {SMTP_USER}, password_env: GAME9_SMTP, ca_file: {ca}, timeout: 5}}\n"
+        f" user: {SMTP_USER}, password_env: GAME9_SMTP, ca_file: {ca}{smtp}}}\n"
         f"  imap: {{host: {dovecot.host}, port: {dovecot.imap_port}, tls: false, user: {gm},"
-        f" password_env: GAME9_IMAP}}\n{extra}", encoding="utf-8")
+        f" password_env: GAME9_IMAP{imap}}}\n", encoding="utf-8")
 
 
 def test_send_with_the_server_down_then_up_sends_everything_once(tmp_path, dovecot, monkeypatch):
