@@ -100,6 +100,18 @@ class Position(NamedTuple):
     opened_at: datetime      # when the awaited turn opened (the latest turn folder was written)
 
 
+def missing_hands(position: Position, on_file: dict) -> dict[str, list[int]]:
+    """Player -> hands in which they must play and have no order on file."""
+    out = {}
+    for seat, hands in position.game.awaited().items():
+        name = position.players[seat]
+        mine = on_file.get(name, {})
+        missing = [h for h in hands if str(h) not in mine]
+        if missing:
+            out[name] = missing
+    return out
+
+
 def check_tag(name: str) -> None:
     """The campaign folder's name is its tag in every mail subject (``[game7]
     Turn 3``): replies are matched on it, so it must be one plain word."""
@@ -315,14 +327,7 @@ class Campaign:
     def missing_orders(self) -> dict[str, list[int]]:
         """Player -> hands in which no order is on file for the awaited turn."""
         pos = self.position()
-        on_file = self.store.read_orders(pos.game.turn)
-        out = {}
-        for seat, hands in pos.game.awaited().items():
-            name = pos.players[seat]
-            missing = [h for h in hands if str(h) not in on_file.get(name, {})]
-            if missing:
-                out[name] = missing
-        return out
+        return missing_hands(pos, self.store.read_orders(pos.game.turn))
 
     # -- resolve ---------------------------------------------------------------------------
     def resolve(self, force: bool = False, now: datetime | None = None) -> TurnResult:
@@ -661,9 +666,7 @@ class OrderBook:
         return {int(h): o for h, o in sorted(self.on_file.get(name, {}).items(), key=lambda kv: int(kv[0]))}
 
     def missing(self, name: str) -> list[int]:
-        awaited = self.position.game.awaited()[self.position.players.index(name)]
-        mine = self.on_file.get(name, {})
-        return [h for h in awaited if str(h) not in mine]
+        return missing_hands(self.position, self.on_file).get(name, [])
 
     def save(self) -> None:
         """The orders file first, then the log: a crash in between loses no order."""

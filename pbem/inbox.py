@@ -89,6 +89,7 @@ class Mailroom:
         self.outbox = Outbox(self.root, durable=False)
         self._renderer = None
         self._position = None
+        self._addresses: dict[str, str] | None = None  # registered address -> player
         self._lock = None
         self._index: dict[str, str] | None = None
         self._book: OrderBook | None = None
@@ -201,7 +202,9 @@ class Mailroom:
             self._position = campaign.position()
         position = self._position
         players = position.players
-        addresses = {p.email.lower(): p.name for p in campaign.config.players}
+        if self._addresses is None:
+            self._addresses = {p.email.lower(): p.name for p in campaign.config.players}
+        addresses = self._addresses
         try:
             mail = read_mail(raw)
         except UnreadableMail as e:
