@@ -24,6 +24,7 @@ from . import events as ev
 from .cards import Card
 from .config import CampaignConfig, ConfigError, load_config
 from .engine import Game, Order, derive_secret, resolve_turn, shuffled_deck
+from .grammar import format_code, is_plain_tag
 from .orders import ACCEPTED, COMPLETED, REJECTED, CheckedOrder, check_order, parse_orders
 from .reports import Renderer, Table, private_context, public_context
 from .record import build_record, commitments, order_to_json, record_block
@@ -115,9 +116,7 @@ def missing_hands(position: Position, on_file: dict) -> dict[str, list[int]]:
 def check_tag(name: str) -> None:
     """The campaign folder's name is its tag in every mail subject (``[game7]
     Turn 3``): replies are matched on it, so it must be one plain word."""
-    import re
-
-    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,40}", name) or name.startswith("."):
+    if not is_plain_tag(name):
         raise GameError(f"the campaign folder's name {name!r} is the campaign's tag in mail subjects "
                         f"([{name}] Turn 1): use only letters, digits, '_', '.' and '-' (e.g. game7)")
 
@@ -132,10 +131,7 @@ def weak_seed(seed: str) -> bool:
 def order_code(seed: str, name: str) -> str:
     """The personal order code shown in a player's private mails (8 characters
     from an alphabet without look-alikes, e.g. ``K7QM-3XTP``)."""
-    alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-    digest = bytes.fromhex(derive_secret(seed, f"order-code/{name}"))
-    chars = [alphabet[b % len(alphabet)] for b in digest[:8]]
-    return "".join(chars[:4]) + "-" + "".join(chars[4:])
+    return format_code(bytes.fromhex(derive_secret(seed, f"order-code/{name}")))
 
 
 class Campaign:

@@ -32,13 +32,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .campaign import Campaign, OrderBook, Receipt, order_code
+from .grammar import CODE, SUBJECT_TAG
 from .outbox import Outbox, _slug, make_message
 
 RECEIVED = Path("mail") / "received"
 INDEX = Path("mail") / "received.jsonl"
 INBOX = Path("mail") / "inbox"
 
-CODE = re.compile(r"\b[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}\b")
 KEYWORD = re.compile(r"^\s*(STATUS|CLEAR)\s*[.!]?\s*$", re.IGNORECASE | re.MULTILINE)
 
 # What became of a message (the index and `pbem status` use these words).
@@ -323,9 +323,6 @@ class Mailroom:
         return draft_id
 
 
-_TAG = re.compile(r"\[([A-Za-z0-9_.-]+)\]\s*Turn\s+\d+", re.IGNORECASE)
-
-
 def _tag_of(subject: str) -> str | None:
     """The campaign tag of a raw Subject header (RFC 2047 words decoded)."""
     from email.header import decode_header, make_header
@@ -334,7 +331,7 @@ def _tag_of(subject: str) -> str | None:
         subject = str(make_header(decode_header(subject)))
     except (ValueError, LookupError, UnicodeDecodeError):
         pass
-    match = _TAG.search(subject)
+    match = SUBJECT_TAG.search(subject)
     return match.group(1) if match else None
 
 

@@ -34,6 +34,8 @@ from dataclasses import dataclass
 import html_text
 import lxml.etree
 
+from .grammar import SUBJECT_TAG
+
 __all__ = ["ReadMail", "UnreadableMail", "read_mail"]
 
 
@@ -555,7 +557,6 @@ def _read_subject(msg: email.message.Message, notes: _Notes) -> str:
     return " ".join(_clean_line(_decode_words("subject", value, notes)).split())
 
 
-_SUBJECT_TAG = re.compile(r"\[([A-Za-z0-9_.-]+)\]\s*Turn\s+([0-9]+)", re.IGNORECASE)
 
 
 def _subject_tag(subject: str, notes: _Notes) -> tuple[str | None, int | None]:
@@ -563,7 +564,7 @@ def _subject_tag(subject: str, notes: _Notes) -> tuple[str | None, int | None]:
 
     Never anchored: clients prepend Re:, AW:, Re[2]:, [EXTERNAL] and the like.
     """
-    found = _SUBJECT_TAG.search(subject)
+    found = SUBJECT_TAG.search(subject)
     if not found:
         return None, None
     digits = found.group(2)
