@@ -186,7 +186,7 @@ def _pbem_command() -> list[str]:
     found = shutil.which("pbem")
     if found:
         return [found]
-    return [sys.executable, "-m", "pbem.cli"]  # pragma: no cover
+    return [sys.executable, "-m", "pbem"]  # pragma: no cover
 
 
 class PbemExe:

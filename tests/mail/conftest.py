@@ -5,14 +5,19 @@ because a mail transport that was never run against a server is untested.
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from servers import SMTP_PASSWORD, SMTP_USER, DovecotServer, SmtpServer
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+#: The fixtures that start a real server; a test using any of them is marked ``servers``.
+SERVER_FIXTURES = {"dovecot", "fresh_dovecot", "smtp_server"}
 
-from servers import SMTP_PASSWORD, SMTP_USER, DovecotServer, SmtpServer  # noqa: E402
+
+def pytest_collection_modifyitems(items):
+    """Mark every test that starts Dovecot or aiosmtpd, so that a laptop without
+    them can deselect those tests with ``-m "not servers"`` (CI runs them all)."""
+    for item in items:
+        if SERVER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.servers)
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,9 @@ quoted-printable / base64 / 8bit transfer encodings, RFC 2047 header words
 and the tiny binary attachments.  It does not use, and must not use, any
 code of the pbem reader that the corpus judges.
 
-Run:  python3 tests/mail/corpus/make_corpus.py
+Run:  python3 tests/mail/corpus/make_corpus.py [OUT_DIR]
+(OUT_DIR defaults to this folder; tests/mail/test_corpus_generator.py rebuilds
+the corpus elsewhere and checks it equals the committed files byte for byte.)
 """
 import base64
 import html
@@ -2060,7 +2062,7 @@ def check(m):
     assert m["file"][:2].isdigit()
 
 
-def main():
+def main(out_dir=HERE):
     files = [m["file"] for m in MESSAGES]
     assert len(files) == len(set(files))
     assert files == sorted(files)
@@ -2069,7 +2071,7 @@ def main():
         text = m["text"]
         assert "\r" not in text, m["file"]
         raw = text.replace("\n", "\r\n").encode(m["encoding"])
-        with open(os.path.join(HERE, m["file"]), "wb") as f:
+        with open(os.path.join(out_dir, m["file"]), "wb") as f:
             f.write(raw)
 
     out = [YAML_HEAD.rstrip("\n"), ""]
@@ -2094,10 +2096,10 @@ def main():
         if m["excludes"]:
             out.append("  own_text_excludes: %s" % ylist(m["excludes"]))
         out.append("  unreadable: %s" % y(m["unreadable"]))
-    with open(os.path.join(HERE, "expected.yaml"), "w", encoding="utf-8") as f:
+    with open(os.path.join(out_dir, "expected.yaml"), "w", encoding="utf-8", newline="\n") as f:
         f.write("\n".join(out) + "\n")
 
-    with open(os.path.join(HERE, "README.md"), "w", encoding="utf-8") as f:
+    with open(os.path.join(out_dir, "README.md"), "w", encoding="utf-8", newline="\n") as f:
         f.write(README_HEAD.replace("@N@", str(len(MESSAGES))))
         f.write("| file | client | what it exercises |\n| --- | --- | --- |\n")
         for m in MESSAGES:
@@ -2155,4 +2157,6 @@ YAML_HEAD = """# Expected reading of every message in this folder (see README.md
 """
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1] if len(sys.argv) > 1 else HERE)
