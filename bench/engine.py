@@ -8,11 +8,12 @@ play is, at random, one of two kinds of random legal play:
   guess (a Guard guess exercises the random guess);
 * no order at all: the engine's NMR defaults (RULES 5) pick a random legal play.
 
-``--policy`` runs one kind alone. No files, no reports. The decks are shuffled
+``--policy`` runs one kind alone; ``--no-events`` plays as a simulation that
+builds no events (issue 9, item 8). No files, no reports. The decks are shuffled
 before the clock starts: shuffling is the campaign's job (once per hand per
 game), not the engine's.
 
-    python bench/engine.py [--hands N] [--players 3|4] [--policy mixed|orders|nmr]
+    python bench/engine.py [--hands N] [--players 3|4] [--policy mixed|orders|nmr] [--no-events]
 
 Target (issue 2): at least 25,000 hands/s on one core.
 """
@@ -45,20 +46,21 @@ def shuffled_decks(count: int, rng: random.Random) -> list[tuple]:
     return decks
 
 
-def play_hands(decks: list[tuple], players: int, rng: random.Random, policy: str = "mixed") -> int:
+def play_hands(decks: list[tuple], players: int, rng: random.Random, policy: str = "mixed",
+               events: bool = True) -> int:
     """Play one hand per deck to its end; return the number of plays made."""
     share = SHARE_OF_ORDERS[policy]
     plays = 0
     for number, deck in enumerate(decks):
         hand = Hand.deal(number % 13 + 1, deck, players)
-        events: list = []
+        out: list | None = [] if events else None
         while not hand.ended:
             order = None
             if rng.random() < share:
                 legal = legal_cards(hand.cards[hand.active])
                 card = legal[int(rng.random() * len(legal))]
                 order = Order(card, int(rng.random() * players), CARDS[int(rng.random() * 8)])
-            play_turn(hand, order, rng, events)
+            play_turn(hand, order, rng, out)
             plays += 1
     return plays
 
@@ -69,13 +71,15 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4, choices=(3, 4))
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--policy", default="mixed", choices=sorted(SHARE_OF_ORDERS))
+    parser.add_argument("--no-events", dest="events", action="store_false",
+                        help="build no events, as a simulation does")
     args = parser.parse_args()
     best = 0.0
     for run in range(args.repeat):
         rng = random.Random(run)
         decks = shuffled_decks(args.hands, rng)
         start = time.perf_counter()
-        plays = play_hands(decks, args.players, rng, args.policy)
+        plays = play_hands(decks, args.players, rng, args.policy, args.events)
         elapsed = time.perf_counter() - start
         rate = args.hands / elapsed
         best = max(best, rate)
@@ -84,7 +88,7 @@ def main() -> None:
     target = 25_000
     verdict = "meets" if best >= target else "MISSES"
     print(f"best: {best:,.0f} full {args.players}-player hands/s on one core, policy {args.policy} "
-          f"({verdict} the target of {target:,})")
+          f"{'without' if not args.events else 'with'} events ({verdict} the target of {target:,})")
 
 
 if __name__ == "__main__":

@@ -254,6 +254,75 @@ def test_nmr_otherwise_picks_either_card_at_random():
     assert 120 < picks[G] < 280
 
 
+# The defaults as play_turn applies them, with and without events (RULES 5.1-5.3):
+# the helpers above could be right while the engine plays something else.
+
+
+def play_quiet(h: Hand, order: Order | None, seed: int = 0) -> None:
+    play_turn(h, order, rng(seed), None)
+
+
+@pytest.mark.parametrize("player", [play, play_quiet])
+@pytest.mark.parametrize("other", [G, S, B, H, P, K, C])
+def test_play_turn_nmr_plays_the_other_card_when_holding_the_princess(player, other):
+    for seed in range(6):
+        for dealt, drawn in ((X, other), (other, X)):
+            h = hand(3, 1, {0: dealt, 1: G, 2: G} if other != G else {0: dealt, 1: S, 2: S}, draw=drawn)
+            player(h, None, seed)
+            assert h.discards[0][0] == other, (dealt, drawn, seed)
+
+
+@pytest.mark.parametrize("player", [play, play_quiet])
+@pytest.mark.parametrize("other", [K, P])
+def test_play_turn_nmr_plays_the_countess_with_the_king_or_a_prince(player, other):
+    for seed in range(6):
+        for dealt, drawn in ((C, other), (other, C)):
+            h = hand(3, 1, {0: dealt, 1: G, 2: G}, draw=drawn)
+            player(h, None, seed)
+            assert h.discards[0] == [C] and h.alive[0], (dealt, drawn, seed)
+
+
+@pytest.mark.parametrize("player", [play, play_quiet])
+def test_play_turn_nmr_otherwise_plays_either_card(player):
+    played = Counter()
+    for seed in range(200):
+        h = hand(3, 1, {0: H, 1: G, 2: G}, draw=C)
+        player(h, None, seed)
+        played[h.discards[0][0]] += 1
+    assert set(played) == {H, C} and 50 < played[H] < 150
+
+
+def test_play_turn_nmr_guard_guess_is_never_a_guard_and_follows_the_pack():
+    guesses = Counter()
+    for seed in range(1100):
+        h = hand(3, 1, {0: G, 1: G, 2: S}, draw=G, pile=[B])
+        guesses[only(play(h, None, seed), "played").guess] += 1
+    assert G not in guesses and set(guesses) == {S, B, H, P, K, C, X}
+    assert guesses[S] > guesses[K] and guesses[B] > guesses[X]
+
+
+def test_every_card_has_its_rule_in_the_table():
+    from pbem.engine import ANY, CARD_RULES, OTHER, TARGETED
+
+    assert set(CARD_RULES) == set(Card)
+    assert TARGETED == {G, S, B, P, K}
+    assert CARD_RULES[P].targets == ANY and CARD_RULES[G].targets == OTHER
+    assert [c for c in Card if CARD_RULES[c].guesses] == [G]
+
+
+def test_play_turn_without_events_leaves_the_same_hand():
+    for seed in range(300):
+        loud = Hand.deal(1 + seed % 13, shuffled_deck(str(seed), 1), 3 + seed % 2)
+        quiet = loud.copy()
+        r1, r2 = rng(seed), rng(seed)
+        out: list = []
+        while not loud.ended:
+            play_turn(loud, None, r1, out)
+            play_turn(quiet, None, r2, None)
+            assert quiet.to_dict() == loud.to_dict()
+        assert quiet.ended and out
+
+
 def test_nmr_target_is_never_the_player_unless_prince_has_no_other():
     for seed in range(50):
         h = hand(4, 1, {0: G, 1: B, 2: P, 3: S}, draw=B)

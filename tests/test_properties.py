@@ -109,6 +109,21 @@ def test_same_seed_and_orders_same_result(seed, players):
     assert a == b
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4]))
+def test_a_run_without_events_gives_the_same_game(seed, players):
+    """issue 9 item 8: a simulation may skip the events; the game must not change."""
+    game = quiet = new_game(seed, players)
+    policy = random.Random(seed)
+    while not game.finished:
+        orders = random_orders(game, policy)
+        game, events = resolve_turn(game, orders, f"rng-{seed}")
+        quiet, none = resolve_turn(quiet, orders, f"rng-{seed}", events=False)
+        assert none == [] and events
+        assert quiet.to_dict() == game.to_dict()
+    assert quiet.finished and quiet.winners == game.winners
+
+
 def public_report(players: int, turn: int, game: Game, events: list) -> str:
     table = Table("prop", "Property game", NAMES[:players])
     context = public_context(table, turn, game, events)
