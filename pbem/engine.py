@@ -35,9 +35,16 @@ HANDS_PER_GAME = 13
 _NON_GUARD_PACK: tuple[Card, ...] = tuple(c for c in FULL_DECK if c != GUARD)
 
 
+#: Player counts the classic deck is played with (RULES 1, 9).
+CLASSIC_PLAYERS = (2, 3, 4)
+
+#: Cards laid face up, out of the hand, at the start of a two-player hand (RULES 9).
+FACE_UP_WITH_TWO = 3
+
+
 def tokens_to_win(players: int) -> int:
-    """Tokens of affection that win the game (RULES 1)."""
-    return 5 if players == 3 else 4
+    """Tokens of affection that win the game (RULES 1, 9)."""
+    return {2: 7, 3: 5}.get(players, 4)
 
 
 def first_player(hand_number: int, players: int) -> int:
@@ -63,16 +70,19 @@ class Hand:
     ``pile`` keeps the draw pile with its *top at the end* (a pop is cheap).
     ``cards[seat]`` is what the player holds: one card, or two for the active
     player (the card kept first, the card drawn second); empty once out.
+    ``face_up``: the cards laid face up at the start of a two-player hand, out
+    of it for good (RULES 9); empty with more players.
     """
 
     __slots__ = (
-        "number", "deck", "set_aside", "pile", "cards", "discards",
+        "number", "deck", "set_aside", "face_up", "pile", "cards", "discards",
         "alive", "protected", "active", "ended", "winners",
     )
 
     number: int
     deck: tuple[Card, ...]
     set_aside: Card | None
+    face_up: tuple[Card, ...]
     pile: list[Card]
     cards: list[list[Card]]
     discards: list[list[Card]]
@@ -84,26 +94,30 @@ class Hand:
 
     @classmethod
     def deal(cls, number: int, deck: Iterable[Card], players: int) -> "Hand":
-        """Set up a hand from a deck given top first (RULES 2): one card set
-        aside, one dealt to each player from the first player around the board,
-        then the first player draws for postal turn 1."""
+        """Set up a hand from a deck given top first (RULES 2, 9): one card set
+        aside, with two players three cards face up, one dealt to each player
+        from the first player around the board, then the first player draws for
+        postal turn 1."""
         deck = tuple(deck)
         check_deck(deck)
-        if players not in (3, 4):
-            raise ValueError(f"a game has 3 or 4 players, not {players}")
+        if players not in CLASSIC_PLAYERS:
+            raise ValueError(f"a game with the classic deck has 2 to 4 players, not {players}")
         hand = cls()
         hand.number = number
         hand.deck = deck
         hand.set_aside = deck[0]
+        up = FACE_UP_WITH_TWO if players == 2 else 0
+        hand.face_up = deck[1:1 + up]
         first = first_player(number, players)
-        # Rotate the dealt cards so that the first player gets deck[1].
-        dealt = deck[1:1 + players]
+        # Rotate the dealt cards so that the first player gets the first of them.
+        start = 1 + up
+        dealt = deck[start:start + players]
         shift = players - first
         # list(map(list, ...)) builds the lists in C: no comprehension frame.
         cards = list(map(list, zip(dealt[shift:] + dealt[:shift])))
-        cards[first].append(deck[1 + players])
+        cards[first].append(deck[start + players])
         hand.cards = cards
-        hand.pile = list(deck[:1 + players:-1])  # the rest, top at the end
+        hand.pile = list(deck[:start + players:-1])  # the rest, top at the end
         hand.discards = list(map(list, [()] * players))
         hand.alive = [True] * players
         hand.protected = [False] * players
@@ -117,6 +131,7 @@ class Hand:
         new.number = self.number
         new.deck = self.deck
         new.set_aside = self.set_aside
+        new.face_up = self.face_up
         new.pile = self.pile[:]
         new.cards = [c[:] for c in self.cards]
         new.discards = [d[:] for d in self.discards]
@@ -133,7 +148,7 @@ class Hand:
 
     def cards_accounted(self) -> list[Card]:
         """Every card of the hand, wherever it is: the 16 of its deck."""
-        out = list(self.pile)
+        out = list(self.pile) + list(self.face_up)
         if self.set_aside is not None:
             out.append(self.set_aside)
         for held in self.cards:
@@ -148,6 +163,7 @@ class Hand:
             "hand": self.number,
             "deck": [c.title for c in self.deck],
             "set_aside": self.set_aside.title if self.set_aside else None,
+            **({"face_up": [c.title for c in self.face_up]} if self.face_up else {}),
             "pile_top_first": [c.title for c in reversed(self.pile)],
             "cards": [[c.title for c in held] for held in self.cards],
             "discards": [[c.title for c in d] for d in self.discards],
@@ -164,6 +180,7 @@ class Hand:
         hand.number = data["hand"]
         hand.deck = tuple(_cards(data["deck"]))
         hand.set_aside = card_named(data["set_aside"]) if data["set_aside"] else None
+        hand.face_up = tuple(_cards(data.get("face_up", ())))
         hand.pile = list(reversed(_cards(data["pile_top_first"])))
         hand.cards = [_cards(held) for held in data["cards"]]
         hand.discards = [_cards(d) for d in data["discards"]]
