@@ -1,5 +1,6 @@
-"""Rebuild ``campaigns/example``: a 4-player game two turns in, with every
-order of turn 3 already on file, so that ``pbem resolve campaigns/example``
+"""Rebuild ``campaigns/example`` (a 4-player game) and ``campaigns/duel`` (a
+two-player game, RULES.md 9): each two turns in, with every order of turn 3
+already on file, so that ``pbem resolve campaigns/example`` (or ``duel``)
 works right after install and shows what the tool does.
 
     python campaigns/make_example.py
@@ -33,6 +34,15 @@ players:
 seed: 20261129
 """
 
+DUEL_YAML = """\
+title: Love Letter, postal duel (two players)
+gm: {name: Rita, email: gm@example.org}
+players:
+  - {name: Arthur, email: arthur@example.org}
+  - {name: Chloé, email: chloe@example.fr}
+seed: 20261130
+"""
+
 FORMS = [
     "Hand {h}: {card} on {target}, guess {guess}",
     "H{h} {card} {target} {guess}",
@@ -61,12 +71,12 @@ def record_turn(campaign: Campaign, policy: random.Random) -> None:
         campaign.record_orders(me, "\n".join(lines), source="example")
 
 
-def main() -> None:
-    folder = HERE / "example"
+def build(name: str, campaign_yaml: str, base: Path = HERE) -> Path:
+    folder = base / name
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir()
-    (folder / "campaign.yaml").write_text(CAMPAIGN_YAML, encoding="utf-8")
+    (folder / "campaign.yaml").write_text(campaign_yaml, encoding="utf-8")
     campaign = Campaign(folder)
     campaign.start()
     policy = random.Random(7)
@@ -76,6 +86,12 @@ def main() -> None:
     record_turn(campaign, policy)
     status = campaign.status()
     print(f"{folder}: turn {status['turn']} awaited, every order on file: {not status['missing']}")
+    return folder
+
+
+def main() -> None:
+    build("example", CAMPAIGN_YAML)
+    build("duel", DUEL_YAML)
 
 
 if __name__ == "__main__":

@@ -549,6 +549,7 @@ class Campaign:
                 "draw_pile": len(h.pile),
                 "set_aside": h.set_aside.title if h.set_aside else None,
                 "winners": [players[s] for s in h.winners],
+                **({"face_up": [c.title for c in h.face_up]} if game.players == 2 else {}),
                 "players": {
                     name: {
                         "in": h.alive[s],

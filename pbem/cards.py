@@ -60,10 +60,6 @@ ALIASES: dict[str, Card] = {
 #: Every accepted name (lower case) to its card: canonical names, then aliases.
 NAMES: dict[str, Card] = {**{c.title.lower(): c for c in Card}, **ALIASES}
 
-#: Cards whose play names another player (the Prince may name the player himself).
-TARGETED = frozenset({Card.GUARD, Card.SPY, Card.BARON, Card.PRINCE, Card.KING})
-
-
 def card_named(name: str) -> Card | None:
     """The card a name or alias stands for (any case), or None."""
     return NAMES.get(name.strip().lower())

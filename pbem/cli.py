@@ -87,7 +87,7 @@ def _person(text: str) -> dict:
 @main.command()
 @folder_arg
 @click.option("--player", "players", multiple=True, required=True, metavar='"NAME <EMAIL>"',
-              help="A player (3 or 4 times); seats are shuffled with the seed.")
+              help="A player (2 to 4 times); seats are shuffled with the seed.")
 @click.option("--seed", help="Makes the seating, the decks and every random default reproducible.")
 @click.option("--decks", "decks_file", type=click.Path(exists=True, dir_okay=False),
               help="YAML file mapping hand numbers to 16 card names, top first.")

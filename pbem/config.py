@@ -12,7 +12,8 @@ from types import MappingProxyType
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
-from .cards import NAMES, Card, card_named
+from .cards import DECK_SIZE, NAMES, Card, card_named
+from .engine import CLASSIC_PLAYERS, check_deck
 from .orders import FILLER, SELF_WORDS
 
 CAMPAIGN_FILE = "campaign.yaml"
@@ -23,6 +24,11 @@ _NAME = re.compile(r"^[^\W_](?:[\w .'\u2019-]{0,38}[^\W_.])?$")
 # A plain addr-spec: no display name, no comments, no spaces, no line breaks.
 _EMAIL = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
                     r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
+
+
+#: The player counts a campaign may have, as a GM reads them (RULES 1, 9, 10).
+PLAYER_COUNTS = ("the game is for 2 to 4 players with the classic deck; 5 to 8 players need the "
+                 "Premium deck, which pbem does not play yet")
 
 
 class ConfigError(ValueError):
@@ -102,7 +108,7 @@ def config_from_data(data: Any, where: str = CAMPAIGN_FILE) -> CampaignConfig:
         if isinstance(seed, bool) or not isinstance(seed, (int, str)) or str(seed).strip() == "":
             raise fail("seed", "must be a number or a word")
         seed = str(seed)
-    decks = _decks(data.get("decks"), fail)
+    decks = _decks(data.get("decks"), len(players), fail)
     require_code = data.get("require_code", False)
     if not isinstance(require_code, bool):
         raise fail("require_code", "must be true or false")
@@ -117,11 +123,11 @@ def _kind(value: Any) -> str:
 
 def _players(value: Any, fail) -> list[Person]:
     if value is None:
-        raise fail("players", "missing; list 3 or 4 players, e.g. - {name: Arthur, email: arthur@example.org}")
+        raise fail("players", "missing; list 2 to 4 players, e.g. - {name: Arthur, email: arthur@example.org}")
     if not isinstance(value, list):
-        raise fail("players", f"must be a list of 3 or 4 players, not {_kind(value)}")
-    if len(value) not in (3, 4):
-        raise fail("players", f"the game is for 3 or 4 players; {len(value)} are listed")
+        raise fail("players", f"must be a list of 2 to 4 players, not {_kind(value)}")
+    if len(value) not in CLASSIC_PLAYERS:
+        raise fail("players", f"{len(value)} {'is' if len(value) == 1 else 'are'} listed; {PLAYER_COUNTS}")
     people = [_person(entry, f"players[{i + 1}]", fail) for i, entry in enumerate(value)]
     seen_names: dict[str, int] = {}
     seen_mail: dict[str, int] = {}
@@ -160,8 +166,7 @@ def _person(value: Any, key: str, fail) -> Person:
     return Person(name, email.strip())
 
 
-def _decks(value: Any, fail) -> dict[int, tuple[Card, ...]]:
-    from .engine import check_deck
+def _decks(value: Any, players: int, fail) -> dict[int, tuple[Card, ...]]:
 
     if value is None:
         return {}
@@ -180,6 +185,9 @@ def _decks(value: Any, fail) -> dict[int, tuple[Card, ...]]:
                 raise fail(f"decks.{number}[{i}]", f"{name!r} is not a card (cards: "
                            + ", ".join(c.title for c in Card) + ")")
             deck.append(card)
+        if len(deck) != DECK_SIZE:
+            raise fail(f"decks.{number}", f"with {players} players a deck is the {DECK_SIZE} cards of "
+                       f"the classic deck, top first; this one has {len(deck)}")
         try:
             check_deck(tuple(deck))
         except ValueError as e:

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import Iterable, Mapping, NamedTuple
+from typing import Callable, Iterable, Mapping, NamedTuple
 
 from . import events as ev
-from .cards import DECK_SIZE, FULL_DECK, TARGETED, Card, card_named
+from .cards import DECK_SIZE, FULL_DECK, Card, card_named
 
 GUARD, SPY, BARON, HANDMAID, PRINCE, KING, COUNTESS, PRINCESS = Card
 
@@ -35,9 +35,16 @@ HANDS_PER_GAME = 13
 _NON_GUARD_PACK: tuple[Card, ...] = tuple(c for c in FULL_DECK if c != GUARD)
 
 
+#: Player counts the classic deck is played with (RULES 1, 9).
+CLASSIC_PLAYERS = (2, 3, 4)
+
+#: Cards laid face up, out of the hand, at the start of a two-player hand (RULES 9).
+FACE_UP_WITH_TWO = 3
+
+
 def tokens_to_win(players: int) -> int:
-    """Tokens of affection that win the game (RULES 1)."""
-    return 5 if players == 3 else 4
+    """Tokens of affection that win the game (RULES 1, 9)."""
+    return {2: 7, 3: 5}.get(players, 4)
 
 
 def first_player(hand_number: int, players: int) -> int:
@@ -63,16 +70,19 @@ class Hand:
     ``pile`` keeps the draw pile with its *top at the end* (a pop is cheap).
     ``cards[seat]`` is what the player holds: one card, or two for the active
     player (the card kept first, the card drawn second); empty once out.
+    ``face_up``: the cards laid face up at the start of a two-player hand, out
+    of it for good (RULES 9); empty with more players.
     """
 
     __slots__ = (
-        "number", "deck", "set_aside", "pile", "cards", "discards",
+        "number", "deck", "set_aside", "face_up", "pile", "cards", "discards",
         "alive", "protected", "active", "ended", "winners",
     )
 
     number: int
     deck: tuple[Card, ...]
     set_aside: Card | None
+    face_up: tuple[Card, ...]
     pile: list[Card]
     cards: list[list[Card]]
     discards: list[list[Card]]
@@ -84,26 +94,30 @@ class Hand:
 
     @classmethod
     def deal(cls, number: int, deck: Iterable[Card], players: int) -> "Hand":
-        """Set up a hand from a deck given top first (RULES 2): one card set
-        aside, one dealt to each player from the first player around the board,
-        then the first player draws for postal turn 1."""
+        """Set up a hand from a deck given top first (RULES 2, 9): one card set
+        aside, with two players three cards face up, one dealt to each player
+        from the first player around the board, then the first player draws for
+        postal turn 1."""
         deck = tuple(deck)
         check_deck(deck)
-        if players not in (3, 4):
-            raise ValueError(f"a game has 3 or 4 players, not {players}")
+        if players not in CLASSIC_PLAYERS:
+            raise ValueError(f"a game with the classic deck has 2 to 4 players, not {players}")
         hand = cls()
         hand.number = number
         hand.deck = deck
         hand.set_aside = deck[0]
-        first = (number - 1) % players  # first_player(), inlined: deal is hot in the benchmark
-        # Rotate the dealt cards so that the first player gets deck[1].
-        dealt = deck[1:1 + players]
+        up = FACE_UP_WITH_TWO if players == 2 else 0
+        hand.face_up = deck[1:1 + up]
+        first = first_player(number, players)
+        # Rotate the dealt cards so that the first player gets the first of them.
+        start = 1 + up
+        dealt = deck[start:start + players]
         shift = players - first
         # list(map(list, ...)) builds the lists in C: no comprehension frame.
         cards = list(map(list, zip(dealt[shift:] + dealt[:shift])))
-        cards[first].append(deck[1 + players])
+        cards[first].append(deck[start + players])
         hand.cards = cards
-        hand.pile = list(deck[:1 + players:-1])  # the rest, top at the end
+        hand.pile = list(deck[:start + players:-1])  # the rest, top at the end
         hand.discards = list(map(list, [()] * players))
         hand.alive = [True] * players
         hand.protected = [False] * players
@@ -117,6 +131,7 @@ class Hand:
         new.number = self.number
         new.deck = self.deck
         new.set_aside = self.set_aside
+        new.face_up = self.face_up
         new.pile = self.pile[:]
         new.cards = [c[:] for c in self.cards]
         new.discards = [d[:] for d in self.discards]
@@ -133,7 +148,7 @@ class Hand:
 
     def cards_accounted(self) -> list[Card]:
         """Every card of the hand, wherever it is: the 16 of its deck."""
-        out = list(self.pile)
+        out = list(self.pile) + list(self.face_up)
         if self.set_aside is not None:
             out.append(self.set_aside)
         for held in self.cards:
@@ -148,6 +163,7 @@ class Hand:
             "hand": self.number,
             "deck": [c.title for c in self.deck],
             "set_aside": self.set_aside.title if self.set_aside else None,
+            **({"face_up": [c.title for c in self.face_up]} if self.face_up else {}),
             "pile_top_first": [c.title for c in reversed(self.pile)],
             "cards": [[c.title for c in held] for held in self.cards],
             "discards": [[c.title for c in d] for d in self.discards],
@@ -164,6 +180,7 @@ class Hand:
         hand.number = data["hand"]
         hand.deck = tuple(_cards(data["deck"]))
         hand.set_aside = card_named(data["set_aside"]) if data["set_aside"] else None
+        hand.face_up = tuple(_cards(data.get("face_up", ())))
         hand.pile = list(reversed(_cards(data["pile_top_first"])))
         hand.cards = [_cards(held) for held in data["cards"]]
         hand.discards = [_cards(d) for d in data["discards"]]
@@ -194,9 +211,16 @@ def check_deck(deck: tuple[Card, ...]) -> None:
 # -- queries used to check orders and to pick defaults --------------------
 
 
+def forced_card(held: list[Card]) -> Card | None:
+    """The card the player must play, by a rule like the Countess's (held with
+    the King or a Prince), or None when either may be played."""
+    a, b = held
+    return _FORCED[a][b]
+
+
 def countess_forced(held: list[Card]) -> bool:
     """The Countess rule: holding the Countess with the King or a Prince."""
-    return COUNTESS in held and (KING in held or PRINCE in held)
+    return forced_card(held) is not None
 
 
 def legal_cards(held: list[Card]) -> list[Card]:
@@ -204,27 +228,36 @@ def legal_cards(held: list[Card]) -> list[Card]:
     a, b = held
     if a == b:
         return [a]
-    if countess_forced(held):
-        return [COUNTESS]
+    forced = forced_card(held)
+    if forced is not None:
+        return [forced]
     return [a, b]
+
+
+def may_target_self(card: Card) -> bool:
+    """Whether the card may choose its own player (the Prince)."""
+    return CARD_RULES[card].targets == ANY
 
 
 def redirect(hand: Hand, seat: int, card: Card, target: int) -> int | None:
     """RULES 4: the next player after a protected ``target``, around the board,
-    still in and not protected; the acting player is skipped unless the card is a
-    Prince. None when nobody qualifies (a Prince then falls back on the player)."""
+    still in and not protected; the acting player is skipped unless the card may
+    target them (the Prince). None when nobody qualifies (a Prince then falls
+    back on the player)."""
     n = len(hand.alive)
     alive, protected = hand.alive, hand.protected
+    self_ok = CARD_RULES[card].targets == ANY
     for step in range(1, n):
         p = (target + step) % n
-        if alive[p] and not protected[p] and (p != seat or card == PRINCE):
+        if alive[p] and not protected[p] and (p != seat or self_ok):
             return p
-    return seat if card == PRINCE else None
+    return seat if self_ok else None
 
 
 def random_target(hand: Hand, seat: int, card: Card, rng: random.Random) -> int | None:
     """RULES 5.4: a random valid target other than the player; the player only
-    for a Prince with nobody else to take it; None when nobody is valid.
+    for a card that may target them (the Prince) with nobody else to take it;
+    None when nobody is valid.
 
     Uniform over the valid targets by rejection sampling: cheaper than building
     the list of candidates, and this is on the engine's hot path."""
@@ -234,7 +267,7 @@ def random_target(hand: Hand, seat: int, card: Card, rng: random.Random) -> int 
         if p != seat and alive[p] and not protected[p]:
             break
     else:
-        return seat if card == PRINCE else None
+        return seat if CARD_RULES[card].targets == ANY else None
     while True:
         p = int(rng.random() * n)
         if p != seat and alive[p] and not protected[p]:
@@ -247,15 +280,12 @@ def random_guess(rng: random.Random) -> Card:
 
 
 def default_card(held: list[Card], rng: random.Random) -> Card:
-    """RULES 5.1-5.3: the card played for a player who sent no order."""
+    """RULES 5.1-5.3: the card played for a player who sent no order: never a
+    card the default avoids (the Princess) while the other can be played; a
+    forced card (the Countess with the King or a Prince); else either at random."""
     a, b = held
-    if a == PRINCESS:
-        return b
-    if b == PRINCESS:
-        return a
-    if (a == COUNTESS and (b == KING or b == PRINCE)) or (b == COUNTESS and (a == KING or a == PRINCE)):
-        return COUNTESS
-    return held[int(rng.random() * 2)]
+    card = _NMR_CHOICE[a][b]
+    return held[int(rng.random() * 2)] if card is None else card
 
 
 # -- one play --------------------------------------------------------------
@@ -267,9 +297,10 @@ _new = tuple.__new__
 _Played = ev.Played
 
 
-def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list) -> None:
+def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | None) -> None:
     """Resolve the active player's play in ``hand`` (mutated in place), then end
-    the hand or make the next player active. Events are appended to ``out``.
+    the hand or make the next player active. Events are appended to ``out``;
+    with ``out`` None no event is built (a simulation that reads only the state).
 
     ``order`` None means no order was received: the NMR defaults apply.
     The order must be legal (card held, Countess rule kept): the orders layer
@@ -280,31 +311,26 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list) ->
     number = hand.number
     nmr = order is None
     if nmr:
-        a, b = held  # default_card(), inlined
-        if a == PRINCESS:
-            card = b
-        elif b == PRINCESS:
-            card = a
-        elif (a == COUNTESS and (b == KING or b == PRINCE)) or (b == COUNTESS and (a == KING or a == PRINCE)):
-            card = COUNTESS
-        else:
-            card = held[int(rng.random() * 2)]
+        card = default_card(held, rng)
         target = guess = None
     else:
         card, target, guess = order
         if card not in held:
             raise ValueError(f"hand {number}: seat {seat} does not hold the {card.title}")
-        if card != COUNTESS and COUNTESS in held and (KING in held or PRINCE in held):
-            raise ValueError(f"hand {number}: the Countess must be played")
+        forced = forced_card(held)
+        if forced is not None and card != forced:
+            raise ValueError(f"hand {number}: the {forced.title} must be played")
     held.remove(card)
     hand.discards[seat].append(card)
 
+    rule = CARD_RULES[card]
     recipient = None
     redirected = random_tgt = random_gss = False
-    if card in TARGETED:
+    targets = rule.targets
+    if targets:
         alive = hand.alive
         if target is None or not (
-            0 <= target < len(alive) and alive[target] and (target != seat or card == PRINCE)
+            0 <= target < len(alive) and alive[target] and (target != seat or targets == ANY)
         ):  # unusable as written (RULES 3): completed with a random target
             recipient = random_target(hand, seat, card, rng)
             random_tgt = not nmr
@@ -313,48 +339,15 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list) ->
             redirected = True
         else:
             recipient = target
-        if card == GUARD and recipient is not None and (guess is None or guess == GUARD):
-            random_gss = not nmr
-            guess = _NON_GUARD_PACK[int(rng.random() * 11)]  # random_guess, inlined
-    if card != GUARD:
+    if not rule.guesses:
         guess = None
-    out.append(_new(_Played, (number, seat, card, target, recipient, guess, nmr,
-                              random_tgt, random_gss, redirected)))
-
-    if card == GUARD:
-        if recipient is not None:
-            hit = hand.cards[recipient][0] == guess
-            out.append(_new(ev.GuardResult, (number, seat, recipient, guess, hit)))
-            if hit:
-                _eliminate(hand, recipient, out)
-    elif card == SPY:
-        if recipient is not None:
-            out.append(_new(ev.SpySaw, (number, seat, recipient, hand.cards[recipient][0])))
-    elif card == BARON:
-        if recipient is not None:
-            mine, theirs = held[0], hand.cards[recipient][0]
-            out.append(_new(ev.BaronSaw, (number, seat, recipient, theirs)))
-            out.append(_new(ev.BaronSaw, (number, recipient, seat, mine)))
-            loser = None if mine == theirs else (seat if mine < theirs else recipient)
-            out.append(_new(ev.BaronResult, (number, seat, recipient, loser)))
-            if loser is not None:
-                _eliminate(hand, loser, out)
-    elif card == HANDMAID:
-        hand.protected[seat] = True
-        out.append(_new(ev.Protected, (number, seat)))
-    elif card == PRINCE:
-        _prince(hand, recipient, out)
-    elif card == KING:
-        if recipient is not None:
-            mine = hand.cards[seat]
-            theirs = hand.cards[recipient]
-            hand.cards[seat], hand.cards[recipient] = theirs, mine
-            out.append(_new(ev.KingTrade, (number, seat, recipient)))
-            out.append(_new(ev.KingReceived, (number, seat, recipient, theirs[0])))
-            out.append(_new(ev.KingReceived, (number, recipient, seat, mine[0])))
-    elif card == PRINCESS:
-        _eliminate(hand, seat, out)
-    # The Countess has no effect.
+    elif recipient is not None and (guess is None or guess == GUARD):
+        random_gss = not nmr
+        guess = random_guess(rng)
+    if out is not None:
+        out.append(_new(_Played, (number, seat, card, target, recipient, guess, nmr,
+                                  random_tgt, random_gss, redirected)))
+    rule.effect(hand, seat, recipient, guess, out)
 
     # End the hand (RULES 7) or pass the turn to the next player still in, whose
     # protection ends and who draws (RULES 2, 4). Inlined: this is the hot path.
@@ -374,26 +367,157 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list) ->
     hand.cards[nxt].append(pile.pop())
 
 
-def _prince(hand: Hand, recipient: int, out: list) -> None:
+# -- the cards' effects: (hand, seat, recipient, guess, out) -----------------
+# ``recipient`` is None when the card takes no target or nobody could take it;
+# ``out`` is None when no events are wanted. Who may see an event is decided by
+# its class in pbem/events.py.
+
+
+def _guard(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+    if recipient is None:
+        return
+    hit = hand.cards[recipient][0] == guess
+    if out is not None:
+        out.append(_new(ev.GuardResult, (hand.number, seat, recipient, guess, hit)))
+    if hit:
+        _eliminate(hand, recipient, out)
+
+
+def _spy(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+    if recipient is not None and out is not None:
+        out.append(_new(ev.SpySaw, (hand.number, seat, recipient, hand.cards[recipient][0])))
+
+
+def _baron(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+    if recipient is None:
+        return
+    mine, theirs = hand.cards[seat][0], hand.cards[recipient][0]
+    loser = None if mine == theirs else (seat if mine < theirs else recipient)
+    if out is not None:
+        number = hand.number
+        out.append(_new(ev.BaronSaw, (number, seat, recipient, theirs)))
+        out.append(_new(ev.BaronSaw, (number, recipient, seat, mine)))
+        out.append(_new(ev.BaronResult, (number, seat, recipient, loser)))
+    if loser is not None:
+        _eliminate(hand, loser, out)
+
+
+def _handmaid(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+    hand.protected[seat] = True
+    if out is not None:
+        out.append(_new(ev.Protected, (hand.number, seat)))
+
+
+def _prince(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+    if recipient is None:  # cannot happen: the Prince falls back on its player
+        return
     held = hand.cards[recipient]
     card = held.pop()
     hand.discards[recipient].append(card)
-    from_set_aside = not hand.pile and card != PRINCESS
-    out.append(_new(ev.PrinceDiscard, (hand.number, recipient, card, from_set_aside)))
     if card == PRINCESS:
         hand.alive[recipient] = False
         hand.protected[recipient] = False
-        out.append(_new(ev.Eliminated, (hand.number, recipient, None)))
+        if out is not None:
+            out.append(_new(ev.PrinceDiscard, (hand.number, recipient, card, False)))
+            out.append(_new(ev.Eliminated, (hand.number, recipient, None)))
         return
     if hand.pile:
         new = hand.pile.pop()
+        from_set_aside = False
     else:
         new, hand.set_aside = hand.set_aside, None
+        from_set_aside = True
     held.append(new)
-    out.append(_new(ev.PrinceDrew, (hand.number, recipient, new)))
+    if out is not None:
+        out.append(_new(ev.PrinceDiscard, (hand.number, recipient, card, from_set_aside)))
+        out.append(_new(ev.PrinceDrew, (hand.number, recipient, new)))
 
 
-def _eliminate(hand: Hand, seat: int, out: list) -> None:
+def _king(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+    if recipient is None:
+        return
+    cards = hand.cards
+    mine, theirs = cards[seat], cards[recipient]
+    cards[seat], cards[recipient] = theirs, mine
+    if out is not None:
+        number = hand.number
+        out.append(_new(ev.KingTrade, (number, seat, recipient)))
+        out.append(_new(ev.KingReceived, (number, seat, recipient, theirs[0])))
+        out.append(_new(ev.KingReceived, (number, recipient, seat, mine[0])))
+
+
+def _no_effect(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+    pass
+
+
+def _princess(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+    _eliminate(hand, seat, out)
+
+
+#: Whom a card chooses: nobody, another player still in, or any player still in
+#: (oneself included).
+NO_TARGET, OTHER, ANY = 0, 1, 2
+
+
+class CardRule(NamedTuple):
+    """Everything the engine needs to know about one card (RULES 3-6), as
+    plammens/loveletter puts each card's rule on the card. A new card is one
+    entry in :data:`CARD_RULES` (its events go in pbem/events.py, its wording
+    in templates/_events.txt.j2)."""
+
+    effect: Callable[[Hand, int, "int | None", "Card | None", "list | None"], None]
+    targets: int = NO_TARGET  # NO_TARGET, OTHER or ANY; the NMR default prefers another player
+    guesses: bool = False  # names a card (the Guard); a missing guess gets random_guess()
+    must_play_with: frozenset = frozenset()  # played when held with one of these (the Countess)
+    nmr_avoid: bool = False  # the NMR default plays the other card (the Princess)
+
+
+CARD_RULES: dict[Card, CardRule] = {
+    GUARD: CardRule(_guard, OTHER, guesses=True),
+    SPY: CardRule(_spy, OTHER),
+    BARON: CardRule(_baron, OTHER),
+    HANDMAID: CardRule(_handmaid),
+    PRINCE: CardRule(_prince, ANY),
+    KING: CardRule(_king, OTHER),
+    COUNTESS: CardRule(_no_effect, must_play_with=frozenset({KING, PRINCE})),
+    PRINCESS: CardRule(_princess, nmr_avoid=True),
+}
+
+#: Cards that choose a player (derived from the table).
+TARGETED = frozenset(card for card, rule in CARD_RULES.items() if rule.targets)
+
+
+def _forced(a: Card, b: Card) -> Card | None:
+    if b in CARD_RULES[a].must_play_with:
+        return a
+    if a in CARD_RULES[b].must_play_with:
+        return b
+    return None
+
+
+def _nmr_choice(a: Card, b: Card) -> Card | None:
+    """RULES 5.1-5.3 for the pair (a, b); None: either, at random."""
+    if CARD_RULES[a].nmr_avoid:
+        return b
+    if CARD_RULES[b].nmr_avoid:
+        return a
+    return _forced(a, b)
+
+
+def _pair_table(rule: Callable[[Card, Card], "Card | None"]) -> tuple:
+    """``rule`` tabled for every pair of cards, indexed by card value: the engine
+    asks it at every play, and two tuple lookups are its cheapest form."""
+    by_value = {card.value: card for card in Card}
+    size = max(by_value) + 1
+    return tuple(tuple(rule(by_value[a], by_value[b]) if a in by_value and b in by_value else None
+                       for b in range(size)) for a in range(size))
+
+
+_FORCED = _pair_table(_forced)
+_NMR_CHOICE = _pair_table(_nmr_choice)
+
+
+def _eliminate(hand: Hand, seat: int, out: list | None) -> None:
     """Knock ``seat`` out; the card they held goes face up on their discards."""
     held = hand.cards[seat]
     card = held[0] if held else None
@@ -401,10 +525,11 @@ def _eliminate(hand: Hand, seat: int, out: list) -> None:
     hand.cards[seat] = []
     hand.alive[seat] = False
     hand.protected[seat] = False
-    out.append(_new(ev.Eliminated, (hand.number, seat, card)))
+    if out is not None:
+        out.append(_new(ev.Eliminated, (hand.number, seat, card)))
 
 
-def _end_hand(hand: Hand, out: list) -> None:
+def _end_hand(hand: Hand, out: list | None) -> None:
     """RULES 7: the players still in reveal; highest rank wins; a tie goes to the
     higher discard total; a tie on that too is a shared win."""
     cards, alive = hand.cards, hand.alive
@@ -416,7 +541,6 @@ def _end_hand(hand: Hand, out: list) -> None:
             shown.append((p, card))
             if card > best:
                 best = card
-    reveals = tuple(shown)
     tied = [p for p, card in shown if card == best]
     totals: tuple[tuple[int, int], ...] = ()
     if len(tied) > 1:
@@ -426,7 +550,8 @@ def _end_hand(hand: Hand, out: list) -> None:
     hand.ended = True
     hand.active = None
     hand.winners = tuple(tied)
-    out.append(_new(ev.HandEnded, (hand.number, hand.winners, reveals, totals)))
+    if out is not None:
+        out.append(_new(ev.HandEnded, (hand.number, hand.winners, tuple(shown), totals)))
 
 
 # -- the whole game ----------------------------------------------------------
@@ -486,10 +611,13 @@ class Game:
                    data["turn"], data["finished"], tuple(data["winners"]))
 
 
-def resolve_turn(game: Game, orders: Mapping[int, Order | None], seed: str) -> tuple[Game, list]:
+def resolve_turn(game: Game, orders: Mapping[int, Order | None], seed: str,
+                 events: bool = True) -> tuple[Game, list]:
     """Resolve the awaited postal turn: every hand in play, each with its order
     (hand number -> Order; missing or None: NMR defaults), then tokens and the
     end of the game (RULES 7). Returns the new game and the events, in hand order.
+    With ``events`` False no event is built (a simulation): the list is empty and
+    the new game is the same.
 
     Each hand draws its random choices from its own generator, derived from the
     seed, the turn and the hand: correcting one hand's order changes nothing in
@@ -499,23 +627,25 @@ def resolve_turn(game: Game, orders: Mapping[int, Order | None], seed: str) -> t
         raise ValueError("the game is over")
     new = game.copy()
     out: list = []
+    sink = out if events else None
     won: list[tuple[int, int]] = []
     for hand in new.hands:
         if hand.ended:
             continue
-        play_turn(hand, orders.get(hand.number), hand_rng(seed, game.turn, hand.number), out)
+        play_turn(hand, orders.get(hand.number), hand_rng(seed, game.turn, hand.number), sink)
         if hand.ended:
             won.extend((seat, hand.number) for seat in hand.winners)
     for seat, _ in won:
         new.tokens[seat] += 1
-    if won:
+    if won and events:
         out.append(ev.TokensWon(tuple(won)))
     new.turn = game.turn + 1
     winners = game_winners(new)
     if winners:
         new.finished = True
         new.winners = winners
-        out.append(ev.GameOver(winners))
+        if events:
+            out.append(ev.GameOver(winners))
     return new, out
 
 

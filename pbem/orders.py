@@ -22,8 +22,8 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-from .cards import NAMES, TARGETED, Card, card_of_rank
-from .engine import Game, Order, countess_forced, redirect
+from .cards import NAMES, Card, card_of_rank
+from .engine import TARGETED, Game, Order, forced_card, may_target_self, redirect
 
 ACCEPTED, COMPLETED, REJECTED = "accepted", "completed", "rejected"
 
@@ -264,10 +264,11 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
                         f"write e.g. \"Hand {h}: {held[0].title}\"")
     if card not in held:
         return rejected(f"you do not hold the {card.title} in hand {h} (you hold {holding})")
-    if card != Card.COUNTESS and countess_forced(held):
-        other = next(c for c in held if c != Card.COUNTESS)
-        return rejected(f"you hold the Countess with the {other.title} in hand {h}: "
-                        f"the Countess must be played")
+    forced = forced_card(held)
+    if forced is not None and card != forced:
+        other = next(c for c in held if c != forced)
+        return rejected(f"you hold the {forced.title} with the {other.title} in hand {h}: "
+                        f"the {forced.title} must be played")
 
     completions: list[str] = []
     notes: list[str] = []
@@ -311,7 +312,7 @@ def _target_problem(written: WrittenOrder, hand, seat: int, card: Card,
     target = players.index(written.target)
     # The seat goes to the engine all the same: it replaces an unusable target by
     # the same rule, and its report can then say whom the player had named.
-    if target == seat and card != Card.PRINCE:
+    if target == seat and not may_target_self(card):
         return target, f"you cannot play the {card.title} on yourself"
     if not hand.alive[target]:
         return target, f"{written.target} is out of hand {hand.number}"

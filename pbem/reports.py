@@ -131,6 +131,7 @@ def _hand_public(table: Table, hand, events: list) -> dict:
             for s in range(len(table.players))
         ],
         "draw_pile": len(hand.pile),
+        "face_up": [c.title for c in hand.face_up],  # public from the start (RULES 9)
         "active": _name(table, hand.active),
         "winners": [table.players[s] for s in hand.winners],
     }
@@ -200,6 +201,7 @@ def private_context(table: Table, turn: int, game: Game, events: list, seat: int
             "cards": [c.title for c in h.cards[seat]],
             "your_turn": h.active == seat and not game.finished,
             "protected": h.protected[seat],
+            "face_up": [c.title for c in h.face_up],  # public (RULES 9); they change a Guard's odds
         })
     return {
         "campaign": table.campaign,

@@ -18,11 +18,13 @@ G, S, B, H, P, K, C, X = Card  # Guard, Spy, Baron, Handmaid, Prince, King, Coun
 
 
 def deck(players: int, number: int, held: dict[int, Card], draw: Card,
-         set_aside: Card | None = None, pile: list[Card] = ()) -> list[Card]:
+         set_aside: Card | None = None, pile: list[Card] = (),
+         face_up: list[Card] | None = None) -> list[Card]:
     """A deck (top first) for hand ``number`` in which seat s is dealt held[s],
-    the first player draws ``draw``, the pile starts with ``pile``."""
+    the first player draws ``draw``, the pile starts with ``pile``; with two
+    players, ``face_up`` are the three cards laid face up (RULES 9)."""
     first = first_player(number, players)
-    used = Counter(held.values()) + Counter([draw]) + Counter(pile)
+    used = Counter(held.values()) + Counter([draw]) + Counter(pile) + Counter(face_up or ())
     if set_aside is not None:
         used[set_aside] += 1
     rest = Counter(FULL_DECK) - used
@@ -31,8 +33,12 @@ def deck(players: int, number: int, held: dict[int, Card], draw: Card,
     remaining = [c for c in Card for _ in range(rest[c])]
     if set_aside is None:
         set_aside = remaining.pop()
+    up: list[Card] = []
+    if players == 2:
+        up = list(face_up) if face_up is not None else [remaining.pop() for _ in range(3)]
+        assert len(up) == 3
     dealt = [held[(first + i) % players] for i in range(players)]
-    out = [set_aside, *dealt, draw, *pile, *remaining]
+    out = [set_aside, *up, *dealt, draw, *pile, *remaining]
     assert sorted(out) == sorted(FULL_DECK)
     return out
 

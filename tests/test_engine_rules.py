@@ -254,6 +254,75 @@ def test_nmr_otherwise_picks_either_card_at_random():
     assert 120 < picks[G] < 280
 
 
+# The defaults as play_turn applies them, with and without events (RULES 5.1-5.3):
+# the helpers above could be right while the engine plays something else.
+
+
+def play_quiet(h: Hand, order: Order | None, seed: int = 0) -> None:
+    play_turn(h, order, rng(seed), None)
+
+
+@pytest.mark.parametrize("player", [play, play_quiet])
+@pytest.mark.parametrize("other", [G, S, B, H, P, K, C])
+def test_play_turn_nmr_plays_the_other_card_when_holding_the_princess(player, other):
+    for seed in range(6):
+        for dealt, drawn in ((X, other), (other, X)):
+            h = hand(3, 1, {0: dealt, 1: G, 2: G} if other != G else {0: dealt, 1: S, 2: S}, draw=drawn)
+            player(h, None, seed)
+            assert h.discards[0][0] == other, (dealt, drawn, seed)
+
+
+@pytest.mark.parametrize("player", [play, play_quiet])
+@pytest.mark.parametrize("other", [K, P])
+def test_play_turn_nmr_plays_the_countess_with_the_king_or_a_prince(player, other):
+    for seed in range(6):
+        for dealt, drawn in ((C, other), (other, C)):
+            h = hand(3, 1, {0: dealt, 1: G, 2: G}, draw=drawn)
+            player(h, None, seed)
+            assert h.discards[0] == [C] and h.alive[0], (dealt, drawn, seed)
+
+
+@pytest.mark.parametrize("player", [play, play_quiet])
+def test_play_turn_nmr_otherwise_plays_either_card(player):
+    played = Counter()
+    for seed in range(200):
+        h = hand(3, 1, {0: H, 1: G, 2: G}, draw=C)
+        player(h, None, seed)
+        played[h.discards[0][0]] += 1
+    assert set(played) == {H, C} and 50 < played[H] < 150
+
+
+def test_play_turn_nmr_guard_guess_is_never_a_guard_and_follows_the_pack():
+    guesses = Counter()
+    for seed in range(1100):
+        h = hand(3, 1, {0: G, 1: G, 2: S}, draw=G, pile=[B])
+        guesses[only(play(h, None, seed), "played").guess] += 1
+    assert G not in guesses and set(guesses) == {S, B, H, P, K, C, X}
+    assert guesses[S] > guesses[K] and guesses[B] > guesses[X]
+
+
+def test_every_card_has_its_rule_in_the_table():
+    from pbem.engine import ANY, CARD_RULES, OTHER, TARGETED
+
+    assert set(CARD_RULES) == set(Card)
+    assert TARGETED == {G, S, B, P, K}
+    assert CARD_RULES[P].targets == ANY and CARD_RULES[G].targets == OTHER
+    assert [c for c in Card if CARD_RULES[c].guesses] == [G]
+
+
+def test_play_turn_without_events_leaves_the_same_hand():
+    for seed in range(300):
+        loud = Hand.deal(1 + seed % 13, shuffled_deck(str(seed), 1), 3 + seed % 2)
+        quiet = loud.copy()
+        r1, r2 = rng(seed), rng(seed)
+        out: list = []
+        while not loud.ended:
+            play_turn(loud, None, r1, out)
+            play_turn(quiet, None, r2, None)
+            assert quiet.to_dict() == loud.to_dict()
+        assert quiet.ended and out
+
+
 def test_nmr_target_is_never_the_player_unless_prince_has_no_other():
     for seed in range(50):
         h = hand(4, 1, {0: G, 1: B, 2: P, 3: S}, draw=B)
@@ -580,3 +649,146 @@ def test_builders_make_full_decks():
 
 def test_card_ranks_order():
     assert [c.value for c in Card] == list(range(1, 9))
+
+
+# -- 9. two players ----------------------------------------------------------------------------
+
+
+def test_two_players_win_with_seven_tokens():
+    assert tokens_to_win(2) == 7
+    assert game_winners(_game_with_tokens(2, [7, 3])) == (0,)
+    assert game_winners(_game_with_tokens(2, [6, 6])) == ()
+    assert game_winners(_game_with_tokens(2, [6, 5])) == ()
+
+
+def test_two_players_a_tie_at_seven_plays_on_and_is_shared_when_every_hand_has_ended():
+    assert game_winners(_game_with_tokens(2, [7, 7])) == ()
+    assert game_winners(_game_with_tokens(2, [8, 7])) == (0,)
+    assert game_winners(_game_with_tokens(2, [6, 6], ended=13)) == (0, 1)
+    assert game_winners(_game_with_tokens(2, [3, 2], ended=13)) == (0,)
+
+
+def test_two_players_seats_alternate_as_first_player():
+    assert [first_player(h, 2) + 1 for h in range(1, 14)] == [1, 2] * 6 + [1]
+
+
+@pytest.mark.parametrize("number", [1, 2, 7, 12])
+def test_two_player_deal_sets_aside_one_lays_three_face_up_deals_and_draws(number):
+    cards = list(shuffled_deck("duo", number))
+    h = Hand.deal(number, cards, 2)
+    first = first_player(number, 2)
+    assert h.set_aside == cards[0]
+    assert h.face_up == tuple(cards[1:4])
+    assert h.cards[first] == [cards[4], cards[6]]
+    assert h.cards[1 - first] == [cards[5]]
+    assert list(reversed(h.pile)) == cards[7:] and len(h.pile) == 9
+    assert h.active == first
+    assert sorted(h.cards_accounted()) == sorted(FULL_DECK)
+
+
+def test_three_and_four_player_hands_have_no_face_up_cards():
+    for players in (3, 4):
+        h = Hand.deal(1, shuffled_deck("x", 1), players)
+        assert h.face_up == () and "face_up" not in h.to_dict()
+
+
+def test_two_player_face_up_cards_are_never_drawn_and_a_hand_lasts_at_most_ten_turns():
+    longest = 0
+    for seed in range(300):
+        cards = shuffled_deck(f"up{seed}", 1)
+        h = Hand.deal(1 + seed % 13, cards, 2)
+        up = h.face_up
+        r = random.Random(seed)
+        turns = 0
+        while not h.ended:
+            play_turn(h, None, r, [])
+            turns += 1
+            assert h.face_up == up
+            assert sorted(h.cards_accounted()) == sorted(FULL_DECK)
+            in_play = Counter(c for held in h.cards for c in held) + Counter(c for d in h.discards for c in d)
+            assert not in_play - (Counter(cards) - Counter(up))  # no face-up copy ever came into play
+        longest = max(longest, turns)
+    assert longest == 10
+
+
+def test_two_player_prince_on_an_empty_pile_gives_the_set_aside_card_not_a_face_up_one():
+    h = hand(2, 1, {0: P, 1: B}, draw=G, set_aside=K, face_up=[X, C, H])
+    h.pile.clear()
+    events = play(h, Order(P, 1))
+    assert only(events, "prince").from_set_aside
+    assert only(events, "prince_drew").card == K
+    assert h.cards[1] == [K] and h.set_aside is None and h.face_up == (X, C, H)
+    assert h.ended
+
+
+def test_two_player_state_round_trips_with_its_face_up_cards():
+    h = hand(2, 2, {0: B, 1: P}, draw=G, face_up=[X, C, H])
+    again = Hand.from_dict(h.to_dict())
+    assert again.face_up == (X, C, H) and again.to_dict() == h.to_dict()
+    assert again.copy().face_up == (X, C, H)
+
+
+@pytest.mark.parametrize("card", [G, S, B, K])
+def test_two_players_a_card_on_the_protected_opponent_has_no_effect(card):
+    held = {0: card, 1: S} if card == G else {0: card, 1: G}
+    h = hand(2, 1, held, draw=H if card != H else G)
+    h.protected[1] = True
+    before = list(h.cards[1])
+    events = play(h, Order(card, 1, S))
+    played = only(events, "played")
+    assert played.redirected and played.target == 1 and played.recipient is None
+    assert kinds(events) == ["played"]
+    assert h.alive[1] and h.cards[1][:1] == before
+
+
+def test_two_players_a_prince_on_the_protected_opponent_goes_to_the_player():
+    h = hand(2, 1, {0: P, 1: G}, draw=B, pile=[S])
+    h.protected[1] = True
+    events = play(h, Order(P, 1))
+    played = only(events, "played")
+    assert played.redirected and played.recipient == 0
+    assert h.discards[0] == [P, B] and h.cards[0] == [S]
+
+
+def test_two_players_nmr_with_the_opponent_protected():
+    for seed in range(20):
+        h = hand(2, 1, {0: G, 1: S}, draw=B)  # Guard or Baron: neither can reach the opponent
+        h.protected[1] = True
+        events = play(h, None, seed)
+        assert only(events, "played").recipient is None and len(events) == 1
+        h = hand(2, 1, {0: P, 1: S}, draw=H, pile=[G])
+        h.protected[1] = True
+        events = play(h, None, seed)
+        if only(events, "played").card == P:
+            assert only(events, "prince").recipient == 0
+
+
+def test_two_players_showdown_tie_goes_to_discards_then_is_shared():
+    h = hand(2, 1, {0: H, 1: G}, draw=G)
+    h.pile.clear()
+    h.discards[1] = [P]                 # 5 against seat 0's Handmaid, 4
+    end = only(play(h, Order(H)), "ended")
+    assert end.winners == (1,) and dict(end.totals) == {0: 4, 1: 5}
+    h = hand(2, 1, {0: H, 1: G}, draw=G)
+    h.pile.clear()
+    h.discards[1] = [H]
+    end = only(play(h, Order(H)), "ended")
+    assert end.winners == (0, 1)
+
+
+def test_two_player_game_gives_a_token_per_hand_and_ends_at_seven():
+    game = Game.new(2, {n: shuffled_deck("duo7", n) for n in range(1, 14)})
+    game.tokens = [6, 6]
+    h = game.hand(1)
+    h.cards = [[G, S], [K]]
+    new, events = resolve_turn(game, {1: Order(G, 1, K)}, "x")
+    assert new.tokens[0] >= 7 and (0, 1) in only(events, "tokens").won
+    if new.tokens[0] > new.tokens[1]:
+        assert new.finished and new.winners == (0,)
+
+
+def test_five_players_are_refused_by_the_classic_engine():
+    with pytest.raises(ValueError, match="2 to 4"):
+        Hand.deal(1, FULL_DECK, 5)
+    with pytest.raises(ValueError, match="2 to 4"):
+        Hand.deal(1, FULL_DECK, 1)

@@ -1,6 +1,7 @@
 """Properties over thousands of random games (hypothesis).
 
-* every hand's 16 cards are accounted for after every turn;
+* every hand's 16 cards are accounted for after every turn (two-player games
+  included: their three face-up cards never move);
 * the hand invariants hold (the active player holds two cards, others one);
 * every game ends, with a winner, within the turns thirteen hands allow;
 * the same seed and orders give the same result;
@@ -62,6 +63,7 @@ def check_hand_invariants(game: Game) -> None:
     full = sorted(FULL_DECK)
     for h in game.hands:
         assert sorted(h.cards_accounted()) == full, h.number
+        assert h.face_up == (h.deck[1:4] if game.players == 2 else ())
         for seat in range(game.players):
             held = len(h.cards[seat])
             if not h.alive[seat]:
@@ -81,9 +83,9 @@ def check_hand_invariants(game: Game) -> None:
 
 
 @settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4]))
+@given(seed=st.integers(0, 2**32), players=st.sampled_from([2, 3, 4]))
 def test_cards_accounted_and_game_ends_with_a_winner(seed, players):
-    most_turns = 16 - 1 - players  # a hand lasts at most this many postal turns
+    most_turns = 16 - 1 - players - (3 if players == 2 else 0)  # the longest a hand lasts (RULES 2, 9)
     turns = 0
     last = None
     for turn, _, _, after, _ in play_game(seed, players):
@@ -102,11 +104,26 @@ def test_cards_accounted_and_game_ends_with_a_winner(seed, players):
 
 
 @settings(max_examples=300, deadline=None)
-@given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4]))
+@given(seed=st.integers(0, 2**32), players=st.sampled_from([2, 3, 4]))
 def test_same_seed_and_orders_same_result(seed, players):
     a = [(after.to_dict(), events) for _, _, _, after, events in play_game(seed, players)]
     b = [(after.to_dict(), events) for _, _, _, after, events in play_game(seed, players)]
     assert a == b
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), players=st.sampled_from([2, 3, 4]))
+def test_a_run_without_events_gives_the_same_game(seed, players):
+    """issue 9 item 8: a simulation may skip the events; the game must not change."""
+    game = quiet = new_game(seed, players)
+    policy = random.Random(seed)
+    while not game.finished:
+        orders = random_orders(game, policy)
+        game, events = resolve_turn(game, orders, f"rng-{seed}")
+        quiet, none = resolve_turn(quiet, orders, f"rng-{seed}", events=False)
+        assert none == [] and events
+        assert quiet.to_dict() == game.to_dict()
+    assert quiet.finished and quiet.winners == game.winners
 
 
 def public_report(players: int, turn: int, game: Game, events: list) -> str:
@@ -145,7 +162,7 @@ def swap_unseen_cards(before: Game, orders: dict, rng: random.Random) -> Game | 
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4]))
+@given(seed=st.integers(0, 2**32), players=st.sampled_from([2, 3, 4]))
 def test_public_report_shows_no_held_card_pile_or_set_aside(seed, players):
     rng = random.Random(seed ^ 0x5EC)
     compared = 0
@@ -163,7 +180,7 @@ def test_public_report_shows_no_held_card_pile_or_set_aside(seed, players):
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4]))
+@given(seed=st.integers(0, 2**32), players=st.sampled_from([2, 3, 4]))
 def test_cards_never_drawn_never_change_any_public_report(seed, players):
     """Play a game; then permute, in every hand, the cards that were never
     drawn (the rest of the pile and an unused set-aside card) and replay with
@@ -190,7 +207,7 @@ def test_cards_never_drawn_never_change_any_public_report(seed, players):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32), players=st.sampled_from([3, 4]))
+@given(seed=st.integers(0, 2**32), players=st.sampled_from([2, 3, 4]))
 def test_private_report_shows_only_the_readers_cards(seed, players):
     table = Table("prop", "Property game", NAMES[:players])
     for turn, _, _, after, events in play_game(seed, players):
