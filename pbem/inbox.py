@@ -5,7 +5,7 @@ For each message, in this order:
 1. the bytes are kept as they came, in ``mail/received/`` (even a stranger's,
    even an unreadable one); a message already seen (same Message-ID or same
    bytes) is recorded once;
-2. :func:`pbem.mailreader.read_mail` finds the sender, the subject tag, the
+2. :func:`pbem.reader.read_mail` finds the sender, the subject tag, the
    turn and the player's own words;
 3. the sender must be a registered player; the message must be for this
    campaign (subject tag, or a reply to a message the tool sent); the order
@@ -195,7 +195,7 @@ class Mailroom:
         return self._book
 
     def _process(self, raw: bytes, relative: str) -> Outcome:
-        from .mailreader import UnreadableMail, read_mail
+        from .reader import UnreadableMail, read_mail
 
         campaign = self.campaign
         if self._position is None:
