@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from .cards import NAMES, TARGETED, Card, card_of_rank
 from .engine import Game, Order, countess_forced, redirect
+from .grammar import HAND_REF
 
 ACCEPTED, COMPLETED, REJECTED = "accepted", "completed", "rejected"
 
@@ -42,13 +43,6 @@ FILLER = frozenset("""
     card cards my your please thanks thank
 """.split())
 
-_HAND_REF = re.compile(
-    r"""^[\s*\u2022·-]*                        # bullets
-        (?:(?:hand|h)\s*\#?\s*(?P<h1>\d{1,3})\b\s*[:.)\]\-\u2013\u2014=]*   # "Hand 3:", "H3", "hand #3 -"
-          |\#?(?P<h2>\d{1,3})\s*[:.)\]\-\u2013\u2014=]+)                   # "3:", "3)", "3 -"
-        \s*(?P<rest>.*)$""",
-    re.IGNORECASE | re.VERBOSE,
-)
 _WORD = re.compile(r"[^\W_](?:[\w'\u2019.-]*[^\W_])?")
 
 
@@ -104,7 +98,7 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
             continue
         found = blank_form = False
         for segment in _segments(line):
-            match = _HAND_REF.match(segment)
+            match = HAND_REF.match(segment)
             rest = match.group("rest").strip() if match else ""
             if match and not rest and match.group("h1"):
                 blank_form = True
@@ -126,7 +120,7 @@ def _segments(line: str) -> list[str]:
     piece before it ("Hand 3: Guard on Bruno; guess Prince")."""
     pieces: list[str] = []
     for piece in line.split(";"):
-        if pieces and not _HAND_REF.match(piece):
+        if pieces and not HAND_REF.match(piece):
             pieces[-1] += " " + piece
         else:
             pieces.append(piece)

@@ -306,3 +306,20 @@ def test_readmail_is_frozen():
     read = read_mail(message("Hand 3: Baron"))
     with pytest.raises(AttributeError):
         read.sender = "x"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("answer", [
+    "Hand #3: Baron on Bruno",
+    "* Hand 3: Baron on Bruno",
+    "\u2022 H3 Baron on Bruno",
+    "- hand 3 - Baron on Bruno",
+])
+def test_an_answer_under_a_form_line_that_names_another_hand_keeps_its_own(answer):
+    """One grammar for hand references (pbem.grammar): the reader must see the hand the order
+    parser sees, or it files the order under the form line above it ("Hand 7: Hand #3: ...")."""
+    from pbem.orders import parse_orders
+
+    read = read_mail(message(f"> Hand 7:\n{answer}\n"))
+    assert read.own_text == answer
+    orders = parse_orders(read.own_text, ["Arthur", "Bruno", "Chloé"], "Chloé").orders
+    assert [(order.hand, order.card.title, order.target) for order in orders] == [(3, "Baron", "Bruno")]
