@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import email
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .headers import _all_ids, _first_id, _raw_header, _read_sender, _read_subject, _subject_tag
@@ -33,20 +35,32 @@ class ReadMail:
     own_text: str  # only the player's own new words, "\n" line ends
     defects: tuple[str, ...]  # human-readable notes about what was odd
 
+    def answering(self, sent: Sequence[str]) -> ReadMail:
+        """This mail's own words read again, knowing the texts of the tool's own mails it may
+        answer (see `read_mail`): for a caller that finds them only after reading the sender."""
+        if not sent:
+            return self
+        return dataclasses.replace(self, own_text=own_words(self.full_text, sent))
+
 
 class UnreadableMail(ValueError):
     """The message has no readable text at all; str(e) says why, in words for the player."""
 
 
-def read_mail(raw: bytes) -> ReadMail:
+def read_mail(raw: bytes, answering: Sequence[str] = ()) -> ReadMail:
     """Read one raw RFC 5322 message.
+
+    `answering`: the texts of the tool's own mails this message may answer (the turn mail
+    it replies to).  Any run of lines that repeats one of them, quoted or not, under any
+    header block or none, is the original and never the player's words: the defence that
+    does not depend on knowing every client's way of quoting.
 
     Raises only `UnreadableMail`.  The inner steps already degrade gracefully; this last guard
     exists because the stdlib parsers have had crash bugs on hostile input, and one such
     message must not stop a whole batch: it becomes an unreadable mail the GM can look at.
     """
     try:
-        return _read(raw)
+        return _read(raw, answering)
     except UnreadableMail:
         raise
     except RecursionError as exc:
@@ -64,7 +78,7 @@ def read_mail(raw: bytes) -> ReadMail:
 # --------------------------------------------------------------------------------------------
 
 
-def _read(raw: bytes) -> ReadMail:
+def _read(raw: bytes, answering: Sequence[str] = ()) -> ReadMail:
     """The unguarded core of `read_mail` (the fuzz tests call it to see real exceptions)."""
     if not isinstance(raw, (bytes, bytearray, memoryview)):
         raise UnreadableMail("This is not an email message (expected bytes).")
@@ -98,7 +112,7 @@ def _read(raw: bytes) -> ReadMail:
     )
     if not any(ch.isalnum() for ch in full_text):
         raise UnreadableMail(_unreadable_reason(pieces, seen))
-    own_text = own_words(full_text)
+    own_text = own_words(full_text, answering)
     return ReadMail(
         sender=sender,
         sender_name=sender_name,
