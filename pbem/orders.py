@@ -295,6 +295,29 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
     return CheckedOrder(written, status, "; ".join(completions), "; ".join(notes), order, target_replaced)
 
 
+def one_order_per_hand(checked: list[CheckedOrder]) -> list[CheckedOrder]:
+    """Within one message, the first order for a hand stands (RULES.md 3).
+
+    A later line that repeats it word for word is dropped; a later, different order for the
+    same hand is a conflict, not a replacement: it is rejected with a reason that says so, so
+    that the acknowledgement warns the player.  (A reply's new text comes first, so the first
+    order is the newest thought; a line further down is as likely a quoted original.)
+    """
+    first: dict[int, CheckedOrder] = {}
+    out: list[CheckedOrder] = []
+    for order in checked:
+        earlier = first.get(order.hand)
+        if earlier is None:
+            first[order.hand] = order
+            out.append(order)
+        elif order.written.canonical() != earlier.written.canonical():
+            out.append(CheckedOrder(order.written, REJECTED,
+                                    f"this message already gives hand {order.hand} another order "
+                                    f"(\"{earlier.written.canonical()}\"), and that first one stands; "
+                                    f"to change it, send a new message with the order you want"))
+    return out
+
+
 def _target_problem(written: WrittenOrder, hand, seat: int, card: Card,
                     players: list[str]) -> tuple[int | None, str]:
     """The target seat, or why the target cannot be used as written."""
