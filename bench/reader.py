@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pbem.mailreader import UnreadableMail, read_mail  # noqa: E402
+from pbem.reader import UnreadableMail, read_mail  # noqa: E402
 
 CORPUS = ROOT / "tests" / "mail" / "corpus"
 

@@ -25,7 +25,7 @@ from .cards import Card
 from .config import CampaignConfig, ConfigError, load_config
 from .engine import Game, Order, derive_secret, resolve_turn, shuffled_deck
 from .grammar import format_code, is_plain_tag
-from .orders import ACCEPTED, COMPLETED, REJECTED, CheckedOrder, check_order, parse_orders
+from .orders import ACCEPTED, COMPLETED, REJECTED, CheckedOrder, check_order, one_order_per_hand, parse_orders
 from .reports import Renderer, Table, private_context, public_context
 from .record import build_record, commitments, order_to_json, record_block
 from .store import CampaignStore, StoreError, dump_json
@@ -637,7 +637,7 @@ class OrderBook:
             why = f"these are orders for turn {turn}; turn {game.turn} is now awaited"
             checked = [CheckedOrder(w, REJECTED, why) for w in parsed.orders]
         else:
-            checked = [check_order(w, game, pos.players, name) for w in parsed.orders]
+            checked = one_order_per_hand([check_order(w, game, pos.players, name) for w in parsed.orders])
         mine = self.on_file.setdefault(name, {})
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         for c in checked:

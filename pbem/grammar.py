@@ -16,6 +16,32 @@ from __future__ import annotations
 import re
 
 # --------------------------------------------------------------------------------------------
+# Hand references
+# --------------------------------------------------------------------------------------------
+
+#: The hand reference at the start of an order line, and what follows it: "Hand 3: ...",
+#: "H3 ...", "hand #3 - ...", "* Hand 3", "• H3", "3: ...", "#3) ...".  Groups: ``h1`` the
+#: hand after "Hand"/"H", ``h2`` a bare number (an order only with a card after it: "2. I
+#: think" and "20:00" are not orders), ``rest`` the order.  The order parser and the mail
+#: reader (blank form lines, inline answers) both read hands with this one pattern.
+HAND_REF = re.compile(
+    r"""^[\s*\u2022·-]*                        # bullets
+        (?:(?:hand|h)\s*\#?\s*(?P<h1>\d{1,3})\b\s*[:.)\]\-\u2013\u2014=]*   # "Hand 3:", "H3", "hand #3 -"
+          |\#?(?P<h2>\d{1,3})\s*[:.)\]\-\u2013\u2014=]+)                   # "3:", "3)", "3 -"
+        \s*(?P<rest>.*)$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def hand_of(line: str) -> int | None:
+    """The hand a line starts with ("Hand 3: ...", "* H3 ...", "3: ..."), None when none."""
+    found = HAND_REF.match(line)
+    if found is None:
+        return None
+    return int(found.group("h1") or found.group("h2"))
+
+
+# --------------------------------------------------------------------------------------------
 # Campaign tag in subjects
 # --------------------------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ For each message, in this order:
 1. the bytes are kept as they came, in ``mail/received/`` (even a stranger's,
    even an unreadable one); a message already seen (same Message-ID or same
    bytes) is recorded once;
-2. :func:`pbem.mailreader.read_mail` finds the sender, the subject tag, the
+2. :func:`pbem.reader.read_mail` finds the sender, the subject tag, the
    turn and the player's own words;
 3. the sender must be a registered player; the message must be for this
    campaign (subject tag, or a reply to a message the tool sent); the order
@@ -38,6 +38,10 @@ from .outbox import Outbox, _slug, make_message
 RECEIVED = Path("mail") / "received"
 INDEX = Path("mail") / "received.jsonl"
 INBOX = Path("mail") / "inbox"
+SENT = Path("mail") / "sent"  # where `pbem send` moves the drafts it sent (postoffice.SENT_FOLDER)
+# The tool's own mails a reply may repeat (the turn mail under an Outlook header, say); acks
+# are left out: a player who repeats an acknowledged order repeats their own words.
+ANSWERABLE_KINDS = ("private", "public", "reminder")
 
 KEYWORD = re.compile(r"^\s*(STATUS|CLEAR)\s*[.!]?\s*$", re.IGNORECASE | re.MULTILINE)
 
@@ -95,6 +99,8 @@ class Mailroom:
         self._book: OrderBook | None = None
         self._pending_index: list[dict] = []
         self._raw_written: list[Path] = []
+        self._sent_texts: dict[str, str] = {}  # Message-ID -> text of a mail the tool sent
+        self._turn_mails: dict[tuple[str, int], list[str]] | None = None  # (player, turn) -> ids
 
     # -- batch ------------------------------------------------------------------------------
     def __enter__(self) -> "Mailroom":
@@ -195,7 +201,7 @@ class Mailroom:
         return self._book
 
     def _process(self, raw: bytes, relative: str) -> Outcome:
-        from .mailreader import UnreadableMail, read_mail
+        from .reader import UnreadableMail, read_mail
 
         campaign = self.campaign
         if self._position is None:
@@ -230,6 +236,7 @@ class Mailroom:
         turn = mail.turn
         if turn is None and thread is not None and thread.get("kind") in ("private", "public", "ack", "reminder"):
             turn = thread.get("turn")
+        mail = mail.answering(self._answered_texts(mail, player, turn))
         outcome = Outcome(relative, RECORDED, "", sender, player)
         code_problem = self._check_code(mail.full_text, player, position.seed)
         if code_problem:
@@ -249,6 +256,48 @@ class Mailroom:
             outcome.detail = "no order could be read in this message"
         outcome.ack = self._ack(outcome, mail, position)
         return outcome
+
+    # -- the tool's own words ----------------------------------------------------------------
+    def _answered_texts(self, mail, player: str, turn: int | None) -> list[str]:
+        """The texts of the tool's own mails this message may answer: those its In-Reply-To
+        and last References name, and the player's turn mails of the subject's turn."""
+        known = self.outbox.known_ids()
+        ids = [i for i in (*mail.in_reply_to, *mail.references[-3:])
+               if i in known and known[i].get("kind") in ANSWERABLE_KINDS]
+        if turn is not None:
+            if self._turn_mails is None:
+                self._turn_mails = {}
+                for message_id, entry in known.items():
+                    if entry.get("kind") in ANSWERABLE_KINDS and isinstance(entry.get("turn"), int):
+                        key = (entry.get("player") or "", entry["turn"])
+                        self._turn_mails.setdefault(key, []).append(message_id)
+            ids += self._turn_mails.get((player, turn), [])
+        texts = (self._sent_text(i, known[i]) for i in dict.fromkeys(ids))
+        return [text for text in texts if text][:6]
+
+    def _sent_text(self, message_id: str, entry: dict) -> str:
+        """The readable text of a mail the tool sent ("" when its draft is gone), read once."""
+        if message_id not in self._sent_texts:
+            from .reader import UnreadableMail, read_mail  # as in _process: only mail in needs it
+
+            text = ""
+            draft = entry.get("draft")
+            turn = entry.get("turn")
+            places = [self.outbox.folder, self.root / SENT]
+            if isinstance(turn, int) and turn >= 1:  # a turn's mails live in the folder of the turn before
+                places.append(self.campaign.store.turn_dir(turn - 1) / "mail")
+            for place in places if isinstance(draft, str) and "/" not in draft else []:
+                try:
+                    raw = (place / f"{draft}.eml").read_bytes()
+                except OSError:
+                    continue
+                try:
+                    text = read_mail(raw).full_text
+                except UnreadableMail:
+                    pass
+                break
+            self._sent_texts[message_id] = text
+        return self._sent_texts[message_id]
 
     def _check_code(self, text: str, player: str, seed: str) -> tuple[str, str, str] | None:
         """None when the code is right (or absent and not required); else the

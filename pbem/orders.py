@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from .cards import NAMES, Card, card_of_rank
 from .engine import TARGETED, Game, Order, forced_card, may_target_self, redirect
+from .grammar import HAND_REF
 
 ACCEPTED, COMPLETED, REJECTED = "accepted", "completed", "rejected"
 
@@ -42,13 +43,6 @@ FILLER = frozenset("""
     card cards my your please thanks thank
 """.split())
 
-_HAND_REF = re.compile(
-    r"""^[\s*\u2022·-]*                        # bullets
-        (?:(?:hand|h)\s*\#?\s*(?P<h1>\d{1,3})\b\s*[:.)\]\-\u2013\u2014=]*   # "Hand 3:", "H3", "hand #3 -"
-          |\#?(?P<h2>\d{1,3})\s*[:.)\]\-\u2013\u2014=]+)                   # "3:", "3)", "3 -"
-        \s*(?P<rest>.*)$""",
-    re.IGNORECASE | re.VERBOSE,
-)
 _WORD = re.compile(r"[^\W_](?:[\w'\u2019.-]*[^\W_])?")
 
 
@@ -104,7 +98,7 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
             continue
         found = blank_form = False
         for segment in _segments(line):
-            match = _HAND_REF.match(segment)
+            match = HAND_REF.match(segment)
             rest = match.group("rest").strip() if match else ""
             if match and not rest and match.group("h1"):
                 blank_form = True
@@ -126,7 +120,7 @@ def _segments(line: str) -> list[str]:
     piece before it ("Hand 3: Guard on Bruno; guess Prince")."""
     pieces: list[str] = []
     for piece in line.split(";"):
-        if pieces and not _HAND_REF.match(piece):
+        if pieces and not HAND_REF.match(piece):
             pieces[-1] += " " + piece
         else:
             pieces.append(piece)
@@ -300,6 +294,29 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
     order = Order(card, target_seat, guess if card == Card.GUARD else None)
     status = COMPLETED if completions else ACCEPTED
     return CheckedOrder(written, status, "; ".join(completions), "; ".join(notes), order, target_replaced)
+
+
+def one_order_per_hand(checked: list[CheckedOrder]) -> list[CheckedOrder]:
+    """Within one message, the first order for a hand stands (RULES.md 3).
+
+    A later line that repeats it word for word is dropped; a later, different order for the
+    same hand is a conflict, not a replacement: it is rejected with a reason that says so, so
+    that the acknowledgement warns the player.  (A reply's new text comes first, so the first
+    order is the newest thought; a line further down is as likely a quoted original.)
+    """
+    first: dict[int, CheckedOrder] = {}
+    out: list[CheckedOrder] = []
+    for order in checked:
+        earlier = first.get(order.hand)
+        if earlier is None:
+            first[order.hand] = order
+            out.append(order)
+        elif order.written.canonical() != earlier.written.canonical():
+            out.append(CheckedOrder(order.written, REJECTED,
+                                    f"this message already gives hand {order.hand} another order "
+                                    f"(\"{earlier.written.canonical()}\"), and that first one stands; "
+                                    f"to change it, send a new message with the order you want"))
+    return out
 
 
 def _target_problem(written: WrittenOrder, hand, seat: int, card: Card,

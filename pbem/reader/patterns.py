@@ -1,0 +1,179 @@
+"""What mail clients write around a quoted mail, per language: data a maintainer extends.
+
+Each table holds one line per language (or client family).  To teach the reader a new
+language or client, add a line here with the words that client writes; `quotes` builds its
+patterns from these tables once, at import, and needs no new code.  Words are matched
+case-insensitively, as whole words, with any run of spaces between them.
+"""
+
+from __future__ import annotations
+
+#: Verbs that close an attribution ("On <date>, <name> wrote:"), before its colon.
+ATTRIBUTION_VERBS: tuple[tuple[str, ...], ...] = (
+    ("en", "wrote", "writes", "sent"),
+    ("de", "schrieb", "hat geschrieben", "schreibt"),
+    ("fr", "a écrit", "a ecrit", "écrit"),
+    ("es", "escribió", "escribio"),
+    ("ca", "ha escrit", "va escriure"),
+    ("it", "ha scritto", "scrive"),
+    ("pt", "escreveu"),
+    ("nl", "schreef", "het volgende geschreven", "geschreven"),
+    ("da no sv", "skrev", "skriver"),
+    ("fi", "kirjoitti"),
+    ("hu", "írta"),
+    ("pl", "napisał", "napisała", "napisał(a)", "pisze"),
+    ("cs sk", "napsal", "napsala", "napísal"),
+    ("ru", "написал", "написала", "написал(а)", "пишет"),
+    ("uk", "написав", "написала"),
+    ("tr", "yazdı"),
+    ("vi", "đã viết"),
+    ("zh", "写道", "寫道"),
+    ("ja", "のメッセージ", "は書きました"),
+    ("ko", "작성", "님이 작성"),
+)
+
+#: Of those verbs, the ones a language puts before the writer's name ("Am <date> schrieb Rita
+#: <rita@example.org>:"): an attribution may go on after them.
+VERBS_BEFORE_NAME: tuple[tuple[str, ...], ...] = (
+    ("de", "schrieb"),
+    ("nl", "schreef"),
+    ("da no sv", "skrev"),
+    ("pl", "napisał", "napisała", "napisał(a)", "pisze"),
+)
+
+#: Words an attribution starts with, before its date ("On Tue, 1 Dec 2026, Rita wrote:").
+ATTRIBUTION_OPENERS: tuple[tuple[str, ...], ...] = (
+    ("en", "on", "quoting"),
+    ("de", "am", "zitat von"),
+    ("fr", "le"),
+    ("es ca", "el"),
+    ("it", "il giorno", "il", "in data"),
+    ("pt", "em", "no dia"),
+    ("nl", "op"),
+    ("da no sv", "den", "på", "d."),
+    ("pl", "w dniu", "dnia"),
+    ("vi", "vào"),
+    ("zh", "在"),
+)
+
+#: Separator lines above an original or a forward, written with dashes, equals signs or a
+#: colon around them ("-----Original Message-----", "Begin forwarded message:").
+SEPARATORS: tuple[tuple[str, ...], ...] = (
+    ("en", "original message", "reply message", "forwarded message", "begin forwarded message",
+     "original email"),
+    ("de", "ursprüngliche nachricht", "original nachricht", "antwort nachricht", "weitergeleitete nachricht",
+     "anfang der weitergeleiteten nachricht"),
+    ("fr", "message d'origine", "message original", "message transféré", "début du message réexpédié",
+     "message réexpédié"),
+    ("es", "mensaje original", "mensaje reenviado", "inicio del mensaje reenviado"),
+    ("it", "messaggio originale", "messaggio inoltrato", "inizio messaggio inoltrato"),
+    ("pt", "mensagem original", "mensagem encaminhada"),
+    ("nl", "oorspronkelijk bericht", "origineel bericht", "doorgestuurd bericht"),
+    ("sv", "originalmeddelande", "ursprungligt meddelande", "vidarebefordrat meddelande"),
+    ("da", "oprindelig meddelelse", "oprindelig besked", "videresendt meddelelse", "videresendt besked"),
+    ("no", "opprinnelig melding", "videresendt melding"),
+    ("fi", "alkuperäinen viesti", "välitetty viesti"),
+    ("pl", "wiadomość oryginalna", "oryginalna wiadomość", "wiadomość przekazana dalej"),
+    ("ru", "исходное сообщение", "пересылаемое сообщение", "пересланное сообщение"),
+    ("uk", "оригінальне повідомлення", "переслане повідомлення"),
+    ("zh", "原始邮件", "原始郵件", "转发邮件", "轉寄郵件"),
+    ("ja", "元のメッセージ", "転送メッセージ"),
+    ("ko", "원본 메시지", "전달된 메시지"),
+)
+
+#: Keys of the header block above an unquoted original (Outlook: From / Sent / To / Subject).
+#: The sender's key first on each line; a block needs the sender and two other keys, or the
+#: sender and a date.
+HEADER_SENDER_KEYS: tuple[tuple[str, ...], ...] = (
+    ("en", "from"),
+    ("de", "von"),
+    ("fr es pt", "de"),
+    ("it", "da"),
+    ("nl", "van"),
+    ("da no", "fra"),
+    ("sv", "från"),
+    ("pl cs", "od"),
+    ("fi", "lähettäjä"),
+    ("hu", "feladó"),
+    ("ru", "от"),
+    ("uk", "від"),
+    ("zh", "发件人", "寄件者", "寄件人"),
+    ("ja", "差出人", "送信者"),
+    ("ko", "보낸 사람"),
+)
+HEADER_DATE_KEYS: tuple[tuple[str, ...], ...] = (
+    ("en", "sent", "date"),
+    ("de", "gesendet", "datum"),
+    ("fr", "envoyé", "date", "message du", "envoyé le"),
+    ("es pt", "enviado", "fecha", "enviada", "data"),
+    ("it", "inviato", "data"),
+    ("nl", "verzonden", "datum"),
+    ("sv da no", "skickat", "sendt", "dato", "datum"),
+    ("pl", "wysłano", "data"),
+    ("fi", "lähetetty", "päivämäärä"),
+    ("ru", "отправлено", "дата"),
+    ("uk", "надіслано", "дата"),
+    ("zh", "发送时间", "日期", "傳送時間", "时间"),
+    ("ja", "送信日時", "日付"),
+    ("ko", "보낸 날짜"),
+)
+HEADER_OTHER_KEYS: tuple[tuple[str, ...], ...] = (
+    ("en", "to", "cc", "subject", "reply-to"),
+    ("de", "an", "betreff", "kopie", "cc"),
+    ("fr", "à", "a", "objet", "sujet", "copie à", "cc"),
+    ("es pt", "para", "asunto", "assunto", "cc"),
+    ("it", "a", "oggetto", "cc"),
+    ("nl", "aan", "onderwerp"),
+    ("sv da no", "till", "til", "ämne", "emne"),
+    ("pl", "do", "temat", "dw"),
+    ("fi", "vastaanottaja", "aihe", "kopio"),
+    ("ru", "кому", "тема", "копия"),
+    ("uk", "кому", "тема", "копія"),
+    ("zh", "收件人", "主题", "主旨", "抄送", "副本"),
+    ("ja", "宛先", "件名"),
+    ("ko", "받는 사람", "제목", "참조"),
+)
+
+#: Footers a client adds under the writer's words ("Sent from my iPhone"): a short phrase
+#: (the device or app, at most a few words) after these openers.  A line that goes on like a
+#: sentence ("Sent from my desk, is much easier ...") is the writer's own.
+DEVICE_FOOTERS: tuple[tuple[str, ...], ...] = (
+    ("en", "sent from", "sent via", "sent with", "sent using", "get outlook for"),
+    ("de", "von meinem", "gesendet von", "gesendet mit", "gesendet vom"),
+    ("fr", "envoyé de", "envoyé depuis", "envoyé à partir de"),
+    ("es pt", "enviado desde", "enviado do", "enviado de", "enviado con"),
+    ("it", "inviato da"),
+    ("nl", "verzonden vanaf", "verzonden met", "verzonden van"),
+    ("sv da no", "skickat från", "sendt fra"),
+    ("pl", "wysłane z"),
+    ("ru", "отправлено с", "отправлено из"),
+)
+
+#: Formal valedictions that open a sign-off at the end of the writer's words: the line and
+#: the short name lines after it are dropped (never a line that reads as an order).  Casual
+#: "Thanks," is left alone: it is as often a sentence as a sign-off.
+VALEDICTIONS: tuple[tuple[str, ...], ...] = (
+    ("en", "regards", "best regards", "kind regards", "warm regards", "warmest regards", "best wishes",
+     "sincerely", "yours sincerely", "yours truly", "thank you", "many thanks", "all the best"),
+    ("de", "mit freundlichen grüßen", "mit freundlichen grüssen", "freundliche grüße", "viele grüße",
+     "beste grüße", "liebe grüße", "gruß", "grüße"),
+    ("fr", "cordialement", "bien cordialement", "bien à vous", "salutations", "amitiés"),
+    ("es", "saludos", "un saludo", "atentamente", "saludos cordiales"),
+    ("it", "cordiali saluti", "distinti saluti", "saluti", "un saluto"),
+    ("pt", "atenciosamente", "cumprimentos", "abraços"),
+    ("nl", "met vriendelijke groet", "vriendelijke groeten", "groeten", "groet"),
+    ("sv", "med vänlig hälsning", "vänliga hälsningar", "hälsningar"),
+    ("da no", "med venlig hilsen", "med vennlig hilsen", "venlig hilsen", "hilsen"),
+    ("fi", "ystävällisin terveisin", "terveisin"),
+    ("pl", "pozdrawiam", "z poważaniem"),
+    ("ru", "с уважением", "всего доброго"),
+)
+
+
+def words_of(table: tuple[tuple[str, ...], ...]) -> list[str]:
+    """Every phrase of a table (the language label on each line left out), longest first.
+
+    Longest first so that an alternation of them prefers "best regards" to "regards".
+    """
+    phrases = {phrase for line in table for phrase in line[1:]}
+    return sorted(phrases, key=lambda phrase: (-len(phrase), phrase))

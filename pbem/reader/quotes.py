@@ -1,0 +1,526 @@
+"""Quotes and signatures: the player's own words, without what they quote or sign with.
+
+The words clients write around a quote (attributions, separators, header blocks, device
+footers, sign-offs) are data, per language, in `patterns`; this module holds the rules that
+use them.  One rule does not depend on any client's wording: the tool knows what it sent, and
+a run of lines that repeats one of its own mails is the original, never the player's words
+(`own_words(..., answering=...)`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from ..grammar import HAND_REF
+from .patterns import (
+    ATTRIBUTION_OPENERS,
+    ATTRIBUTION_VERBS,
+    DEVICE_FOOTERS,
+    HEADER_DATE_KEYS,
+    HEADER_OTHER_KEYS,
+    HEADER_SENDER_KEYS,
+    SEPARATORS,
+    VALEDICTIONS,
+    VERBS_BEFORE_NAME,
+    words_of,
+)
+from .text import _tidy_blank_runs
+
+_SHORT_LINE = 500  # the heuristic patterns only look at lines up to this length (speed)
+
+
+def _alternation(table: tuple[tuple[str, ...], ...]) -> str:
+    """A regex alternation of a pattern table's phrases, any run of spaces between words."""
+    return "|".join(r"\s+".join(re.escape(word) for word in phrase.split()) for phrase in words_of(table))
+
+
+_FORM_LINE_MAX = 80
+_QUOTE_MARKERS = re.compile(r"^(?:[ \t]*>)+")
+_QUOTED_BLANK = re.compile(r"^(?:[ \t]*>)+\s*$")
+
+# A separator above an original or a forward: the phrase alone on its line, with dashes,
+# equals signs or a colon around it; Outlook's long underscore rule.
+_CUT_LINE = re.compile(
+    rf"^[\s*_=~-]*(?:{_alternation(SEPARATORS)})[\s*_=~-]*[:：]?[\s*_=~-]*$|^\s*_{{10,}}\s*$",
+    re.IGNORECASE,
+)
+# A line of rule characters only ("-----", "=====", "__", "—————"): no words of anyone's.
+_RULE_LINE = re.compile(r"^\s*[-_=~*#.\u2013\u2014\u2015\u2500]{2,}\s*$")
+
+# A header line of a quoted original as mail clients write it: "From: x", "*From:* x" (Gmail's
+# plain text of bold HTML), "De : x" (French spacing), "发件人：x" (a full-width colon).
+_HEADER_LINE = re.compile(
+    rf"^\s*\*?\s*(?:(?P<sender>{_alternation(HEADER_SENDER_KEYS)})|(?P<date>{_alternation(HEADER_DATE_KEYS)})"
+    rf"|(?P<other>{_alternation(HEADER_OTHER_KEYS)}))\s*\*?\s*[:：]",
+    re.IGNORECASE,
+)
+# "From: bob@example.com Date: Thu, 24 Mar 2016": a block that HTML put on one line.
+_INLINE_DATE_KEY = re.compile(rf"\s\*?(?:{_alternation(HEADER_DATE_KEYS)})\s*\*?\s*[:：]", re.IGNORECASE)
+
+_ATTRIBUTION_START = re.compile(rf"^\s*(?:{_alternation(ATTRIBUTION_OPENERS)})(?![^\W\d_])", re.IGNORECASE)
+# An opener inside a line, after the reply's own words ("reply On Wed, ... wrote:").
+_ATTRIBUTION_INSIDE = re.compile(rf"(?:(?<=\s)|-{{2,}}\s*)(?:{_alternation(ATTRIBUTION_OPENERS)})\s",
+                                 re.IGNORECASE)
+_VERB = _alternation(ATTRIBUTION_VERBS)
+_VERB_AT_END = re.compile(rf"(?<![\w@.-])(?:{_VERB})$", re.IGNORECASE)
+_VERB_BEFORE_NAME = re.compile(
+    rf"(?<![\w@.-])(?:{_alternation(VERBS_BEFORE_NAME)})(?![^\W\d_])", re.IGNORECASE
+)
+_ADDRESS = re.compile(r"[^\s<>()\"'\[\]:]+@[^\s<>()\"'\[\]:]+\.[^\s<>()\"'\[\]:]+")
+# The address closes the attribution: "... Rémi Dolan <do_not_reply@dolan.com>:".
+_ADDRESS_AT_END = re.compile(r"(?:[>)\]\"]|@[^\s<>()\"']+\.[^\s<>()\"']+)$")
+_DASH_FRAME = re.compile(r"^[\s=_~-]{2,}(.*?)[\s=_~-]{2,}$")
+
+_FOOTERS = re.compile(
+    rf"^\s*(?:{_alternation(DEVICE_FOOTERS)})\s+[^,;!?<>]{{1,40}}(?:<[^<>\s]{{1,200}}>)?[.!]?\s*$",
+    re.IGNORECASE,
+)
+_VALEDICTION = re.compile(rf"^\s*(?:{_alternation(VALEDICTIONS)})[\s,.!:;]*$", re.IGNORECASE)
+_SIGN_OFF_LINES = 4  # name, title, company, phone: a sign-off is short
+_SIGN_OFF_LINE_MAX = 60
+
+
+def _is_quoted(line: str) -> bool:
+    """Quoted text starts with ">" (any depth; some clients indent the marker)."""
+    return line.lstrip().startswith(">")
+
+
+def _is_short(line: str) -> bool:
+    """Short enough for the heuristic patterns: keeps a multi-MB line from costing seconds."""
+    return len(line) <= _SHORT_LINE
+
+
+def _is_signature_separator(line: str) -> bool:
+    """The "-- " line before a signature; hand-typed "--" counts too."""
+    return line.rstrip() == "--"
+
+
+def _reads_as_order(line: str) -> bool:
+    """Starts with a hand reference (quote markers aside): an order, or a form line for one."""
+    return _is_short(line) and HAND_REF.match(_QUOTE_MARKERS.sub("", line)) is not None
+
+
+# The hand reference after quote markers: one match per quoted line (this is the hot loop).
+_QUOTED_HAND_REF = re.compile(_QUOTE_MARKERS.pattern + HAND_REF.pattern.removeprefix("^"), HAND_REF.flags)
+_FORM_LINE_ENDS = frozenset("0123456789:.)]-=\u2013\u2014")
+
+
+def _quoted_form_hand(line: str) -> int | None:
+    """The hand of a quoted blank form line ("> Hand 3:"), None for any other line."""
+    if len(line) > _FORM_LINE_MAX or line[-1:] not in _FORM_LINE_ENDS:
+        return None  # a blank form line is short and ends with its number or a colon
+    found = _QUOTED_HAND_REF.match(line)
+    if found is None or not found.group("h1") or found.group("rest").strip():
+        return None
+    return int(found.group("h1"))
+
+
+_Memo = dict[int, "tuple[str, str] | None"]
+
+
+def _header_key(lines: list[str], i: int, memo: _Memo) -> tuple[str, str] | None:
+    """(key, kind) of a header-like line ("From: x" -> ("from", "sender")), memoised.
+
+    Memoised because each line of a block is looked at again from every line above it.
+    """
+    if i not in memo:
+        line = lines[i]
+        found = _HEADER_LINE.match(line) if _is_short(line) else None
+        if found:
+            kind = found.lastgroup or "other"
+            memo[i] = (" ".join(found.group(0).strip(" *:：").lower().split()), kind)
+        else:
+            memo[i] = None
+    return memo[i]
+
+
+def _is_header_block(lines: list[str], i: int, memo: _Memo) -> bool:
+    """An unquoted original's header block starts here: From/Sent/To/Subject in any order.
+
+    Outlook writes "From: Sent: To: Subject:" (or "Von: Gesendet: An: Betreff:", "От:
+    Отправлено: Кому: Тема:", ...), web.de starts with "Gesendet:".  Three different keys,
+    one of them the sender or the date, or the sender and the date, within a few lines: a
+    player's own "From: ..." or "To: ..." line alone never cuts their orders.
+    """
+    first = _header_key(lines, i, memo)
+    if first is None:
+        return False
+    keys: set[str] = set()
+    kinds: set[str] = set()
+    for j in range(i, min(i + 8, len(lines))):
+        found = _header_key(lines, j, memo)
+        if found:
+            keys.add(found[0])
+            kinds.add(found[1])
+            if found[1] == "sender" and _INLINE_DATE_KEY.search(lines[j]):
+                keys.add("date")
+                kinds.add("date")
+    if "sender" in kinds:
+        return "date" in kinds or len(keys) >= 3
+    if first[1] == "date" and re.search(r"\d", lines[i]):
+        return len(keys) >= 2  # "Date: Wed, 16 May 2012 ...\nTo: ..."
+    return False
+
+
+def _is_cut(lines: list[str], i: int, memo: _Memo) -> bool:
+    """From this line on, nothing is the player's new words (original, forward, signature)."""
+    line = lines[i]
+    if _is_signature_separator(line):
+        return True
+    if not _is_short(line):
+        return False
+    return bool(_CUT_LINE.match(line)) or _is_header_block(lines, i, memo)
+
+
+def _next_nonblank(lines: list[str], i: int) -> str | None:
+    """The first non-blank line from index i on, None at the end (what follows an attribution)."""
+    for line in lines[i:]:
+        if line.strip():
+            return line
+    return None
+
+
+_STRONG, _WEAK = 2, 1
+
+
+def _attribution_strength(text: str, opener: bool) -> int:
+    """How surely `text` (one or a few joined lines) is an attribution: strong, weak or 0.
+
+    Strong (cut, even with the original unquoted below): a verb ("wrote", "schrieb",
+    "написал", "写道", ...) with a date after an opener ("On", "Am", "Le", ...) or with an
+    address; or an address and a date closing on the colon, as Gmail writes it in any
+    language ("2014-03-20 8:48 GMT+01:00 Name <a@b.c>:").  Weak (only when a quote follows):
+    any other line ending in a verb and a colon ("Rita wrote:").  A player's "Am Ende
+    schrieb ich:" holds neither a date nor an address, and stays theirs.
+    """
+    framed = _DASH_FRAME.match(text)  # "---- On ... wrote ----", "-----On ... wrote-----"
+    core = (framed.group(1) if framed else text).strip()
+    colon = core.endswith((":", "："))
+    core = core.rstrip(":： ").rstrip()
+    address = _ADDRESS.search(core) is not None
+    digit = re.search(r"\d", core) is not None
+    verb_at_end = _VERB_AT_END.search(core) is not None
+    if (colon or framed) and verb_at_end and ((opener and digit) or address or framed):
+        return _STRONG
+    if colon and (address or (opener and digit)) and _VERB_BEFORE_NAME.search(core):
+        return _STRONG  # "tir. 18. apr. 2017 kl. 13:09 skrev Test user <test@example.com>:"
+    if colon and address and digit and _ADDRESS_AT_END.search(core):
+        return _STRONG
+    if not colon and verb_at_end and opener and digit and address:
+        return _STRONG  # "On Wed, 14 Nov 2018 08:14:43 -0200 John Doe <john@doe.com> wrote"
+    if colon and verb_at_end:
+        return _WEAK
+    if not colon and address and digit and _ADDRESS_AT_END.search(core) and core[:1].isdigit():
+        return _WEAK  # "2011/4/7 Nathan <support@example.com>" above a quote
+    return 0
+
+
+def _attribution_span(lines: list[str], i: int) -> int:
+    """How many lines an attribution ("On ... wrote:") starting at line i takes; 0: none.
+
+    Clients wrap long attributions, so up to three lines are joined; after an opener and a
+    date, up to six, across blank lines and a quoted "> wrote:" (Polymail breaks its address
+    out that way).  A weak attribution (see `_attribution_strength`) only counts when a
+    quote follows it, which covers "Rita <gm@example.org> wrote:".
+    """
+    first = lines[i]
+    if not first.strip() or _is_quoted(first) or not _is_short(first):
+        return 0
+    framed = _DASH_FRAME.match(first)
+    opener = bool(_ATTRIBUTION_START.match(framed.group(1) if framed else first))
+    digit = re.search(r"\d", first) is not None
+    stretch = digit and (opener or "@" in first)
+    joined = ""
+    for span in range(1, 7 if stretch else 4):
+        if i + span > len(lines):
+            return 0
+        line = lines[i + span - 1]
+        if span > 1:
+            if not line.strip() or _is_quoted(line):
+                if not stretch:
+                    return 0
+                if not line.strip():
+                    continue
+                line = _QUOTE_MARKERS.sub("", line)
+            elif not opener and not re.search(r"[0-9@]", first):
+                return 0  # an attribution that wraps starts with its date or address
+        joined = (joined + " " + line.strip()).strip()
+        if len(joined) > 2 * _SHORT_LINE:
+            return 0
+        strength = _attribution_strength(joined, opener)
+        if strength == _STRONG:
+            return span
+        if strength == _WEAK:
+            following = _next_nonblank(lines, i + span)
+            return span if following is None or _is_quoted(following) else 0
+    return 0
+
+
+def _split_reply_line(line: str) -> tuple[str, str] | None:
+    """(reply, attribution) when a line holds both: "reply On Wed, ... wrote:".
+
+    Some clients put the attribution right after the last line of the reply, on the same line.
+    """
+    if not _is_short(line) or not line.rstrip().endswith((":", "：")):
+        return None
+    candidates = list(_ATTRIBUTION_INSIDE.finditer(line))
+    for index, found in enumerate(candidates):
+        digit = re.search(r"\d", line[found.end():found.end() + 16])
+        if digit is None:
+            continue  # the date follows the opener closely: "On Tue, 1 Dec ..."
+        later = candidates[index + 1] if index + 1 < len(candidates) else None
+        if later is not None and later.start() < found.end() + digit.start():
+            continue  # "Baron on Bruno On Tue, 1 Dec": the next opener is the one
+        reply, rest = line[: found.start()], line[found.start():]
+        if reply.strip(" -") and _attribution_strength(rest.strip(), True) == _STRONG:
+            return reply.rstrip(" -"), rest.strip()
+    return None
+
+
+def _answers_in_unmarked_form(lines: list[str], start: int) -> list[str]:
+    """Order lines the player typed into the form of an original that has no quote marks.
+
+    Outlook quotes nothing: a player who types "Guard on Bruno" after "Hand 3:" in the
+    original leaves no marker but the filled line itself.  The form is recognised by its
+    layout, not its wording: a run of "Hand N:" lines right after a line ending in ":"
+    ("Orders for turn 3 -- fill in one line per hand and reply to this mail:").  The card
+    list above it ("Your cards" has no colon) and quoted ("> ") lines never count.  The
+    turn mail's form lines are blank, so a filled one is the player's.  The caller drops the
+    hands the player ordered above the original: those words are newer and explicit (and an
+    original that echoes orders, like an acknowledgement, must not override them).
+    """
+    answers: list[str] = []
+    in_form = False
+    previous = ""
+    for line in lines[start:]:
+        found = None
+        if not _is_quoted(line) and len(line) <= _SHORT_LINE:
+            found = HAND_REF.match(line.strip())
+            if found is not None and not found.group("h1"):
+                found = None  # the form writes "Hand N:"
+        if found and (in_form or previous.rstrip().endswith(":")):
+            in_form = True
+            if found.group("rest").strip():
+                answers.append(line.strip())
+        else:
+            in_form = False
+        previous = line
+    return answers
+
+
+def _hand_of(line: str) -> int | None:
+    """The hand an order line starts with ("Hand 3: ...", "* H3 ...", "3: ..."), if any."""
+    if not _is_short(line):
+        return None
+    found = HAND_REF.match(line)
+    return int(found.group("h1") or found.group("h2")) if found else None
+
+
+def _add_unmarked_answers(out: list[str], lines: list[str], start: int) -> None:
+    """Append the filled form lines of an unquoted original, for hands not ordered above it."""
+    ordered = {_hand_of(line) for line in out} - {None}
+    answers = _answers_in_unmarked_form(lines, start)
+    out.extend(answer for answer in answers if _hand_of(answer) not in ordered)
+
+
+class _OrdersBelow:
+    """Whether any line from some index on reads as an order (quoted form lines included).
+
+    Worked out once per text, on first need: the index of the last such line.
+    """
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.last: int | None = None
+
+    def after(self, i: int) -> bool:
+        if self.last is None:
+            self.last = -1
+            for j in range(len(self.lines) - 1, -1, -1):
+                if _reads_as_order(self.lines[j]):
+                    self.last = j
+                    break
+        return self.last > i
+
+
+def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
+    """The player's own new words from a body: quotes, attributions, originals and footers gone.
+
+    Inline answers are kept and attached to their hand: a quoted blank form line "> Hand 3:"
+    followed (after blank lines at most) by the player's unquoted line makes that line
+    "Hand 3: <line>", unless it already names a hand.  `answering`: the texts of the tool's
+    own mails this message may answer; runs of lines that repeat them are dropped.
+    """
+    lines = full_text.split("\n")
+    out: list[str] = []
+    # The hand of the last quoted blank form line, while it awaits the player's answer.
+    pending: int | None = None
+    header_memo: _Memo = {}
+    orders_below = _OrdersBelow(lines)
+    long_quote_above = False  # the line above is a long quoted line (it may wrap)
+    i = 0
+    while i < len(lines):
+        line = lines[i].rstrip()
+        if _is_quoted(line):
+            form = _quoted_form_hand(line)
+            if form is not None:
+                pending = form
+            elif not _QUOTED_BLANK.match(line):
+                pending = None
+            long_quote_above = len(line) >= 60 and len(line.lstrip("> \t")) >= 60
+            i += 1
+            continue
+        if long_quote_above and line[:1].islower() and not _reads_as_order(line):
+            i += 1  # the wrapped end of a long quoted line whose client lost the marker
+            continue
+        long_quote_above = False
+        if _is_cut(lines, i, header_memo):
+            if not _is_signature_separator(line):
+                _add_unmarked_answers(out, lines, i)
+            break
+        split = None if _ATTRIBUTION_START.match(line) else _split_reply_line(line)
+        if split is not None:
+            reply, lines[i] = split
+            out.append(reply)
+            continue
+        span = _attribution_span(lines, i)
+        if span:
+            following = _next_nonblank(lines, i + span)
+            if following is not None and not _is_quoted(following):
+                _add_unmarked_answers(out, lines, i)  # the original follows unquoted
+                break
+            i += span
+            continue
+        if _is_short(line) and _FOOTERS.match(line):
+            # The client put the original under its footer, unquoted, after a blank line
+            # (Outlook mobile): no inline answer is awaited, no quote or attribution follows.
+            following = _next_nonblank(lines, i + 1)
+            if (pending is None and following is not None and i + 1 < len(lines)
+                    and not lines[i + 1].strip() and not _is_quoted(following)
+                    and not _attribution_span(lines, lines.index(following, i + 1))):
+                _add_unmarked_answers(out, lines, i)
+                break
+            i += 1
+            continue
+        if _is_short(line) and _RULE_LINE.match(line):
+            if not orders_below.after(i) and _signature_like(lines, i + 1):
+                break  # a rule above a signature or a list footer: nothing of the player's below
+        if line.strip() and pending is not None:
+            if not _reads_as_order(line):
+                line = f"Hand {pending}: {line.strip()}"
+            pending = None
+        out.append(line)
+        i += 1
+    if answering:
+        out = _drop_repeats(out, answering)
+    while out and (not out[-1].strip() or (_is_short(out[-1]) and _RULE_LINE.match(out[-1]))):
+        out.pop()  # a rule above what was cut off: it closed the player's words
+    _drop_sign_off(out)
+    return _tidy_blank_runs("\n".join(out)).strip("\n")
+
+
+def _signature_like(lines: list[str], start: int) -> bool:
+    """The lines from `start` on look like a signature or a list footer, not like sentences.
+
+    A few short lines (a name, a title, a phone number, a link), none ending like a sentence:
+    a rule line above them closes the writer's words.  Markdown rules between paragraphs
+    ("----" then "The dashes above are ...") are followed by sentences, and kept.
+    """
+    filled = [line.strip() for line in lines[start:start + 40] if line.strip()]
+    if not filled or len(filled) > 12 or len(lines) - start > 40:
+        return False
+    return all(len(line) <= 80 and not line.endswith((".", "?", "!", ":")) for line in filled)
+
+
+def _drop_sign_off(out: list[str]) -> None:
+    """Drop a sign-off closing the writer's words: a valediction and the short lines under it.
+
+    "Regards," then a name and a title (or a blank line and a name block): never a line that
+    reads as an order, at most a few short lines.  A valediction with a bare name under it
+    ("Best regards,\nJohn") is kept: reply parsers disagree on it, and it is no order.
+    """
+    filled = [j for j, line in enumerate(out) if line.strip()]
+    if len(filled) < 3:
+        return
+    tail = filled[-(_SIGN_OFF_LINES + 1):]
+    for position, j in enumerate(tail):
+        if not _is_short(out[j]) or not _VALEDICTION.match(out[j]) or j == filled[0]:
+            continue
+        after = tail[position + 1:]
+        if not after or any(len(out[k].strip()) > _SIGN_OFF_LINE_MAX or _reads_as_order(out[k])
+                            for k in after):
+            return
+        if len(after) >= 2 or after[0] > j + 1:  # a name and a title, or a name block set apart
+            del out[j:]
+        return
+
+
+# --------------------------------------------------------------------------------------------
+# Know your own words: runs of lines that repeat a mail the tool sent
+# --------------------------------------------------------------------------------------------
+
+_SPACES = re.compile(r"\s+")
+_REWRAPPED_MIN = 40  # a line this long found inside a sent mail's prose is a piece of it
+# "Key: value" lines above a repeated run: the header block a client wrote over the original.
+_KEY_LINE = re.compile(r"^\s*\*?\s*[^\W\d_][^:：]{0,30}[:：]")
+
+
+def _plain(line: str) -> str:
+    """A line as compared with the sent mails: no quote marks, spaces collapsed, case folded."""
+    line = _QUOTE_MARKERS.sub("", unicodedata.normalize("NFC", line))
+    return _SPACES.sub(" ", line).strip().casefold()
+
+
+def _drop_repeats(out: list[str], answering: Sequence[str]) -> list[str]:
+    """Drop the runs of lines that repeat one of the tool's own mails, with their header block.
+
+    A line repeats a sent mail when it is one of its lines (quote marks, spacing and case
+    aside), or, when long and no order line, a piece of its prose (a client rewrapped it).  A
+    run of two or more such lines (blank lines between do not break it), or one long one, is
+    the original, whatever the client wrote above it: the "key: value" lines right above the
+    run go with it.  Whatever the player wrote in between, filled form lines included, stays.
+    """
+    sent_lines: set[str] = set()
+    prose: list[str] = []
+    for text in answering:
+        for line in text.split("\n"):
+            plain = _plain(line)
+            if plain:
+                sent_lines.add(plain)
+                prose.append(plain)
+    if not sent_lines:
+        return out
+    blob = " ".join(prose)
+
+    def repeats(line: str) -> bool:
+        plain = _plain(line)
+        if plain in sent_lines:
+            return True
+        return len(plain) >= _REWRAPPED_MIN and not _reads_as_order(line) and plain in blob
+
+    drop: set[int] = set()
+    run: list[int] = []
+
+    def close_run() -> None:
+        if len(run) >= 2 or (run and len(_plain(out[run[0]])) >= _REWRAPPED_MIN):
+            drop.update(run)
+            above = run[0] - 1
+            while above >= 0 and not out[above].strip():
+                above -= 1
+            while (above >= 0 and out[above].strip() and _is_short(out[above])
+                   and _KEY_LINE.match(out[above]) and not _reads_as_order(out[above])):
+                drop.add(above)
+                above -= 1
+        run.clear()
+
+    for j, line in enumerate(out):
+        if not line.strip():
+            continue
+        if _is_short(line) and repeats(line):
+            run.append(j)
+        else:
+            close_run()
+    close_run()
+    return [line for j, line in enumerate(out) if j not in drop]

@@ -1,0 +1,111 @@
+"""Tests of pbem.reader: Headers: sender, subject tag, ids.
+
+Hand-written messages pin each rule (every test names what breaks if the rule breaks).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.reader import read_mail
+from reader_kit import message
+
+
+# --------------------------------------------------------------------------------------------
+# Headers: sender, subject tag, ids
+# --------------------------------------------------------------------------------------------
+
+
+def test_sender_is_lowercased_and_display_name_decoded():
+    read = read_mail(
+        message(
+            "Hand 3: Baron on Bruno",
+            sender="=?utf-8?q?Chlo=C3=A9_M?= <Chloe@Example.ORG>",
+        )
+    )
+    assert read.sender == "chloe@example.org"
+    assert read.sender_name == "Chloé M"
+
+
+def test_sender_without_display_name():
+    read = read_mail(message("Hand 3: Baron on Bruno", sender="chloe@example.org"))
+    assert (read.sender, read.sender_name) == ("chloe@example.org", "")
+
+
+def test_no_from_header_gives_empty_sender_and_a_defect():
+    read = read_mail(message("Hand 3: Baron on Bruno", sender=None))
+    assert read.sender == "" and read.sender_name == ""
+    assert any("From" in d for d in read.defects)
+
+
+def test_malformed_from_still_yields_the_address():
+    read = read_mail(
+        message("Hand 3: Baron", sender='"Chloé <broken <Chloe@example.org>')
+    )
+    assert read.sender == "chloe@example.org"
+
+
+@pytest.mark.parametrize(
+    "subject",
+    [
+        "[game7] Turn 3: your cards and orders",
+        "Re: [game7] Turn 3: your cards and orders",
+        "RE: RE: [game7] Turn 3",
+        "Re[2]: [game7] Turn 3: your cards and orders",
+        "AW: [game7] Turn 3: your cards and orders",
+        "SV: [game7] Turn 3",
+        "VS: [game7] Turn 3",
+        "WG: [game7] Turn 3",
+        "Fwd: [game7] Turn 3",
+        "FW: [game7] Turn 3",
+        "Antw: [game7] Turn 3",
+        "Odp: [game7] Turn 3",
+        "[EXTERNAL] Re: [game7] Turn 3: your cards and orders",
+        "re: [GAME7] turn 3",
+        "Re:[game7]Turn   3",
+        "=?utf-8?q?AW=3A_=5Bgame7=5D_Turn_3=3A_deine_Karten?=",
+    ],
+)
+def test_subject_tag_and_turn_behind_any_prefix(subject):
+    read = read_mail(message("Hand 3: Baron on Bruno", subject=subject))
+    assert read.tag.lower() == "game7"
+    assert read.turn == 3
+
+
+def test_subject_tag_keeps_its_case_and_allows_dots_dashes_underscores():
+    read = read_mail(message("x", subject="Re: [Love_Letter.7-b] Turn 12"))
+    assert (read.tag, read.turn) == ("Love_Letter.7-b", 12)
+
+
+@pytest.mark.parametrize(
+    "subject", ["Re: your cards", "[game7] orders", "[game 7] Turn 3", ""]
+)
+def test_subject_without_tag_gives_none(subject):
+    read = read_mail(message("Hand 3: Baron", subject=subject))
+    assert (read.tag, read.turn) == (None, None)
+
+
+def test_subject_is_decoded():
+    read = read_mail(
+        message("x", subject="=?iso-8859-1?q?R=E9p=2E_=3A_=5Bgame7=5D_Turn_3?=")
+    )
+    assert read.subject == "Rép. : [game7] Turn 3"
+    assert (read.tag, read.turn) == ("game7", 3)
+
+
+def test_absurd_turn_number_is_ignored_not_crashing():
+    read = read_mail(message("x", subject="[game7] Turn " + "9" * 5000))
+    assert read.tag == "game7" and read.turn is None
+
+
+def test_message_ids_keep_angle_brackets_and_folded_references_are_split():
+    read = read_mail(message("Hand 3: Baron"))
+    assert read.message_id == "<reply-1@example.org>"
+    assert read.in_reply_to == ("<turn3-chloe@example.org>",)
+    assert read.references == ("<turn2-chloe@example.org>", "<turn3-chloe@example.org>")
+
+
+def test_missing_ids_are_none_and_empty():
+    raw = b"From: a@example.org\nSubject: [g] Turn 1\n\nHand 1: Guard\n"
+    read = read_mail(raw)
+    assert read.message_id is None and read.in_reply_to == () and read.references == ()

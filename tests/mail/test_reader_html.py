@@ -1,0 +1,298 @@
+"""Tests of pbem.reader: HTML quotes become "> " lines; the shortcuts against the XPath oracle.
+
+Hand-written messages pin each rule (every test names what breaks if the rule breaks).
+"""
+
+from __future__ import annotations
+
+import lxml.etree
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pbem.reader import read_mail
+from pbem.reader import htmltext
+from pbem.reader.notes import _Notes
+from reader_kit import (
+    assert_no_lookalikes,
+    FUZZ,
+    html_message,
+    multipart,
+    multipart_message,
+    part,
+    reply,
+    TURN_HTML,
+)
+
+
+# --------------------------------------------------------------------------------------------
+# HTML: quotes of the big clients become "> " lines
+# --------------------------------------------------------------------------------------------
+
+
+def test_gmail_html_reply():
+    markup = (
+        '<div dir="ltr">Hand 3: Baron on Bruno<br>Hand 7: Prince on myself</div><br>'
+        '<div class="gmail_quote"><div dir="ltr" class="gmail_attr">On Tue, 1 Dec 2026 at 10:00, '
+        'Rita (pbem) &lt;<a href="mailto:gm@example.org">gm@example.org</a>&gt; wrote:<br></div>'
+        f'<blockquote class="gmail_quote" style="margin:0px 0px 0px 0.8ex">{TURN_HTML}</blockquote></div>'
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+    assert "> Hand 3:" in read.full_text  # quotes are kept in full_text, marked
+    assert_no_lookalikes(read)
+
+
+def test_gmail_html_inline_answers_between_split_blockquotes():
+    head, tail = TURN_HTML.split("Hand 7:<br>")
+    head = head.replace("Hand 3:<br>", "Hand 3:")
+    markup = (
+        '<div dir="ltr">See below</div><div class="gmail_quote">'
+        '<div class="gmail_attr">On Tue, 1 Dec 2026 Rita wrote:</div>'
+        f'<blockquote class="gmail_quote">{head}</blockquote>'
+        "<div>Baron on Bruno</div>"
+        '<blockquote class="gmail_quote">Hand 7:</blockquote>'
+        "<div>Prince on myself</div>"
+        f'<blockquote class="gmail_quote">{tail}</blockquote></div>'
+    )
+    read = read_mail(html_message(markup))
+    assert (
+        read.own_text
+        == "See below\n\nHand 3: Baron on Bruno\n\nHand 7: Prince on myself"
+    )
+
+
+def test_gmail_forward_div_without_blockquote_is_quoted():
+    markup = (
+        '<div>FYI</div><div class="gmail_quote">---------- Forwarded message ---------<br>'
+        "From: Rita<br>Hand 3: Guard on Bruno</div>"
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "FYI"
+
+
+def test_outlook_web_html_reply():
+    markup = (
+        "<html><head><style>p {margin:0}</style></head><body>"
+        '<div style="font-family: Calibri">Hand 3: Baron on Bruno</div>'
+        '<div style="font-family: Calibri">Hand 7: Prince on myself</div>'
+        '<div id="appendonsend"></div><hr style="display:inline-block;width:98%">'
+        '<div id="divRplyFwdMsg" dir="ltr"><font face="Calibri"><b>From:</b> Rita (pbem) &lt;gm@example.org&gt;<br>'
+        "<b>Sent:</b> Tuesday, December 1, 2026 10:00 AM<br><b>To:</b> Chloé<br>"
+        "<b>Subject:</b> [game7] Turn 3: your cards and orders</font><div>&nbsp;</div></div>"
+        f"<div>{TURN_HTML}</div></body></html>"
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+    assert "p {margin" not in read.full_text
+    assert_no_lookalikes(read)
+
+
+def test_outlook_web_original_nested_in_a_container_is_quoted_to_the_end():
+    markup = (
+        "<body><div>Hand 3: Baron on Bruno</div>"
+        '<div class="wrapper"><div id="divRplyFwdMsg">From: Rita</div><div>Hand 7: Guard on Bruno</div>tail text</div>'
+        "<div>Hand 11: Countess</div></body>"
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert "> tail text" in read.full_text
+
+
+def test_outlook_desktop_html_header_block_is_cut():
+    markup = (
+        '<body><div class="WordSection1"><p class="MsoNormal">Hand 3: Baron on Bruno</p>'
+        '<div style="border:none;border-top:solid #E1E1E1 1.0pt"><p class="MsoNormal"><b>From:</b> Rita (pbem) '
+        "&lt;gm@example.org&gt;<br><b>Sent:</b> Tuesday, 1 December 2026 10:00<br><b>To:</b> Chloé "
+        "&lt;chloe@example.org&gt;<br><b>Subject:</b> [game7] Turn 3</p></div>"
+        f'<p class="MsoNormal">{TURN_HTML}</p></div></body>'
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+
+
+def test_thunderbird_html_reply():
+    markup = (
+        "<html><body><p>Hand 3: Baron on Bruno</p>"
+        '<div class="moz-cite-prefix">On 01/12/2026 10:00, Rita (pbem) wrote:<br></div>'
+        f'<blockquote type="cite" cite="mid:turn3@example.org">{TURN_HTML}</blockquote>'
+        '<div class="moz-signature">-- <br>Chloé</div></body></html>'
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert_no_lookalikes(read)
+
+
+def test_apple_mail_html_reply_with_nested_quotes():
+    markup = (
+        '<html><body><div>Hand 3: Baron on Bruno</div><div><br><blockquote type="cite">'
+        "<div>On 1 Dec 2026, at 10:00, Rita (pbem) &lt;gm@example.org&gt; wrote:</div><br>"
+        f'<div>{TURN_HTML}<blockquote type="cite">Hand 5: King on Arthur</blockquote></div>'
+        "</blockquote></div></body></html>"
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert "> > Hand 5: King on Arthur" in read.full_text
+
+
+def test_gmail_signature_div_is_cut():
+    markup = '<div>Hand 3: Baron</div><div class="gmail_signature">Chloé<br>Hand 9: Princess fan club</div>'
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron"
+
+
+def test_html_keeps_line_breaks_and_entities():
+    markup = (
+        "<p>Hand 3: Guard &rarr; Bruno (Prince)<br>Hand 7: Prince&nbsp;on&nbsp;me</p>"
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Guard → Bruno (Prince)\nHand 7: Prince on me"
+
+
+def test_html_with_xml_declaration_and_garbage_does_not_crash():
+    markup = '<?xml version="1.0" encoding="utf-8"?><html><body><p>Hand 3: Baron</p><<<</div>\x00</body>'
+    read = read_mail(html_message(markup))
+    assert "Hand 3: Baron" in read.own_text
+
+
+# The XPath tests the reader used, now the oracle of its Python tests.
+_XP_CLASS = "concat(' ', normalize-space(translate(@class, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')), ' ')"
+_XP_ID = "translate(@id, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
+_XP_QUOTE = (
+    f"self::blockquote or contains({_XP_CLASS}, ' gmail_attr ')"
+    f" or contains({_XP_CLASS}, ' moz-cite-prefix ') or contains({_XP_CLASS}, ' yahoo_quoted ')"
+    f" or contains({_XP_CLASS}, ' outlookmessageheader ') or @name = 'quote'"
+    f" or (contains({_XP_CLASS}, ' gmail_quote ') and not(.//blockquote))"
+)
+_XP_SPECIAL = (
+    f"{_XP_QUOTE} or contains({_XP_CLASS}, ' gmail_signature ')"
+    f" or contains({_XP_CLASS}, ' moz-signature ') or {_XP_ID} = 'signature'"
+)
+XP_IS_QUOTE = lxml.etree.XPath(f"boolean(self::*[{_XP_QUOTE}])")
+XP_IS_SPECIAL = lxml.etree.XPath(f"boolean(self::*[{_XP_SPECIAL}])")
+XP_SPECIALS_AT = lxml.etree.XPath(
+    f".//*[{_XP_SPECIAL}][count(ancestor::*[{_XP_SPECIAL}]) = $base]"
+)
+XP_OUTLOOK_START = lxml.etree.XPath(
+    f"(//*[@id][{_XP_ID} = 'appendonsend' or {_XP_ID} = 'divrplyfwdmsg'])[1]"
+)
+
+HTML_ATTRIBUTES = st.lists(
+    st.sampled_from(
+        [
+            ' class="gmail_quote"',
+            ' class="GMAIL_Quote"',
+            ' class="gmail_attr"',
+            ' class="a\tgmail_signature\nb"',
+            ' class="moz-cite-prefix"',
+            ' class="moz-signature"',
+            ' class="yahoo_quoted"',
+            ' class="OutlookMessageHeader"',
+            ' class="gmail_quote\u00a0x"',
+            ' class="gmail_quotex"',
+            ' class=""',
+            ' id="Signature"',
+            ' id="signature "',
+            ' id="appendonsend"',
+            ' id="divRplyFwdMsg"',
+            ' name="quote"',
+            ' name="Quote"',
+            ' CLASS="gmail_attr"',
+            ' xml:id="signature"',
+            ' type="cite"',
+        ]
+    ),
+    max_size=2,
+).map("".join)
+HTML_TAG = st.sampled_from(
+    [
+        "div",
+        "blockquote",
+        "BLOCKQUOTE",
+        "p",
+        "span",
+        "x:blockquote",
+        "body",
+        "html",
+        "td",
+    ]
+)
+HTML_MARKUP = st.recursive(
+    st.sampled_from(["Hand 3: Baron", " ", "<br>", "</html>", "<html>", ""]),
+    lambda inner: st.builds(
+        lambda tag, attributes, content, close: (
+            f"<{tag}{attributes}>{''.join(content)}" + (f"</{tag}>" if close else "")
+        ),
+        HTML_TAG,
+        HTML_ATTRIBUTES,
+        st.lists(inner, max_size=3),
+        st.booleans(),
+    ),
+    max_leaves=12,
+)
+
+
+@FUZZ
+@given(st.lists(HTML_MARKUP, min_size=1, max_size=3).map("".join))
+def test_special_html_elements_are_found_as_the_xpath_found_them(markup):
+    root = lxml.etree.fromstring(markup.encode("utf-8"), htmltext._HTML_PARSER)
+    if root is None:
+        return
+    outlook = XP_OUTLOOK_START(root)
+    assert htmltext._outlook_start(root) is (outlook[0] if outlook else None)
+    for element in root.iter():
+        kind = htmltext._special_kind(element)
+        assert (kind == "quote") == XP_IS_QUOTE(element)
+        assert (kind is not None) == XP_IS_SPECIAL(element)
+    base = 1 if XP_IS_SPECIAL(root) else 0
+    found = [node for node, _ in htmltext._outermost_specials(root)]
+    assert found == XP_SPECIALS_AT(root, base=base)
+
+
+def test_an_unread_html_version_is_never_converted(monkeypatch):
+    """The HTML of multipart/alternative is only written out as text when it is read."""
+    calls = []
+    original = htmltext.html_text.etree_to_text
+    monkeypatch.setattr(
+        htmltext.html_text,
+        "etree_to_text",
+        lambda tree: calls.append(1) or original(tree),
+    )
+    raw = multipart_message(
+        multipart(
+            "alternative",
+            [
+                part(reply("Hand 3: Baron on Bruno")),
+                part(f"<div>{TURN_HTML}</div>", "text/html"),
+            ],
+        )
+    )
+    assert read_mail(raw).own_text == "Hand 3: Baron on Bruno"
+    assert calls == []
+
+
+def test_html_that_fails_late_reads_as_if_it_had_failed_at_once(monkeypatch):
+    """Should writing out the text fail, the note stands where the old, eager reader put it."""
+
+    def broken(tree):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(htmltext.html_text, "etree_to_text", broken)
+    read = read_mail(html_message("<div>Hand 3: Baron on Bruno</div>"))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    notes = list(read.defects)
+    assert notes.index(
+        "the HTML part is malformed; stripped its tags crudely"
+    ) < notes.index("no text part; read the HTML part")
+
+
+def test_a_late_note_goes_where_it_would_have_gone():
+    notes = _Notes()
+    notes.add("a")
+    notes.add("b")
+    notes.add("late")  # added again later: a no-op then, so it moves to its first place
+    notes.add_at(1, "late")
+    assert notes.items == ["a", "late", "b"]
+    notes.add_at(3, "a")  # already there before position 3
+    assert notes.items == ["a", "late", "b"]
+    notes.add_at(2, "new")
+    assert notes.items == ["a", "late", "new", "b"]
