@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from .campaign import Campaign
-from .outbox import Outbox, _slug, make_message
+from .outbox import Outbox, make_message, seat_part
 from .store import dump_json, write_atomic
 
 KINDS = ("ack", "reminder", "report")
@@ -74,7 +74,8 @@ def remind(campaign: Campaign, now: datetime | None = None, again: bool = False)
                 "title": config.title, "deadline": campaign._deadline_text(deadline),
                 "left": _left(deadline, campaign.now()),
             })
-            draft_id = f"reminder-t{turn:03d}-{_slug(name)}-{_count(done, turn, name) + 1}"
+            seat = pos.players.index(name)
+            draft_id = f"reminder-t{turn:03d}-{seat_part(seat)}-{_count(done, turn, name) + 1}"
             message_id = outbox.message_id(draft_id, gm.email if gm else "")
             raw = make_message(sender_name=gm.name if gm else "pbem", sender=gm.email if gm else "",
                                to_name=name, to=person.email,
