@@ -317,6 +317,31 @@ def turn_mails(root: Path, campaign: str, turn: int, generation: int, finished: 
     return files
 
 
+def withdraw(root: Path, turn_dirs: list[Path]) -> list[str]:
+    """Take the unsent drafts of undone turns out of the outbox (idempotent: a
+    rollback killed half-way is finished by the next command that sends).
+    Sent ones cannot be recalled; the corrected turn is drafted under new ids."""
+    outbox = Outbox(root)
+    present = {p.stem for p in outbox.drafts()}
+    withdrawn = []
+    for turn_dir in turn_dirs:
+        index_path = turn_dir / "mail" / "index.jsonl"
+        if not present or not index_path.exists():
+            continue
+        for line in index_path.read_text(encoding="utf-8").splitlines():
+            try:
+                draft_id = json.loads(line)["draft"]
+            except (ValueError, KeyError, TypeError):
+                continue  # not a line this tool wrote
+            if draft_id in present:
+                outbox.remove(draft_id)
+                present.discard(draft_id)
+                withdrawn.append(draft_id)
+    if withdrawn:
+        fsync_dir(outbox.folder)
+    return withdrawn
+
+
 def publish(root: Path, turn_dir: Path) -> list[str]:
     """Put a turn folder's drafts in the outbox, those not yet published
     (idempotent: `pbem preview` and `pbem send` run it again after a crash).

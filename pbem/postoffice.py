@@ -169,6 +169,7 @@ def send(campaign, names: list[str] | None = None, progress=None) -> SendReport:
                           f"add an smtp section (see the README)")
     if config.gm is None or not config.gm.email:
         raise ConfigError(f"{config_file()}: gm: needed to send mail (gm: {{name: ..., email: ...}})")
+    campaign.withdraw_drafts()  # a rollback killed half-way leaves its turn's drafts behind
     outbox = Outbox(campaign.folder)
     paths = selected_drafts(outbox, names)
     drafts = [(p.stem, p.read_bytes()) for p in paths]

@@ -228,8 +228,16 @@ class CampaignStore:
             n += 1
         target = parking / f"{source.name}.{n}"
         os.rename(source, target)
+        fsync_dir(parking)  # the new name, then the old one gone
         fsync_dir(source.parent)
         return target
+
+    def rolled_back_dirs(self) -> list[Path]:
+        """The turn folders undone by rollbacks (under turns/rolled-back)."""
+        parking = self.root / TURNS / "rolled-back"
+        if not parking.is_dir():
+            return []
+        return sorted(p for p in parking.iterdir() if p.is_dir())
 
     def rolled_back_count(self, turn: int) -> int:
         """How many times ``turn`` was rolled back."""

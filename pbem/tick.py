@@ -197,6 +197,7 @@ def _tick(campaign: Campaign, now: datetime | None, report: TickReport) -> TickR
 def _send_allowed(campaign: Campaign, report: TickReport, drafts: list[str], can_send: bool) -> None:
     from .postoffice import send
 
+    campaign.withdraw_drafts()  # a rollback killed half-way: its turn's drafts are never sent
     present = {p.stem for p in Outbox(campaign.folder).drafts()}
     drafts = [d for d in drafts if d in present]
     if drafts and can_send:
