@@ -456,11 +456,19 @@ class Campaign:
                           people, public, private)
 
     def publish_drafts(self) -> list[str]:
-        """Finish copying the latest turn's drafts to the outbox (after a crash)."""
+        """Finish copying the latest turn's drafts to the outbox, and taking
+        those of rolled-back turns out of it (after a crash)."""
         from .outbox import publish
 
+        self.withdraw_drafts()
         latest = self.store.latest_turn()
         return [] if latest is None else publish(self.folder, self.store.turn_dir(latest))
+
+    def withdraw_drafts(self) -> list[str]:
+        """Take the unsent drafts of every rolled-back turn out of the outbox."""
+        from .outbox import withdraw
+
+        return withdraw(self.folder, self.store.rolled_back_dirs())
 
     # -- replacing a player ------------------------------------------------------------------
     def replace_player(self, old: str, name: str | None = None, email: str | None = None) -> str:
@@ -507,21 +515,12 @@ class Campaign:
                 raise GameError("the game has not been started")
             if latest == 0:
                 raise GameError("nothing to roll back: no turn has been resolved yet")
+            # The move is the commit; the drafts follow, and if a crash stops
+            # them, every command that sends takes them out first (withdraw_drafts).
             self.store.roll_back(latest)
             self._position = None
-            self._withdraw_drafts(latest)
+            self.withdraw_drafts()
             return latest
-
-    def _withdraw_drafts(self, turn: int) -> None:
-        """Unsent drafts of a rolled-back turn go; sent ones cannot be recalled
-        (the corrected reports will be drafted under new ids)."""
-        from .outbox import Outbox
-
-        outbox = Outbox(self.folder)
-        prefix = f"t{turn:03d}"
-        for path in outbox.drafts():
-            if path.stem.startswith(prefix):
-                outbox.remove(path.stem)
 
     # -- reading reports and state ------------------------------------------------------------
     def report(self, turn: int | None = None, player: str | None = None) -> str:

@@ -244,28 +244,52 @@ def preview(folder: str, draft: str | None) -> None:
         click.echo(msg.get_content().rstrip())
         return
     drafts = outbox.drafts()
+    from .postoffice import uncertain_drafts
+
+    uncertain = [u["draft"] for u in uncertain_drafts(Path(folder))]
     if not drafts:
         click.echo("The outbox is empty.")
         return
     for path in drafts:
         info = summarize(path)
-        click.echo(f"{path.stem:<40} to {info['to']:<32} {info['subject']}")
+        mark = "UNCERTAIN " if path.stem in uncertain else ""
+        click.echo(f"{mark}{path.stem:<40} to {info['to']:<32} {info['subject']}")
     click.echo(f"{len(drafts)} draft{'s' if len(drafts) != 1 else ''}; `pbem preview {folder} ID` shows one, "
                f"`pbem send {folder}` sends them.")
+    if uncertain:
+        click.echo(f"{len(uncertain)} uncertain: not sent again by itself."
+                   + _uncertain_advice(folder, uncertain))
 
 
 @main.command()
 @folder_arg
 @click.argument("drafts", nargs=-1)
 @click.option("--dry-run", is_flag=True, help="Show what would be sent; send nothing.")
+@click.option("--resend-uncertain", is_flag=True,
+              help="Send again the uncertain drafts named (all of them if none is named): "
+                   "only once you know they did not arrive.")
+@click.option("--mark-sent", "mark", is_flag=True,
+              help="Record the uncertain drafts named as sent (you saw them arrive); send nothing.")
 @_guard
-def send(folder: str, drafts: tuple[str, ...], dry_run: bool) -> None:
-    """Send the drafts (all, or the DRAFTS named) by SMTP, each exactly once."""
+def send(folder: str, drafts: tuple[str, ...], dry_run: bool, resend_uncertain: bool, mark: bool) -> None:
+    """Send the drafts (all, or the DRAFTS named) by SMTP, each at most once.
+
+    A draft handed to the server without a reply may or may not have arrived: it
+    is *uncertain*, never sent again by itself; check, then --resend-uncertain or
+    --mark-sent."""
     from .outbox import Outbox, summarize
-    from .postoffice import selected_drafts, send as send_all
+    from .postoffice import mark_sent, selected_drafts, send as send_all
 
     campaign = _campaign(folder)
     campaign.publish_drafts()
+    if resend_uncertain and mark:
+        raise click.UsageError("--resend-uncertain or --mark-sent, not both")
+    if mark:
+        if not drafts:
+            raise click.UsageError("--mark-sent needs the ids of the drafts that arrived")
+        for draft_id in mark_sent(campaign, list(drafts)):
+            click.echo(f"{draft_id}: recorded as sent (it will never be sent again).")
+        return
     if dry_run:
         paths = selected_drafts(Outbox(campaign.folder), list(drafts))
         for path in paths:
@@ -275,17 +299,19 @@ def send(folder: str, drafts: tuple[str, ...], dry_run: bool) -> None:
         return
     from .transport.smtp import SendError
 
-    total = len(selected_drafts(Outbox(campaign.folder), list(drafts)))
+    resend = list(drafts) if resend_uncertain else None
+    total = len(drafts) if resend is not None else len(selected_drafts(Outbox(campaign.folder), list(drafts)))
     with click.progressbar(length=total, label="Sending", file=sys.stderr) as bar:
         def progress(draft_id: str, state: str) -> None:
-            if state in ("sent", "skipped", "failed"):
+            if state in ("sent", "skipped", "failed", "held", "uncertain"):
                 bar.update(1)
 
         try:
-            report = send_all(campaign, list(drafts), progress)
+            report = send_all(campaign, list(drafts), progress, resend_uncertain=resend)
         except SendError as e:
+            uncertain = sorted(e.summary.uncertain) if e.summary else []
             raise PbemError(f"{e} Whatever was sent is recorded; run `pbem send {folder}` again "
-                            f"to send the rest.") from None
+                            f"to send the rest." + _uncertain_advice(folder, uncertain)) from None
     recipients: dict[str, list[str]] = {}
     for draft_id, per in report.per_recipient.items():
         for address, result in per.items():
@@ -296,8 +322,22 @@ def send(folder: str, drafts: tuple[str, ...], dry_run: bool) -> None:
     click.echo(f"{len(report.sent)} sent, {len(report.skipped)} already sent before, {len(report.failed)} failed.")
     for draft_id, reason in report.failed.items():
         click.echo(f"  FAILED {draft_id}: {reason}")
-    if report.failed:
+    if report.held:
+        plural = "s" if len(report.held) != 1 else ""
+        click.echo(f"{len(report.held)} uncertain draft{plural} not sent again: {', '.join(report.held)}."
+                   + _uncertain_advice(folder, report.held))
+    if report.failed or report.held:
         sys.exit(1)
+
+
+def _uncertain_advice(folder: str, ids: list[str]) -> str:
+    """What the GM does about drafts that may or may not have arrived."""
+    if not ids:
+        return ""
+    listed = " ".join(ids)
+    return (f"\nUncertain (handed to the server, no reply; maybe delivered, maybe not): {listed}. "
+            f"Ask the recipient or look in the sent mail, then either `pbem send {folder} --mark-sent "
+            f"{listed}` (it arrived) or `pbem send {folder} --resend-uncertain {listed}` (it did not).")
 
 
 @main.command()
@@ -314,7 +354,10 @@ def export(folder: str) -> None:
 @_guard
 def status(folder: str, as_json: bool) -> None:
     """Turn, hands in play, who still owes orders, tokens."""
+    from .postoffice import uncertain_drafts
+
     info = _campaign(folder).status()
+    info["uncertain"] = uncertain_drafts(Path(folder))
     if as_json:
         click.echo(json.dumps(info, indent=2, ensure_ascii=False))
         return
@@ -333,6 +376,10 @@ def status(folder: str, as_json: bool) -> None:
         d = info["deadline"]
         click.echo(f"Deadline: {d['text']} ({d['left']}).")
     click.echo("Tokens: " + ", ".join(f"{n} {t}" for n, t in info["tokens"].items()))
+    if info["uncertain"]:
+        ids = [u["draft"] for u in info["uncertain"]]
+        click.echo(f"Uncertain mail ({len(ids)}): handed to the SMTP server, no reply; maybe delivered, "
+                   f"maybe not: {', '.join(ids)}." + _uncertain_advice(folder, ids))
     if info["refused"]:
         click.echo(f"Messages refused ({len(info['refused'])}), kept in the campaign:")
         for entry in info["refused"]:
@@ -373,8 +420,11 @@ def tick(folder: str) -> None:
     when due, send what campaign.yaml allows (mail.auto_send), tell the GM."""
     from .tick import tick as run_tick
 
-    for line in run_tick(_campaign(folder)).lines():
+    report = run_tick(_campaign(folder))
+    for line in report.lines():
         click.echo(line)
+    if report.uncertain:  # cron mails a failing job's output: the GM must decide
+        sys.exit(1)
 
 
 @main.command()

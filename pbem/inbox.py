@@ -33,7 +33,7 @@ from pathlib import Path
 
 from .campaign import Campaign, OrderBook, Receipt, order_code
 from .grammar import CODE, SUBJECT_TAG
-from .outbox import Outbox, _slug, make_message
+from .outbox import Outbox, make_message, seat_part
 
 RECEIVED = Path("mail") / "received"
 INDEX = Path("mail") / "received.jsonl"
@@ -123,7 +123,7 @@ class Mailroom:
     def flush(self) -> None:
         """Make the batch durable: orders and drafts, then the index."""
         self.outbox.wait()  # every draft file written
-        if self._raw_written or self.outbox._pending:
+        if self._raw_written or self.outbox.pending:
             os.sync()  # the messages kept and the drafts, all at once
         self.outbox.flush()
         if self._book is not None:
@@ -360,7 +360,7 @@ class Mailroom:
         if rejected:
             subject = "[ERROR] " + subject
         gm = config.gm
-        draft_id = f"ack-t{game.turn:03d}-{_slug(player)}-{outcome.file.rsplit('/', 1)[-1][:12]}"
+        draft_id = f"ack-t{game.turn:03d}-{seat_part(seat)}-{outcome.file.rsplit('/', 1)[-1][:12]}"
         message_id = self.outbox.message_id(draft_id, gm.email if gm else "")
         reply_to = mail.message_id if mail is not None else None
         refs = list(mail.references) + ([mail.message_id] if mail and mail.message_id else []) if mail else []

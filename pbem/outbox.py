@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from .store import append_line, write_atomic
+from .store import StoreError, append_line, fsync_dir
 
 OUTBOX = Path("mail") / "outbox"
 MESSAGES = Path("mail") / "messages.jsonl"
@@ -103,12 +103,16 @@ def make_message(*, sender_name: str, sender: str, to_name: str, to: str, subjec
     return head.encode("ascii") + b"\r\n" + encoded
 
 
-def _slug(name: str) -> str:
-    """A file-name-safe form of a player's name: "Chloé" -> "chloe"."""
-    import unicodedata
+def seat_part(seat: int) -> str:
+    """A player's part of a draft id: their seat (0-based in, 1-based out).
 
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
-    return re.sub(r"[^A-Za-z0-9]+", "-", ascii_name).strip("-").lower() or "player"
+    The seat, not the name: names in any script, or spelt alike ("Chloé",
+    "Chloe"), must never give two players' drafts one file name."""
+    return f"seat{seat + 1}"
+
+
+class DraftClash(StoreError):
+    """A draft of that id is in the outbox already: drafts are never replaced."""
 
 
 class Outbox:
@@ -129,6 +133,12 @@ class Outbox:
         self._pending: list[str] = []
         self._writer = None
         self._writes: list = []
+        self._written: list[Path] = []  # the batch's draft files, each fsync'd by its writer
+
+    @property
+    def pending(self) -> bool:
+        """Whether a batch holds drafts not yet indexed (see :meth:`flush`)."""
+        return bool(self._pending)
 
     def message_id(self, draft_id: str, gm_address: str) -> str:
         token = os.urandom(6).hex()
@@ -136,13 +146,16 @@ class Outbox:
 
     def add(self, draft_id: str, raw: bytes, *, message_id: str, kind: str, turn: int | None,
             to: str, player: str | None) -> Draft:
-        """Write a draft (replacing an unsent draft of the same id) and index it."""
+        """Write a new draft and index it; a draft of the same id already in the
+        outbox is an error (:class:`DraftClash`), never replaced."""
         path = self.folder / f"{draft_id}.eml"
         entry = {"message_id": message_id, "draft": draft_id, "kind": kind, "turn": turn,
                  "to": to, "player": player}
         line = json.dumps(entry, ensure_ascii=False)
         if self.durable:
-            write_atomic(path, raw)
+            self.folder.mkdir(parents=True, exist_ok=True)
+            write_new(path, raw, sync=True)
+            fsync_dir(self.folder)
             append_line(self.root / MESSAGES, line)
         else:
             if self._writer is None:
@@ -150,8 +163,9 @@ class Outbox:
 
                 self.folder.mkdir(parents=True, exist_ok=True)
                 self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-outbox")
-            self._writes.append(self._writer.submit(_write_replacing, path, raw))
+            self._writes.append(self._writer.submit(write_new, path, raw, True))
             self._pending.append(line)
+            self._written.append(path)
         if self._known is not None:
             self._known[message_id] = entry
         return Draft(draft_id, path, to, "", kind)
@@ -172,7 +186,11 @@ class Outbox:
             self._writer = None
 
     def flush(self) -> None:
-        """Index the drafts of a batch (their files must be written and synced first)."""
+        """Index the drafts of a batch, once their files are written (:meth:`wait`):
+        the files were fsync'd one by one; their folder entries now, once for all."""
+        if self._written:
+            fsync_dir(self.folder)
+            self._written = []
         if self._pending:
             path = self.root / MESSAGES
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -216,11 +234,38 @@ def summarize(path: Path) -> dict[str, str]:
     return {"to": str(msg.get("To", "")), "subject": str(msg.get("Subject", ""))}
 
 
-def _write_replacing(path: Path, raw: bytes) -> None:
-    """Write a draft aside, then switch it in: a reader never sees half of one."""
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(raw)
-    os.replace(tmp, path)
+def write_new(path: Path, raw: bytes, sync: bool = True) -> None:
+    """Write a draft aside, then give it its name with a hard link, which fails
+    if the name is taken: a reader never sees half a draft, and no draft ever
+    replaces another (:class:`DraftClash`). With ``sync``, the bytes are on
+    disk before the draft has its name (the caller syncs the folder)."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        with open(tmp, "wb") as f:  # the campaign lock is held: no other writer of this id
+            f.write(raw)
+            if sync:
+                f.flush()
+                os.fsync(f.fileno())
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            raise _clash(path) from None
+        except OSError:  # no hard links on this file system: create exclusively
+            try:
+                with open(path, "xb") as f:
+                    f.write(raw)
+                    if sync:
+                        f.flush()
+                        os.fsync(f.fileno())
+            except FileExistsError:
+                raise _clash(path) from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _clash(path: Path) -> DraftClash:
+    return DraftClash(f"{path}: a draft of this name is in the outbox already; it was not replaced "
+                      f"(send or delete it, then run the command again)")
 
 
 def turn_subjects(campaign: str, turn: int, finished: bool) -> tuple[str, str]:
@@ -255,11 +300,11 @@ def turn_mails(root: Path, campaign: str, turn: int, generation: int, finished: 
     sender = gm.email if gm else ""
     files: dict[str, str] = {}
     index: list[str] = []
-    for person in players:
+    for seat, person in enumerate(players):
         previous = last_private.get(person.name)
         for kind, subject, body in (("public", public_subject, public),
                                     ("private", private_subject, private[person.name])):
-            draft_id = f"{suffix}-{kind}-{_slug(person.name)}"
+            draft_id = f"{suffix}-{kind}-{seat_part(seat)}"
             message_id = outbox.message_id(draft_id, sender)
             raw = make_message(sender_name=sender_name, sender=sender, to_name=person.name, to=person.email,
                                subject=subject, body=body, message_id=message_id,
@@ -270,6 +315,31 @@ def turn_mails(root: Path, campaign: str, turn: int, generation: int, finished: 
                                     ensure_ascii=False))
     files["mail/index.jsonl"] = "\n".join(index) + "\n"
     return files
+
+
+def withdraw(root: Path, turn_dirs: list[Path]) -> list[str]:
+    """Take the unsent drafts of undone turns out of the outbox (idempotent: a
+    rollback killed half-way is finished by the next command that sends).
+    Sent ones cannot be recalled; the corrected turn is drafted under new ids."""
+    outbox = Outbox(root)
+    present = {p.stem for p in outbox.drafts()}
+    withdrawn = []
+    for turn_dir in turn_dirs:
+        index_path = turn_dir / "mail" / "index.jsonl"
+        if not present or not index_path.exists():
+            continue
+        for line in index_path.read_text(encoding="utf-8").splitlines():
+            try:
+                draft_id = json.loads(line)["draft"]
+            except (ValueError, KeyError, TypeError):
+                continue  # not a line this tool wrote
+            if draft_id in present:
+                outbox.remove(draft_id)
+                present.discard(draft_id)
+                withdrawn.append(draft_id)
+    if withdrawn:
+        fsync_dir(outbox.folder)
+    return withdrawn
 
 
 def publish(root: Path, turn_dir: Path) -> list[str]:
@@ -290,15 +360,22 @@ def publish(root: Path, turn_dir: Path) -> list[str]:
         target = outbox.folder / source.name
         outbox.folder.mkdir(parents=True, exist_ok=True)
         try:
-            target.unlink(missing_ok=True)  # an unsent draft of the same id is replaced
             os.link(source, target)
-            outbox.index(entry)
+            linked = True
+        except FileExistsError:
+            # Published before a crash, and only the index is missing: the same file (or the same bytes).
+            if not (os.path.samefile(source, target) or target.read_bytes() == source.read_bytes()):
+                raise _clash(target) from None
+            linked = True
         except OSError:  # no hard links here: copy
+            linked = False
+        if linked:
+            outbox.index(entry)
+            outbox._written.append(target)
+        else:
             outbox.add(entry["draft"], source.read_bytes(), message_id=entry["message_id"], kind=entry["kind"],
                        turn=entry["turn"], to=entry["to"], player=entry["player"])
         published.append(entry["draft"])
-    if outbox._writes:  # copies (no hard links on this file system): on disk before indexed
-        outbox.wait()
-        os.sync()
-    outbox.flush()  # the links share the turn folder's synced files: only the index is new
+    outbox.wait()  # copies (no hard links on this file system), each fsync'd
+    outbox.flush()  # the links share the turn folder's synced files: their names, then the index
     return published

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -151,12 +151,18 @@ class SendReport:
     skipped: list[str]
     failed: dict[str, str]
     per_recipient: dict[str, dict[str, str]]
+    uncertain: dict[str, str] = field(default_factory=dict)  # made uncertain now: why
+    held: list[str] = field(default_factory=list)  # uncertain before: not sent again
 
 
-def send(campaign, names: list[str] | None = None, progress=None) -> SendReport:
-    """Send the drafts (all, or those named) by SMTP; each goes exactly once:
+def send(campaign, names: list[str] | None = None, progress=None,
+         resend_uncertain: list[str] | None = None) -> SendReport:
+    """Send the drafts (all, or those named) by SMTP; each goes at most once:
     the sent ledger is written as the server accepts each draft, and sent
-    drafts move to ``mail/sent``."""
+    drafts move to ``mail/sent``. A draft whose fate is unknown (handed over,
+    no reply) is *uncertain*: held back until the GM says. ``resend_uncertain``
+    is that word: the uncertain drafts named (all of them when the list is
+    empty) are sent again, and nothing else."""
     from .outbox import Outbox
     from .transport.ledger import SentLedger
     from .transport.smtp import send_drafts
@@ -169,15 +175,69 @@ def send(campaign, names: list[str] | None = None, progress=None) -> SendReport:
                           f"add an smtp section (see the README)")
     if config.gm is None or not config.gm.email:
         raise ConfigError(f"{config_file()}: gm: needed to send mail (gm: {{name: ..., email: ...}})")
+    campaign.withdraw_drafts()  # a rollback killed half-way leaves its turn's drafts behind
     outbox = Outbox(campaign.folder)
+    ledger = SentLedger(campaign.folder / SENT_LEDGER)
+    resend: list[str] = []
+    if resend_uncertain is not None:
+        resend = _uncertain_ids(ledger, resend_uncertain)
+        names = resend
     paths = selected_drafts(outbox, names)
     drafts = [(p.stem, p.read_bytes()) for p in paths]
-    ledger = SentLedger(campaign.folder / SENT_LEDGER)
     try:
-        summary = send_drafts(drafts, settings, ledger, progress)
+        summary = send_drafts(drafts, settings, ledger, progress, resend=resend)
     finally:
         _file_sent(campaign.folder, outbox, ledger)
-    return SendReport(summary.sent, summary.skipped, summary.failed, summary.per_recipient)
+    return SendReport(summary.sent, summary.skipped, summary.failed, summary.per_recipient,
+                      summary.uncertain, summary.held)
+
+
+def _uncertain_ids(ledger, names: list[str]) -> list[str]:
+    """The uncertain drafts the GM named (all when none): an id that is not uncertain is an error."""
+    uncertain = ledger.uncertain()
+    if not names:
+        if not uncertain:
+            raise ConfigError("no draft is uncertain: nothing to send again")
+        return sorted(uncertain)
+    ids = [n.removesuffix(".eml") for n in names]
+    wrong = [i for i in ids if i not in uncertain]
+    if wrong:
+        raise ConfigError(f"not uncertain: {', '.join(wrong)} (`pbem preview` lists the uncertain drafts; "
+                          f"`pbem send` sends the others)")
+    return ids
+
+
+def uncertain_drafts(folder: Path) -> list[dict]:
+    """The drafts handed to the SMTP server without a reply (maybe delivered,
+    maybe not), for `preview` and `status`: id, Message-ID and since when."""
+    from .transport.ledger import SentLedger
+
+    path = Path(folder) / SENT_LEDGER
+    if not path.exists():
+        return []
+    return [{"draft": draft_id, "message_id": entry.get("message_id", ""), "since": entry.get("at", "")}
+            for draft_id, entry in sorted(SentLedger(path).uncertain().items())]
+
+
+def mark_sent(campaign, names: list[str]) -> list[str]:
+    """The GM saw these uncertain drafts arrive: record them as sent (never sent
+    again) and file them under ``mail/sent``."""
+    from .outbox import Outbox
+    from .transport.ledger import LedgerBusy, SentLedger
+
+    outbox = Outbox(campaign.folder)
+    ledger = SentLedger(campaign.folder / SENT_LEDGER)
+    try:
+        with ledger.lock():
+            ids = _uncertain_ids(ledger, names)
+            for draft_id in ids:
+                entry = ledger.uncertain()[draft_id]
+                ledger.record(draft_id, entry.get("message_id", ""), entry.get("recipients", []),
+                              confirmed_by="gm")
+            _file_sent(campaign.folder, outbox, ledger)
+    except LedgerBusy as exc:
+        raise ConfigError(str(exc)) from None
+    return ids
 
 
 def selected_drafts(outbox, names: list[str] | None) -> list[Path]:

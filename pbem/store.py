@@ -198,13 +198,19 @@ class CampaignStore:
         if tmp.exists():
             shutil.rmtree(tmp)  # left by a crash: never switched in, so never used
         try:
-            for folder in sorted({(tmp / name).parent for name in files}):
+            folders = sorted({(tmp / name).parent for name in files} | {tmp})
+            for folder in folders:
                 folder.mkdir(parents=True, exist_ok=True)
             for name, text in files.items():
-                (tmp / name).write_text(text, encoding="utf-8")
-            # One sync for all the files (cheaper than an fsync each), and before
-            # the rename: once the turn folder has its name, its files are on disk.
-            os.sync()
+                with open(tmp / name, "wb") as f:
+                    f.write(text.encode("utf-8"))
+                    f.flush()
+                    os.fsync(f.fileno())
+            # Before the rename: once the turn folder has its name, its files and
+            # their names are on disk. Only what was written is synced (os.sync()
+            # would flush every disk of the machine).
+            for folder in reversed(folders):
+                fsync_dir(folder)
             os.rename(tmp, final)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)  # never switched in: leave no trace
@@ -222,8 +228,16 @@ class CampaignStore:
             n += 1
         target = parking / f"{source.name}.{n}"
         os.rename(source, target)
+        fsync_dir(parking)  # the new name, then the old one gone
         fsync_dir(source.parent)
         return target
+
+    def rolled_back_dirs(self) -> list[Path]:
+        """The turn folders undone by rollbacks (under turns/rolled-back)."""
+        parking = self.root / TURNS / "rolled-back"
+        if not parking.is_dir():
+            return []
+        return sorted(p for p in parking.iterdir() if p.is_dir())
 
     def rolled_back_count(self, turn: int) -> int:
         """How many times ``turn`` was rolled back."""
@@ -285,6 +299,15 @@ class CampaignStore:
     # -- misc -----------------------------------------------------------------------
     def templates_dir(self) -> Path:
         return self.root / "templates"
+
+
+def fsync_file(path: Path) -> None:
+    """Make a file written without a sync durable (its bytes; its name is its folder's)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def fsync_dir(path: Path) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from .campaign import Campaign
-from .outbox import Outbox, _slug, make_message
+from .outbox import Outbox, make_message, seat_part
 from .store import dump_json, write_atomic
 
 KINDS = ("ack", "reminder", "report")
@@ -74,7 +74,8 @@ def remind(campaign: Campaign, now: datetime | None = None, again: bool = False)
                 "title": config.title, "deadline": campaign._deadline_text(deadline),
                 "left": _left(deadline, campaign.now()),
             })
-            draft_id = f"reminder-t{turn:03d}-{_slug(name)}-{_count(done, turn, name) + 1}"
+            seat = pos.players.index(name)
+            draft_id = f"reminder-t{turn:03d}-{seat_part(seat)}-{_count(done, turn, name) + 1}"
             message_id = outbox.message_id(draft_id, gm.email if gm else "")
             raw = make_message(sender_name=gm.name if gm else "pbem", sender=gm.email if gm else "",
                                to_name=name, to=person.email,
@@ -122,6 +123,7 @@ class TickReport:
     resolved: int | None = None
     sent: list[str] = field(default_factory=list)
     waiting_for_review: list[str] = field(default_factory=list)
+    uncertain: list[str] = field(default_factory=list)  # the GM must say: arrived, or send again
     notes: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
@@ -167,6 +169,7 @@ def _tick(campaign: Campaign, now: datetime | None, report: TickReport) -> TickR
     acks = [o.ack for o in outcomes if o.ack]
     if campaign.position().game.finished:
         _send_allowed(campaign, report, acks if "ack" in kinds else [], can_send)
+        _tell_uncertain(campaign, report)
         return report
     if reminders_due(campaign):
         report.reminders = remind(campaign, campaign.now())
@@ -188,21 +191,37 @@ def _tick(campaign: Campaign, now: datetime | None, report: TickReport) -> TickR
     _send_allowed(campaign, report, allowed, can_send)
     waiting = [p.stem for p in Outbox(campaign.folder).drafts()]
     report.waiting_for_review = waiting
+    _tell_uncertain(campaign, report)
     if report.resolved is not None and "report" not in kinds:
         _tell_gm(campaign, report, can_send)
     return report
 
 
 def _send_allowed(campaign: Campaign, report: TickReport, drafts: list[str], can_send: bool) -> None:
+    """Send what the GM allowed; an uncertain draft is never sent again by a tick."""
     from .postoffice import send
 
+    campaign.withdraw_drafts()  # a rollback killed half-way: its turn's drafts are never sent
     present = {p.stem for p in Outbox(campaign.folder).drafts()}
     drafts = [d for d in drafts if d in present]
     if drafts and can_send:
-        result = send(campaign, drafts)
+        result = send(campaign, drafts)  # a SendError says which draft it made uncertain
         report.sent += result.sent
         for draft_id, reason in result.failed.items():
             report.notes.append(f"could not send {draft_id}: {reason}")
+
+
+def _tell_uncertain(campaign: Campaign, report: TickReport) -> None:
+    """Uncertain drafts wait for the GM's word: say so on every tick."""
+    from .postoffice import uncertain_drafts
+
+    ids = [u["draft"] for u in uncertain_drafts(campaign.folder)]
+    if ids:
+        report.uncertain = ids
+        report.notes.append(f"{len(ids)} uncertain mail(s), handed to the SMTP server without a reply "
+                            f"(maybe delivered, maybe not), are NOT sent again by a tick: {', '.join(ids)}. "
+                            f"Check, then `pbem send {campaign.folder} --mark-sent ID` or "
+                            f"`--resend-uncertain ID`.")
 
 
 def _tell_gm(campaign: Campaign, report: TickReport, can_send: bool) -> None:

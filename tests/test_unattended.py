@@ -137,13 +137,13 @@ def test_reminders_name_the_missing_hands_and_fall_due_once(tmp_path):
     report = tick(campaign, now=utc("2026-10-24 18:00"))  # 25 hours before: not yet due
     assert report.reminders == []
     report = tick(campaign, now=utc("2026-10-24 19:00"))  # 24 hours before: due
-    assert sorted(report.reminders) == ["reminder-t001-bruno-1", "reminder-t001-chloe-1"]
-    body = (campaign.folder / "mail" / "outbox" / "reminder-t001-bruno-1.eml").read_text()
+    assert sorted(report.reminders) == ["reminder-t001-seat2-1", "reminder-t001-seat3-1"]
+    body = (campaign.folder / "mail" / "outbox" / "reminder-t001-seat2-1.eml").read_text()
     assert "hands 2, 5, 8, 11" in body
     assert tick(campaign, now=utc("2026-10-24 20:00")).reminders == []  # not twice
     assert remind(campaign, now=utc("2026-10-24 21:00")) == []
-    assert remind(campaign, now=utc("2026-10-24 21:00"), again=True) == ["reminder-t001-bruno-2",
-                                                                         "reminder-t001-chloe-2"]
+    assert remind(campaign, now=utc("2026-10-24 21:00"), again=True) == ["reminder-t001-seat2-2",
+                                                                         "reminder-t001-seat3-2"]
 
 
 def test_tick_twice_in_a_row_does_the_work_once(tmp_path):
@@ -241,7 +241,7 @@ def test_verify_accepts_a_true_final_report(finished, tmp_path):
     folder, final, opening = finished
     code, out = run("verify", write(tmp_path, "final.txt", final), "--opening", write(tmp_path, "o.txt", opening))
     assert code == 0 and out.startswith("VERIFIED")
-    mail = sorted((folder / "mail" / "outbox").glob("*public-bruno.eml"))[-1]
+    mail = sorted((folder / "mail" / "outbox").glob("*public-seat2.eml"))[-1]
     code, out = run("verify", mail)
     assert code == 0, out
 

@@ -59,17 +59,29 @@ class _Locked:
 
 
 class SentLedger(_Locked):
-    """Append-only JSON-lines record of every draft the SMTP server accepted.
+    """Append-only JSON-lines record of every draft the SMTP server accepted,
+    and of every draft whose fate is unknown.
 
-    One line per message: {"draft_id", "message_id", "recipients", "sent_at"}.
+    A sent draft: {"draft_id", "message_id", "recipients", "sent_at"} (and
+    "confirmed_by": "gm" when the GM saw it arrive). Before the message goes
+    out (DATA), {"draft_id", "message_id", "recipients", "state": "in-flight", "at"}; a
+    definite refusal after that, {"draft_id", "state": "not-sent", ...}. A
+    draft whose last line is "in-flight" is *uncertain*: the server may have
+    stored it without replying, or the sender was killed before noting the
+    reply; it is never resent without the GM's word.
+
     A line torn by a kill mid-write is ignored when reading, and the next record
     starts on a fresh line so it is not glued to the fragment.
     """
+
+    IN_FLIGHT = "in-flight"
+    NOT_SENT = "not-sent"
 
     def __init__(self, path: Path):
         self.path = Path(path)
         self._entries: list[dict] = []
         self._sent: set[str] = set()
+        self._uncertain: dict[str, dict] = {}
         self._needs_newline = False
         self._lock = threading.Lock()
         self._load()
@@ -88,24 +100,62 @@ class SentLedger(_Locked):
             except ValueError:
                 continue  # torn write from a killed run: that message was not recorded
             if isinstance(entry, dict) and isinstance(entry.get("draft_id"), str):
-                self._entries.append(entry)
-                self._sent.add(entry["draft_id"])
+                self._apply(entry)
+
+    def _apply(self, entry: dict) -> None:
+        draft_id, state = entry["draft_id"], entry.get("state")
+        if state is None:  # sent
+            self._entries.append(entry)
+            self._sent.add(draft_id)
+            self._uncertain.pop(draft_id, None)
+        elif state == self.IN_FLIGHT:
+            if draft_id not in self._sent:
+                self._uncertain[draft_id] = entry
+        elif state == self.NOT_SENT:
+            self._uncertain.pop(draft_id, None)
 
     def is_sent(self, draft_id: str) -> bool:
         return draft_id in self._sent
 
-    def record(self, draft_id: str, message_id: str, recipients: list[str]) -> None:
+    def is_uncertain(self, draft_id: str) -> bool:
+        """The message went out and no reply came: it may or may not have arrived."""
+        return draft_id in self._uncertain
+
+    def uncertain(self) -> dict[str, dict]:
+        """Draft id -> its in-flight record, for every uncertain draft."""
+        return {draft_id: dict(entry) for draft_id, entry in self._uncertain.items()}
+
+    def in_flight(self, draft_id: str, message_id: str, recipients: list[str] = ()) -> None:
+        """Note, durably, that the message is about to go out (before DATA): if no
+        reply is noted after it, the draft is uncertain, even after a kill."""
+        self._append({"draft_id": draft_id, "message_id": message_id, "recipients": list(recipients),
+                      "state": self.IN_FLIGHT, "at": _now()})
+
+    def not_sent(self, draft_id: str, reason: str) -> None:
+        """The server answered the message with a refusal: certainly not delivered."""
+        self._append({"draft_id": draft_id, "state": self.NOT_SENT, "reason": reason, "at": _now()})
+
+    def record(self, draft_id: str, message_id: str, recipients: list[str],
+               confirmed_by: str | None = None, sync: bool = True) -> None:
         """Append one record and fsync it before returning: the caller relies on it.
 
-        Thread-safe, so the sender can fsync off its event loop; each caller fsyncs
-        its own descriptor outside the lock, letting concurrent fsyncs overlap.
+        ``sync=False`` is for a draft noted in flight first: the kernel keeps the
+        line through a kill, and if a power cut loses it, the draft reads as
+        uncertain (never resent); the next in-flight fsync, or `sync()`, makes it
+        durable. Thread-safe, so the sender can fsync off its event loop; each
+        caller fsyncs its own descriptor outside the lock.
         """
         entry = {
             "draft_id": draft_id,
             "message_id": message_id,
             "recipients": list(recipients),
-            "sent_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "sent_at": _now(),
         }
+        if confirmed_by:
+            entry["confirmed_by"] = confirmed_by
+        self._append(entry, sync)
+
+    def _append(self, entry: dict, sync: bool = True) -> None:
         line = json.dumps(entry, ensure_ascii=False).encode() + b"\n"
         with self._lock:
             if self._needs_newline:
@@ -120,17 +170,31 @@ class SentLedger(_Locked):
                 raise
             self._needs_newline = False
         try:
-            os.fsync(fd)
+            if sync or created:
+                os.fsync(fd)
         finally:
             os.close(fd)
         if created:
             fsync_dir(self.path.parent)
         with self._lock:
-            self._entries.append(entry)
-            self._sent.add(draft_id)
+            self._apply(entry)
+
+    def sync(self) -> None:
+        """Make every record appended so far durable (see `record`'s ``sync``)."""
+        if self.path.exists():
+            fd = os.open(self.path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
 
     def entries(self) -> list[dict]:
+        """The sent records, in order."""
         return [dict(entry) for entry in self._entries]
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
 class FetchLedger(_Locked):

@@ -2,14 +2,22 @@
 
 Design, in the order things can go wrong:
 
-* Every draft has an id; `SentLedger` records it (fsync'd) the moment the server
-  accepts the message, so a run that is killed or fails half-way can simply be
-  rerun: it skips what was accepted and sends only the rest.
+* Every draft has an id; `SentLedger` records it the moment the server accepts
+  the message, so a run that is killed or fails half-way can simply be rerun: it
+  skips what was accepted and sends only the rest.
 * Connections are expensive and servers limit them, so one connection carries a
   batch of `batch_per_connection` messages and at most `max_connections` run at once.
-* Temporary trouble (4xx replies, a dropped connection, a timeout) is retried with
-  exponential backoff on a fresh connection when needed.  Permanent refusals (5xx)
-  fail only that draft, with the server's words, and the others go on.
+* Temporary trouble (4xx replies, a dropped connection, a timeout) before the
+  message is handed over is retried with exponential backoff on a fresh
+  connection when needed.  Permanent refusals (5xx) fail only that draft, with
+  the server's words, and the others go on.
+* Once the message itself goes out (DATA), only the server's reply says whether
+  it was stored: a server can store it and drop the line, or reply too late.  So
+  the ledger notes the draft "in flight" (fsync'd) before DATA, and a draft with
+  no reply after it is *uncertain*: never resent by a retry or a rerun, only on
+  the GM's word (`resend`).  The run stops at the first uncertain draft, and the
+  DATA phase is taken by one connection at a time, so a crash or a dead server
+  leaves at most one draft uncertain.
 * Trouble no retry will fix for this run (server unreachable after the retries,
   login refused, TLS failure) stops everything with `SendError`, after the workers
   have finished and recorded the message each had in flight.
@@ -17,9 +25,10 @@ Design, in the order things can go wrong:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ssl
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from email.parser import BytesHeaderParser
 from email.policy import compat32
@@ -30,6 +39,7 @@ from aiosmtplib import (
     SMTPAuthenticationError,
     SMTPException,
     SMTPNotSupported,
+    SMTPRecipientRefused,
     SMTPRecipientsRefused,
     SMTPResponseException,
 )
@@ -85,6 +95,8 @@ class SendSummary:
     skipped: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)
     per_recipient: dict[str, dict[str, str]] = field(default_factory=dict)
+    uncertain: dict[str, str] = field(default_factory=dict)  # made uncertain by this run: why
+    held: list[str] = field(default_factory=list)  # uncertain before this run: not sent again
 
 
 @dataclass(frozen=True)
@@ -200,6 +212,8 @@ class _Run:
         self.progress = progress or (lambda draft_id, event: None)
         self.queue: deque[list[_Draft]] = deque()
         self.fatal: SendError | None = None
+        # One message handed over at a time, across connections: at most one uncertain.
+        self.data_lock = asyncio.Lock()
 
     @property
     def where(self) -> str:
@@ -276,9 +290,10 @@ class _Run:
             raise
 
     async def _transmit(self, conn: _Connection, client: SMTP, draft: _Draft) -> None:
-        """One SMTP transaction: record on success, fail the draft on 5xx, else _Retry."""
+        """One SMTP transaction: record on success, fail the draft on 5xx, else _Retry;
+        no reply to the message itself makes it uncertain (see the module doc)."""
         try:
-            errors, _reply = await client.sendmail(draft.sender, draft.recipients, draft.raw)
+            errors = await self._envelope(client, draft)
         except SMTPRecipientsRefused as exc:
             refusals = {r.recipient: f"{r.code} {r.message}" for r in exc.recipients}
             if all(400 <= r.code < 500 for r in exc.recipients):
@@ -286,22 +301,73 @@ class _Run:
             self._fail(draft, "every recipient was refused: " + "; ".join(refusals.values()), refusals)
             return
         except SMTPResponseException as exc:
-            if not 400 <= exc.code < 500:
-                self._fail(draft, _describe(exc))  # permanent: retrying cannot help
-                return
-            if exc.code == 421:  # the server is closing this session
-                conn.discard()
-            raise _Retry(_describe(exc)) from exc
+            with contextlib.suppress(SMTPException, OSError, asyncio.TimeoutError):
+                await client.rset()  # a clean envelope for the next attempt
+            self._refused(conn, draft, exc)
+            return
         except (SMTPException, OSError, asyncio.TimeoutError) as exc:
-            conn.discard()
+            conn.discard()  # before the message went out: certainly not delivered
             raise _Retry(f"connection lost: {_describe(exc)}", connection=True) from exc
-        await self._accepted(draft, errors)
+        async with self.data_lock:
+            if self.fatal is not None:
+                conn.discard()  # the run stops; the server drops the unfinished envelope
+                return
+            accepted = [r for r in draft.recipients if r not in errors]
+            await asyncio.to_thread(self.ledger.in_flight, draft.draft_id, draft.message_id, accepted)
+            try:
+                await client.data(draft.raw)
+            except SMTPResponseException as exc:
+                # A reply: the server did not take the message.
+                await asyncio.to_thread(self.ledger.not_sent, draft.draft_id, _describe(exc))
+                self._refused(conn, draft, exc)
+                return
+            except (SMTPException, OSError, asyncio.TimeoutError) as exc:
+                conn.discard()
+                self._uncertain(draft, exc)
+                return
+            await self._accepted(draft, errors)
+
+    async def _envelope(self, client: SMTP, draft: _Draft) -> dict:
+        """MAIL FROM and RCPT TO; the refused recipients (all refused: SMTPRecipientsRefused)."""
+        await client.mail(draft.sender)
+        refused = {}
+        for recipient in draft.recipients:
+            try:
+                await client.rcpt(recipient)
+            except SMTPRecipientRefused as exc:
+                refused[recipient] = exc
+        if len(refused) == len(draft.recipients):
+            with contextlib.suppress(SMTPException, OSError, asyncio.TimeoutError):
+                await client.rset()
+            raise SMTPRecipientsRefused(list(refused.values()))
+        return refused
+
+    def _refused(self, conn: _Connection, draft: _Draft, exc: SMTPResponseException) -> None:
+        """The server refused the message: 5xx fails the draft, 4xx is retried."""
+        if not 400 <= exc.code < 500:
+            self._fail(draft, _describe(exc))  # permanent: retrying cannot help
+            return
+        if exc.code == 421:  # the server is closing this session
+            conn.discard()
+        raise _Retry(_describe(exc)) from exc
+
+    def _uncertain(self, draft: _Draft, exc: BaseException) -> None:
+        reason = f"no reply after the message was handed over ({_describe(exc)})"
+        self.summary.uncertain[draft.draft_id] = reason
+        self.progress(draft.draft_id, "uncertain")
+        if self.fatal is None:
+            self.fatal = SendError(
+                f"SMTP server {self.where} gave no reply after receiving {draft.draft_id}: it may or "
+                f"may not have been delivered, so it is marked uncertain and will not be sent again "
+                f"by itself"
+            )
 
     async def _accepted(self, draft: _Draft, errors: dict) -> None:
         accepted = [r for r in draft.recipients if r not in errors]
-        # Record first: if anything after this fails, the rerun must not resend.
-        # The fsync runs in a thread so the other connections keep moving meanwhile.
-        await asyncio.to_thread(self.ledger.record, draft.draft_id, draft.message_id, accepted)
+        # Record first: if anything after this fails, the rerun must not resend. No
+        # fsync of its own: the in-flight line is durable, so a lost "sent" line
+        # reads as uncertain, never as unsent (see SentLedger.record).
+        self.ledger.record(draft.draft_id, draft.message_id, accepted, sync=False)
         self.summary.sent.append(draft.draft_id)
         self.summary.per_recipient[draft.draft_id] = {
             r: (f"{errors[r].code} {errors[r].message}" if r in errors else "accepted")
@@ -321,6 +387,7 @@ async def send_drafts_async(
     settings: SmtpSettings,
     ledger: SentLedger,
     progress: Progress | None = None,
+    resend: Collection[str] = (),
 ) -> SendSummary:
     """Async form of `send_drafts`, for callers that already run an event loop."""
     if settings.security not in SECURITY_MODES:
@@ -338,6 +405,10 @@ async def send_drafts_async(
                     summary.skipped.append(draft_id)
                     run.progress(draft_id, "skipped")
                     continue
+                if ledger.is_uncertain(draft_id) and draft_id not in resend:
+                    summary.held.append(draft_id)
+                    run.progress(draft_id, "held")
+                    continue
                 seen.add(draft_id)
                 try:
                     pending.append(_prepare(draft_id, raw))
@@ -346,11 +417,15 @@ async def send_drafts_async(
             size = settings.batch_per_connection
             run.queue.extend(pending[i:i + size] for i in range(0, len(pending), size))
             workers = min(settings.max_connections, len(run.queue))
-            await asyncio.gather(*(run.worker() for _ in range(workers)))
+            try:
+                await asyncio.gather(*(run.worker() for _ in range(workers)))
+            finally:
+                await asyncio.to_thread(ledger.sync)
     except LedgerBusy as exc:
         raise SendError(str(exc), summary) from exc
     if run.fatal is not None:
-        done = len(summary.sent) + sum(d.draft_id in summary.failed for d in pending)
+        done = len(summary.sent) + sum(d.draft_id in summary.failed or d.draft_id in summary.uncertain
+                                       for d in pending)
         raise SendError(
             f"{str(run.fatal).rstrip('.')}. {len(summary.sent)} message(s) were sent and recorded; "
             f"{len(pending) - done} not sent yet: run again to send the rest.",
@@ -364,11 +439,14 @@ def send_drafts(
     settings: SmtpSettings,
     ledger: SentLedger,
     progress: Progress | None = None,
+    resend: Collection[str] = (),
 ) -> SendSummary:
     """Send each (draft_id, RFC 5322 bytes) not already in `ledger`; see module doc.
 
     The envelope comes from the From/To/Cc headers.  `progress(draft_id, event)` is
-    called with event "skipped", "sent", "failed" or "retry".  Raises `SendError`
-    when the server cannot be used at all; drafts accepted before that are recorded.
+    called with event "skipped", "held", "sent", "failed", "uncertain" or "retry".
+    Uncertain drafts are held back unless their id is in `resend` (the GM's word).
+    Raises `SendError` when the server cannot be used at all, or when a draft was
+    made uncertain (`summary.uncertain`); drafts accepted before that are recorded.
     """
-    return asyncio.run(send_drafts_async(drafts, settings, ledger, progress))
+    return asyncio.run(send_drafts_async(drafts, settings, ledger, progress, resend))

@@ -396,7 +396,9 @@ class SmtpServer:
     `DovecotServer`, delivered into it by LMTP, so a test can check what really
     arrived in the recipients' mailboxes.  `relay=None` accepts and discards (bench).
     Faults: `fail_next` (4xx), `reject` (5xx), `drop_after` (cut after K messages),
-    `stall_next` (hang, then cut); `logins` and `peak_active` show connection use.
+    `stall_next` (hang, then cut), `store_then_drop` (keep the message, cut before
+    the reply), `slow_reply` (keep it, reply late), `after_store` (a hook between
+    keeping a message and replying); `logins` and `peak_active` show connection use.
     """
 
     def __init__(
@@ -417,6 +419,9 @@ class SmtpServer:
         self._faults: list[_Fault] = []
         self._drop_after: int | None = None
         self._stall: float | None = None
+        self._store_then_drop = 0
+        self._slow_reply: tuple[float, int] = (0.0, 0)
+        self.after_store: Callable[[int], None] | None = None
         self._lock = threading.Lock()
         self.ca: trustme.CA | None = None
         tls_context = None
@@ -482,11 +487,25 @@ class SmtpServer:
         with self._lock:
             self._stall = seconds
 
+    def store_then_drop(self, count: int = 1) -> None:
+        """Store the next `count` messages, then cut the connection before replying:
+        the message arrived, the sender never hears so."""
+        with self._lock:
+            self._store_then_drop = count
+
+    def slow_reply(self, seconds: float, count: int = 1) -> None:
+        """Store the next `count` messages, then wait `seconds` before replying 250."""
+        with self._lock:
+            self._slow_reply = (seconds, count)
+
     def clear_faults(self) -> None:
         with self._lock:
             self._faults.clear()
             self._drop_after = None
             self._stall = None
+            self._store_then_drop = 0
+            self._slow_reply = (0.0, 0)
+            self.after_store = None
 
     def contents(self) -> list[bytes]:
         with self._lock:
@@ -571,6 +590,21 @@ class _Handler:
                     return f"451 4.3.0 Relay to Dovecot failed: {exc}"
             with owner._lock:
                 owner.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos), content))
+                stored = len(owner.received)
+                drop_now = owner._store_then_drop > 0
+                if drop_now:
+                    owner._store_then_drop -= 1
+                delay, slow = owner._slow_reply
+                if slow > 0:
+                    owner._slow_reply = (delay, slow - 1)
+                hook = owner.after_store
+            if hook is not None:
+                hook(stored)  # e.g. kill the sender now: stored, no reply sent yet
+            if drop_now:
+                server.transport.abort()
+                return "421 4.3.0 Connection dropped"
+            if slow > 0:
+                await asyncio.sleep(delay)
             return "250 2.0.0 OK queued"
         finally:
             with owner._lock:

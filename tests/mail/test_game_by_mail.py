@@ -183,9 +183,12 @@ def test_a_whole_game_by_mail(mail_game):
         for winner in data["winners"]:
             assert winner in body
     # Every acknowledgement went out too, and nothing was sent twice.
-    sent = (folder / "mail" / "sent.jsonl").read_text(encoding="utf-8").splitlines()
-    ids = [json.loads(line)["draft_id"] if "draft_id" in line else json.loads(line).get("draft") for line in sent]
-    assert len(ids) == len(set(ids))
+    from pbem.transport import SentLedger
+
+    ledger = SentLedger(folder / "mail" / "sent.jsonl")
+    ids = [entry["draft_id"] for entry in ledger.entries()]
+    assert len(ids) == len(set(ids)) and ids
+    assert ledger.uncertain() == {}
 
 
 def _campaign_yaml(folder, gm, addresses, smtp_host, smtp_port, ca, dovecot, *, title="Faults", seed=5,

@@ -1,0 +1,112 @@
+"""Issue 8.1: every draft has a file of its own, whatever the players' names.
+
+Draft names used to be built from a slug of the player's name, so names that
+slug alike (any Cyrillic or Greek name, "Chloé" and "Chloe") shared one file
+and each draft silently replaced the last. A draft's name now comes from the
+seat, and writing a draft never replaces another.
+"""
+
+from __future__ import annotations
+
+from email import message_from_bytes
+from email.policy import default
+from types import SimpleNamespace
+
+import pytest
+
+from pbem.outbox import DraftClash, Outbox, make_message, turn_mails
+
+SCRIPTS = [
+    {"name": "Борис", "email": "boris@example.org"},
+    {"name": "Иван", "email": "ivan@example.org"},
+    {"name": "Ольга", "email": "olga@example.org"},
+    {"name": "Ζωή", "email": "zoe@example.org"},
+]
+
+
+def outbox_mail(folder):
+    """Draft id -> (To address, Subject) of every draft in the outbox."""
+    out = {}
+    for path in sorted((folder / "mail" / "outbox").glob("*.eml")):
+        msg = message_from_bytes(path.read_bytes(), policy=default)
+        out[path.stem] = (msg["To"].addresses[0].addr_spec, str(msg["Subject"]))
+    return out
+
+
+@pytest.fixture
+def cyrillic(tmp_path, kit, cli):
+    folder = tmp_path / "script"
+    kit.write_config(folder, kit.config(SCRIPTS, gm={"name": "Rita", "email": "gm@example.org"}))
+    cli.ok("start", folder)
+    return folder
+
+
+def test_opening_drafts_of_four_non_latin_players_are_eight_files(cli, cyrillic):
+    mail = outbox_mail(cyrillic)
+    assert len(mail) == 8, sorted(mail)
+    to = sorted(address for address, _ in mail.values())
+    assert to == sorted(p["email"] for p in SCRIPTS for _ in range(2))
+
+
+def test_resolve_drafts_one_public_and_one_private_mail_per_player(cli, cyrillic):
+    cli.ok("resolve", cyrillic, "--force")
+    turn1 = {d: v for d, v in outbox_mail(cyrillic).items() if d.startswith("t001")}
+    assert len(turn1) == 8
+    for person in SCRIPTS:
+        kinds = sorted(d.split("-")[1] for d, (to, _) in turn1.items() if to == person["email"])
+        assert kinds == ["private", "public"], person
+
+
+def test_remind_drafts_a_reminder_for_every_player(cli, cyrillic):
+    cli.ok("remind", cyrillic)
+    reminders = {d: v for d, v in outbox_mail(cyrillic).items() if d.startswith("reminder")}
+    assert sorted(to for to, _ in reminders.values()) == sorted(p["email"] for p in SCRIPTS)
+    cli.ok("remind", cyrillic, "--again")
+    reminders = {d: v for d, v in outbox_mail(cyrillic).items() if d.startswith("reminder")}
+    assert len(reminders) == 8
+
+
+def test_acknowledgements_of_four_non_latin_players_are_four_drafts(cli, cyrillic):
+    inbox = cyrillic / "mail" / "inbox" / "new"
+    inbox.mkdir(parents=True)
+    for n, person in enumerate(SCRIPTS):
+        raw = make_message(sender_name=person["name"], sender=person["email"], to_name="Rita",
+                           to="gm@example.org", subject="[script] Turn 1: orders", body="STATUS\n",
+                           message_id=f"<m{n}@example.org>")
+        (inbox / f"m{n}.eml").write_bytes(raw)
+    cli.ok("fetch", cyrillic)
+    acks = {d: v for d, v in outbox_mail(cyrillic).items() if d.startswith("ack")}
+    assert sorted(to for to, _ in acks.values()) == sorted(p["email"] for p in SCRIPTS)
+
+
+def test_names_that_differ_only_by_an_accent_get_two_drafts(tmp_path):
+    """Chloé and Chloe at one table (whether `start` lets them sit together is
+    another matter): the turn's mails are still one file per player."""
+    players = [SimpleNamespace(name="Chloé", email="chloe@example.fr"),
+               SimpleNamespace(name="Chloe", email="chloe@example.org")]
+    files = turn_mails(tmp_path, "g", 1, 1, False, None, players, "public",
+                       {"Chloé": "for Chloé", "Chloe": "for Chloe"})
+    drafts = [name for name in files if name.endswith(".eml")]
+    assert len(drafts) == 4
+    private = [text for name, text in files.items() if "private" in name]
+    assert any("chloe@example.fr" in t for t in private) and any("chloe@example.org" in t for t in private)
+
+
+def test_a_draft_never_replaces_another(tmp_path):
+    outbox = Outbox(tmp_path)
+    outbox.add("d1", b"first", message_id="<1@x>", kind="ack", turn=1, to="a@x", player="A")
+    with pytest.raises(DraftClash, match="d1.eml"):
+        outbox.add("d1", b"second", message_id="<2@x>", kind="ack", turn=1, to="b@x", player="B")
+    assert (outbox.folder / "d1.eml").read_bytes() == b"first"
+    assert list(outbox.known_ids()) == ["<1@x>"]
+    assert sorted(p.name for p in outbox.folder.iterdir()) == ["d1.eml"]  # no temporary file left
+
+
+def test_a_draft_never_replaces_another_in_a_batch(tmp_path):
+    first = Outbox(tmp_path)
+    first.add("d1", b"first", message_id="<1@x>", kind="ack", turn=1, to="a@x", player="A")
+    batch = Outbox(tmp_path, durable=False)
+    batch.add("d1", b"second", message_id="<2@x>", kind="ack", turn=1, to="b@x", player="B")
+    with pytest.raises(DraftClash):
+        batch.wait()
+    assert (first.folder / "d1.eml").read_bytes() == b"first"

@@ -1,0 +1,67 @@
+"""Issue 8.5: the turn writer and the outbox sync what they write, and only that.
+
+``os.sync()`` flushed every disk of the machine on each resolve (slow and rude
+on a shared server); the outbox's batch writer switched drafts in without any
+sync. A spy on ``os.fsync`` records which files and folders were synced.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pbem.outbox import Outbox
+
+
+@pytest.fixture
+def synced(monkeypatch):
+    """The real paths of every file or folder fsync'd; os.sync() is an error."""
+    paths: list[str] = []
+    real_fsync = os.fsync
+
+    def spy(fd):
+        paths.append(os.readlink(f"/proc/self/fd/{fd}"))
+        return real_fsync(fd)
+
+    def no_sync():
+        raise AssertionError("os.sync() flushes the whole machine")
+
+    monkeypatch.setattr(os, "fsync", spy)
+    monkeypatch.setattr(os, "sync", no_sync)
+    return paths
+
+
+def test_resolve_syncs_each_file_of_the_turn_and_never_the_machine(cli, started3, synced):
+    cli.ok("resolve", started3, "--force")
+    turn = started3 / "turns" / "turn-001"
+    files = [p for p in turn.rglob("*") if p.is_file()]
+    assert files
+    # Written aside (turns/.turn-001.tmp), then renamed: compare the names inside the turn folder.
+    synced_inside = {p.split(".turn-001.tmp/", 1)[1] for p in synced if ".turn-001.tmp/" in p}
+    for path in files:
+        assert str(path.relative_to(turn)) in synced_inside, path
+    for folder in ("mail", "reports"):
+        assert folder in synced_inside, f"the folder {folder}/ (its entries) was not synced"
+    assert str(started3 / "turns") in synced, "the rename into turns/ was not made durable"
+
+
+def test_the_outbox_batch_writer_syncs_every_draft_and_its_folder(tmp_path, synced):
+    outbox = Outbox(tmp_path, durable=False)
+    for n in range(3):
+        outbox.add(f"d{n}", b"draft %d" % n, message_id=f"<{n}@x>", kind="ack", turn=1, to="a@x", player="A")
+    outbox.wait()
+    outbox.flush()
+    for n in range(3):
+        draft = str(outbox.folder / f"d{n}.eml")
+        # The bytes are synced before the draft gets its name (a temporary file, then a link).
+        assert any(Path(p).name == f".d{n}.eml.tmp" or p == draft for p in synced), (n, synced)
+    assert str(outbox.folder) in synced
+    assert str(tmp_path / "mail" / "messages.jsonl") in synced
+
+
+def test_publish_syncs_the_outbox_folder(cli, started3, synced):
+    synced.clear()
+    cli.ok("resolve", started3, "--force")
+    assert str(started3 / "mail" / "outbox") in synced
