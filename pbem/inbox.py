@@ -32,7 +32,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .campaign import Campaign, OrderBook, Receipt, order_code
-from .grammar import CODE, SUBJECT_TAG
+from .grammar import SUBJECT_TAG, codes_in, mask_codes
 from .outbox import Outbox, _slug, make_message
 
 RECEIVED = Path("mail") / "received"
@@ -90,6 +90,7 @@ class Mailroom:
         self._renderer = None
         self._position = None
         self._addresses: dict[str, str] | None = None  # registered address -> player
+        self._code_owner: dict[str, str] | None = None  # order code -> player
         self._lock = None
         self._index: dict[str, str] | None = None
         self._book: OrderBook | None = None
@@ -250,19 +251,34 @@ class Mailroom:
         outcome.ack = self._ack(outcome, mail, position)
         return outcome
 
+    def _codes(self, seed: str) -> dict[str, str]:
+        """Every player's order code -> the player (once per batch)."""
+        if self._code_owner is None:
+            self._code_owner = {order_code(seed, p.name): p.name for p in self.campaign.config.players}
+        return self._code_owner
+
     def _check_code(self, text: str, player: str, seed: str) -> tuple[str, str, str] | None:
         """None when the code is right (or absent and not required); else the
-        status, a line for the GM, and what the player is told."""
-        mine = order_code(seed, player)
-        found = set(CODE.findall(text.upper()))
-        if mine in found:
+        status, a line for the GM, and what the player is told. No code is ever
+        repeated (not even to the GM's screen): whoever reads the warning would
+        learn it."""
+        codes = self._codes(seed)
+        seen = codes_in(text, codes)
+        if any(s.exact and codes[s.code] == player for s in seen):
             return None
-        if found:
-            code = sorted(found)[0]
-            return (CODE_MISMATCH, f"order code {code} is not {player}'s (a forgery?); {player} was told",
-                    f"A message from your address carried the order code {code}, which is not yours, "
-                    f"so it was refused. If you did not send it, tell the GM: someone may be writing "
-                    f"in your name. If you did, reply to your own turn mail, which holds your code.")
+        others = [s for s in seen if codes[s.code] != player]
+        if others:
+            owner = codes[others[0].code]
+            nearly = "" if others[0].exact else "nearly "
+            return (CODE_MISMATCH, f"it carried {nearly}{owner}'s order code, not {player}'s (a forgery, "
+                                   f"or a code passed on?); {player} was told",
+                    "A message from your address carried an order code that is not yours, so it was "
+                    "refused. If you did not send it, tell the GM: someone may be writing in your name. "
+                    "If you did, reply to your own turn mail, which holds your code.")
+        if seen:
+            return (CODE_MISMATCH, f"{player}'s order code, mistyped; {player} was told",
+                    "Your message carried your order code mistyped (a character wrong, or two swapped), "
+                    "so it was refused. Reply to your turn mail, or copy the code from it exactly.")
         if self.campaign.config.require_code:
             return (CODE_MISSING, "no order code; this game requires one",
                     "Your order code is missing, and this game requires it in every order mail: "
@@ -289,6 +305,11 @@ class Mailroom:
             hands = [{"number": h.number, "cards": [c.title for c in h.cards[seat]],
                       "your_turn": h.active == seat}
                      for h in game.hands if not h.ended and h.alive[seat]]
+        codes = self._codes(position.seed)
+        if receipt is not None:  # the player's words go back only without codes in them
+            receipt = _without_codes(receipt, codes)
+        on_file = {hand: {**order, "reason": mask_codes(order.get("reason") or "", codes)}
+                   for hand, order in on_file.items()}
         context = {
             "campaign": campaign.name,
             "title": config.title,
@@ -321,6 +342,14 @@ class Mailroom:
         self.outbox.add(draft_id, raw, message_id=message_id, kind="ack", turn=game.turn,
                         to=person.email, player=player)
         return draft_id
+
+
+def _without_codes(receipt: Receipt, codes: dict[str, str]) -> Receipt:
+    """The receipt as a player may read it: no order code in what it echoes."""
+    checked = [c._replace(reason=mask_codes(c.reason, codes), note=mask_codes(c.note, codes))
+               for c in receipt.checked]
+    ignored = [mask_codes(line, codes) for line in receipt.ignored]
+    return receipt._replace(checked=checked, ignored=ignored)
 
 
 def _tag_of(subject: str) -> str | None:
