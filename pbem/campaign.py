@@ -576,7 +576,9 @@ class Campaign:
         }
 
     def status(self) -> dict[str, Any]:
-        """What the GM needs at a glance: turn, hands in play, who owes what, tokens."""
+        """What the GM needs at a glance: turn, hands in play, who owes what, tokens.
+        (The mail side, refused messages and held acknowledgements, is the
+        inbox's: :func:`pbem.inbox.refused_messages`, :func:`pbem.inbox.held_acks`.)"""
         pos = self.position()
         game = pos.game
         return {
@@ -589,7 +591,6 @@ class Campaign:
             "on_file": {name: sorted(int(h) for h in hands)
                         for name, hands in self.store.read_orders(game.turn).items()},
             "tokens": dict(zip(pos.players, game.tokens)),
-            "refused": self.refused_messages(),
             "deadline": self._deadline_status(game),
         }
 
@@ -603,11 +604,6 @@ class Campaign:
 
         return {"at": deadline.isoformat(timespec="seconds"), "text": self._deadline_text(deadline),
                 "left": time_left(deadline, self.now()), "passed": self.now() >= deadline}
-
-    def refused_messages(self) -> list[dict]:
-        from .inbox import refused_messages
-
-        return refused_messages(self)
 
 
 class OrderBook:

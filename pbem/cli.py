@@ -314,7 +314,12 @@ def export(folder: str) -> None:
 @_guard
 def status(folder: str, as_json: bool) -> None:
     """Turn, hands in play, who still owes orders, tokens."""
-    info = _campaign(folder).status()
+    from .inbox import held_acks, refused_messages
+
+    campaign = _campaign(folder)
+    info = campaign.status()
+    info["refused"] = refused_messages(campaign)
+    info["held_acks"] = held_acks(campaign)
     if as_json:
         click.echo(json.dumps(info, indent=2, ensure_ascii=False))
         return
@@ -338,6 +343,16 @@ def status(folder: str, as_json: bool) -> None:
         for entry in info["refused"]:
             click.echo(f"  {entry['file']}  {entry['status']}: {entry.get('sender') or '?'}"
                        f"{' -- ' + entry['detail'] if entry.get('detail') else ''}")
+    if info["held_acks"]:
+        from .inbox import ACKS_PER_HOUR
+
+        per_player: dict[str, int] = {}
+        for entry in info["held_acks"]:
+            per_player[entry["player"]] = per_player.get(entry["player"], 0) + 1
+        for name, count in per_player.items():
+            click.echo(f"{count} acknowledgement{'s' if count > 1 else ''} to {name} held: more than "
+                       f"{ACKS_PER_HOUR} messages an hour came from that address (spoofed?). Their orders "
+                       f"are recorded; `pbem preview {folder}` shows the drafts, `pbem send` sends them.")
 
 
 @main.command()

@@ -13,7 +13,14 @@ For each message, in this order:
    ``require_code: true``);
 4. ``CLEAR`` drops the player's orders for the turn, ``STATUS`` asks for the
    cards and orders on file again; the orders are recorded;
-5. an acknowledgement is drafted in the outbox.
+5. an acknowledgement is drafted in the outbox. It echoes only what was read
+   as orders (in the tool's own words) and counts the other lines: a stranger
+   writing from a player's address must not make the GM's acknowledgement carry
+   their text (a link, a "password reset") to the real player. At most
+   :data:`ACKS_PER_HOUR` acknowledgements go to one player in an hour; beyond
+   that the message is still kept and its orders recorded, but the
+   acknowledgement is *held*: drafted for the GM, never sent on its own
+   (``auto_send``), and listed by ``pbem status`` (:func:`held_acks`).
 
 A batch (``pbem fetch``) holds the campaign lock once and writes in phases:
 the messages first, then the orders and drafts, then the index of messages
@@ -28,7 +35,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from .campaign import Campaign, OrderBook, Receipt, order_code
@@ -52,6 +59,10 @@ CODE_MISSING = "code missing"
 GAME_OVER = "game over"
 REFUSED = {UNREADABLE, UNKNOWN_SENDER, OTHER_CAMPAIGN, CODE_MISMATCH, CODE_MISSING, GAME_OVER}
 
+#: Acknowledgements sent on their own to one player in any hour; more are held
+#: for the GM (100 spoofed messages must not make 100 mails in the GM's name).
+ACKS_PER_HOUR = 3
+
 
 @dataclass
 class Outcome:
@@ -65,6 +76,7 @@ class Outcome:
     receipt: Receipt | None = None
     keywords: list[str] = field(default_factory=list)
     ack: str | None = None        # the draft id of the acknowledgement, if any
+    ack_held: bool = False        # over the hourly limit: the acknowledgement waits for the GM
 
     @property
     def recorded(self) -> bool:
@@ -75,7 +87,10 @@ class Outcome:
         lines = [f"{self.file}: {self.status} ({who}){': ' + self.detail if self.detail else ''}"]
         if self.receipt is not None:
             lines += self.receipt.lines()
-        if self.ack:
+        if self.ack and self.ack_held:
+            lines.append(f"  acknowledgement held for your review (more than {ACKS_PER_HOUR} to "
+                         f"{self.player} in an hour): mail/outbox/{self.ack}.eml")
+        elif self.ack:
             lines.append(f"  acknowledgement drafted: mail/outbox/{self.ack}.eml")
         return "\n".join(lines)
 
@@ -93,6 +108,7 @@ class Mailroom:
         self._code_owner: dict[str, str] | None = None  # order code -> player
         self._lock = None
         self._index: dict[str, str] | None = None
+        self._acks_sent: dict[str, list[datetime]] = {}  # player -> when each unheld ack was drafted
         self._book: OrderBook | None = None
         self._pending_index: list[dict] = []
         self._raw_written: list[Path] = []
@@ -148,10 +164,12 @@ class Mailroom:
         outcome = self._process(raw, relative)
         entry = {
             "file": relative, "sha256": sha, "message_id": message_id, "source": source,
-            "received": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "received": self.campaign.now().isoformat(timespec="seconds"),
             "sender": outcome.sender, "player": outcome.player, "status": outcome.status,
             "detail": outcome.detail, "ack": outcome.ack,
         }
+        if outcome.ack_held:
+            entry["ack_held"] = True
         self._pending_index.append(entry)
         index["sha:" + sha] = relative
         if message_id:
@@ -188,6 +206,8 @@ class Mailroom:
                     self._index["sha:" + entry["sha256"]] = entry["file"]
                     if entry.get("message_id"):
                         self._index["id:" + entry["message_id"]] = entry["file"]
+                    if entry.get("ack") and not entry.get("ack_held") and entry.get("player"):
+                        self._acks_sent.setdefault(entry["player"], []).append(_moment(entry["received"]))
         return self._index
 
     def _book_for_batch(self) -> OrderBook:
@@ -306,9 +326,11 @@ class Mailroom:
                       "your_turn": h.active == seat}
                      for h in game.hands if not h.ended and h.alive[seat]]
         codes = self._codes(position.seed)
-        if receipt is not None:  # the player's words go back only without codes in them
-            receipt = _without_codes(receipt, codes)
-        on_file = {hand: {**order, "reason": mask_codes(order.get("reason") or "", codes)}
+        other_lines = 0
+        if receipt is not None:  # only what was read as orders goes back, in the tool's words
+            other_lines = len(receipt.ignored)
+            receipt = _as_player_reads(receipt, codes)
+        on_file = {hand: {**order, "reason": _defang(order.get("reason") or "", codes)}
                    for hand, order in on_file.items()}
         context = {
             "campaign": campaign.name,
@@ -322,6 +344,7 @@ class Mailroom:
             "on_file": on_file,
             "missing": missing,
             "hands": hands,
+            "other_lines": other_lines,
             "code": order_code(position.seed, player),
         }
         if self._renderer is None:
@@ -341,15 +364,46 @@ class Mailroom:
                            message_id=message_id, in_reply_to=reply_to, references=refs[-10:])
         self.outbox.add(draft_id, raw, message_id=message_id, kind="ack", turn=game.turn,
                         to=person.email, player=player)
+        outcome.ack_held = self._over_the_limit(player)
         return draft_id
 
+    def _over_the_limit(self, player: str) -> bool:
+        """Whether ``player`` has had :data:`ACKS_PER_HOUR` acknowledgements in the
+        last hour (this one is then held); if not, this one counts."""
+        self._load_index()
+        now = self.campaign.now()
+        recent = [t for t in self._acks_sent.get(player, []) if now - t < timedelta(hours=1)]
+        if len(recent) >= ACKS_PER_HOUR:
+            return True
+        self._acks_sent[player] = recent + [now]
+        return False
 
-def _without_codes(receipt: Receipt, codes: dict[str, str]) -> Receipt:
-    """The receipt as a player may read it: no order code in what it echoes."""
-    checked = [c._replace(reason=mask_codes(c.reason, codes), note=mask_codes(c.note, codes))
+
+def _as_player_reads(receipt: Receipt, codes: dict[str, str]) -> Receipt:
+    """The receipt as the acknowledgement may echo it: the orders in the tool's
+    words, no line that was not an order (they are counted instead), no order
+    code, and no link in a word quoted back ("evil.example names no player")."""
+    checked = [c._replace(reason=_defang(c.reason, codes), note=_defang(c.note, codes))
                for c in receipt.checked]
-    ignored = [mask_codes(line, codes) for line in receipt.ignored]
-    return receipt._replace(checked=checked, ignored=ignored)
+    return receipt._replace(checked=checked, ignored=[])
+
+
+# A word the player wrote, quoted back in a reason, that a mail client could show
+# as a link or an address.
+_QUOTED_LINK = re.compile(r'"[^"\s]*[./@:][^"\s]*"')
+
+
+def _defang(text: str, codes: dict[str, str]) -> str:
+    if not text:
+        return text
+    return _QUOTED_LINK.sub("a word", mask_codes(text, codes))
+
+
+def _moment(text: str) -> datetime:
+    try:
+        return datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return datetime.min.replace(tzinfo=timezone.utc)  # unreadable: counts as long ago
 
 
 def _tag_of(subject: str) -> str | None:
@@ -427,7 +481,7 @@ def _auto_ack(campaign: Campaign, outcomes: list[Outcome]) -> None:
     """With ``auto_ack: true`` and SMTP set up, acknowledgements go at once."""
     from .postoffice import auto_ack, send, smtp_settings
 
-    acks = [o.ack for o in outcomes if o.ack]
+    acks = [o.ack for o in outcomes if o.ack and not o.ack_held]
     if acks and auto_ack(campaign.config) and smtp_settings(campaign.config) is not None:
         send(campaign, acks)
 
@@ -444,5 +498,23 @@ def refused_messages(campaign: Campaign) -> list[dict]:
         except json.JSONDecodeError:
             continue
         if entry.get("status") in REFUSED:
+            out.append(entry)
+    return out
+
+
+def held_acks(campaign: Campaign) -> list[dict]:
+    """The acknowledgements held over the hourly limit and still in the outbox
+    (for `pbem status`): each message's index entry."""
+    path = campaign.folder / INDEX
+    if not path.exists():
+        return []
+    outbox = campaign.folder / "mail" / "outbox"
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if entry.get("ack_held") and (outbox / f"{entry['ack']}.eml").exists():
             out.append(entry)
     return out

@@ -164,7 +164,7 @@ def _tick(campaign: Campaign, now: datetime | None, report: TickReport) -> TickR
     outcomes = fetch_new(campaign)
     report.messages = len(outcomes)
     report.recorded = sum(o.recorded for o in outcomes)
-    acks = [o.ack for o in outcomes if o.ack]
+    acks = [o.ack for o in outcomes if o.ack and not o.ack_held]  # held ones wait for the GM
     if campaign.position().game.finished:
         _send_allowed(campaign, report, acks if "ack" in kinds else [], can_send)
         return report

@@ -100,7 +100,7 @@ def test_every_message_received_kept_and_answered(game7):
     assert receipt.checked and all(c.status == "rejected" for c in receipt.checked)
     assert "orders for turn 2; turn 3 is now awaited" in receipt.checked[0].reason
     # Every refused message shows in the status.
-    refused = {Path(r["file"]).name for r in game7.status()["refused"]}
+    refused = {Path(r["file"]).name for r in inbox.refused_messages(game7)}
     assert len(refused) == sum(_expected_status(e) != inbox.RECORDED for e in EXPECTED)
 
 
@@ -203,7 +203,7 @@ def test_unreadable_message_is_kept_and_its_player_told(game7):
     assert (game7.folder / outcome.file).read_bytes() == raw
     body = _draft(game7, outcome.ack).get_content()
     assert "could not be read" in body
-    assert any(r["status"] == inbox.UNREADABLE for r in game7.status()["refused"])
+    assert any(r["status"] == inbox.UNREADABLE for r in inbox.refused_messages(game7))
 
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402

@@ -178,3 +178,124 @@ def test_code_grammar_keeps_only_the_campaigns_codes():
     found = [(c.written, c.code, c.exact) for c in codes_in(text, codes)]
     assert found == [("k7qm-3xtp", "K7QM-3XTP", True), ("B4HN-8WRC", "B4HN-8RWC", False),
                      ("K7QM-3XTQ", "K7QM-3XTP", False)]
+
+
+# -- 8.9: acknowledgements are no phishing relay ----------------------------------------------------
+
+PHISH = ("URGENT from the GM: your account will be closed.\n"
+         "Log in at http://evil.example/login to keep it.\n"
+         "Password reset: https://evil.example/reset?u=bruno\n")
+
+
+def _targeted_orders(campaign: Campaign, name: str, target: str) -> str:
+    """One order per hand where ``name`` plays this turn, each with a targeted card
+    they hold aimed at ``target`` (a word that names no player)."""
+    from pbem.cards import TARGETED
+
+    pos = campaign.position()
+    seat = pos.players.index(name)
+    lines = []
+    for h in pos.game.hands:
+        if h.active == seat and not h.ended:
+            card = next((c for c in h.cards[seat] if c in TARGETED), None)
+            if card is not None:
+                lines.append(f"Hand {h.number}: {card.title} on {target}")
+    assert lines, "the seed deals Bruno no targeted card this turn: change the seed"
+    return "\n".join(lines)
+
+
+def test_an_acknowledgement_echoes_only_what_was_read_as_orders(game):
+    body = PHISH + "Hand 2: Countess\n"
+    no_orders = PHISH
+    odd_target = _targeted_orders(game, "Bruno", "evil.example")
+    outcomes = receive(game, *(mail(ADDRESS["Bruno"], b) for b in (body, no_orders, odd_target)))
+    for outcome in outcomes:
+        assert outcome.status == inbox.RECORDED, outcome.detail
+        ack = body_of(drafts(game)[outcome.ack])
+        for spoofed in ("evil.example", "URGENT", "Log in", "Password", "account"):
+            assert spoofed not in ack, ack
+    first, second, _ = (body_of(drafts(game)[o.ack]) for o in outcomes)
+    assert "Hand 2: Countess" in first and "3 other lines were not orders" in first
+    assert "3 lines were not orders" in second
+
+
+def _spoof_campaign(tmp_path, smtp, monkeypatch, auto_send="[ack]") -> Campaign:
+    from servers import SMTP_PASSWORD, SMTP_USER
+
+    folder = tmp_path / "spoof"
+    folder.mkdir()
+    ca = tmp_path / "ca.pem"
+    smtp.ca.cert_pem.write_to_path(str(ca))
+    monkeypatch.setenv("SPOOF_SMTP", SMTP_PASSWORD)
+    (folder / "campaign.yaml").write_text(
+        YAML + f"mail:\n  smtp: {{host: {smtp.host}, port: {smtp.port}, security: starttls, user: {SMTP_USER},"
+               f" password_env: SPOOF_SMTP, ca_file: {ca}}}\n  auto_send: {auto_send}\n", encoding="utf-8")
+    campaign = Campaign(folder)
+    campaign.start()
+    for p in (folder / "mail" / "outbox").glob("*.eml"):  # the opening mails: not this test's business
+        p.unlink()
+    return campaign
+
+
+def _drop_in_maildir(campaign: Campaign, raws: list[bytes]) -> None:
+    new = campaign.folder / "mail" / "inbox" / "new"
+    new.mkdir(parents=True, exist_ok=True)
+    for i, raw in enumerate(raws):
+        (new / f"{i:04d}.spoof").write_bytes(raw)
+
+
+@pytest.fixture
+def smtp():
+    """A submission server that keeps what it accepts (no relay: only the count matters)."""
+    from servers import SmtpServer
+
+    server = SmtpServer(relay=None)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_a_hundred_spoofed_messages_make_a_few_acknowledgements(tmp_path, smtp, monkeypatch):
+    from pbem.tick import tick
+
+    monkeypatch.setenv("PBEM_NOW", "2026-11-30T10:00:00+00:00")
+    campaign = _spoof_campaign(tmp_path, smtp, monkeypatch)
+    spoofed = [mail(ADDRESS["Bruno"], PHISH + f"Message {n}") for n in range(100)]
+    _drop_in_maildir(campaign, spoofed + [mail(ADDRESS["Arthur"], "Hand 1: Countess")])
+    report = tick(campaign)
+    assert report.messages == 101
+    # Every message kept and indexed, none lost.
+    index = (campaign.folder / inbox.INDEX).read_text(encoding="utf-8").splitlines()
+    assert len(index) == 101 and len(list((campaign.folder / inbox.RECEIVED).glob("*.eml"))) == 101
+    # Bruno's address got a few acknowledgements, Arthur his own one; the rest wait for the GM.
+    sent_to = [r.rcpt_tos[0] for r in smtp.received]
+    assert sent_to.count(ADDRESS["Bruno"]) == inbox.ACKS_PER_HOUR
+    assert sent_to.count(ADDRESS["Arthur"]) == 1
+    held = inbox.held_acks(campaign)
+    assert len(held) == 100 - inbox.ACKS_PER_HOUR and {h["player"] for h in held} == {"Bruno"}
+    for r in smtp.received:
+        assert b"evil.example" not in r.content
+    # The GM is told, in words.
+    out = gm_output(campaign)
+    assert f"{100 - inbox.ACKS_PER_HOUR} acknowledgements to Bruno held" in out, out
+    # A later tick (the hour gone) sends Bruno's next acknowledgement, but never the held ones.
+    monkeypatch.setenv("PBEM_NOW", "2026-11-30T11:30:00+00:00")
+    _drop_in_maildir(campaign, [mail(ADDRESS["Bruno"], "Hand 2: Countess")])
+    tick(campaign)
+    sent_to = [r.rcpt_tos[0] for r in smtp.received]
+    assert sent_to.count(ADDRESS["Bruno"]) == inbox.ACKS_PER_HOUR + 1
+    assert len(inbox.held_acks(campaign)) == 100 - inbox.ACKS_PER_HOUR
+
+
+def test_the_rate_limit_counts_acknowledgements_of_earlier_batches(game, monkeypatch):
+    monkeypatch.setenv("PBEM_NOW", "2026-11-30T10:00:00+00:00")
+    first = receive(game, *(mail(ADDRESS["Bruno"], "Hand 2: Countess") for _ in range(inbox.ACKS_PER_HOUR)))
+    assert not any(o.ack_held for o in first)
+    monkeypatch.setenv("PBEM_NOW", "2026-11-30T10:59:00+00:00")
+    (late,) = receive(game, mail(ADDRESS["Bruno"], "Hand 2: Countess"))
+    assert late.ack_held and late.status == inbox.RECORDED and "held" in late.summary()
+    monkeypatch.setenv("PBEM_NOW", "2026-11-30T11:00:01+00:00")
+    (next_hour,) = receive(game, mail(ADDRESS["Bruno"], "Hand 2: Countess"))
+    assert not next_hour.ack_held
