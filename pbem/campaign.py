@@ -23,10 +23,10 @@ from typing import Any, Callable, Iterator, NamedTuple
 
 from . import events as ev
 from .cards import Card
-from .config import CampaignConfig, ConfigError, load_config
+from .config import CAMPAIGN_FILE, CampaignConfig, ConfigError, check_names_apart, load_config
 from .engine import Game, Order, derive_secret, resolve_turn, shuffled_deck
 from .grammar import format_code, is_plain_tag
-from .orders import ACCEPTED, COMPLETED, REJECTED, CheckedOrder, check_order, parse_orders
+from .orders import ACCEPTED, COMPLETED, REJECTED, CheckedOrder, check_order, name_key, parse_orders
 from .reports import Renderer, Table, private_context, public_context
 from .record import build_record, commitments, order_to_json, record_block
 from .store import CampaignStore, StoreError, dump_json
@@ -284,6 +284,7 @@ class Campaign:
         config = self.config
         self.schedule  # a bad deadline: section fails here, before anything is written
         check_tag(self.name)
+        check_names_apart(config.players, str(self.folder / CAMPAIGN_FILE))
         with self.locked():
             if self.started():
                 raise GameError(f"{self.folder}: the game has already started")
@@ -324,8 +325,9 @@ class Campaign:
         return OrderBook(self, pos)
 
     def _player(self, given: str, players: list[str]) -> str:
+        key = name_key(given.strip())
         for name in players:
-            if name.casefold() == given.strip().casefold():
+            if name_key(name) == key:
                 return name
         raise GameError(f"{given!r} is not a player of this game (players: {', '.join(players)})")
 
@@ -475,7 +477,7 @@ class Campaign:
         """Give a seat a new name and/or address: cards, tokens and orders on file
         stay with the seat. ``campaign.yaml`` is rewritten (the old one is kept as
         ``campaign.yaml.bak``). Returns the seat's name now."""
-        from .config import CAMPAIGN_FILE, config_from_data, config_to_data, dump_config
+        from .config import config_from_data, config_to_data, dump_config
         from .store import write_atomic
 
         with self.locked():
@@ -491,6 +493,7 @@ class Campaign:
             new_name = name or old
             data = {"players": people}
             candidate = config_from_data({**config_to_data(config), **data}, CAMPAIGN_FILE)  # validates
+            check_names_apart(candidate.players, CAMPAIGN_FILE)
             roster = [new_name if n == old else n for n in pos.players]
             path = self.folder / CAMPAIGN_FILE
             write_atomic(path.with_name(CAMPAIGN_FILE + ".bak"), path.read_bytes())

@@ -98,7 +98,7 @@ def new(folder: str, players: tuple[str, ...], seed: str | None, decks_file: str
         title: str, gm: str | None) -> None:
     """Write FOLDER/campaign.yaml and start the game."""
     from .campaign import Campaign
-    from .config import config_from_data, dump_config
+    from .config import check_names_apart, config_from_data, dump_config
     from .engine import seat_order
     import secrets
 
@@ -126,6 +126,7 @@ def new(folder: str, players: tuple[str, ...], seed: str | None, decks_file: str
         except yaml.YAMLError as e:
             raise PbemError(f"{decks_file}: not valid YAML: {e}") from None
     config = config_from_data(data, "the new campaign")  # validate before writing anything
+    check_names_apart(config.players, "the new campaign")
     path.mkdir(parents=True, exist_ok=True)
     (path / "campaign.yaml").write_text(dump_config(config), encoding="utf-8")
     result = Campaign(path).start()
