@@ -389,3 +389,30 @@ def test_the_clock_is_given_once_to_the_campaign(tmp_path):
     assert campaign.status()["deadline"]["passed"]
     assert campaign.resolve().turn == 1
     assert campaign.position().opened_at == moment[0]
+
+
+def _imports(module: str) -> set[str]:
+    """The pbem modules ``module`` imports, at the top or inside functions."""
+    import ast
+
+    import pbem
+
+    tree = ast.parse((Path(pbem.__file__).parent / f"{module}.py").read_text(encoding="utf-8"))
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            out.add((node.module or "").split(".")[0])
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pbem."):
+            out.add(node.module.split(".")[1])
+    return out
+
+
+def test_the_campaign_never_calls_back_into_the_inbox():
+    """Issue 9: mail in sits below the campaign's use of it; the campaign and
+    the tick reach no private name of each other."""
+    assert "inbox" not in _imports("campaign")
+    import pbem
+
+    for module in ("tick", "cli"):
+        source = (Path(pbem.__file__).parent / f"{module}.py").read_text(encoding="utf-8")
+        assert "campaign._now" not in source and "._deadline_text" not in source, module
