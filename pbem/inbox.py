@@ -233,8 +233,8 @@ class Mailroom:
             outcome = Outcome(relative, UNREADABLE, str(e), sender, addresses.get(sender))
             if outcome.player:
                 outcome.ack = self._ack(outcome, None, position, problem=(
-                    f"Your message could not be read: {e}. It is kept; please send your orders "
-                    f"again as plain text."))
+                    f"Your message could not be read: {_without_names(str(e))} It is kept; please "
+                    f"send your orders again as plain text."))
             return outcome
         sender = mail.sender
         player = addresses.get(sender)
@@ -397,6 +397,18 @@ def _defang(text: str, codes: dict[str, str]) -> str:
     if not text:
         return text
     return _QUOTED_LINK.sub("a word", mask_codes(text, codes))
+
+
+# A parenthesised aside, one level of nesting deep: "(name.pdf (application/pdf))".
+_ASIDE = re.compile(r"\s*\((?:[^()]|\([^()]*\))*\)")
+
+
+def _without_names(reason: str) -> str:
+    """The reader's reason a message is unreadable, without the asides that name
+    its parts: an attachment's name is the sender's text, and the sender may not
+    be the player (the GM's index keeps the whole reason)."""
+    reason = _ASIDE.sub("", reason).strip()
+    return reason if reason.endswith(".") else reason + "."
 
 
 def _moment(text: str) -> datetime:

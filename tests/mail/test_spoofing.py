@@ -299,3 +299,20 @@ def test_the_rate_limit_counts_acknowledgements_of_earlier_batches(game, monkeyp
     monkeypatch.setenv("PBEM_NOW", "2026-11-30T11:00:01+00:00")
     (next_hour,) = receive(game, mail(ADDRESS["Bruno"], "Hand 2: Countess"))
     assert not next_hour.ack_held
+
+
+def test_an_unreadable_message_is_answered_without_its_attachment_names(game):
+    """A message with nothing but an attachment is unreadable; the player is told
+    why, but the attachment's name (the spoofer's words) does not go back."""
+    raw = (f"From: {ADDRESS['Bruno']}\r\nTo: gm@example.org\r\nSubject: [spoof] Turn 1\r\n"
+           "Message-ID: <unreadable1@sender.example>\r\nMIME-Version: 1.0\r\n"
+           'Content-Type: multipart/mixed; boundary="b1"\r\n\r\n'
+           "--b1\r\nContent-Type: application/pdf; name=\"Log in at evil.example to keep your account.pdf\"\r\n"
+           "Content-Disposition: attachment; filename=\"Log in at evil.example to keep your account.pdf\"\r\n"
+           "Content-Transfer-Encoding: base64\r\n\r\nJVBERi0xLjQK\r\n--b1--\r\n").encode()
+    (outcome,) = receive(game, raw)
+    assert outcome.status == inbox.UNREADABLE, outcome.status
+    ack = body_of(drafts(game)[outcome.ack])
+    assert "evil.example" not in ack and "account" not in ack, ack
+    assert "no text I can read" in ack
+    assert "evil.example" in outcome.detail  # the GM sees what came
