@@ -402,7 +402,8 @@ def deadline(folder: str, when: str) -> None:
     time zone), an ISO time with offset, or relative: +2d, +36h."""
     campaign = _campaign(folder)
     moment = campaign.set_deadline(when)
-    click.echo(f"The deadline of turn {campaign.position().game.turn} is now {campaign.deadline_text(moment)}.")
+    click.echo(f"The deadline of turn {campaign.position().game.turn} is now "
+               f"{campaign.deadline_text(moment)}.")
 
 
 @main.command()

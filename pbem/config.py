@@ -173,7 +173,8 @@ def _look_alike(a: str, b: str) -> str | None:
             odd = next(((p, q) for p, q in zip(x, y) if p != q), None)
             if odd is None:
                 return ""
-            return f" (its '{odd[1]}' is {_char_name(odd[1])}, the other's '{odd[0]}' is {_char_name(odd[0])})"
+            theirs, mine = odd
+            return f" (its '{mine}' is {_char_name(mine)}, the other's '{theirs}' is {_char_name(theirs)})"
     return None
 
 

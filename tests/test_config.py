@@ -394,7 +394,8 @@ def test_look_alike_names_are_refused_by_new(cli, tmp_path, pair):
 
 
 def test_names_in_other_scripts_that_look_like_no_one_are_accepted(cli, kit, tmp_path):
-    players = [{"name": n, "email": f"p{i}@example.org"} for i, n in enumerate(["Борис", "Ζωή", "Arthur", "Ольга"])]
+    names = ["Борис", "Ζωή", "Arthur", "Ольга"]
+    players = [{"name": n, "email": f"p{i}@example.org"} for i, n in enumerate(names)]
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(players))
     cli.ok("start", folder)

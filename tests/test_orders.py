@@ -81,7 +81,8 @@ def test_accented_names_and_case():
     assert one("Hand 4: Baron on chlo", players=players).target == "Chloé"
 
 
-@pytest.mark.parametrize("written", ["Chloe", "chloe", "CHLOE", "Chloe\u0301", "Chlo\u00e9", "Chloè", "chlo"])
+@pytest.mark.parametrize("written", ["Chloe", "chloe", "CHLOE", "Chloe\u0301", "Chlo\u00e9", "Chloè",
+                                     "chlo"])
 def test_a_name_is_matched_accent_blind_and_case_blind(written):
     """Issue 8.11: "Chloe" names Chloé (no random target instead); NFKD and casefold."""
     players = ["Arthur", "Chloé", "Dominik"]

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from email import message_from_bytes
 from email.policy import default as default_policy
-from pathlib import Path
-
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
 
 from pbem import inbox
 from pbem.campaign import Campaign, order_code
 from pbem.cli import main
+from pbem.grammar import CODE_ALPHABET, codes_in, mask_codes
 
 YAML = """\
 title: Spoof game
@@ -171,8 +171,6 @@ def test_a_mistyped_own_code_is_refused_without_echo(game):
 
 
 def test_code_grammar_keeps_only_the_campaigns_codes():
-    from pbem.grammar import codes_in
-
     codes = ["K7QM-3XTP", "B4HN-8RWC"]
     text = "well-kept self-made WELL-KEPT k7qm-3xtp B4HN-8WRC ZZZZ-ZZZZ B4HN-8RWCX K7QM-3XTQ"
     found = [(c.written, c.code, c.exact) for c in codes_in(text, codes)]
@@ -228,8 +226,9 @@ def _spoof_campaign(tmp_path, smtp, monkeypatch, auto_send="[ack]") -> Campaign:
     smtp.ca.cert_pem.write_to_path(str(ca))
     monkeypatch.setenv("SPOOF_SMTP", SMTP_PASSWORD)
     (folder / "campaign.yaml").write_text(
-        YAML + f"mail:\n  smtp: {{host: {smtp.host}, port: {smtp.port}, security: starttls, user: {SMTP_USER},"
-               f" password_env: SPOOF_SMTP, ca_file: {ca}}}\n  auto_send: {auto_send}\n", encoding="utf-8")
+        YAML + f"mail:\n  smtp: {{host: {smtp.host}, port: {smtp.port}, security: starttls,"
+               f" user: {SMTP_USER}, password_env: SPOOF_SMTP, ca_file: {ca}}}\n"
+               f"  auto_send: {auto_send}\n", encoding="utf-8")
     campaign = Campaign(folder)
     campaign.start()
     for p in (folder / "mail" / "outbox").glob("*.eml"):  # the opening mails: not this test's business
@@ -301,14 +300,17 @@ def test_the_rate_limit_counts_acknowledgements_of_earlier_batches(game, monkeyp
     assert not next_hour.ack_held
 
 
+PDF = "Log in at evil.example to keep your account.pdf"
+
+
 def test_an_unreadable_message_is_answered_without_its_attachment_names(game):
     """A message with nothing but an attachment is unreadable; the player is told
     why, but the attachment's name (the spoofer's words) does not go back."""
     raw = (f"From: {ADDRESS['Bruno']}\r\nTo: gm@example.org\r\nSubject: [spoof] Turn 1\r\n"
            "Message-ID: <unreadable1@sender.example>\r\nMIME-Version: 1.0\r\n"
            'Content-Type: multipart/mixed; boundary="b1"\r\n\r\n'
-           "--b1\r\nContent-Type: application/pdf; name=\"Log in at evil.example to keep your account.pdf\"\r\n"
-           "Content-Disposition: attachment; filename=\"Log in at evil.example to keep your account.pdf\"\r\n"
+           f"--b1\r\nContent-Type: application/pdf; name=\"{PDF}\"\r\n"
+           f"Content-Disposition: attachment; filename=\"{PDF}\"\r\n"
            "Content-Transfer-Encoding: base64\r\n\r\nJVBERi0xLjQK\r\n--b1--\r\n").encode()
     (outcome,) = receive(game, raw)
     assert outcome.status == inbox.UNREADABLE, outcome.status
@@ -316,3 +318,31 @@ def test_an_unreadable_message_is_answered_without_its_attachment_names(game):
     assert "evil.example" not in ack and "account" not in ack, ack
     assert "no text I can read" in ack
     assert "evil.example" in outcome.detail  # the GM sees what came
+
+
+# -- the code grammar, over random codes and texts -------------------------------------------------
+
+_codes = st.lists(st.text(CODE_ALPHABET, min_size=8, max_size=8).map(lambda s: s[:4] + "-" + s[4:]),
+                  min_size=1, max_size=8, unique=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(codes=_codes, which=st.integers(min_value=0), lower=st.booleans(),
+       before=st.text(max_size=40), after=st.text(max_size=40))
+def test_a_campaign_code_anywhere_is_found_and_masked(codes, which, lower, before, after):
+    code = codes[which % len(codes)]
+    written = code.lower() if lower else code
+    text = f"{before} {written} {after}"
+    assert any(c.code == code and c.exact for c in codes_in(text, codes))
+    masked = mask_codes(text, codes)
+    assert code not in masked.upper()
+
+
+@settings(max_examples=200, deadline=None)
+@given(codes=_codes, word=st.text("abcdefghjkmnpqrstuvwxyz", min_size=8, max_size=8))
+def test_a_word_far_from_every_code_is_no_code(codes, word):
+    candidate = word[:4] + "-" + word[4:]
+    far = all(sum(a != b for a, b in zip(candidate.upper(), c)) > 2 for c in codes)
+    if far:
+        assert codes_in(f"A {candidate} plan", codes) == []
+        assert mask_codes(f"A {candidate} plan", codes) == f"A {candidate} plan"
