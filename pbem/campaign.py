@@ -15,17 +15,19 @@ campaign as it was.
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple
 
 from . import events as ev
 from .cards import Card
-from .config import CampaignConfig, ConfigError, load_config
+from .config import CAMPAIGN_FILE, CampaignConfig, ConfigError, check_names_apart, load_config
 from .engine import Game, Order, derive_secret, resolve_turn, shuffled_deck
 from .grammar import format_code, is_plain_tag
-from .orders import ACCEPTED, COMPLETED, REJECTED, CheckedOrder, check_order, one_order_per_hand, parse_orders
+from .orders import (ACCEPTED, COMPLETED, REJECTED, CheckedOrder, check_order, name_key, one_order_per_hand,
+                     parse_orders)
 from .reports import Renderer, Table, private_context, public_context
 from .record import build_record, commitments, order_to_json, record_block
 from .store import CampaignStore, StoreError, dump_json
@@ -134,12 +136,32 @@ def order_code(seed: str, name: str) -> str:
     return format_code(bytes.fromhex(derive_secret(seed, f"order-code/{name}")))
 
 
-class Campaign:
-    """One campaign folder."""
+#: A clock: returns the present moment (an aware datetime).
+Clock = Callable[[], datetime]
 
-    def __init__(self, folder: Path | str):
+
+def system_clock() -> datetime:
+    """The real time, in UTC; ``PBEM_NOW`` (an ISO time) replaces it: for tests,
+    and for a GM who replays what a tick would have done at a given moment."""
+    fixed = os.environ.get("PBEM_NOW")
+    if fixed:
+        moment = datetime.fromisoformat(fixed)
+        return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
+    return datetime.now(timezone.utc)
+
+
+class Campaign:
+    """One campaign folder.
+
+    ``clock`` is the one source of the present moment for everything done with
+    this campaign (deadlines, turn openings, order and message timestamps,
+    reminders); by default :func:`system_clock`.
+    """
+
+    def __init__(self, folder: Path | str, clock: Clock | None = None):
         self.folder = Path(folder)
         self.store = CampaignStore(self.folder)
+        self.clock: Clock = clock or system_clock
         self._config: CampaignConfig | None = None
 
     @property
@@ -156,21 +178,9 @@ class Campaign:
         return self._config
 
     # -- the clock and the deadline --------------------------------------------
-    _now: datetime | None = None
-
     def now(self) -> datetime:
-        """The clock: the moment given to the current call, else the real one
-        (``PBEM_NOW``, an ISO time, replaces it: for tests, and for a GM who
-        replays what a tick would have done at a given moment)."""
-        if self._now is not None:
-            return self._now
-        import os
-
-        fixed = os.environ.get("PBEM_NOW")
-        if fixed:
-            moment = datetime.fromisoformat(fixed)
-            return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
-        return datetime.now(timezone.utc)
+        """The present moment, by the campaign's clock."""
+        return self.clock()
 
     @property
     def schedule(self):
@@ -197,7 +207,9 @@ class Campaign:
 
         return scheduled(self.schedule, pos.game.turn, pos.opened_at)
 
-    def _deadline_text(self, deadline: datetime | None) -> str:
+    def deadline_text(self, deadline: datetime | None) -> str:
+        """A deadline as players read it, in the campaign's time zone and UTC
+        ("" for none)."""
         if deadline is None:
             return ""
         from .deadlines import describe
@@ -205,13 +217,12 @@ class Campaign:
         zone = self.schedule.zone if self.schedule is not None else timezone.utc
         return describe(deadline, zone)
 
-    def set_deadline(self, when: str, now: datetime | None = None) -> datetime:
+    def set_deadline(self, when: str) -> datetime:
         """Move the awaited turn's deadline (``2026-12-01 20:00``, ISO, ``+2d``)."""
         from zoneinfo import ZoneInfo
 
         from .deadlines import parse_when
 
-        self._now = now
         with self.locked():
             pos = self.position()
             if pos.game.finished:
@@ -269,12 +280,12 @@ class Campaign:
         return Renderer(self.store.templates_dir())
 
     # -- start -------------------------------------------------------------------
-    def start(self, now: datetime | None = None) -> TurnResult:
+    def start(self) -> TurnResult:
         """Validate ``campaign.yaml``, deal the thirteen hands, draft the opening reports."""
         config = self.config
         self.schedule  # a bad deadline: section fails here, before anything is written
         check_tag(self.name)
-        self._now = now
+        check_names_apart(config.players, str(self.folder / CAMPAIGN_FILE))
         with self.locked():
             if self.started():
                 raise GameError(f"{self.folder}: the game has already started")
@@ -315,8 +326,9 @@ class Campaign:
         return OrderBook(self, pos)
 
     def _player(self, given: str, players: list[str]) -> str:
+        key = name_key(given.strip())
         for name in players:
-            if name.casefold() == given.strip().casefold():
+            if name_key(name) == key:
                 return name
         raise GameError(f"{given!r} is not a player of this game (players: {', '.join(players)})")
 
@@ -326,12 +338,11 @@ class Campaign:
         return missing_hands(pos, self.store.read_orders(pos.game.turn))
 
     # -- resolve ---------------------------------------------------------------------------
-    def resolve(self, force: bool = False, now: datetime | None = None) -> TurnResult:
+    def resolve(self, force: bool = False) -> TurnResult:
         """Resolve the awaited turn and draft its reports. Without ``force``,
         refuses while orders are missing and the deadline has not passed; with
         it, or once the deadline has passed, missing orders get the NMR defaults
         (RULES 5)."""
-        self._now = now
         with self.locked():
             pos = self.position()
             game = pos.game
@@ -341,7 +352,7 @@ class Campaign:
             deadline = self.deadline()
             passed = deadline is not None and self.now() >= deadline
             if missing and not force and not passed:
-                raise MissingOrders(game.turn, missing, self._deadline_text(deadline))
+                raise MissingOrders(game.turn, missing, self.deadline_text(deadline))
             orders, records = self._orders_for_engine(pos)
             new, events = resolve_turn(game, orders, pos.seed)
             return self._commit(game.turn, new, events, pos.players, pos.seed, records)
@@ -383,7 +394,7 @@ class Campaign:
         if not game.finished and self.schedule is not None:
             from .deadlines import scheduled
 
-            deadline = self._deadline_text(scheduled(self.schedule, game.turn, opened_at))
+            deadline = self.deadline_text(scheduled(self.schedule, game.turn, opened_at))
         context = public_context(table, turn, game, events, notes=self._notes(game.turn - 1), deadline=deadline)
         if turn == 0:
             context["commitments"] = commitments(seed, game)
@@ -475,7 +486,7 @@ class Campaign:
         """Give a seat a new name and/or address: cards, tokens and orders on file
         stay with the seat. ``campaign.yaml`` is rewritten (the old one is kept as
         ``campaign.yaml.bak``). Returns the seat's name now."""
-        from .config import CAMPAIGN_FILE, config_from_data, config_to_data, dump_config
+        from .config import config_from_data, config_to_data, dump_config
         from .store import write_atomic
 
         with self.locked():
@@ -491,6 +502,7 @@ class Campaign:
             new_name = name or old
             data = {"players": people}
             candidate = config_from_data({**config_to_data(config), **data}, CAMPAIGN_FILE)  # validates
+            check_names_apart(candidate.players, CAMPAIGN_FILE)
             roster = [new_name if n == old else n for n in pos.players]
             path = self.folder / CAMPAIGN_FILE
             write_atomic(path.with_name(CAMPAIGN_FILE + ".bak"), path.read_bytes())
@@ -576,7 +588,9 @@ class Campaign:
         }
 
     def status(self) -> dict[str, Any]:
-        """What the GM needs at a glance: turn, hands in play, who owes what, tokens."""
+        """What the GM needs at a glance: turn, hands in play, who owes what, tokens.
+        (The mail side, refused messages and held acknowledgements, is the
+        inbox's: :func:`pbem.inbox.refused_messages`, :func:`pbem.inbox.held_acks`.)"""
         pos = self.position()
         game = pos.game
         return {
@@ -589,7 +603,6 @@ class Campaign:
             "on_file": {name: sorted(int(h) for h in hands)
                         for name, hands in self.store.read_orders(game.turn).items()},
             "tokens": dict(zip(pos.players, game.tokens)),
-            "refused": self.refused_messages(),
             "deadline": self._deadline_status(game),
         }
 
@@ -601,13 +614,8 @@ class Campaign:
             return None
         from .deadlines import time_left
 
-        return {"at": deadline.isoformat(timespec="seconds"), "text": self._deadline_text(deadline),
+        return {"at": deadline.isoformat(timespec="seconds"), "text": self.deadline_text(deadline),
                 "left": time_left(deadline, self.now()), "passed": self.now() >= deadline}
-
-    def refused_messages(self) -> list[dict]:
-        from .inbox import refused_messages
-
-        return refused_messages(self)
 
 
 class OrderBook:
@@ -638,7 +646,7 @@ class OrderBook:
         else:
             checked = one_order_per_hand([check_order(w, game, pos.players, name) for w in parsed.orders])
         mine = self.on_file.setdefault(name, {})
-        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        now = self.campaign.now().isoformat(timespec="seconds")
         for c in checked:
             if c.status != REJECTED:
                 mine[str(c.hand)] = _order_record(c, now, source)
@@ -655,7 +663,7 @@ class OrderBook:
         """Drop every order of ``player`` for the awaited turn."""
         name = self.player(player)
         self.on_file.pop(name, None)
-        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        now = self.campaign.now().isoformat(timespec="seconds")
         self.log.append({"received": now, "player": name, "source": source, "text": "CLEAR", "results": []})
 
     def mine(self, name: str) -> dict[int, dict]:

@@ -98,7 +98,7 @@ def new(folder: str, players: tuple[str, ...], seed: str | None, decks_file: str
         title: str, gm: str | None) -> None:
     """Write FOLDER/campaign.yaml and start the game."""
     from .campaign import Campaign
-    from .config import config_from_data, dump_config
+    from .config import check_names_apart, config_from_data, dump_config
     from .engine import seat_order
     import secrets
 
@@ -126,6 +126,7 @@ def new(folder: str, players: tuple[str, ...], seed: str | None, decks_file: str
         except yaml.YAMLError as e:
             raise PbemError(f"{decks_file}: not valid YAML: {e}") from None
     config = config_from_data(data, "the new campaign")  # validate before writing anything
+    check_names_apart(config.players, "the new campaign")
     path.mkdir(parents=True, exist_ok=True)
     (path / "campaign.yaml").write_text(dump_config(config), encoding="utf-8")
     result = Campaign(path).start()
@@ -354,9 +355,13 @@ def export(folder: str) -> None:
 @_guard
 def status(folder: str, as_json: bool) -> None:
     """Turn, hands in play, who still owes orders, tokens."""
+    from .inbox import held_acks, refused_messages
     from .postoffice import uncertain_drafts
 
-    info = _campaign(folder).status()
+    campaign = _campaign(folder)
+    info = campaign.status()
+    info["refused"] = refused_messages(campaign)
+    info["held_acks"] = held_acks(campaign)
     info["uncertain"] = uncertain_drafts(Path(folder))
     if as_json:
         click.echo(json.dumps(info, indent=2, ensure_ascii=False))
@@ -385,6 +390,16 @@ def status(folder: str, as_json: bool) -> None:
         for entry in info["refused"]:
             click.echo(f"  {entry['file']}  {entry['status']}: {entry.get('sender') or '?'}"
                        f"{' -- ' + entry['detail'] if entry.get('detail') else ''}")
+    if info["held_acks"]:
+        from .inbox import ACKS_PER_HOUR
+
+        per_player: dict[str, int] = {}
+        for entry in info["held_acks"]:
+            per_player[entry["player"]] = per_player.get(entry["player"], 0) + 1
+        for name, count in per_player.items():
+            click.echo(f"{count} acknowledgement{'s' if count > 1 else ''} to {name} held: more than "
+                       f"{ACKS_PER_HOUR} messages an hour came from that address (spoofed?). Their orders "
+                       f"are recorded; `pbem preview {folder}` shows the drafts, `pbem send` sends them.")
 
 
 @main.command()
@@ -436,7 +451,8 @@ def deadline(folder: str, when: str) -> None:
     time zone), an ISO time with offset, or relative: +2d, +36h."""
     campaign = _campaign(folder)
     moment = campaign.set_deadline(when)
-    click.echo(f"The deadline of turn {campaign.position().game.turn} is now {campaign._deadline_text(moment)}.")
+    click.echo(f"The deadline of turn {campaign.position().game.turn} is now "
+               f"{campaign.deadline_text(moment)}.")
 
 
 @main.command()

@@ -8,13 +8,14 @@ is reported as a :class:`ConfigError` naming the key and what to do.
 from __future__ import annotations
 
 import re
+import unicodedata
 from types import MappingProxyType
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
 from .cards import DECK_SIZE, NAMES, Card, card_named
 from .engine import CLASSIC_PLAYERS, check_deck
-from .orders import FILLER, SELF_WORDS
+from .orders import FILLER, SELF_WORDS, name_key
 
 CAMPAIGN_FILE = "campaign.yaml"
 
@@ -141,6 +142,50 @@ def _players(value: Any, fail) -> list[Person]:
             raise fail(f"players[{i}].email", f"{p.email} is already the address of players[{seen_mail[mail]}]")
         seen_mail[mail] = i
     return people
+
+
+def check_names_apart(people: tuple[Person, ...] | list[Person], where: str = CAMPAIGN_FILE) -> None:
+    """Refuse two players whose names a reader could take for one another, at
+    ``new``, ``start`` and ``replace``: names are matched case-blind and
+    accent-blind ("Chloe" names Chloé, see :func:`pbem.orders.name_key`), and a
+    name spelt with look-alike letters of another script (a Cyrillic "А" in
+    "Аrthur") would pass for another player's in every report."""
+    for j, later in enumerate(people):
+        for i in range(j):
+            why = _look_alike(people[i].name, later.name)
+            if why is not None:
+                raise ConfigError(
+                    f"{where}: players[{j + 1}].name: \"{later.name}\" looks like \"{people[i].name}\" "
+                    f"(players[{i + 1}]){why}: players must be told apart at a glance in orders and "
+                    f"reports; change one of the names (add an initial, for example)")
+
+
+def _look_alike(a: str, b: str) -> str | None:
+    """Why ``a`` and ``b`` read as one name (``""`` or a note), or None."""
+    if name_key(a) == name_key(b):
+        return " (accents and capitals are not told apart)" if a.casefold() != b.casefold() else ""
+    # Imported here, not at the top: its table takes ~50 ms to load, and only
+    # new/start/replace need it, not every command that reads campaign.yaml.
+    from confusable_homoglyphs.confusables import confusables_data
+
+    def glyphs(c: str) -> set[str]:
+        return {c, *(h["c"] for h in confusables_data.get(c, ()))}
+
+    def plain(text: str) -> str:  # accents dropped, case kept (a capital I looks like a small l)
+        return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+    for x, y in ((plain(a), plain(b)), (name_key(a), name_key(b))):
+        if len(x) == len(y) and all(p == q or glyphs(p) & glyphs(q) for p, q in zip(x, y)):
+            odd = next(((p, q) for p, q in zip(x, y) if p != q), None)
+            if odd is None:
+                return ""
+            theirs, mine = odd
+            return f" (its '{mine}' is {_char_name(mine)}, the other's '{theirs}' is {_char_name(theirs)})"
+    return None
+
+
+def _char_name(c: str) -> str:
+    return unicodedata.name(c, f"U+{ord(c):04X}").lower()
 
 
 def _person(value: Any, key: str, fail) -> Person:

@@ -14,6 +14,7 @@ apply them.
 from __future__ import annotations
 
 import re
+from typing import Iterable, NamedTuple
 
 # --------------------------------------------------------------------------------------------
 # Hand references
@@ -73,3 +74,60 @@ def format_code(digest: bytes) -> str:
     """An order code from (at least) 8 bytes of a secret digest: ``XXXX-XXXX``."""
     chars = [CODE_ALPHABET[b % len(CODE_ALPHABET)] for b in digest[:8]]
     return "".join(chars[:4]) + "-" + "".join(chars[4:])
+
+
+#: Something shaped like an order code, in any case ("k7qm-3xtp" is a code typed
+#: lazily). Only a candidate: English words have this shape too ("well-kept",
+#: "self-made"), so a candidate counts as a code only when it is, or nearly is,
+#: one of the campaign's codes (:func:`codes_in`).
+CODE_SHAPE = re.compile(r"(?<![\w-])[A-Za-z2-9]{4}-[A-Za-z2-9]{4}(?![\w-])")
+
+
+class CodeSeen(NamedTuple):
+    """An order code found in a text: as written, and the campaign's code it is
+    (``exact``) or nearly is (one character wrong, or two neighbours swapped)."""
+
+    written: str
+    code: str
+    exact: bool
+
+
+def _nearly(written: str, code: str) -> bool:
+    """One character wrong, or two neighbouring characters swapped: the typos a
+    player makes copying a code. A random word is this close to one of a game's
+    few codes with odds of about one in a hundred million (32**8 codes)."""
+    diff = [i for i, (a, b) in enumerate(zip(written, code)) if a != b]
+    if len(diff) == 1:
+        return True
+    return (len(diff) == 2 and diff[1] == diff[0] + 1
+            and written[diff[0]] == code[diff[1]] and written[diff[1]] == code[diff[0]])
+
+
+def codes_in(text: str, codes: Iterable[str]) -> list[CodeSeen]:
+    """The order codes in ``text``, in order: candidates (:data:`CODE_SHAPE`, in
+    the code alphabet) that are or nearly are one of ``codes``. Anything else of
+    that shape is an ordinary word, never a code."""
+    codes = list(codes)
+    found = []
+    for match in CODE_SHAPE.finditer(text):
+        written = match.group(0)
+        upper = written.upper()
+        if not CODE.fullmatch(upper):
+            continue  # a letter outside the alphabet (I, O, 0, 1): a word
+        if upper in codes:
+            found.append(CodeSeen(written, upper, True))
+            continue
+        near = next((c for c in codes if _nearly(upper, c)), None)
+        if near is not None:
+            found.append(CodeSeen(written, near, False))
+    return found
+
+
+def mask_codes(text: str, codes: Iterable[str], mask: str = "(an order code)") -> str:
+    """``text`` with every order code of :func:`codes_in` replaced by ``mask``:
+    for text that goes back to a player, who must never receive a code (theirs
+    comes in their own turn mail, from the GM)."""
+    seen = {c.written for c in codes_in(text, codes)}
+    if not seen:
+        return text
+    return CODE_SHAPE.sub(lambda m: mask if m.group(0) in seen else m.group(0), text)

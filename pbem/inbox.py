@@ -13,7 +13,14 @@ For each message, in this order:
    ``require_code: true``);
 4. ``CLEAR`` drops the player's orders for the turn, ``STATUS`` asks for the
    cards and orders on file again; the orders are recorded;
-5. an acknowledgement is drafted in the outbox.
+5. an acknowledgement is drafted in the outbox. It echoes only what was read
+   as orders (in the tool's own words) and counts the other lines: a stranger
+   writing from a player's address must not make the GM's acknowledgement carry
+   their text (a link, a "password reset") to the real player. At most
+   :data:`ACKS_PER_HOUR` acknowledgements go to one player in an hour; beyond
+   that the message is still kept and its orders recorded, but the
+   acknowledgement is *held*: drafted for the GM, never sent on its own
+   (``auto_send``), and listed by ``pbem status`` (:func:`held_acks`).
 
 A batch (``pbem fetch``) holds the campaign lock once and writes in phases:
 the messages first, then the orders and drafts, then the index of messages
@@ -28,11 +35,11 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from .campaign import Campaign, OrderBook, Receipt, order_code
-from .grammar import CODE, SUBJECT_TAG
+from .grammar import SUBJECT_TAG, codes_in, mask_codes
 from .outbox import Outbox, make_message, seat_part
 
 RECEIVED = Path("mail") / "received"
@@ -56,6 +63,10 @@ CODE_MISSING = "code missing"
 GAME_OVER = "game over"
 REFUSED = {UNREADABLE, UNKNOWN_SENDER, OTHER_CAMPAIGN, CODE_MISMATCH, CODE_MISSING, GAME_OVER}
 
+#: Acknowledgements sent on their own to one player in any hour; more are held
+#: for the GM (100 spoofed messages must not make 100 mails in the GM's name).
+ACKS_PER_HOUR = 3
+
 
 @dataclass
 class Outcome:
@@ -69,6 +80,7 @@ class Outcome:
     receipt: Receipt | None = None
     keywords: list[str] = field(default_factory=list)
     ack: str | None = None        # the draft id of the acknowledgement, if any
+    ack_held: bool = False        # over the hourly limit: the acknowledgement waits for the GM
 
     @property
     def recorded(self) -> bool:
@@ -79,7 +91,10 @@ class Outcome:
         lines = [f"{self.file}: {self.status} ({who}){': ' + self.detail if self.detail else ''}"]
         if self.receipt is not None:
             lines += self.receipt.lines()
-        if self.ack:
+        if self.ack and self.ack_held:
+            lines.append(f"  acknowledgement held for your review (more than {ACKS_PER_HOUR} to "
+                         f"{self.player} in an hour): mail/outbox/{self.ack}.eml")
+        elif self.ack:
             lines.append(f"  acknowledgement drafted: mail/outbox/{self.ack}.eml")
         return "\n".join(lines)
 
@@ -94,8 +109,10 @@ class Mailroom:
         self._renderer = None
         self._position = None
         self._addresses: dict[str, str] | None = None  # registered address -> player
+        self._code_owner: dict[str, str] | None = None  # order code -> player
         self._lock = None
         self._index: dict[str, str] | None = None
+        self._acks_sent: dict[str, list[datetime]] = {}  # player -> when each unheld ack was drafted
         self._book: OrderBook | None = None
         self._pending_index: list[dict] = []
         self._raw_written: list[Path] = []
@@ -153,10 +170,12 @@ class Mailroom:
         outcome = self._process(raw, relative)
         entry = {
             "file": relative, "sha256": sha, "message_id": message_id, "source": source,
-            "received": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "received": self.campaign.now().isoformat(timespec="seconds"),
             "sender": outcome.sender, "player": outcome.player, "status": outcome.status,
             "detail": outcome.detail, "ack": outcome.ack,
         }
+        if outcome.ack_held:
+            entry["ack_held"] = True
         self._pending_index.append(entry)
         index["sha:" + sha] = relative
         if message_id:
@@ -193,6 +212,8 @@ class Mailroom:
                     self._index["sha:" + entry["sha256"]] = entry["file"]
                     if entry.get("message_id"):
                         self._index["id:" + entry["message_id"]] = entry["file"]
+                    if entry.get("ack") and not entry.get("ack_held") and entry.get("player"):
+                        self._acks_sent.setdefault(entry["player"], []).append(_moment(entry["received"]))
         return self._index
 
     def _book_for_batch(self) -> OrderBook:
@@ -218,8 +239,8 @@ class Mailroom:
             outcome = Outcome(relative, UNREADABLE, str(e), sender, addresses.get(sender))
             if outcome.player:
                 outcome.ack = self._ack(outcome, None, position, problem=(
-                    f"Your message could not be read: {e}. It is kept; please send your orders "
-                    f"again as plain text."))
+                    f"Your message could not be read: {_without_names(str(e))} It is kept; please "
+                    f"send your orders again as plain text."))
             return outcome
         sender = mail.sender
         player = addresses.get(sender)
@@ -299,19 +320,34 @@ class Mailroom:
             self._sent_texts[message_id] = text
         return self._sent_texts[message_id]
 
+    def _codes(self, seed: str) -> dict[str, str]:
+        """Every player's order code -> the player (once per batch)."""
+        if self._code_owner is None:
+            self._code_owner = {order_code(seed, p.name): p.name for p in self.campaign.config.players}
+        return self._code_owner
+
     def _check_code(self, text: str, player: str, seed: str) -> tuple[str, str, str] | None:
         """None when the code is right (or absent and not required); else the
-        status, a line for the GM, and what the player is told."""
-        mine = order_code(seed, player)
-        found = set(CODE.findall(text.upper()))
-        if mine in found:
+        status, a line for the GM, and what the player is told. No code is ever
+        repeated (not even to the GM's screen): whoever reads the warning would
+        learn it."""
+        codes = self._codes(seed)
+        seen = codes_in(text, codes)
+        if any(s.exact and codes[s.code] == player for s in seen):
             return None
-        if found:
-            code = sorted(found)[0]
-            return (CODE_MISMATCH, f"order code {code} is not {player}'s (a forgery?); {player} was told",
-                    f"A message from your address carried the order code {code}, which is not yours, "
-                    f"so it was refused. If you did not send it, tell the GM: someone may be writing "
-                    f"in your name. If you did, reply to your own turn mail, which holds your code.")
+        others = [s for s in seen if codes[s.code] != player]
+        if others:
+            owner = codes[others[0].code]
+            nearly = "" if others[0].exact else "nearly "
+            return (CODE_MISMATCH, f"it carried {nearly}{owner}'s order code, not {player}'s (a forgery, "
+                                   f"or a code passed on?); {player} was told",
+                    "A message from your address carried an order code that is not yours, so it was "
+                    "refused. If you did not send it, tell the GM: someone may be writing in your name. "
+                    "If you did, reply to your own turn mail, which holds your code.")
+        if seen:
+            return (CODE_MISMATCH, f"{player}'s order code, mistyped; {player} was told",
+                    "Your message carried your order code mistyped (a character wrong, or two swapped), "
+                    "so it was refused. Reply to your turn mail, or copy the code from it exactly.")
         if self.campaign.config.require_code:
             return (CODE_MISSING, "no order code; this game requires one",
                     "Your order code is missing, and this game requires it in every order mail: "
@@ -338,6 +374,13 @@ class Mailroom:
             hands = [{"number": h.number, "cards": [c.title for c in h.cards[seat]],
                       "your_turn": h.active == seat}
                      for h in game.hands if not h.ended and h.alive[seat]]
+        codes = self._codes(position.seed)
+        other_lines = 0
+        if receipt is not None:  # only what was read as orders goes back, in the tool's words
+            other_lines = len(receipt.ignored)
+            receipt = _as_player_reads(receipt, codes)
+        on_file = {hand: {**order, "reason": _defang(order.get("reason") or "", codes)}
+                   for hand, order in on_file.items()}
         context = {
             "campaign": campaign.name,
             "title": config.title,
@@ -350,6 +393,7 @@ class Mailroom:
             "on_file": on_file,
             "missing": missing,
             "hands": hands,
+            "other_lines": other_lines,
             "code": order_code(position.seed, player),
         }
         if self._renderer is None:
@@ -369,7 +413,58 @@ class Mailroom:
                            message_id=message_id, in_reply_to=reply_to, references=refs[-10:])
         self.outbox.add(draft_id, raw, message_id=message_id, kind="ack", turn=game.turn,
                         to=person.email, player=player)
+        outcome.ack_held = self._over_the_limit(player)
         return draft_id
+
+    def _over_the_limit(self, player: str) -> bool:
+        """Whether ``player`` has had :data:`ACKS_PER_HOUR` acknowledgements in the
+        last hour (this one is then held); if not, this one counts."""
+        self._load_index()
+        now = self.campaign.now()
+        recent = [t for t in self._acks_sent.get(player, []) if now - t < timedelta(hours=1)]
+        if len(recent) >= ACKS_PER_HOUR:
+            return True
+        self._acks_sent[player] = recent + [now]
+        return False
+
+
+def _as_player_reads(receipt: Receipt, codes: dict[str, str]) -> Receipt:
+    """The receipt as the acknowledgement may echo it: the orders in the tool's
+    words, no line that was not an order (they are counted instead), no order
+    code, and no link in a word quoted back ("evil.example names no player")."""
+    checked = [c._replace(reason=_defang(c.reason, codes), note=_defang(c.note, codes))
+               for c in receipt.checked]
+    return receipt._replace(checked=checked, ignored=[])
+
+
+# A word the player wrote, quoted back in a reason, that a mail client could show
+# as a link or an address.
+_QUOTED_LINK = re.compile(r'"[^"\s]*[./@:][^"\s]*"')
+
+
+def _defang(text: str, codes: dict[str, str]) -> str:
+    if not text:
+        return text
+    return _QUOTED_LINK.sub("a word", mask_codes(text, codes))
+
+
+# A parenthesised aside, one level of nesting deep: "(name.pdf (application/pdf))".
+_ASIDE = re.compile(r"\s*\((?:[^()]|\([^()]*\))*\)")
+
+
+def _without_names(reason: str) -> str:
+    """The reader's reason a message is unreadable, without the asides that name
+    its parts: an attachment's name is the sender's text, and the sender may not
+    be the player (the GM's index keeps the whole reason)."""
+    reason = _ASIDE.sub("", reason).strip()
+    return reason if reason.endswith(".") else reason + "."
+
+
+def _moment(text: str) -> datetime:
+    try:
+        return datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return datetime.min.replace(tzinfo=timezone.utc)  # unreadable: counts as long ago
 
 
 def _tag_of(subject: str) -> str | None:
@@ -447,7 +542,7 @@ def _auto_ack(campaign: Campaign, outcomes: list[Outcome]) -> None:
     """With ``auto_ack: true`` and SMTP set up, acknowledgements go at once."""
     from .postoffice import auto_ack, send, smtp_settings
 
-    acks = [o.ack for o in outcomes if o.ack]
+    acks = [o.ack for o in outcomes if o.ack and not o.ack_held]
     if acks and auto_ack(campaign.config) and smtp_settings(campaign.config) is not None:
         send(campaign, acks)
 
@@ -464,5 +559,23 @@ def refused_messages(campaign: Campaign) -> list[dict]:
         except json.JSONDecodeError:
             continue
         if entry.get("status") in REFUSED:
+            out.append(entry)
+    return out
+
+
+def held_acks(campaign: Campaign) -> list[dict]:
+    """The acknowledgements held over the hourly limit and still in the outbox
+    (for `pbem status`): each message's index entry."""
+    path = campaign.folder / INDEX
+    if not path.exists():
+        return []
+    outbox = campaign.folder / "mail" / "outbox"
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if entry.get("ack_held") and (outbox / f"{entry['ack']}.eml").exists():
             out.append(entry)
     return out

@@ -127,14 +127,21 @@ def _segments(line: str) -> list[str]:
     return pieces
 
 
-def _fold(text: str) -> str:
-    """Case-insensitive comparison key that keeps accents (Chloé is not Chloe)."""
-    return unicodedata.normalize("NFC", text).casefold()
+def name_key(text: str) -> str:
+    """How player names (and the words of an order) are compared: case-blind and
+    accent-blind, so "Chloe", "CHLOÉ" and a decomposed "Chloe\u0301" all name
+    Chloé: compatibility decomposition (NFKD), combining marks dropped,
+    casefold. Two players whose names have the same key cannot both be
+    seated (:func:`pbem.config.check_names_apart`)."""
+    if text.isascii():
+        return text.casefold()  # the common case, without the decomposition
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) -> WrittenOrder:
-    folded = {_fold(p): p for p in players}
-    body = _fold(rest)
+    folded = {name_key(p): p for p in players}
+    body = name_key(rest)
     # Multi-word names first, as phrases, so that their words are not read apart.
     slots: dict[str, str] = {}
     for key, name in sorted(folded.items(), key=lambda kv: -len(kv[0])):

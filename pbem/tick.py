@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from .campaign import Campaign
 from .outbox import Outbox, make_message, seat_part
@@ -46,12 +46,11 @@ def reminded(campaign: Campaign) -> dict[str, dict[str, str]]:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
-def remind(campaign: Campaign, now: datetime | None = None, again: bool = False) -> list[str]:
+def remind(campaign: Campaign, again: bool = False) -> list[str]:
     """Draft a reminder to every player who still owes orders, naming the hands;
     a player already reminded this turn is skipped unless ``again``."""
     from .reports import Renderer
 
-    campaign._now = now
     with campaign.locked():
         pos = campaign.position()
         if pos.game.finished:
@@ -71,7 +70,7 @@ def remind(campaign: Campaign, now: datetime | None = None, again: bool = False)
             person = next(p for p in config.players if p.name == name)
             body = renderer.render("reminder.txt.j2", {
                 "player": name, "turn": turn, "hands": hands, "campaign": campaign.name,
-                "title": config.title, "deadline": campaign._deadline_text(deadline),
+                "title": config.title, "deadline": campaign.deadline_text(deadline),
                 "left": _left(deadline, campaign.now()),
             })
             seat = pos.players.index(name)
@@ -142,7 +141,7 @@ class TickReport:
         return out
 
 
-def tick(campaign: Campaign, now: datetime | None = None) -> TickReport:
+def tick(campaign: Campaign) -> TickReport:
     """One pass of the unattended GM (see the module docstring)."""
     from .store import StoreError, file_lock
 
@@ -153,30 +152,29 @@ def tick(campaign: Campaign, now: datetime | None = None) -> TickReport:
         if not acquired:
             report.busy = True
             return report
-        return _tick(campaign, now, report)
+        return _tick(campaign, report)
 
 
-def _tick(campaign: Campaign, now: datetime | None, report: TickReport) -> TickReport:
+def _tick(campaign: Campaign, report: TickReport) -> TickReport:
     from .inbox import fetch_new
     from .postoffice import smtp_settings
 
-    campaign._now = now
     kinds = auto_send_kinds(campaign.config)
     can_send = smtp_settings(campaign.config) is not None
     outcomes = fetch_new(campaign)
     report.messages = len(outcomes)
     report.recorded = sum(o.recorded for o in outcomes)
-    acks = [o.ack for o in outcomes if o.ack]
+    acks = [o.ack for o in outcomes if o.ack and not o.ack_held]  # held ones wait for the GM
     if campaign.position().game.finished:
         _send_allowed(campaign, report, acks if "ack" in kinds else [], can_send)
         _tell_uncertain(campaign, report)
         return report
     if reminders_due(campaign):
-        report.reminders = remind(campaign, campaign.now())
+        report.reminders = remind(campaign)
     deadline = campaign.deadline()
     passed = deadline is not None and campaign.now() >= deadline
     if not campaign.missing_orders() or passed:
-        result = campaign.resolve(force=False, now=campaign.now())
+        result = campaign.resolve(force=False)
         report.resolved = result.turn
         if result.warning:
             report.notes.append(result.warning)

@@ -360,3 +360,52 @@ def test_the_message_of_a_refusal_names_the_offending_player(cli, snap, kit, tmp
     kit.write_config(folder, kit.config(players))
     message = _refused(cli, snap, folder, "email")
     assert "charles@" in message, message
+
+
+# -- look-alike names (issue 8.11) ------------------------------------------------------------------
+
+LOOK_ALIKES = {
+    "cyrillic-A": ("Arthur", "\u0410rthur"),       # Cyrillic capital A
+    "greek-omicron": ("Bruno", "Brun\u03bf"),      # Greek small omicron
+    "accent": ("Chloé", "Chloe"),
+    "accent-and-case": ("Chloé", "CHLOE"),
+    "capital-i-small-l": ("Ivan", "lvan"),
+    "fullwidth": ("Dora", "Ｄora"),
+}
+
+
+@pytest.mark.parametrize("pair", list(LOOK_ALIKES.values()), ids=list(LOOK_ALIKES))
+def test_look_alike_names_are_refused_at_start(cli, snap, kit, tmp_path, pair):
+    first, second = pair
+    players = copy.deepcopy(kit.PLAYERS3)
+    players[0]["name"], players[1]["name"], players[2]["name"] = first, "Maxime", second
+    folder = tmp_path / "g"
+    kit.write_config(folder, kit.config(players))
+    _refused(cli, snap, folder, "players", first, second, "look")
+
+
+@pytest.mark.parametrize("pair", list(LOOK_ALIKES.values()), ids=list(LOOK_ALIKES))
+def test_look_alike_names_are_refused_by_new(cli, tmp_path, pair):
+    folder = tmp_path / "g"
+    result = cli.fails("new", folder, "--player", f"{pair[0]} <a@example.org>",
+                       "--player", f"{pair[1]} <b@example.org>", "--player", "Zoe <z@example.org>")
+    assert pair[0] in result.output and pair[1] in result.output and "Traceback" not in result.output
+    assert not (folder / "campaign.yaml").exists()
+
+
+def test_names_in_other_scripts_that_look_like_no_one_are_accepted(cli, kit, tmp_path):
+    names = ["Борис", "Ζωή", "Arthur", "Ольга"]
+    players = [{"name": n, "email": f"p{i}@example.org"} for i, n in enumerate(names)]
+    folder = tmp_path / "g"
+    kit.write_config(folder, kit.config(players))
+    cli.ok("start", folder)
+
+
+def test_the_gm_names_a_player_accent_blind(cli, kit, tmp_path):
+    players = [{"name": n, "email": f"p{i}@example.org"} for i, n in enumerate(["Arthur", "Chloé", "Bruno"])]
+    folder = tmp_path / "g"
+    kit.write_config(folder, kit.config(players))
+    cli.ok("start", folder)
+    assert "Chloé" in cli.ok("report", folder, "--player", "CHLOE").output
+    out = cli.ok("order", folder, "--player", "chloe", "Hand 2: Countess").output
+    assert "Chloé" in out

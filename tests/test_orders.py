@@ -81,6 +81,19 @@ def test_accented_names_and_case():
     assert one("Hand 4: Baron on chlo", players=players).target == "Chloé"
 
 
+@pytest.mark.parametrize("written", ["Chloe", "chloe", "CHLOE", "Chloe\u0301", "Chlo\u00e9", "Chloè",
+                                     "chlo"])
+def test_a_name_is_matched_accent_blind_and_case_blind(written):
+    """Issue 8.11: "Chloe" names Chloé (no random target instead); NFKD and casefold."""
+    players = ["Arthur", "Chloé", "Dominik"]
+    assert one(f"Hand 4: Baron on {written}", players=players).target == "Chloé"
+
+
+def test_an_accented_name_written_plainly_in_a_multi_word_name():
+    players = ["Arthur", "José María", "Bruno"]
+    assert one("Hand 4: Guard on jose maria, guess King", players=players).target == "José María"
+
+
 def test_multi_word_names():
     players = ["Arthur", "Mary Ann", "Bruno"]
     o = one("Hand 4: Guard on Mary Ann, guess King", players=players)

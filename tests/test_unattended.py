@@ -37,12 +37,28 @@ def utc(text: str) -> datetime:
     return datetime.fromisoformat(text).replace(tzinfo=UTC)
 
 
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, moment: datetime):
+        self.moment = moment
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+
+def at(campaign: Campaign, text: str) -> Campaign:
+    """The campaign, its clock moved to ``text`` (UTC)."""
+    campaign.clock.moment = utc(text)
+    return campaign
+
+
 def make(tmp_path: Path, extra: str = SCHEDULE, start: str = "2026-10-22 10:00") -> Campaign:
     folder = tmp_path / "clock"
     folder.mkdir()
     (folder / "campaign.yaml").write_text(YAML.format(extra=extra), encoding="utf-8")
-    campaign = Campaign(folder)
-    campaign.start(now=utc(start))
+    campaign = Campaign(folder, clock=Clock(utc(start)))
+    campaign.start()
     return campaign
 
 
@@ -98,9 +114,9 @@ def test_explicit_turn_deadlines_and_bad_sections(tmp_path):
 def test_resolve_before_the_deadline_needs_every_order_after_it_plays_defaults(tmp_path):
     campaign = make(tmp_path)
     with pytest.raises(MissingOrders) as e:
-        campaign.resolve(now=utc("2026-10-25 18:59"))
+        at(campaign, "2026-10-25 18:59").resolve()
     assert "25 October 2026, 20:00 Europe/Paris" in str(e.value)
-    result = campaign.resolve(now=utc("2026-10-25 19:00"))
+    result = at(campaign, "2026-10-25 19:00").resolve()
     assert result.turn == 1 and sum(len(h) for h in result.defaults.values()) == 13
 
 
@@ -134,24 +150,24 @@ def test_reminders_name_the_missing_hands_and_fall_due_once(tmp_path):
     campaign.record_orders("Arthur", "\n".join(
         f"Hand {h}: {campaign.position().game.hand(h).cards[0][0].title} on Bruno, guess Prince"
         for h in (1, 4, 7, 10, 13)))
-    report = tick(campaign, now=utc("2026-10-24 18:00"))  # 25 hours before: not yet due
+    report = tick(at(campaign, "2026-10-24 18:00"))  # 25 hours before: not yet due
     assert report.reminders == []
-    report = tick(campaign, now=utc("2026-10-24 19:00"))  # 24 hours before: due
+    report = tick(at(campaign, "2026-10-24 19:00"))  # 24 hours before: due
     assert sorted(report.reminders) == ["reminder-t001-seat2-1", "reminder-t001-seat3-1"]
     body = (campaign.folder / "mail" / "outbox" / "reminder-t001-seat2-1.eml").read_text()
     assert "hands 2, 5, 8, 11" in body
-    assert tick(campaign, now=utc("2026-10-24 20:00")).reminders == []  # not twice
-    assert remind(campaign, now=utc("2026-10-24 21:00")) == []
-    assert remind(campaign, now=utc("2026-10-24 21:00"), again=True) == ["reminder-t001-seat2-2",
-                                                                         "reminder-t001-seat3-2"]
+    assert tick(at(campaign, "2026-10-24 20:00")).reminders == []  # not twice
+    assert remind(at(campaign, "2026-10-24 21:00")) == []
+    assert remind(at(campaign, "2026-10-24 21:00"), again=True) == ["reminder-t001-seat2-2",
+                                                                     "reminder-t001-seat3-2"]
 
 
 def test_tick_twice_in_a_row_does_the_work_once(tmp_path):
     campaign = make(tmp_path)
-    first = tick(campaign, now=utc("2026-10-25 19:30"))
+    first = tick(at(campaign, "2026-10-25 19:30"))
     assert first.resolved == 1
     snapshot = sorted(p.name for p in campaign.folder.rglob("*"))
-    second = tick(campaign, now=utc("2026-10-25 19:31"))
+    second = tick(at(campaign, "2026-10-25 19:31"))
     assert second.resolved is None and second.reminders == [] and second.messages == 0
     assert sorted(p.name for p in campaign.folder.rglob("*")) == snapshot
     assert campaign.position().game.turn == 2
@@ -163,7 +179,7 @@ def test_tick_resolves_as_soon_as_every_order_is_in(tmp_path):
     for seat, hands in game.awaited().items():
         name = campaign.position().players[seat]
         campaign.record_orders(name, "\n".join(f"Hand {h}: {game.hand(h).cards[seat][0].title}" for h in hands))
-    report = tick(campaign, now=utc("2026-10-22 11:00"))
+    report = tick(at(campaign, "2026-10-22 11:00"))
     # Some orders may be completed (no target named), all are on file: the turn goes.
     assert report.resolved == 1
     assert drafts(campaign, "gm-review-t001") == ["gm-review-t001"]  # the GM is told, reports wait
@@ -171,11 +187,11 @@ def test_tick_resolves_as_soon_as_every_order_is_in(tmp_path):
 
 def test_tick_after_a_long_outage_catches_up_once(tmp_path):
     campaign = make(tmp_path)
-    report = tick(campaign, now=utc("2026-11-20 12:00"))  # weeks after turn 1's deadline
+    report = tick(at(campaign, "2026-11-20 12:00"))  # weeks after turn 1's deadline
     assert report.resolved == 1
     # Turn 2 opened now: its deadline is three days on, so the next tick waits.
     assert campaign.deadline() == utc("2026-11-23 19:00")
-    assert tick(campaign, now=utc("2026-11-20 12:01")).resolved is None
+    assert tick(at(campaign, "2026-11-20 12:01")).resolved is None
 
 
 def test_a_second_tick_while_one_runs_does_nothing(tmp_path):
@@ -183,7 +199,7 @@ def test_a_second_tick_while_one_runs_does_nothing(tmp_path):
 
     campaign = make(tmp_path)
     with FileLock(str(campaign.folder / ".pbem.tick.lock")):
-        report = tick(campaign, now=utc("2026-10-25 19:30"))
+        report = tick(at(campaign, "2026-10-25 19:30"))
     assert report.busy and report.resolved is None
     assert campaign.position().game.turn == 1
 
@@ -201,9 +217,9 @@ def test_gm_note_appears_in_the_next_public_report(tmp_path):
     campaign = make(tmp_path)
     code, _ = run("note", campaign.folder, "Bruno is on holiday; the GM plays his hands.")
     assert code == 0
-    campaign.resolve(force=True, now=utc("2026-10-23 10:00"))
+    at(campaign, "2026-10-23 10:00").resolve(force=True)
     assert "GM's note: Bruno is on holiday; the GM plays his hands." in campaign.report(1)
-    campaign.resolve(force=True, now=utc("2026-10-24 10:00"))
+    at(campaign, "2026-10-24 10:00").resolve(force=True)
     assert "GM's note" not in campaign.report(2)
 
 
@@ -319,7 +335,7 @@ def test_replace_player_keeps_seat_cards_tokens_and_orders(tmp_path):
     assert code == 1 and "already the name" in out
     code, out = run("replace", campaign.folder, "Arthur", "--email", "not-an-address")
     assert code == 1 and "email" in out
-    result = Campaign(campaign.folder).resolve(force=True, now=utc("2026-10-23 10:00"))
+    result = Campaign(campaign.folder, clock=Clock(utc("2026-10-23 10:00"))).resolve(force=True)
     assert "Bernard" in result.private_reports
 
 
@@ -332,3 +348,71 @@ def test_a_guessable_seed_is_warned_about_and_the_default_one_is_long(tmp_path):
     assert code == 0 and "guesses" not in out
     seed = str(Campaign(tmp_path / "strong").config.seed)
     assert len(seed) >= 32
+
+
+# -- one clock (issue 9) ---------------------------------------------------------------------------
+
+
+def test_pbem_now_reaches_the_order_log_and_the_received_index(tmp_path):
+    campaign = make(tmp_path, extra="")
+    now = "2026-10-23T08:15:00+00:00"
+    held = [c.title for c in campaign.position().game.hand(2).cards[1]]  # Bruno plays first in hand 2
+    order = f"Hand 2: {'Countess' if 'Countess' in held else held[0]}"
+    code, out = run("order", campaign.folder, "--player", "Bruno", order, now=now)
+    assert code == 0, out
+    message = tmp_path / "bruno.eml"
+    message.write_bytes(b"From: bruno@example.org\r\nTo: gm@example.org\r\nSubject: [clock] Turn 1\r\n"
+                        b"Message-ID: <clock1@example.org>\r\n\r\n" + order.encode() + b"\r\n")
+    code, out = run("order", campaign.folder, "--mail", message, now=now)
+    assert code == 0, out
+    folder = campaign.folder
+    store = Campaign(folder).store  # where the order log lives is the store's business
+    log_path = store.orders_path(1).with_suffix(".log")
+    entries = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()]
+    assert [e["received"] for e in entries] == [now, now]
+    on_file = store.read_orders(1)["Bruno"]
+    assert {o["received"] for o in on_file.values()} == {now}
+    index = [json.loads(line) for line in (folder / "mail" / "received.jsonl").read_text().splitlines()]
+    assert [e["received"] for e in index] == [now]
+
+
+def test_the_clock_is_given_once_to_the_campaign(tmp_path):
+    """A library caller gives the campaign its clock; every step reads it."""
+    moment = [utc("2026-10-22 10:00")]
+    folder = tmp_path / "clock"
+    folder.mkdir()
+    (folder / "campaign.yaml").write_text(YAML.format(extra=SCHEDULE), encoding="utf-8")
+    campaign = Campaign(folder, clock=lambda: moment[0])
+    campaign.start()
+    assert campaign.position().opened_at == moment[0]
+    moment[0] = utc("2026-10-25 19:00")  # turn 1's deadline
+    assert campaign.status()["deadline"]["passed"]
+    assert campaign.resolve().turn == 1
+    assert campaign.position().opened_at == moment[0]
+
+
+def _imports(module: str) -> set[str]:
+    """The pbem modules ``module`` imports, at the top or inside functions."""
+    import ast
+
+    import pbem
+
+    tree = ast.parse((Path(pbem.__file__).parent / f"{module}.py").read_text(encoding="utf-8"))
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            out.add((node.module or "").split(".")[0])
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pbem."):
+            out.add(node.module.split(".")[1])
+    return out
+
+
+def test_the_campaign_never_calls_back_into_the_inbox():
+    """Issue 9: mail in sits below the campaign's use of it; the campaign and
+    the tick reach no private name of each other."""
+    assert "inbox" not in _imports("campaign")
+    import pbem
+
+    for module in ("tick", "cli"):
+        source = (Path(pbem.__file__).parent / f"{module}.py").read_text(encoding="utf-8")
+        assert "campaign._now" not in source and "._deadline_text" not in source, module
