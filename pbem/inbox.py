@@ -54,7 +54,9 @@ OTHER_CAMPAIGN = "other campaign"
 CODE_MISMATCH = "code mismatch"
 CODE_MISSING = "code missing"
 GAME_OVER = "game over"
-REFUSED = {UNREADABLE, UNKNOWN_SENDER, OTHER_CAMPAIGN, CODE_MISMATCH, CODE_MISSING, GAME_OVER}
+AMBIGUOUS_SENDER = "ambiguous sender"
+REFUSED = {UNREADABLE, UNKNOWN_SENDER, OTHER_CAMPAIGN, CODE_MISMATCH, CODE_MISSING, GAME_OVER,
+           AMBIGUOUS_SENDER}
 
 
 @dataclass
@@ -222,6 +224,10 @@ class Mailroom:
                     f"again as plain text."))
             return outcome
         sender = mail.sender
+        if mail.sender_problem:  # a forger shows a player's address beside their own: no one's
+            return Outcome(relative, AMBIGUOUS_SENDER,
+                           f"{mail.sender_problem}, so no player is taken to have sent it; "
+                           f"the message is kept", sender)
         player = addresses.get(sender)
         if player is None or player not in players:
             return Outcome(relative, UNKNOWN_SENDER,
