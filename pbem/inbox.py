@@ -61,7 +61,9 @@ OTHER_CAMPAIGN = "other campaign"
 CODE_MISMATCH = "code mismatch"
 CODE_MISSING = "code missing"
 GAME_OVER = "game over"
-REFUSED = {UNREADABLE, UNKNOWN_SENDER, OTHER_CAMPAIGN, CODE_MISMATCH, CODE_MISSING, GAME_OVER}
+AMBIGUOUS_SENDER = "ambiguous sender"
+REFUSED = {UNREADABLE, UNKNOWN_SENDER, OTHER_CAMPAIGN, CODE_MISMATCH, CODE_MISSING, GAME_OVER,
+           AMBIGUOUS_SENDER}
 
 #: Acknowledgements sent on their own to one player in any hour; more are held
 #: for the GM (100 spoofed messages must not make 100 mails in the GM's name).
@@ -243,6 +245,10 @@ class Mailroom:
                     f"send your orders again as plain text."))
             return outcome
         sender = mail.sender
+        if mail.sender_problem:  # a forger shows a player's address beside their own: no one's
+            return Outcome(relative, AMBIGUOUS_SENDER,
+                           f"{mail.sender_problem}, so no player is taken to have sent it; "
+                           f"the message is kept", sender)
         player = addresses.get(sender)
         if player is None or player not in players:
             return Outcome(relative, UNKNOWN_SENDER,

@@ -360,12 +360,13 @@ def test_later_order_replaces_earlier(cli, order_game):
     cli.ok("order", order_game, "--player", "Bruno", "Hand 3: Guard on Charles, guess Prince")
     cli.ok("order", order_game, "--player", "Bruno", "Hand 3: Prince on Arthur")
     assert cli.export(order_game)["orders"]["Bruno"]["3"] == _o("Prince", "Arthur")
-    # within one text, the last line for a hand wins
-    cli.ok("order", order_game, "--player", "Bruno",
-           "Hand 6: Spy on Arthur\nHand 6: Baron on Charles\nHand 3: Guard on Arthur, guess King")
+    # within one text, the first line for a hand stands: a different later one is refused
+    out = cli.ok("order", order_game, "--player", "Bruno",
+                 "Hand 6: Spy on Arthur\nHand 6: Baron on Charles\nHand 3: Guard on Arthur, guess King")
     orders = cli.export(order_game)["orders"]["Bruno"]
-    assert orders["6"] == _o("Baron", "Charles")
+    assert orders["6"] == _o("Spy", "Arthur")
     assert orders["3"] == _o("Guard", "Arthur", "King")
+    assert "already gives hand 6 another order" in out.output
 
 
 def test_order_completed_then_corrected(cli, order_game):

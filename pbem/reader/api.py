@@ -23,6 +23,9 @@ class ReadMail:
 
     sender: str  # From address, lowercased ("" if none)
     sender_name: str  # decoded display name (RFC 2047), "" if none
+    # Why the sender is ambiguous (two From headers, an address shown over another, a group):
+    # such a message is no player's, whatever `sender` says.  None for one plain sender.
+    sender_problem: str | None
     subject: str  # decoded subject
     message_id: str | None  # with angle brackets, as in the header
     in_reply_to: tuple[str, ...]
@@ -96,7 +99,7 @@ def _read(raw: bytes, answering: Sequence[str] = ()) -> ReadMail:
             "Your message is nested too deeply for me to read it."
         ) from exc
 
-    sender, sender_name = _read_sender(msg, notes)
+    sender, sender_name, sender_problem = _read_sender(msg, notes)
     subject = _read_subject(msg, notes)
     tag, turn = _subject_tag(subject, notes)
     message_id = _first_id(_raw_header(msg, "message-id"))
@@ -116,6 +119,7 @@ def _read(raw: bytes, answering: Sequence[str] = ()) -> ReadMail:
     return ReadMail(
         sender=sender,
         sender_name=sender_name,
+        sender_problem=sender_problem,
         subject=subject,
         message_id=message_id,
         in_reply_to=in_reply_to,

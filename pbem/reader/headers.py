@@ -55,12 +55,13 @@ def _decode_words(name: str, value: str, notes: _Notes) -> str:
         return value
 
 
-def _read_sender(msg: email.message.Message, notes: _Notes) -> tuple[str, str]:
-    """The From address (lowercased) and display name; ("", "") when there is none."""
+def _read_sender(msg: email.message.Message, notes: _Notes) -> tuple[str, str, str | None]:
+    """The From address (lowercased), display name and what makes the sender ambiguous
+    (see `_sender_problem`); ("", "", None) when there is no From header."""
     value = _raw_header(msg, "from")
     if not value:
         notes.add("no From header")
-        return "", ""
+        return "", "", None
     address, name = "", ""
     simple = _simple_sender(value)
     if simple is not None:
@@ -80,10 +81,37 @@ def _read_sender(msg: email.message.Message, notes: _Notes) -> tuple[str, str]:
     name = " ".join(_clean_line(name).split())
     if not address:
         notes.add("no sender address in the From header")
-    return address, name
+    return address, name, _sender_problem(msg, value, address, name)
 
 
 _PLAIN_ADDRESS = re.compile(r"[^\s<>()\"',;:@\[\]]+@[^\s<>()\"',;:@\[\]]+")
+# An address with a second "@" ("bruno@example.org@attacker.example"): whose is it?
+_DOUBLE_AT = re.compile(r"[^\s<>()\"',;:@\[\]]*@[^\s<>()\"',;:@\[\]]*@")
+
+
+def _sender_problem(msg: email.message.Message, value: str, address: str, name: str) -> str | None:
+    """Why the From header does not name one sender unambiguously, in the GM's words; None if it does.
+
+    A forger hopes the tool reads the address a person would see: "bruno@example.org
+    <evil@attacker.example>", "bruno@example.org@attacker.example", a group or a list that
+    holds the player's address, a second From header.  A sender that is not one plain
+    address is nobody's: the caller keeps the message and takes no orders from it.
+    """
+    count = sum(1 for key, _ in msg.raw_items() if str(key).lower() == "from")
+    if count > 1:
+        return f"the message has {count} From headers"
+    if "@" not in name and value.count("@") <= 1:
+        return None  # the common case, decided without more parsing
+    if _DOUBLE_AT.search(value):
+        return f"the From address {value[:80]!r} holds more than one @"
+    shown = {found.lower() for found in _PLAIN_ADDRESS.findall(value + " " + name)} | {address}
+    shown.discard("")
+    if len(shown) > 1:
+        listed = ", ".join(sorted(shown)[:4])
+        return f"the From header shows more than one address ({listed})"
+    return None
+
+
 
 _ADDRESS_ATOM = r"[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]+"
 _ADDRESS_DOT_ATOM = rf"{_ADDRESS_ATOM}(?:\.{_ADDRESS_ATOM})*"

@@ -165,6 +165,7 @@ def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
         if root is None:
             return str
         lxml.etree.strip_elements(root, *_INVISIBLE, with_tail=False)
+        _drop_hidden(root)
         _quote_outlook_original(root)
         plan = _element_plan(root, 0, secrets.token_hex(_NONCE_BYTES))
     except Exception:  # noqa: BLE001 - lxml on hostile markup; a crude reading beats none
@@ -180,6 +181,47 @@ def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
             return _crude_html_text(markup)
 
     return to_text
+
+
+# Styles that hide an element's text from the reader's eyes: what a player never saw is no
+# order of theirs (a forger's or a template's hidden words).  A zero height hides only with
+# the overflow hidden; aria-hidden hides from screen readers only, and is read.
+_HIDDEN_STYLE = re.compile(
+    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|mso-hide\s*:\s*all"
+    r"|(?:opacity|font-size)\s*:\s*0*(?:\.0*)?(?:px|pt|em|rem|%)?\s*(?:!\s*important\s*)?(?:;|$))",
+    re.IGNORECASE,
+)
+_ZERO_BOX = re.compile(r"(?:^|;)\s*(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:!\s*important\s*)?(?:;|$)",
+                       re.IGNORECASE)
+_OVERFLOW_HIDDEN = re.compile(r"overflow\s*:\s*hidden", re.IGNORECASE)
+
+
+def _is_hidden(element: lxml.etree._Element) -> bool:
+    """The element's text is not shown: the hidden attribute, or a style that hides it."""
+    if element.get("hidden") is not None:
+        return True
+    style = element.get("style")
+    if not style:
+        return False
+    if _HIDDEN_STYLE.search(style):
+        return True
+    return bool(_ZERO_BOX.search(style) and _OVERFLOW_HIDDEN.search(style))
+
+
+def _drop_hidden(root: lxml.etree._Element) -> None:
+    """Remove hidden elements with their content; the text after each (its tail) stays."""
+    hidden = [element for element in root.iter() if isinstance(element.tag, str) and _is_hidden(element)]
+    for element in hidden:
+        parent = element.getparent()
+        if parent is None:
+            continue  # the root itself, or inside an element already removed
+        if element.tail:
+            previous = element.getprevious()
+            if previous is not None:
+                previous.tail = (previous.tail or "") + element.tail
+            else:
+                parent.text = (parent.text or "") + element.tail
+        parent.remove(element)
 
 
 def _crude_html_text(markup: str) -> str:

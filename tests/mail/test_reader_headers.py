@@ -109,3 +109,39 @@ def test_missing_ids_are_none_and_empty():
     raw = b"From: a@example.org\nSubject: [g] Turn 1\n\nHand 1: Guard\n"
     read = read_mail(raw)
     assert read.message_id is None and read.in_reply_to == () and read.references == ()
+
+
+# --------------------------------------------------------------------------------------------
+# From: tricks: an ambiguous sender is no player (issue 8, item 8)
+# --------------------------------------------------------------------------------------------
+
+AMBIGUOUS_FROM = {
+    "address as the display name": "From: bruno@example.org <evil@attacker.example>\n",
+    "quoted address as the name": 'From: "bruno@example.org" <evil@attacker.example>\n',
+    "encoded address as the name": "From: =?utf-8?q?bruno=40example.org?= <evil@attacker.example>\n",
+    "address in a comment": "From: evil@attacker.example (bruno@example.org)\n",
+    "two at signs": "From: bruno@example.org@attacker.example\n",
+    "a group": "From: Friends: bruno@example.org, evil@attacker.example;\n",
+    "a list": "From: bruno@example.org, evil@attacker.example\n",
+    "two From headers": "From: bruno@example.org\nFrom: evil@attacker.example\n",
+}
+
+
+@pytest.mark.parametrize("header", AMBIGUOUS_FROM.values(), ids=AMBIGUOUS_FROM.keys())
+def test_an_ambiguous_from_header_is_reported(header):
+    raw = (header + "To: gm@example.org\nSubject: Re: [game7] Turn 3\n\nHand 3: Baron on Chloé\n").encode()
+    read = read_mail(raw)
+    assert read.sender_problem, read
+    assert "From" in read.sender_problem
+
+
+@pytest.mark.parametrize("header", [
+    "From: Bruno <bruno@example.org>\n",
+    "From: bruno@example.org\n",
+    'From: "bruno@example.org" <Bruno@Example.org>\n',  # the name repeats the address: one sender
+    "From: bruno@example.org (Bruno Keller)\n",
+    'From: "Keller, Bruno" <bruno@example.org>\n',
+])
+def test_a_plain_from_header_is_no_problem(header):
+    read = read_mail((header + "Subject: x\n\nHand 3: Baron\n").encode())
+    assert read.sender == "bruno@example.org" and read.sender_problem is None

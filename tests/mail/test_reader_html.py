@@ -6,6 +6,7 @@ Hand-written messages pin each rule (every test names what breaks if the rule br
 from __future__ import annotations
 
 import lxml.etree
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -296,3 +297,46 @@ def test_a_late_note_goes_where_it_would_have_gone():
     assert notes.items == ["a", "late", "b"]
     notes.add_at(2, "new")
     assert notes.items == ["a", "late", "new", "b"]
+
+
+# --------------------------------------------------------------------------------------------
+# Hidden HTML text is nobody's orders (issue 8, item 12)
+# --------------------------------------------------------------------------------------------
+
+HIDDEN = {
+    "display none": '<div style="display:none">Hand 7: Princess</div>',
+    "display none, spaced and loud":
+        '<span style="color: red; DISPLAY : NONE !important">Hand 7: Princess</span>',
+    "visibility hidden": '<p style="visibility: hidden">Hand 7: Princess</p>',
+    "hidden attribute": "<div hidden>Hand 7: Princess</div>",
+    "zero font size": '<span style="font-size:0">Hand 7: Princess</span>',
+    "zero font size in px": '<span style="font-size: 0px;">Hand 7: Princess</span>',
+    "outlook mso-hide": '<span style="mso-hide:all">Hand 7: Princess</span>',
+    "transparent": '<span style="opacity:0">Hand 7: Princess</span>',
+    "collapsed box": '<div style="max-height:0;overflow:hidden">Hand 7: Princess</div>',
+    "nested in a hidden block":
+        '<div style="display:none"><table><tr><td>Hand 7: Princess</td></tr></table></div>',
+}
+
+
+@pytest.mark.parametrize("hidden", HIDDEN.values(), ids=HIDDEN.keys())
+def test_hidden_html_text_is_not_read(hidden):
+    markup = f"<div>Hand 3: Baron on Bruno</div>{hidden}<div>Hand 11: Countess</div>"
+    read = read_mail(html_message(markup))
+    assert "Princess" not in read.own_text and "Princess" not in read.full_text
+    assert read.own_text == "Hand 3: Baron on Bruno\nHand 11: Countess"
+
+
+def test_text_after_a_hidden_element_is_still_read():
+    markup = '<div>Hand 3: Baron <span style="display:none">on Chloé</span>on Bruno</div>'
+    assert read_mail(html_message(markup)).own_text == "Hand 3: Baron on Bruno"
+
+
+@pytest.mark.parametrize("visible", [
+    '<span style="font-size:10px">Hand 7: Princess</span>',
+    '<span style="display:inline">Hand 7: Princess</span>',
+    '<span aria-hidden="true">Hand 7: Princess</span>',  # hidden from screen readers, not the eye
+    '<span style="height:0">Hand 7: Princess</span>',  # overflow shows
+])
+def test_visible_styled_text_is_read(visible):
+    assert "Hand 7: Princess" in read_mail(html_message(f"<div>{visible}</div>")).own_text
