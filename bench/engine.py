@@ -28,10 +28,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pbem.cards import FULL_DECK, Card  # noqa: E402
+from pbem.cards import CLASSIC_CARDS, FULL_DECK  # noqa: E402
 from pbem.engine import Hand, Order, legal_cards, play_turn  # noqa: E402
 
-CARDS = tuple(Card)
+CARDS = CLASSIC_CARDS
 
 
 SHARE_OF_ORDERS = {"mixed": 0.5, "orders": 1.0, "nmr": 0.0}

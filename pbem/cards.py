@@ -1,7 +1,11 @@
-"""The 16-card classic deck: ranks, canonical names, aliases (RULES.md section 1).
+"""The cards: the 16-card classic deck (RULES.md section 1) and the 32-card
+Premium deck (RULES.md 10.1): ranks, canonical names, aliases.
 
-A card is a :class:`Card`, an ``IntEnum`` whose value is the rank, so cards compare
-by rank and cost no more than small ints in the engine's hot loops.
+A card is a :class:`Card`, an ``IntEnum``: cards cost no more than small ints in
+the engine's hot loops. The classic cards' values are their ranks (1 to 8), so
+a classic game compares cards directly; the Premium deck has two cards of some
+ranks (the Assassin and the Jester are both 0), so its new cards have values of
+their own (9 up) and :data:`RANK` gives every card's rank.
 """
 
 from __future__ import annotations
@@ -18,19 +22,44 @@ class Card(IntEnum):
     KING = 6
     COUNTESS = 7
     PRINCESS = 8
+    # The Premium deck's new cards (RULES 10.1); their ranks are in RANK.
+    BISHOP = 9
+    ASSASSIN = 10
+    JESTER = 11
+    CARDINAL = 12
+    BARONESS = 13
+    SYCOPHANT = 14
+    COUNT = 15
+    CONSTABLE = 16
+    DOWAGER_QUEEN = 17
 
     @property
     def title(self) -> str:
-        """The canonical name used in every export and report ("Guard")."""
+        """The canonical name used in every export and report ("Guard", "Dowager Queen")."""
         return _TITLES[self]
+
+    @property
+    def rank(self) -> int:
+        return RANK[self]
 
     def __str__(self) -> str:
         return _TITLES[self]
 
 
-_TITLES = {card: card.name.capitalize() for card in Card}
+_TITLES = {card: card.name.replace("_", " ").title() for card in Card}
 
-#: How many copies of each card the deck holds.
+_PREMIUM_RANKS = {
+    Card.BISHOP: 9, Card.ASSASSIN: 0, Card.JESTER: 0, Card.CARDINAL: 2, Card.BARONESS: 3,
+    Card.SYCOPHANT: 4, Card.COUNT: 5, Card.CONSTABLE: 6, Card.DOWAGER_QUEEN: 7,
+}
+
+#: Every card's rank, indexed by the card (a tuple: the engine reads it in hot loops).
+RANK: tuple[int, ...] = tuple(_PREMIUM_RANKS.get(Card(v), v) if v else -1 for v in range(max(Card) + 1))
+
+#: The cards of the classic deck, in rank order.
+CLASSIC_CARDS: tuple[Card, ...] = tuple(Card(rank) for rank in range(1, 9))
+
+#: How many copies of each card the classic deck holds.
 COUNTS: dict[Card, int] = {
     Card.GUARD: 5,
     Card.SPY: 2,
@@ -42,9 +71,34 @@ COUNTS: dict[Card, int] = {
     Card.PRINCESS: 1,
 }
 
-#: The full deck in rank order (not shuffled).
+#: The full classic deck in rank order (not shuffled).
 FULL_DECK: tuple[Card, ...] = tuple(card for card, n in COUNTS.items() for _ in range(n))
 DECK_SIZE = len(FULL_DECK)
+
+#: How many copies of each card the Premium deck holds (RULES 10.1), in rank order.
+PREMIUM_COUNTS: dict[Card, int] = {
+    Card.ASSASSIN: 1,
+    Card.JESTER: 1,
+    Card.GUARD: 8,
+    Card.SPY: 2,
+    Card.CARDINAL: 2,
+    Card.BARON: 2,
+    Card.BARONESS: 2,
+    Card.HANDMAID: 2,
+    Card.SYCOPHANT: 2,
+    Card.PRINCE: 2,
+    Card.COUNT: 2,
+    Card.KING: 1,
+    Card.CONSTABLE: 1,
+    Card.COUNTESS: 1,
+    Card.DOWAGER_QUEEN: 1,
+    Card.PRINCESS: 1,
+    Card.BISHOP: 1,
+}
+
+#: The full Premium deck in rank order (not shuffled).
+PREMIUM_DECK: tuple[Card, ...] = tuple(card for card, n in PREMIUM_COUNTS.items() for _ in range(n))
+PREMIUM_DECK_SIZE = len(PREMIUM_DECK)
 
 #: Names from other editions, accepted in orders and campaign files.
 ALIASES: dict[str, Card] = {
@@ -55,19 +109,22 @@ ALIASES: dict[str, Card] = {
     "hatamoto": Card.PRINCE,
     "manipulator": Card.KING,
     "sensei": Card.COUNTESS,
+    "dowager": Card.DOWAGER_QUEEN,
+    "queen": Card.DOWAGER_QUEEN,
 }
 
 #: Every accepted name (lower case) to its card: canonical names, then aliases.
+#: Names are whole words or phrases: "count" is not "countess".
 NAMES: dict[str, Card] = {**{c.title.lower(): c for c in Card}, **ALIASES}
+
 
 def card_named(name: str) -> Card | None:
     """The card a name or alias stands for (any case), or None."""
-    return NAMES.get(name.strip().lower())
+    return NAMES.get(" ".join(name.split()).lower())
 
 
 def card_of_rank(rank: int) -> Card | None:
-    """The card of rank 1 to 8, or None."""
-    try:
+    """The classic card of rank 1 to 8, or None."""
+    if 1 <= rank <= 8:
         return Card(rank)
-    except ValueError:
-        return None
+    return None

@@ -24,19 +24,28 @@ import random
 from typing import Callable, Iterable, Mapping, NamedTuple
 
 from . import events as ev
-from .cards import DECK_SIZE, FULL_DECK, Card, card_named
+from .cards import (
+    CLASSIC_CARDS, DECK_SIZE, FULL_DECK, PREMIUM_DECK, PREMIUM_DECK_SIZE, RANK, Card, card_named,
+)
 
-GUARD, SPY, BARON, HANDMAID, PRINCE, KING, COUNTESS, PRINCESS = Card
+GUARD, SPY, BARON, HANDMAID, PRINCE, KING, COUNTESS, PRINCESS = CLASSIC_CARDS
+BISHOP, ASSASSIN, JESTER, CARDINAL, BARONESS = Card.BISHOP, Card.ASSASSIN, Card.JESTER, Card.CARDINAL, Card.BARONESS
+SYCOPHANT, COUNT, CONSTABLE, DOWAGER_QUEEN = Card.SYCOPHANT, Card.COUNT, Card.CONSTABLE, Card.DOWAGER_QUEEN
 
 HANDS_PER_GAME = 13
 
 #: Drawing from a full pack until a non-Guard comes up names each non-Guard card
 #: with probability count / 11 -- exactly a uniform pick from the 11 non-Guards.
 _NON_GUARD_PACK: tuple[Card, ...] = tuple(c for c in FULL_DECK if c != GUARD)
+#: The same for the Premium deck, by rank (RULES 10.2): a uniform pick from its 24 non-Guards.
+_NON_GUARD_RANKS: tuple[int, ...] = tuple(RANK[c] for c in PREMIUM_DECK if c != GUARD)
 
 
 #: Player counts the classic deck is played with (RULES 1, 9).
 CLASSIC_PLAYERS = (2, 3, 4)
+
+#: Player counts the Premium deck is played with (RULES 10).
+PREMIUM_PLAYERS = (5, 6, 7, 8)
 
 #: Cards laid face up, out of the hand, at the start of a two-player hand (RULES 9).
 FACE_UP_WITH_TWO = 3
@@ -61,7 +70,9 @@ class Order(NamedTuple):
 
     card: Card
     target: int | None = None
-    guess: Card | None = None
+    guess: Card | int | None = None  # a card in classic games, a number (RULES 10.2) in Premium ones
+    second: int | None = None  # the Cardinal's or the Baroness's second player
+    look: int | None = None  # the Cardinal: the one of the two whose new card the player looks at
 
 
 class Hand:
@@ -72,11 +83,18 @@ class Hand:
     player (the card kept first, the card drawn second); empty once out.
     ``face_up``: the cards laid face up at the start of a two-player hand, out
     of it for good (RULES 9); empty with more players.
+
+    Premium hands (5 to 8 players, RULES 10) also keep: ``marked``, the player
+    the Sycophant marked for the next play; ``jesters``, (Jester's player, the
+    player named) pairs; ``bishop_discard[seat]``, the standing "if Bishop,
+    discard" order; and, during a postal turn only, ``bonus``: (seat, card) of
+    the tokens cards gave, counted at the end of the turn.
     """
 
     __slots__ = (
         "number", "deck", "set_aside", "face_up", "pile", "cards", "discards",
         "alive", "protected", "active", "ended", "winners",
+        "premium", "marked", "jesters", "bishop_discard", "bonus",
     )
 
     number: int
@@ -91,6 +109,11 @@ class Hand:
     active: int | None
     ended: bool
     winners: tuple[int, ...]
+    premium: bool
+    marked: int | None
+    jesters: list[tuple[int, int]]
+    bishop_discard: list[bool]
+    bonus: list[tuple[int, Card]]
 
     @classmethod
     def deal(cls, number: int, deck: Iterable[Card], players: int) -> "Hand":
@@ -99,9 +122,10 @@ class Hand:
         from the first player around the board, then the first player draws for
         postal turn 1."""
         deck = tuple(deck)
-        check_deck(deck)
-        if players not in CLASSIC_PLAYERS:
-            raise ValueError(f"a game with the classic deck has 2 to 4 players, not {players}")
+        if players not in CLASSIC_PLAYERS and players not in PREMIUM_PLAYERS:
+            raise ValueError(f"a game has 2 to 4 players with the classic deck, 5 to 8 with the Premium "
+                             f"deck; not {players}")
+        check_deck(deck, players)
         hand = cls()
         hand.number = number
         hand.deck = deck
@@ -124,6 +148,11 @@ class Hand:
         hand.active = first
         hand.ended = False
         hand.winners = ()
+        hand.premium = players in PREMIUM_PLAYERS
+        hand.marked = None
+        hand.jesters = []
+        hand.bishop_discard = [False] * players
+        hand.bonus = []
         return hand
 
     def copy(self) -> "Hand":
@@ -140,6 +169,11 @@ class Hand:
         new.active = self.active
         new.ended = self.ended
         new.winners = self.winners
+        new.premium = self.premium
+        new.marked = self.marked
+        new.jesters = self.jesters[:]
+        new.bishop_discard = self.bishop_discard[:]
+        new.bonus = []
         return new
 
     @property
@@ -172,6 +206,8 @@ class Hand:
             "active": self.active,
             "ended": self.ended,
             "winners": list(self.winners),
+            **({"marked": self.marked, "jesters": [list(j) for j in self.jesters],
+                "bishop_discard": list(self.bishop_discard)} if self.premium else {}),
         }
 
     @classmethod
@@ -189,6 +225,11 @@ class Hand:
         hand.active = data["active"]
         hand.ended = data["ended"]
         hand.winners = tuple(data["winners"])
+        hand.premium = "bishop_discard" in data
+        hand.marked = data.get("marked")
+        hand.jesters = [tuple(j) for j in data.get("jesters", ())]
+        hand.bishop_discard = list(data.get("bishop_discard", [False] * len(hand.alive)))
+        hand.bonus = []
         return hand
 
 
@@ -197,10 +238,24 @@ def _cards(names: Iterable[str]) -> list[Card]:
 
 
 _SORTED_DECK = sorted(FULL_DECK)
+_SORTED_PREMIUM = sorted(PREMIUM_DECK)
 
 
-def check_deck(deck: tuple[Card, ...]) -> None:
-    """Raise ValueError unless ``deck`` is exactly the 16 cards of the game."""
+def full_deck(players: int) -> tuple[Card, ...]:
+    """The deck a game of ``players`` plays with: classic (2-4) or Premium (5-8)."""
+    return PREMIUM_DECK if players in PREMIUM_PLAYERS else FULL_DECK
+
+
+def check_deck(deck: tuple[Card, ...], players: int = 3) -> None:
+    """Raise ValueError unless ``deck`` is exactly the cards of the game's deck."""
+    if players in PREMIUM_PLAYERS:
+        if len(deck) != PREMIUM_DECK_SIZE or sorted(deck) != _SORTED_PREMIUM:
+            raise ValueError(
+                f"a deck must be exactly the {PREMIUM_DECK_SIZE} cards of the Premium deck "
+                "(Assassin, Jester, 8 Guards, 2 Spies, 2 Cardinals, 2 Barons, 2 Baronesses, 2 Handmaids, "
+                "2 Sycophants, 2 Princes, 2 Counts, King, Constable, Countess, Dowager Queen, Princess, Bishop)"
+            )
+        return
     if len(deck) != DECK_SIZE or sorted(deck) != _SORTED_DECK:
         raise ValueError(
             f"a deck must be exactly the {DECK_SIZE} cards of the game "
@@ -246,7 +301,7 @@ def redirect(hand: Hand, seat: int, card: Card, target: int) -> int | None:
     back on the player)."""
     n = len(hand.alive)
     alive, protected = hand.alive, hand.protected
-    self_ok = CARD_RULES[card].targets == ANY
+    self_ok = CARD_RULES[card].targets in (ANY, PAIR_ANY)
     for step in range(1, n):
         p = (target + step) % n
         if alive[p] and not protected[p] and (p != seat or self_ok):
@@ -277,6 +332,11 @@ def random_target(hand: Hand, seat: int, card: Card, rng: random.Random) -> int 
 def random_guess(rng: random.Random) -> Card:
     """RULES 5.5: a non-Guard, weighted as if drawn from a full pack."""
     return _NON_GUARD_PACK[int(rng.random() * 11)]
+
+
+def random_number(rng: random.Random) -> int:
+    """RULES 10.2: the rank of a non-Guard drawn from a full Premium pack."""
+    return _NON_GUARD_RANKS[int(rng.random() * 24)]
 
 
 def default_card(held: list[Card], rng: random.Random) -> Card:
@@ -312,9 +372,9 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     nmr = order is None
     if nmr:
         card = default_card(held, rng)
-        target = guess = None
+        target = guess = second = look = None
     else:
-        card, target, guess = order
+        card, target, guess, second, look = order
         if card not in held:
             raise ValueError(f"hand {number}: seat {seat} does not hold the {card.title}")
         forced = forced_card(held)
@@ -327,7 +387,18 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     recipient = None
     redirected = random_tgt = random_gss = False
     targets = rule.targets
-    if targets:
+    marked = hand.marked
+    if marked is not None:
+        hand.marked = None  # the mark binds the next play only, whatever it is (RULES 10.3)
+    if not targets:
+        first = None
+    elif targets >= PAIR_ANY:
+        recipient, redirected, random_tgt = _choose_pair(hand, seat, targets, target, second, look,
+                                                         marked, nmr, rng)
+        first = recipient[0] if recipient else None
+    elif marked is not None:  # the Sycophant's mark chooses the target (RULES 10.3)
+        first = recipient = marked if (marked != seat or targets == ANY) else None
+    else:
         alive = hand.alive
         if target is None or not (
             0 <= target < len(alive) and alive[target] and (target != seat or targets == ANY)
@@ -339,14 +410,20 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
             redirected = True
         else:
             recipient = target
+        first = recipient
     if not rule.guesses:
         guess = None
-    elif recipient is not None and (guess is None or guess == GUARD):
+    elif first is not None and (guess is None or guess == GUARD):
         random_gss = not nmr
-        guess = random_guess(rng)
+        guess = random_number(rng) if hand.premium else random_guess(rng)
     if out is not None:
-        out.append(_new(_Played, (number, seat, card, target, recipient, guess, nmr,
+        out.append(_new(_Played, (number, seat, card, target, first, guess, nmr,
                                   random_tgt, random_gss, redirected)))
+        if marked is not None and targets:
+            named = (target,) if targets < PAIR_ANY else (target, second)
+            out.append(_new(ev.MarkFollowed, (number, seat, marked, named, recipient is not None)))
+        if targets >= PAIR_ANY and recipient is not None:
+            out.append(_new(ev.Chose, (number, seat, card, (target, second), recipient[:-1])))
     rule.effect(hand, seat, recipient, guess, out)
 
     # End the hand (RULES 7) or pass the turn to the next player still in, whose
@@ -367,20 +444,126 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     hand.cards[nxt].append(pile.pop())
 
 
+def _choose_pair(hand: Hand, seat: int, targets: int, first: int | None, second: int | None,
+                 look: int | None, marked: int | None, nmr: bool,
+                 rng: random.Random) -> tuple[tuple | None, bool, bool]:
+    """The players of a Cardinal (PAIR_ANY: two, oneself allowed) or a Baroness
+    (PAIR_OTHERS: one or two others), RULES 10.3: each named player still usable
+    is taken, a protected one redirected (never onto the other one's player), an
+    unusable one completed at random; the mark replaces the first named unless
+    one of the two is the marked player.
+
+    Returns (chosen, redirected, completed): ``chosen`` is the players chosen
+    and, last, for the Cardinal the slot (0 or 1) the player looks at; None
+    when the card has no effect (fewer than two for the Cardinal, none for the
+    Baroness)."""
+    cardinal = targets == PAIR_ANY
+    n = len(hand.alive)
+    alive, protected = hand.alive, hand.protected
+    redirected = completed = False
+    names = [first, second]
+    if marked is not None:
+        if not cardinal and marked == seat:
+            return None, False, False  # the Baroness cannot choose her own player: no effect
+        if marked not in names:
+            names[0] = marked
+    if look is not None and look in names:
+        look_slot: int | None = names.index(look)
+    else:
+        look_slot = None
+    chosen: list[int | None] = []
+    for slot, named in enumerate(names):
+        other = chosen[0] if chosen else names[1 - slot]
+        wanted = slot == 0 or cardinal or named is not None or nmr
+        if not wanted:
+            break
+        usable = (named is not None and 0 <= named < n and alive[named] and named != other
+                  and (cardinal or named != seat))
+        if usable and not protected[named]:
+            chosen.append(named)
+            continue
+        if usable:
+            redirected = True
+            pick = None
+            for step in range(1, n):
+                p = (named + step) % n
+                if alive[p] and not protected[p] and p != other and (cardinal or p != seat):
+                    pick = p
+                    break
+            if pick is None and cardinal and seat != other:
+                pick = seat  # the Cardinal falls back on its own player (RULES 10.3: "you allowed")
+        else:
+            completed = completed or (not nmr and (named is not None or slot == 0 or cardinal))
+            pick = _random_player(hand, seat, rng, cardinal, () if other is None else (other,))
+        if pick is None:
+            if cardinal or slot == 0:
+                return None, redirected, completed
+            break
+        chosen.append(pick)
+    if cardinal:
+        a, b = chosen
+        if look_slot is None:
+            look_slot = 1 if a == seat else 0
+        return (a, b, look_slot), redirected, completed
+    return (*chosen, None), redirected, completed
+
+
+def _random_player(hand: Hand, seat: int, rng: random.Random, self_ok: bool,
+                   avoid: tuple = ()) -> int | None:
+    """A random player still in and unprotected, not in ``avoid``; the acting
+    player only when ``self_ok`` and nobody else qualifies (RULES 10.4)."""
+    alive, protected = hand.alive, hand.protected
+    others = [p for p in range(len(alive)) if p != seat and alive[p] and not protected[p] and p not in avoid]
+    if others:
+        return others[int(rng.random() * len(others))]
+    return seat if self_ok and seat not in avoid else None
+
+
+def _draw_replacement(hand: Hand, seat: int, cause: Card, out: list | None) -> bool:
+    """``seat`` draws the top of the pile, or the set-aside card when the pile is
+    empty (RULES 6, 10.3); the new card is private. True: it was the set-aside card."""
+    if hand.pile:
+        new = hand.pile.pop()
+        from_set_aside = False
+    else:
+        new, hand.set_aside = hand.set_aside, None
+        from_set_aside = True
+    hand.cards[seat].append(new)
+    if out is not None:
+        out.append(_new(ev.CardDrew, (hand.number, seat, new, cause)))
+    return from_set_aside
+
+
 # -- the cards' effects: (hand, seat, recipient, guess, out) -----------------
-# ``recipient`` is None when the card takes no target or nobody could take it;
-# ``out`` is None when no events are wanted. Who may see an event is decided by
-# its class in pbem/events.py.
+# ``recipient`` is None when the card takes no target or nobody could take it
+# (for the Cardinal and the Baroness: the tuple _choose_pair gives); ``out`` is
+# None when no events are wanted. Who may see an event is decided by its class
+# in pbem/events.py.
 
 
 def _guard(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
     if recipient is None:
         return
-    hit = hand.cards[recipient][0] == guess
+    held = hand.cards[recipient][0]
+    if held == ASSASSIN:
+        _assassin(hand, seat, recipient, guess, out)
+        return
+    hit = RANK[held] == guess  # a classic guess is a Card, equal to its rank
     if out is not None:
         out.append(_new(ev.GuardResult, (hand.number, seat, recipient, guess, hit)))
     if hit:
         _eliminate(hand, recipient, out)
+
+
+def _assassin(hand: Hand, seat: int, recipient: int, guess: int | None, out: list | None) -> None:
+    """RULES 10.3: a Guard on the Assassin knocks out its own player; the
+    Assassin is revealed, discarded, and its holder draws."""
+    if out is not None:
+        out.append(_new(ev.AssassinStruck, (hand.number, seat, recipient, guess)))
+    _eliminate(hand, seat, out)
+    hand.cards[recipient].remove(ASSASSIN)
+    hand.discards[recipient].append(ASSASSIN)
+    _draw_replacement(hand, recipient, ASSASSIN, out)
 
 
 def _spy(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
@@ -392,12 +575,29 @@ def _baron(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out
     if recipient is None:
         return
     mine, theirs = hand.cards[seat][0], hand.cards[recipient][0]
-    loser = None if mine == theirs else (seat if mine < theirs else recipient)
+    a, b = RANK[mine], RANK[theirs]  # plain ranks (RULES 10.3: the Bishop is 9)
+    loser = None if a == b else (seat if a < b else recipient)
     if out is not None:
         number = hand.number
         out.append(_new(ev.BaronSaw, (number, seat, recipient, theirs)))
         out.append(_new(ev.BaronSaw, (number, recipient, seat, mine)))
         out.append(_new(ev.BaronResult, (number, seat, recipient, loser)))
+    if loser is not None:
+        _eliminate(hand, loser, out)
+
+
+def _dowager_queen(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+    """The Baron reversed: the higher card is out (RULES 10.3)."""
+    if recipient is None:
+        return
+    mine, theirs = hand.cards[seat][0], hand.cards[recipient][0]
+    a, b = RANK[mine], RANK[theirs]
+    loser = None if a == b else (seat if a > b else recipient)
+    if out is not None:
+        number = hand.number
+        out.append(_new(ev.QueenSaw, (number, seat, recipient, theirs)))
+        out.append(_new(ev.QueenSaw, (number, recipient, seat, mine)))
+        out.append(_new(ev.QueenResult, (number, seat, recipient, loser)))
     if loser is not None:
         _eliminate(hand, loser, out)
 
@@ -415,11 +615,9 @@ def _prince(hand: Hand, seat: int, recipient: int | None, guess: Card | None, ou
     card = held.pop()
     hand.discards[recipient].append(card)
     if card == PRINCESS:
-        hand.alive[recipient] = False
-        hand.protected[recipient] = False
         if out is not None:
             out.append(_new(ev.PrinceDiscard, (hand.number, recipient, card, False)))
-            out.append(_new(ev.Eliminated, (hand.number, recipient, None)))
+        _eliminate(hand, recipient, out)
         return
     if hand.pile:
         new = hand.pile.pop()
@@ -454,20 +652,79 @@ def _princess(hand: Hand, seat: int, recipient: int | None, guess: Card | None, 
     _eliminate(hand, seat, out)
 
 
-#: Whom a card chooses: nobody, another player still in, or any player still in
-#: (oneself included).
-NO_TARGET, OTHER, ANY = 0, 1, 2
+def _jester(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+    if recipient is not None:
+        hand.jesters.append((seat, recipient))  # a token if they win the hand (_end_premium)
+
+
+def _cardinal(hand: Hand, seat: int, recipient: tuple | None, guess: Card | None, out: list | None) -> None:
+    if recipient is None:
+        return
+    a, b, look_slot = recipient
+    cards = hand.cards
+    cards[a], cards[b] = cards[b], cards[a]
+    if out is not None:
+        number = hand.number
+        out.append(_new(ev.CardinalReceived, (number, a, b, cards[a][0])))
+        out.append(_new(ev.CardinalReceived, (number, b, a, cards[b][0])))
+        looked = (a, b)[look_slot]
+        out.append(_new(ev.CardinalSaw, (number, seat, looked, cards[looked][0])))
+
+
+def _baroness(hand: Hand, seat: int, recipient: tuple | None, guess: Card | None, out: list | None) -> None:
+    if recipient is None or out is None:
+        return
+    for other in recipient[:-1]:
+        out.append(_new(ev.BaronessSaw, (hand.number, seat, other, hand.cards[other][0])))
+
+
+def _sycophant(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+    if recipient is None:  # cannot happen: the Sycophant falls back on its player
+        return
+    hand.marked = recipient
+    if out is not None:
+        out.append(_new(ev.Marked, (hand.number, seat, recipient)))
+
+
+def _bishop(hand: Hand, seat: int, recipient: int | None, guess: int | None, out: list | None) -> None:
+    """RULES 10.3: a hit gains a token; the target keeps their card unless their
+    standing order says discard (the Princess then knocks them out)."""
+    if recipient is None:
+        return
+    held = hand.cards[recipient]
+    card = held[0]
+    hit = RANK[card] == guess  # the Bishop ignores the Assassin
+    discard = hit and hand.bishop_discard[recipient]
+    if hit:
+        hand.bonus.append((seat, BISHOP))
+    if out is not None:
+        out.append(_new(ev.BishopResult, (hand.number, seat, recipient, guess, hit, discard,
+                                          card if discard else None)))
+    if not discard:
+        return
+    held.pop()
+    hand.discards[recipient].append(card)
+    if card == PRINCESS:
+        _eliminate(hand, recipient, out)
+    else:
+        _draw_replacement(hand, recipient, BISHOP, out)
+
+
+#: Whom a card chooses: nobody; another player still in; any player still in
+#: (oneself included); two players, oneself allowed (the Cardinal); one or two
+#: other players (the Baroness).
+NO_TARGET, OTHER, ANY, PAIR_ANY, PAIR_OTHERS = 0, 1, 2, 3, 4
 
 
 class CardRule(NamedTuple):
-    """Everything the engine needs to know about one card (RULES 3-6), as
+    """Everything the engine needs to know about one card (RULES 3-6, 10), as
     plammens/loveletter puts each card's rule on the card. A new card is one
     entry in :data:`CARD_RULES` (its events go in pbem/events.py, its wording
-    in templates/_events.txt.j2)."""
+    in templates/_events.txt.j2, its order words in pbem/orders.py)."""
 
-    effect: Callable[[Hand, int, "int | None", "Card | None", "list | None"], None]
-    targets: int = NO_TARGET  # NO_TARGET, OTHER or ANY; the NMR default prefers another player
-    guesses: bool = False  # names a card (the Guard); a missing guess gets random_guess()
+    effect: Callable[..., None]  # (hand, seat, recipient, guess, out)
+    targets: int = NO_TARGET  # NO_TARGET, OTHER, ANY, PAIR_ANY, PAIR_OTHERS; NMR prefers other players
+    guesses: bool = False  # names a card or number (Guard, Bishop); a missing one is drawn at random
     must_play_with: frozenset = frozenset()  # played when held with one of these (the Countess)
     nmr_avoid: bool = False  # the NMR default plays the other card (the Princess)
 
@@ -481,10 +738,22 @@ CARD_RULES: dict[Card, CardRule] = {
     KING: CardRule(_king, OTHER),
     COUNTESS: CardRule(_no_effect, must_play_with=frozenset({KING, PRINCE})),
     PRINCESS: CardRule(_princess, nmr_avoid=True),
+    # The Premium deck (RULES 10.3).
+    ASSASSIN: CardRule(_no_effect),  # its rule is in _guard: it acts from the hand
+    JESTER: CardRule(_jester, OTHER),
+    CARDINAL: CardRule(_cardinal, PAIR_ANY),
+    BARONESS: CardRule(_baroness, PAIR_OTHERS),
+    SYCOPHANT: CardRule(_sycophant, ANY),
+    COUNT: CardRule(_no_effect),  # counted at the end of the hand (_end_premium)
+    CONSTABLE: CardRule(_no_effect),  # counted when its player is knocked out (_eliminate)
+    DOWAGER_QUEEN: CardRule(_dowager_queen, OTHER),
+    BISHOP: CardRule(_bishop, OTHER, guesses=True),
 }
 
 #: Cards that choose a player (derived from the table).
 TARGETED = frozenset(card for card, rule in CARD_RULES.items() if rule.targets)
+#: Cards that choose two players.
+PAIRED = frozenset(card for card, rule in CARD_RULES.items() if rule.targets >= PAIR_ANY)
 
 
 def _forced(a: Card, b: Card) -> Card | None:
@@ -518,9 +787,12 @@ _NMR_CHOICE = _pair_table(_nmr_choice)
 
 
 def _eliminate(hand: Hand, seat: int, out: list | None) -> None:
-    """Knock ``seat`` out; the card they held goes face up on their discards."""
+    """Knock ``seat`` out; the card they held goes face up on their discards.
+    A Constable already on their discards gains them a token (RULES 10.3)."""
     held = hand.cards[seat]
     card = held[0] if held else None
+    if hand.premium and CONSTABLE in hand.discards[seat]:
+        hand.bonus.append((seat, CONSTABLE))
     hand.discards[seat].extend(held)
     hand.cards[seat] = []
     hand.alive[seat] = False
@@ -532,6 +804,9 @@ def _eliminate(hand: Hand, seat: int, out: list | None) -> None:
 def _end_hand(hand: Hand, out: list | None) -> None:
     """RULES 7: the players still in reveal; highest rank wins; a tie goes to the
     higher discard total; a tie on that too is a shared win."""
+    if hand.premium:
+        _end_premium(hand, out)
+        return
     cards, alive = hand.cards, hand.alive
     shown = []
     best = 0
@@ -552,6 +827,42 @@ def _end_hand(hand: Hand, out: list | None) -> None:
     hand.winners = tuple(tied)
     if out is not None:
         out.append(_new(ev.HandEnded, (hand.number, hand.winners, tuple(shown), totals)))
+
+
+def hand_values(hand: Hand) -> dict[int, float]:
+    """RULES 10.4: each player still in is worth their card's rank plus one per
+    Count on their discards; while a player still in holds the Bishop, the
+    Princess is worth 9.5 instead of 8."""
+    alive, cards = hand.alive, hand.cards
+    held = {p: cards[p][0] for p in range(len(alive)) if alive[p]}
+    bishop_in = BISHOP in held.values()
+    return {p: (9.5 if card == PRINCESS and bishop_in else RANK[card]) + hand.discards[p].count(COUNT)
+            for p, card in held.items()}
+
+
+def _end_premium(hand: Hand, out: list | None) -> None:
+    """RULES 10.4: the end of a Premium hand: values with Counts and the Princess
+    against the Bishop, ties to plain discard totals; then the Jesters."""
+    values = hand_values(hand)
+    best = max(values.values())
+    tied = [p for p, v in values.items() if v == best]
+    totals: tuple[tuple[int, int], ...] = ()
+    if len(tied) > 1:
+        totals = tuple([(p, sum(RANK[c] for c in hand.discards[p])) for p in tied])
+        top = max([t for _, t in totals])
+        tied = [p for p, t in totals if t == top]
+    hand.ended = True
+    hand.active = None
+    hand.marked = None
+    hand.winners = tuple(tied)
+    for jester, named in hand.jesters:
+        if named in hand.winners:
+            hand.bonus.append((jester, JESTER))
+    if out is not None:
+        if len(values) > 1:
+            out.append(_new(ev.HandValues, (hand.number, tuple(values.items()))))
+        shown = tuple((p, hand.cards[p][0]) for p in values)
+        out.append(_new(ev.HandEnded, (hand.number, hand.winners, shown, totals)))
 
 
 # -- the whole game ----------------------------------------------------------
@@ -612,12 +923,16 @@ class Game:
 
 
 def resolve_turn(game: Game, orders: Mapping[int, Order | None], seed: str,
-                 events: bool = True) -> tuple[Game, list]:
+                 events: bool = True,
+                 standing: Mapping[int, Mapping[int, bool]] | None = None) -> tuple[Game, list]:
     """Resolve the awaited postal turn: every hand in play, each with its order
     (hand number -> Order; missing or None: NMR defaults), then tokens and the
     end of the game (RULES 7). Returns the new game and the events, in hand order.
     With ``events`` False no event is built (a simulation): the list is empty and
     the new game is the same.
+
+    ``standing``: the Bishop's standing orders received since the last turn
+    (hand -> seat -> discard?), RULES 10.3; they stand in the hand's state.
 
     Each hand draws its random choices from its own generator, derived from the
     seed, the turn and the hand: correcting one hand's order changes nothing in
@@ -626,19 +941,31 @@ def resolve_turn(game: Game, orders: Mapping[int, Order | None], seed: str,
     if game.finished:
         raise ValueError("the game is over")
     new = game.copy()
+    for number, per_seat in (standing or {}).items():
+        hand = new.hand(number)
+        for seat, discard in per_seat.items():
+            hand.bishop_discard[seat] = bool(discard)
     out: list = []
     sink = out if events else None
     won: list[tuple[int, int]] = []
+    by_cards: list[tuple[int, int, Card]] = []
     for hand in new.hands:
         if hand.ended:
             continue
         play_turn(hand, orders.get(hand.number), hand_rng(seed, game.turn, hand.number), sink)
+        if hand.bonus:  # tokens from cards (RULES 10.4): counted now, at the end of the turn
+            by_cards.extend((seat, hand.number, card) for seat, card in hand.bonus)
+            hand.bonus = []
         if hand.ended:
             won.extend((seat, hand.number) for seat in hand.winners)
     for seat, _ in won:
         new.tokens[seat] += 1
+    for seat, _, _ in by_cards:
+        new.tokens[seat] += 1
     if won and events:
         out.append(ev.TokensWon(tuple(won)))
+    if by_cards and events:
+        out.append(ev.CardTokens(tuple(by_cards)))
     new.turn = game.turn + 1
     winners = game_winners(new)
     if winners:
@@ -659,8 +986,12 @@ def game_winners(game: Game) -> tuple[int, ...]:
     if top < tokens_to_win(len(tokens)) and not all_ended:
         return ()
     leaders = tuple(seat for seat, t in enumerate(tokens) if t == top)
-    if len(leaders) == 1 or all_ended:
+    if len(leaders) == 1:
         return leaders
+    if all_ended:  # a tie for most tokens goes to the most hands won, then is shared
+        won = {seat: sum(seat in h.winners for h in game.hands) for seat in leaders}
+        most = max(won.values())
+        return tuple(seat for seat in leaders if won[seat] == most)
     return ()
 
 
@@ -672,9 +1003,10 @@ def hand_rng(seed: str, turn: int, hand: int) -> random.Random:
     return random.Random(f"{seed}/turn/{turn}/hand/{hand}")
 
 
-def shuffled_deck(seed: str, hand: int) -> tuple[Card, ...]:
-    """A hand's deck, shuffled from the seed, top first."""
-    deck = list(FULL_DECK)
+def shuffled_deck(seed: str, hand: int, players: int = 3) -> tuple[Card, ...]:
+    """A hand's deck, shuffled from the seed, top first: the classic deck, or
+    the Premium deck for 5 to 8 players."""
+    deck = list(full_deck(players))
     random.Random(f"{seed}/deck/{hand}").shuffle(deck)
     return tuple(deck)
 

@@ -120,6 +120,101 @@ class GameOver(NamedTuple):
     kind = "game_over"
 
 
+# Public events of the Premium cards (RULES 10.3).
+
+
+class Marked(NamedTuple):
+    """The Sycophant marked ``marked``: the next card played in the hand must choose them."""
+
+    hand: int
+    seat: int
+    marked: int
+    audience = None
+    kind = "marked"
+
+
+class MarkFollowed(NamedTuple):
+    """A card that chooses players was bound by the Sycophant's mark on
+    ``marked``; ``named``: the players its order named (None: none or a
+    default); ``effect`` False: it could not choose the marked player."""
+
+    hand: int
+    seat: int
+    marked: int
+    named: tuple
+    effect: bool
+    audience = None
+    kind = "mark_followed"
+
+
+class Chose(NamedTuple):
+    """The players a Cardinal or a Baroness named (``named``, None where none)
+    and the ones it acted on (``chosen``), after redirection and completion."""
+
+    hand: int
+    seat: int
+    card: Card
+    named: tuple
+    chosen: tuple
+    audience = None
+    kind = "chose"
+
+
+class AssassinStruck(NamedTuple):
+    """``seat``'s Guard reached ``recipient``, who held the Assassin: ``seat``
+    is out; ``recipient`` discards the Assassin and draws."""
+
+    hand: int
+    seat: int
+    recipient: int
+    guess: Any
+    audience = None
+    kind = "assassin"
+
+
+class QueenResult(NamedTuple):
+    """The public outcome of a Dowager Queen: the loser, who held the higher card (None on a tie)."""
+
+    hand: int
+    seat: int
+    recipient: int
+    loser: int | None
+    audience = None
+    kind = "queen"
+
+
+class BishopResult(NamedTuple):
+    """``guess``: the number named; ``hit``: ``seat`` gains a token;
+    ``discarded``: the target's standing order made them discard ``card``."""
+
+    hand: int
+    seat: int
+    recipient: int
+    guess: Any
+    hit: bool
+    discarded: bool
+    card: Card | None
+    audience = None
+    kind = "bishop"
+
+
+class HandValues(NamedTuple):
+    """The value of every player still in at the end of a Premium hand (RULES 10.4)."""
+
+    hand: int
+    values: tuple
+    audience = None
+    kind = "values"
+
+
+class CardTokens(NamedTuple):
+    """Tokens earned by cards this turn (Jester, Constable, Bishop): (seat, hand, card)."""
+
+    gained: tuple
+    audience = None
+    kind = "card_tokens"
+
+
 # Private events: ``seat`` is the only reader.
 
 
@@ -174,9 +269,77 @@ class PrinceDrew(NamedTuple):
         return (self.seat,)
 
 
+class CardDrew(NamedTuple):
+    """``seat`` drew ``card`` after ``cause`` (the Assassin's reveal, the Bishop's discard)."""
+
+    hand: int
+    seat: int
+    card: Card
+    cause: Card
+    kind = "card_drew"
+
+    @property
+    def audience(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+class QueenSaw(NamedTuple):
+    hand: int
+    seat: int
+    other: int
+    card: Card
+    kind = "queen_saw"
+
+    @property
+    def audience(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+class CardinalReceived(NamedTuple):
+    """One of the Cardinal's two players received ``card`` from ``other``."""
+
+    hand: int
+    seat: int
+    other: int
+    card: Card
+    kind = "cardinal_received"
+
+    @property
+    def audience(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+class CardinalSaw(NamedTuple):
+    """The Cardinal's player looked at ``other``'s new card."""
+
+    hand: int
+    seat: int
+    other: int
+    card: Card
+    kind = "cardinal_saw"
+
+    @property
+    def audience(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
+class BaronessSaw(NamedTuple):
+    hand: int
+    seat: int
+    other: int
+    card: Card
+    kind = "baroness_saw"
+
+    @property
+    def audience(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+
 Event = (
     Played | GuardResult | BaronResult | PrinceDiscard | KingTrade | Protected | Eliminated
     | HandEnded | TokensWon | GameOver | SpySaw | BaronSaw | KingReceived | PrinceDrew
+    | Marked | MarkFollowed | Chose | AssassinStruck | QueenResult | BishopResult | HandValues | CardTokens
+    | CardDrew | QueenSaw | CardinalReceived | CardinalSaw | BaronessSaw
 )
 
 EVENT_TYPES: dict[str, type] = {
@@ -184,6 +347,8 @@ EVENT_TYPES: dict[str, type] = {
     for cls in (
         Played, GuardResult, BaronResult, PrinceDiscard, KingTrade, Protected, Eliminated,
         HandEnded, TokensWon, GameOver, SpySaw, BaronSaw, KingReceived, PrinceDrew,
+        Marked, MarkFollowed, Chose, AssassinStruck, QueenResult, BishopResult, HandValues, CardTokens,
+        CardDrew, QueenSaw, CardinalReceived, CardinalSaw, BaronessSaw,
     )
 }
 
@@ -214,7 +379,7 @@ def from_dict(data: dict) -> Any:
     return cls(*values)
 
 
-_CARD_FIELDS = {"card", "guess"}
+_CARD_FIELDS = {"card", "guess", "cause"}
 
 
 def _jsonable(value: Any) -> Any:
@@ -232,6 +397,8 @@ def _restore(name: str, value: Any) -> Any:
         return card_named(value)
     if name == "reveals":
         return tuple((seat, card_named(card)) for seat, card in value)
+    if name == "gained":
+        return tuple((seat, hand, card_named(card)) for seat, hand, card in value)
     if isinstance(value, list):
         return tuple(tuple(v) if isinstance(v, list) else v for v in value)
     return value

@@ -1,4 +1,5 @@
-"""Exact decks for rule tests: say who holds what, get the 16-card deck.
+"""Exact decks for rule tests: say who holds what, get the 16-card deck (the
+32-card Premium deck with 5 to 8 players).
 
 RULES.md section 2: deck order (top first) is the set-aside card, one card to
 each player starting with the hand's first player, the first player's draw,
@@ -11,10 +12,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from pbem.cards import FULL_DECK, Card
+from pbem.cards import CLASSIC_CARDS, FULL_DECK, PREMIUM_DECK, Card
 from pbem.engine import Hand, first_player
 
-G, S, B, H, P, K, C, X = Card  # Guard, Spy, Baron, Handmaid, Prince, King, Countess, princess (X)
+G, S, B, H, P, K, C, X = CLASSIC_CARDS  # Guard, Spy, Baron, Handmaid, Prince, King, Countess, princess (X)
 
 
 def deck(players: int, number: int, held: dict[int, Card], draw: Card,
@@ -24,11 +25,12 @@ def deck(players: int, number: int, held: dict[int, Card], draw: Card,
     the first player draws ``draw``, the pile starts with ``pile``; with two
     players, ``face_up`` are the three cards laid face up (RULES 9)."""
     first = first_player(number, players)
+    full = PREMIUM_DECK if players >= 5 else FULL_DECK
     used = Counter(held.values()) + Counter([draw]) + Counter(pile) + Counter(face_up or ())
     if set_aside is not None:
         used[set_aside] += 1
-    rest = Counter(FULL_DECK) - used
-    if any(used[c] > FULL_DECK.count(c) for c in used):
+    rest = Counter(full) - used
+    if any(used[c] > full.count(c) for c in used):
         raise ValueError(f"more cards than the deck holds: {used}")
     remaining = [c for c in Card for _ in range(rest[c])]
     if set_aside is None:
@@ -39,7 +41,7 @@ def deck(players: int, number: int, held: dict[int, Card], draw: Card,
         assert len(up) == 3
     dealt = [held[(first + i) % players] for i in range(players)]
     out = [set_aside, *up, *dealt, draw, *pile, *remaining]
-    assert sorted(out) == sorted(FULL_DECK)
+    assert sorted(out) == sorted(full)
     return out
 
 

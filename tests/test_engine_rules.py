@@ -9,7 +9,7 @@ import pytest
 
 from builders import B, C, G, H, K, P, S, X, deck, hand, rng
 from pbem import events as ev
-from pbem.cards import FULL_DECK, Card
+from pbem.cards import CLASSIC_CARDS, FULL_DECK, Card
 from pbem.engine import (
     Game, Hand, Order, check_deck, default_card, first_player, game_winners, play_turn,
     random_guess, resolve_turn, seat_order, shuffled_deck, tokens_to_win,
@@ -305,9 +305,9 @@ def test_every_card_has_its_rule_in_the_table():
     from pbem.engine import ANY, CARD_RULES, OTHER, TARGETED
 
     assert set(CARD_RULES) == set(Card)
-    assert TARGETED == {G, S, B, P, K}
+    assert TARGETED & set(CLASSIC_CARDS) == {G, S, B, P, K}
     assert CARD_RULES[P].targets == ANY and CARD_RULES[G].targets == OTHER
-    assert [c for c in Card if CARD_RULES[c].guesses] == [G]
+    assert [c for c in CLASSIC_CARDS if CARD_RULES[c].guesses] == [G]
 
 
 def test_play_turn_without_events_leaves_the_same_hand():
@@ -648,7 +648,7 @@ def test_builders_make_full_decks():
 
 
 def test_card_ranks_order():
-    assert [c.value for c in Card] == list(range(1, 9))
+    assert [c.value for c in CLASSIC_CARDS] == [c.rank for c in CLASSIC_CARDS] == list(range(1, 9))
 
 
 # -- 9. two players ----------------------------------------------------------------------------
@@ -787,8 +787,10 @@ def test_two_player_game_gives_a_token_per_hand_and_ends_at_seven():
         assert new.finished and new.winners == (0,)
 
 
-def test_five_players_are_refused_by_the_classic_engine():
-    with pytest.raises(ValueError, match="2 to 4"):
+def test_the_classic_deck_is_for_two_to_four_players():
+    with pytest.raises(ValueError, match="32 cards of the Premium deck"):
         Hand.deal(1, FULL_DECK, 5)
     with pytest.raises(ValueError, match="2 to 4"):
         Hand.deal(1, FULL_DECK, 1)
+    with pytest.raises(ValueError, match="2 to 4"):
+        Hand.deal(1, FULL_DECK, 9)
