@@ -369,14 +369,15 @@ def fetch_maildir(campaign: Campaign, maildir: Path | None = None) -> list[Outco
     maildir = Path(maildir) if maildir else campaign.folder / INBOX
     for sub in ("new", "cur", "tmp"):
         (maildir / sub).mkdir(parents=True, exist_ok=True)
-    new = sorted((maildir / "new").iterdir(), key=lambda p: (p.stat().st_mtime, p.name))
     outcomes = []
     with Mailroom(campaign) as room:
+        # Listed under the lock: a fetch that waited for another finds only what is left.
+        new = sorted((maildir / "new").iterdir(), key=lambda p: (p.stat().st_mtime, p.name))
         for path in new:
             outcomes.append(room.receive(path.read_bytes(), source=f"maildir:{path.name}", path=path))
         room.flush()
-    for path in new:  # only once the batch is durable
-        os.replace(path, maildir / "cur" / (path.name + ("" if ":2," in path.name else ":2,S")))
+        for path in new:  # only once the batch is durable, and before the lock goes
+            os.replace(path, maildir / "cur" / (path.name + ("" if ":2," in path.name else ":2,S")))
     return outcomes
 
 
