@@ -519,14 +519,44 @@ def fetch_maildir(campaign: Campaign, maildir: Path | None = None) -> list[Outco
     maildir = Path(maildir) if maildir else campaign.folder / INBOX
     for sub in ("new", "cur", "tmp"):
         (maildir / sub).mkdir(parents=True, exist_ok=True)
-    new = sorted((maildir / "new").iterdir(), key=lambda p: (p.stat().st_mtime, p.name))
     outcomes = []
     with Mailroom(campaign) as room:
+        # Listed under the lock: a fetch that waited for another finds only what is left.
+        new = sorted((maildir / "new").iterdir(), key=lambda p: (p.stat().st_mtime, p.name))
         for path in new:
             outcomes.append(room.receive(path.read_bytes(), source=f"maildir:{path.name}", path=path))
         room.flush()
-    for path in new:  # only once the batch is durable
-        os.replace(path, maildir / "cur" / (path.name + ("" if ":2," in path.name else ":2,S")))
+        for path in new:  # only once the batch is durable, and before the lock goes
+            os.replace(path, maildir / "cur" / (path.name + ("" if ":2," in path.name else ":2,S")))
+    return outcomes
+
+
+def fetch_imap(campaign: Campaign) -> list[Outcome]:
+    """Fetch this campaign's new messages by IMAP into the Mailroom: a message
+    is the campaign's by its subject tag or as a reply to a message the tool sent."""
+    # Imported here for start-up time: imapclient loads only when a fetch runs.
+    from .postoffice import IMAP_LEDGER, imap_settings
+    from .transport.imap import FetchLedger, fetch_new as fetch_from_server
+
+    settings = imap_settings(campaign.config)
+    known = Outbox(campaign.folder).known_ids()
+    name = campaign.name.casefold()
+
+    def belongs(headers) -> bool:
+        tag = _tag_of(str(headers.get("Subject", "")))
+        if tag is not None and tag.casefold() == name:
+            return True
+        ids = " ".join(str(headers.get(h, "")) for h in ("In-Reply-To", "References"))
+        return any(i in known for i in ids.split())
+
+    outcomes: list[Outcome] = []
+    ledger = FetchLedger(campaign.folder / IMAP_LEDGER)
+    with Mailroom(campaign) as room:
+        def deliver(raw: bytes) -> None:
+            outcomes.append(room.receive(raw, source="imap"))
+            room.flush()  # durable before the server copy is moved away
+
+        fetch_from_server(settings, ledger, belongs, deliver)
     return outcomes
 
 
@@ -535,8 +565,6 @@ def fetch_new(campaign: Campaign) -> list[Outcome]:
     ``imap:``, else from the campaign's Maildir."""
     imap = campaign.config.extra.get("mail", {}) or {}
     if isinstance(imap, dict) and imap.get("imap"):
-        from .postoffice import fetch_imap
-
         outcomes = fetch_imap(campaign)
     else:
         outcomes = fetch_maildir(campaign)

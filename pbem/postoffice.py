@@ -1,4 +1,4 @@
-"""The campaign's mail: its ``mail:`` settings, sending the drafts, fetching by IMAP.
+"""The campaign's mail settings (its ``mail:`` section) and sending the drafts.
 
 ``campaign.yaml`` may hold::
 
@@ -15,7 +15,7 @@ Without a ``mail:`` section the embedded default holds: drafts stay in
 ``mail/outbox`` and orders are read from the ``mail/inbox`` Maildir.
 
 The transport itself is :mod:`pbem.transport`; this module only adapts the
-campaign to it.
+campaign to it. Fetching is the inbox's job (:func:`pbem.inbox.fetch_imap`).
 """
 
 from __future__ import annotations
@@ -259,34 +259,3 @@ def _file_sent(root: Path, outbox, ledger) -> None:
         if ledger.is_sent(path.stem):
             sent_folder.mkdir(parents=True, exist_ok=True)
             shutil.move(str(path), str(sent_folder / path.name))
-
-
-# -- fetching -------------------------------------------------------------------------------------
-
-
-def fetch_imap(campaign) -> list:
-    """Fetch this campaign's new messages by IMAP into the Mailroom."""
-    from .inbox import Mailroom, _tag_of
-    from .outbox import Outbox
-    from .transport.imap import FetchLedger, fetch_new
-
-    settings = imap_settings(campaign.config)
-    known = Outbox(campaign.folder).known_ids()
-    name = campaign.name.casefold()
-
-    def belongs(headers) -> bool:
-        tag = _tag_of(str(headers.get("Subject", "")))
-        if tag is not None and tag.casefold() == name:
-            return True
-        ids = " ".join(str(headers.get(h, "")) for h in ("In-Reply-To", "References"))
-        return any(i in known for i in ids.split())
-
-    outcomes: list = []
-    ledger = FetchLedger(campaign.folder / IMAP_LEDGER)
-    with Mailroom(campaign) as room:
-        def deliver(raw: bytes) -> None:
-            outcomes.append(room.receive(raw, source="imap"))
-            room.flush()  # durable before the server copy is moved away
-
-        fetch_new(settings, ledger, belongs, deliver)
-    return outcomes

@@ -10,6 +10,13 @@ recorded in the ledger, then flagged \\Seen and moved to the processed folder, s
 the GM's INBOX shows what is left for them.  Mail that is not the campaign's is
 left untouched, only remembered as examined.
 
+The mark moves only over what is done for good: campaign mail delivered *and*
+filed away, other mail examined.  A fetch killed or cut off half-way leaves the
+rest at or above the mark, so the next fetch finishes the job: what was
+delivered but not filed is recognised by its key and filed; a UID missing from a
+server's (possibly truncated) reply stops the mark until a later fetch sees it
+again or finds it expunged.
+
 UIDs are only meaningful with their UIDVALIDITY: when the server resets it (mailbox
 rebuilt, restored, migrated), the mark is dropped and every message is examined
 again; the delivered Message-IDs (or SHA-256 of the bytes for mail without one)
@@ -96,6 +103,7 @@ class _Fetch:
         self.summary = FetchSummary()
         self.uidvalidity = 0
         self.processed_ready = False
+        self.gap = False  # a UID of this run was not handled: the mark stays below it
 
     def imap(self, what: str, call: Callable[..., _T], *args: Any) -> _T:
         """Run an IMAP command; server trouble becomes a FetchError saying what we did."""
@@ -151,6 +159,7 @@ class _Fetch:
             bodies = self.imap("downloading messages", self.client.fetch, wanted, ["BODY.PEEK[]"])
 
         done: list[int] = []  # campaign messages handled: to flag and move
+        examined = 0  # how many UIDs of this chunk, from its start, are handled for good
         try:
             for uid, action, key in plan:
                 if action == "deliver":
@@ -166,21 +175,35 @@ class _Fetch:
                             self.ledger.record_delivery(self.settings.folder, self.uidvalidity, uid, key)
                             self.summary.delivered += 1
                             done.append(uid)
-                            continue
+                            action = "delivered"
                 if action == "duplicate":
                     self.summary.skipped_duplicates += 1
                     done.append(uid)
                 elif action == "ignore":
                     self.summary.ignored += 1
-                self.ledger.set_mark(self.settings.folder, self.uidvalidity, uid)
+                elif action == "gone":
+                    # Expunged meanwhile, or a reply cut short by a dying server: it cannot
+                    # be told apart, so the mark stops here and the next fetch looks again
+                    # (an expunged UID is simply not found then).
+                    self.gap = True
+                if not self.gap:
+                    examined += 1
         except BaseException:
             # Keep what was done before the failure; the failure itself wins.
-            self.ledger.save()
             with contextlib.suppress(FetchError):
                 self.file_away(done)
+                self.advance(plan[:examined])
             raise
-        self.ledger.save()
         self.file_away(done)
+        self.advance(plan[:examined])
+
+    def advance(self, handled: Sequence[tuple[int, str, str | None]]) -> None:
+        """Move the mark over UIDs handled for good: delivered or duplicate mail only
+        once it is filed away (else the next fetch meets it again, recognises it as a
+        duplicate and files it), mail not ours once examined."""
+        if handled:
+            self.ledger.set_mark(self.settings.folder, self.uidvalidity, handled[-1][0])
+        self.ledger.save()
 
     def file_away(self, uids: list[int]) -> None:
         """Flag handled campaign mail \\Seen and move it to the processed folder."""

@@ -200,8 +200,9 @@ def _now() -> str:
 class FetchLedger(_Locked):
     """What IMAP fetching has examined and delivered, for one campaign.
 
-    Per folder: the UIDVALIDITY seen and the highest UID examined (everything at or
-    below it was delivered, recognised as a duplicate or judged not ours).  Globally:
+    Per folder: the UIDVALIDITY seen and the highest UID handled for good (everything
+    at or below it was delivered or recognised as a duplicate and filed away, or
+    judged not ours); it never runs ahead of what was kept and filed.  Globally:
     the keys of delivered messages (Message-ID, or "sha256:<hex>" of the bytes for
     mail without one), which is what prevents double delivery when UIDs reset.
 
@@ -257,10 +258,7 @@ class FetchLedger(_Locked):
                 )
             except (ValueError, KeyError, TypeError):
                 continue  # torn by a kill mid-write: that delivery was not recorded
-            self._delivered.add(key)
-            known, last = self.mark(folder)
-            if known is None or (known == validity and uid > last):
-                self.set_mark(folder, validity, uid)
+            self._delivered.add(key)  # the mark is not moved: see record_delivery
 
     def mark(self, folder: str) -> tuple[int | None, int]:
         """(UIDVALIDITY, highest UID examined) for `folder`; (None, 0) if never fetched."""
@@ -277,7 +275,12 @@ class FetchLedger(_Locked):
         return key in self._delivered
 
     def record_delivery(self, folder: str, uidvalidity: int, uid: int, key: str) -> None:
-        """Durably note that message `key` (at `uid`) was delivered, before returning."""
+        """Durably note that message `key` (at `uid`) was delivered, before returning.
+
+        The mark does not move: a delivered message is done only once it is filed
+        away, and the fetcher moves the mark (`set_mark`) when it is. Until then a
+        crash leaves it at or above the mark, so the next fetch meets it again,
+        knows it by its key and files it."""
         line = json.dumps(
             {"folder": folder, "uidvalidity": uidvalidity, "uid": uid, "key": key},
             ensure_ascii=False,
@@ -294,7 +297,6 @@ class FetchLedger(_Locked):
         if created:
             fsync_dir(self.path.parent)
         self._delivered.add(key)
-        self.set_mark(folder, uidvalidity, uid)
 
     def delivered_count(self) -> int:
         return len(self._delivered)
