@@ -248,3 +248,305 @@ def test_the_twin_comparison_catches_a_site_that_shows_a_hidden_card(tmp_path, m
     build_site(b, tmp_path / "siteB")
     with pytest.raises(AssertionError, match="turn-001.html"):
         assert_same_sites(tmp_path / "siteA", tmp_path / "siteB")
+
+
+# -- the pages ----------------------------------------------------------------------------------
+
+
+def parse_strictly(name: str, data: bytes):
+    """html5lib in strict mode: any parse error of the HTML standard fails."""
+    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
+    try:
+        return parser.parse(data)
+    except html5lib.html5parser.ParseError as e:
+        raise AssertionError(f"{name}: {e}") from None
+
+
+def text_of(element) -> str:
+    return " ".join("".join(element.itertext()).split())
+
+
+def table(doc, caption_start: str) -> list[list[str]]:
+    """The rows (header row included) of the table whose caption starts so."""
+    for t in doc.iter("table"):
+        caption = t.find("caption")
+        if caption is not None and text_of(caption).startswith(caption_start):
+            return [[text_of(cell) for cell in row if cell.tag in ("th", "td")] for row in t.iter("tr")]
+    raise AssertionError(f"no table {caption_start!r}")
+
+
+@pytest.mark.parametrize("which", ["finished", "midgame"])
+def test_every_page_is_strict_html5_with_a_title_a_heading_and_tables_with_headers(which, request, tmp_path):
+    folder = request.getfixturevalue(which)
+    built = build_site(folder, tmp_path / "out")
+    pages = [p for p in built.pages if p.endswith(".html")]
+    assert len(pages) == 13 + len(read_archive(folder).turns) + 1 + (which == "finished")
+    for name in pages:
+        doc = parse_strictly(name, (tmp_path / "out" / name).read_bytes())
+        assert doc.get("lang") == "en"
+        assert text_of(doc.find("head/title"))
+        assert len(doc.findall(".//h1")) == 1, name
+        for t in doc.iter("table"):
+            assert t.find("caption") is not None, name
+            assert all(th.get("scope") in ("col", "row") for th in t.iter("th")), name
+        for link in doc.iter("a"):  # every link stays on the site, and finds its page
+            href = link.get("href").split("#")[0]
+            assert "//" not in href and (tmp_path / "out" / href).is_file(), (name, href)
+        assert not list(doc.iter("script"))
+        assert all(not (tag.get("src") or "").startswith("http") for tag in doc.iter())
+
+
+def test_the_pages_hold_no_address_no_order_code_and_no_private_line(finished, tmp_path):
+    build_site(finished, tmp_path / "out")
+    config = load_config(finished)
+    codes = [order_code(str(config.seed), p.name) for p in config.players]
+    for name, data in site_files(tmp_path / "out").items():
+        text = data.decode("utf-8")
+        for p in config.players:
+            assert p.email not in text, name
+        for code in codes:
+            assert code not in text, name
+        for private in ("your Spy saw", "showed you the", "you traded hands", "you drew the", "Your cards"):
+            assert private not in text, name
+
+
+def test_a_turn_page_says_what_the_public_report_says(finished, tmp_path):
+    import html
+
+    build_site(finished, tmp_path / "out")
+    for turn in range(1, 4):
+        report = (finished / "turns" / f"turn-{turn:03d}" / "reports" / "public.txt").read_text()
+        doc = parse_strictly("turn", (tmp_path / "out" / f"turn-{turn:03d}.html").read_bytes())
+        lines = [html.unescape(text_of(li)) for ul in doc.iter("ul") if ul.get("class") == "plays"
+                 for li in ul.iter("li")]
+        assert len(lines) > 13
+        for line in lines:
+            assert line in report, line
+
+
+def test_the_front_page_shows_the_players_the_turn_tokens_and_who_still_owes_orders(midgame, tmp_path):
+    build_site(midgame, tmp_path / "out")
+    doc = parse_strictly("index", (tmp_path / "out" / "index.html").read_bytes())
+    campaign = Campaign(midgame)
+    pos = campaign.position()
+    body = text_of(doc)
+    assert "seating order: Arthur, Bruno, Chloé." in body
+    assert f"Turn {pos.game.turn}" in body
+    awaited = table(doc, "Orders awaited")[1:]
+    assert awaited == [[name, ", ".join(map(str, pos.game.awaited()[seat]))]
+                       for seat, name in enumerate(pos.players) if pos.game.awaited()[seat]]
+    tokens = table(doc, "Tokens of affection")[1:]
+    assert [(row[0], int(row[1])) for row in tokens] == list(zip(pos.players, pos.game.tokens))
+    board = table(doc, "The thirteen hands")
+    assert board[0] == ["Hand", "First to play", "Arthur", "Bruno", "Chloé", "Cards left",
+                        "Next to play, or won by"]
+    for row, hand in zip(board[1:], pos.game.hands):
+        assert row[0] == f"Hand {hand.number}"
+        assert row[5] == str(len(hand.pile))
+        for seat in range(3):
+            assert row[2 + seat].startswith(", ".join(c.title for c in hand.discards[seat]) or "-")
+            assert ("out" in row[2 + seat]) == (not hand.alive[seat])
+        if hand.ended:
+            assert row[6].startswith("won by")
+        else:
+            assert row[6] == pos.players[hand.active]
+
+
+def test_the_end_page_gives_the_results_the_decks_and_the_reports_to_verify(finished, tmp_path, cli):
+    build_site(finished, tmp_path / "out")
+    out = tmp_path / "out"
+    game = state_after(finished, len(read_archive(finished).turns) - 1)
+    doc = parse_strictly("end", (out / "end.html").read_bytes())
+    players = Campaign(finished).position().players
+    assert f"{players[game.winners[0]]} wins the game" in text_of(doc)
+    decks = table(doc, "Every deck")[1:]
+    assert [row[2] for row in decks] == [", ".join(c.title for c in h.deck) for h in game.hands]
+    results = table(doc, "The thirteen hands")[1:]
+    assert [row[1] for row in results if not row[1].startswith("not finished")] == \
+        [" and ".join(players[s] for s in h.winners) for h in game.hands if h.ended]
+    assert (out / "final-report.txt").read_bytes() == \
+        (finished / "turns" / f"turn-{game.turn - 1:03d}" / "reports" / "public.txt").read_bytes()
+    result = cli.ok("verify", out / "final-report.txt", "--opening", out / "opening-report.txt")
+    assert "VERIFIED" in result.output
+
+
+def test_a_hand_page_tells_the_story_from_the_deal_to_the_winner(finished, tmp_path):
+    build_site(finished, tmp_path / "out")
+    archive = read_archive(finished)
+    game = state_after(finished, len(archive.turns) - 1)
+    players = archive.players
+    for hand in game.hands:
+        doc = parse_strictly("hand", (tmp_path / "out" / f"hand-{hand.number:02d}.html").read_bytes())
+        plays = [e for t in archive.turns for e in t.events if getattr(e, "hand", None) == hand.number
+                 and e.kind == "played"]
+        items = [li for ul in doc.iter("ul") if ul.get("class") == "plays" for li in ul.iter("li")]
+        assert sum(text_of(li).startswith(tuple(f"{p} played the" for p in players)) for li in items) == len(plays)
+        if hand.ended:
+            assert f"Won by {' and '.join(players[s] for s in hand.winners)}." in text_of(doc)
+
+
+def test_titles_and_notes_are_escaped(tmp_path):
+    folder = write_campaign(tmp_path / "game", 3, seed=2, title='<script>alert("t")</script> & Co')
+    campaign = play(folder, turns=1)
+    campaign.add_note('<img src=x onerror=alert(1)> see "hand 2"')
+    campaign.resolve(force=True)
+    build_site(folder, tmp_path / "out")
+    for name, data in site_files(tmp_path / "out").items():
+        if name.endswith(".html"):
+            text = data.decode()
+            assert "<script>" not in text and "<img" not in text, name
+            parse_strictly(name, data)
+    page = (tmp_path / "out" / "turn-002.html").read_text()
+    assert "GM's note: &lt;img src=x onerror=alert(1)&gt; see &#34;hand 2&#34;" in page
+    assert "&lt;script&gt;alert(&#34;t&#34;)&lt;/script&gt; &amp; Co" in page
+
+
+def test_the_deadline_is_shown_in_the_campaigns_zone_and_in_utc_and_follows_a_moved_one(tmp_path):
+    from datetime import datetime, timezone
+
+    folder = write_campaign(tmp_path / "game", 3, seed=2,
+                            deadline={"timezone": "Europe/Paris", "every_days": 3, "at": "20:00"})
+    Campaign(folder).start(now=datetime(2026, 10, 22, 10, 0, tzinfo=timezone.utc))
+    build_site(folder, tmp_path / "out")
+    index = (tmp_path / "out" / "index.html").read_text()
+    assert "due by <strong>Sunday 25 October 2026, 20:00 Europe/Paris (19:00 UTC)</strong>" in index
+    Campaign(folder).set_deadline("2026-10-27 18:30", now=datetime(2026, 10, 23, tzinfo=timezone.utc))
+    build_site(folder, tmp_path / "out")
+    index = (tmp_path / "out" / "index.html").read_text()
+    assert "due by <strong>Tuesday 27 October 2026, 18:30 Europe/Paris (17:30 UTC)</strong>" in index
+
+
+# -- writing the site safely ----------------------------------------------------------------------
+
+
+def test_a_folder_that_is_not_a_site_is_refused_and_left_alone(midgame, tmp_path, snap):
+    mine = tmp_path / "photos"
+    mine.mkdir()
+    (mine / "holiday.jpg").write_bytes(b"\xff\xd8")
+    with pytest.raises(SiteError, match="holds other files and no pbem site"):
+        build_site(midgame, mine)
+    assert [p.name for p in mine.iterdir()] == ["holiday.jpg"]
+    before = snap(midgame)
+    with pytest.raises(SiteError):  # the campaign folder itself
+        build_site(midgame, midgame)
+    assert snap(midgame) == before
+    (tmp_path / "a-file").write_text("x")
+    with pytest.raises(SiteError, match="a file is in the way"):
+        build_site(midgame, tmp_path / "a-file")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file", "photos"]  # nothing left aside
+
+
+def test_a_rebuild_replaces_the_old_site_whole(midgame, tmp_path):
+    out = tmp_path / "out"
+    build_site(midgame, out)
+    (out / "old-page.html").write_text("stale")
+    build_site(midgame, out)
+    assert not (out / "old-page.html").exists() and (out / MARKER).exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_a_crash_while_writing_leaves_the_old_site_and_no_trace(midgame, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    build_site(midgame, out)
+    before = site_files(out)
+    files = render_site(read_archive(midgame))
+    written = []
+    real = Path.write_bytes
+
+    def crash(self, data):
+        written.append(self)
+        if len(written) == 5:
+            raise OSError(28, "No space left on device")
+        return real(self, data)
+
+    monkeypatch.setattr(Path, "write_bytes", crash)
+    with pytest.raises(OSError, match="No space"):
+        write_site(out, files)
+    monkeypatch.undo()
+    assert site_files(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_a_campaign_not_started_has_no_site(tmp_path):
+    from pbem.store import StoreError
+
+    folder = write_campaign(tmp_path / "game", 3)
+    with pytest.raises(StoreError, match="not been started"):
+        build_site(folder, tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+# -- campaign.yaml, resolve, tick and the command line ----------------------------------------------
+
+
+@pytest.mark.parametrize("value, problem", [
+    ("site: yes", "site: must be a mapping"),
+    ("site:", "site: must be a mapping"),
+    ("site: [out]", "site: must be a mapping"),
+    ("site: {folder: www}", "site.folder: unknown key"),
+    ("site: {out: 3}", "site.out: a folder"),
+    ("site: {out: ''}", "site.out: a folder"),
+    ("site: {out: null}", "site.out: a folder"),
+])
+def test_a_bad_site_key_is_a_clear_error(tmp_path, value, problem, cli):
+    folder = write_campaign(tmp_path / "game", 3)
+    with open(folder / "campaign.yaml", "a", encoding="utf-8") as f:
+        f.write(value + "\n")
+    with pytest.raises(ConfigError, match=problem.replace(".", r"\.")):
+        load_config(folder)
+    result = cli.fails("start", folder)
+    assert problem in result.output and "Traceback" not in result.output
+
+
+def test_resolve_rebuilds_the_site_when_campaign_yaml_asks(tmp_path, cli):
+    relative = write_campaign(tmp_path / "rel", 3, site={"out": "www"})
+    elsewhere = tmp_path / "srv" / "game"
+    absolute = write_campaign(tmp_path / "abs", 3, site={"out": str(elsewhere)})
+    for folder, out in ((relative, relative / "www"), (absolute, elsewhere)):
+        cli.ok("start", folder)
+        assert "Orders for turn 1 are awaited" in (out / "index.html").read_text()
+        cli.ok("resolve", folder, "--force")
+        assert "Orders for turn 2 are awaited" in (out / "index.html").read_text()
+        assert (out / "turn-001.html").exists()
+
+
+def test_a_campaign_without_site_key_gets_no_site(tmp_path, cli):
+    folder = write_campaign(tmp_path / "game", 3)
+    cli.ok("start", folder)
+    cli.ok("resolve", folder, "--force")
+    assert not (folder / "site").exists()
+
+
+def test_tick_rebuilds_the_site_when_it_resolves(tmp_path):
+    from datetime import datetime, timezone
+
+    from pbem.tick import tick
+
+    folder = write_campaign(tmp_path / "game", 3, site={},
+                            deadline={"timezone": "UTC", "every_days": 1, "at": "20:00"})
+    campaign = Campaign(folder)
+    campaign.start(now=datetime(2026, 10, 22, 10, 0, tzinfo=timezone.utc))
+    assert "Orders for turn 1 are due by" in (folder / "site" / "index.html").read_text()
+    assert tick(campaign, now=datetime(2026, 10, 24, tzinfo=timezone.utc)).resolved == 1
+    assert "Orders for turn 2 are due by" in (folder / "site" / "index.html").read_text()
+
+
+def test_a_site_that_cannot_be_written_does_not_undo_the_turn(tmp_path, cli):
+    folder = write_campaign(tmp_path / "game", 3, site={"out": "campaign.yaml"})
+    result = cli.ok("start", folder)
+    assert "web pages" in result.output and "not rebuilt" in result.output
+    result = cli.ok("resolve", folder, "--force")
+    assert "Turn 1 resolved" in result.output and "`pbem site" in result.output
+    assert (folder / "turns" / "turn-001").is_dir()
+
+
+def test_the_site_command(midgame, tmp_path, cli):
+    result = cli.ok("site", midgame)
+    assert f"written to {midgame / 'site'}" in result.output
+    assert (midgame / "site" / "index.html").exists()
+    result = cli.ok("site", midgame, "--out", tmp_path / "www")
+    assert (tmp_path / "www" / "turn-004.html").exists()
+    result = cli.fails("site", midgame, "--out", midgame / "turns")
+    assert "holds other files and no pbem site" in result.output
+    result = cli.fails("site", tmp_path / "nowhere")
+    assert "no such file" in result.output
