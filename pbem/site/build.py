@@ -19,6 +19,7 @@ from ..config import DEFAULT_SITE, load_config, site_out
 from ..engine import HANDS_PER_GAME, tokens_to_win
 from ..record import extract, opening_commitments
 from ..reports import Table, default_templates_dir, event_view
+from ..reports import _bytecode_cache  # the reports' cache of compiled templates, shared
 from .archive import PublicArchive, read_archive
 from .board import Board, HandBoard, replay
 
@@ -131,6 +132,7 @@ def _environment(campaign_templates: Path):
         search.insert(0, str(campaign_templates))
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(search),
+        bytecode_cache=_bytecode_cache(),  # compiling the templates costs more than rendering them
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
