@@ -368,6 +368,13 @@ def test_the_end_page_gives_the_results_the_decks_and_the_reports_to_verify(fini
         (finished / "turns" / f"turn-{game.turn - 1:03d}" / "reports" / "public.txt").read_bytes()
     result = cli.ok("verify", out / "final-report.txt", "--opening", out / "opening-report.txt")
     assert "VERIFIED" in result.output
+    record = "".join(doc.find(".//pre[@class='record']").itertext())
+    assert record.startswith("-----BEGIN PBEM RECORD-----") and record in (out / "final-report.txt").read_text()
+    # The game is over: nobody is "to play" on the board or in the last turn, though hands were in play.
+    assert any(not h.ended for h in game.hands)
+    for page in ("index.html", f"turn-{game.turn - 1:03d}.html"):
+        assert 'class="tag active"' not in (out / page).read_text(), page
+        assert "Next to play:" not in (out / page).read_text(), page
 
 
 def test_a_hand_page_tells_the_story_from_the_deal_to_the_winner(finished, tmp_path):

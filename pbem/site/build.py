@@ -10,6 +10,7 @@ to show that nothing hidden reaches the site.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any, NamedTuple
 
 from ..config import DEFAULT_SITE, load_config, site_out
 from ..engine import HANDS_PER_GAME, tokens_to_win
-from ..record import extract, opening_commitments
+from ..record import BEGIN, END, extract, opening_commitments
 from ..reports import Table, default_templates_dir, event_view
 from ..reports import _bytecode_cache  # the reports' cache of compiled templates, shared
 from .archive import PublicArchive, read_archive
@@ -140,16 +141,17 @@ def _environment(campaign_templates: Path):
     )
 
 
-def _seats_view(hand: HandBoard, players: list[str]) -> list[dict]:
+def _seats_view(hand: HandBoard, players: list[str], finished: bool) -> list[dict]:
+    """Each player's place in a hand; once the game is over, nobody is to play."""
     return [{"name": name, "in": hand.alive[s], "protected": hand.protected[s] and hand.alive[s],
-             "active": hand.active == s, "discards": hand.discards[s]}
+             "active": hand.active == s and not finished, "discards": hand.discards[s]}
             for s, name in enumerate(players)]
 
 
 def _board_view(board: Board, players: list[str]) -> list[dict]:
     return [{"number": h.number, "first": players[h.first], "ended": h.ended, "pile": h.pile,
              "active": None if h.active is None or board.finished else players[h.active],
-             "winners": [players[s] for s in h.winners], "seats": _seats_view(h, players)}
+             "winners": [players[s] for s in h.winners], "seats": _seats_view(h, players, board.finished)}
             for h in board.hands]
 
 
@@ -160,9 +162,9 @@ def _turn_hand_view(table: Table, board: Board, hand: HandBoard) -> dict:
         "ended": hand.ended,
         "events": [event_view(table, e) for e in events if e.kind != "ended"],
         "result": _result(table, events),
-        "seats": _seats_view(hand, table.players),
+        "seats": _seats_view(hand, table.players, board.finished),
         "pile": hand.pile,
-        "active": None if hand.active is None else table.players[hand.active],
+        "active": None if hand.active is None or board.finished else table.players[hand.active],
     }
 
 
@@ -197,7 +199,7 @@ def _story(table: Table, boards: list[Board], number: int) -> dict:
             "turn": board.turn,
             "events": [event_view(table, e) for e in events if e.kind != "ended"],
             "result": _result(table, events),
-            "seats": _seats_view(hand, players),
+            "seats": _seats_view(hand, players, board.finished),
             "pile": hand.pile,
             "active": None if hand.active is None or board.finished else players[hand.active],
         })
@@ -228,7 +230,9 @@ def _end_view(board: Board, players: list[str], opening: str, final: str) -> dic
             "winners": [players[s] for s in h.winners],
             "reveals": [(players[s], c.title) for s, c in result.reveals] if result else [],
         })
+    block = re.search(re.escape(BEGIN) + ".*?" + re.escape(END), final, re.S)
     return {"results": results, "decks": decks, "has_record": record is not None,
+            "record_block": block.group(0) if block else "", "seed": record["seed"] if record else "",
             "commitments": sorted(opening_commitments(opening).items(),
                                   key=lambda kv: (kv[0] == "seed", int(kv[0]) if kv[0].isdigit() else 0)),
             "tokens": list(zip(players, board.tokens))}
