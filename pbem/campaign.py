@@ -528,7 +528,11 @@ class Campaign:
             self.store.roll_back(latest)
             self._position = None
             self._withdraw_drafts(latest)
+            self.site_warning = self._rebuild_site()  # the undone turn leaves the web pages too
             return latest
+
+    #: What went wrong rebuilding the web pages after a rollback ("" when nothing did).
+    site_warning = ""
 
     def _withdraw_drafts(self, turn: int) -> None:
         """Unsent drafts of a rolled-back turn go; sent ones cannot be recalled

@@ -485,8 +485,11 @@ def site(folder: str, out: str | None) -> None:
 @_guard
 def rollback(folder: str) -> None:
     """Undo the latest resolution (its orders stay on file)."""
-    turn = _campaign(folder).rollback()
+    campaign = _campaign(folder)
+    turn = campaign.rollback()
     click.echo(f"Turn {turn} rolled back; its orders are still on file. Correct them and resolve again.")
+    if campaign.site_warning:
+        click.echo(f"Warning: {campaign.site_warning}", err=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

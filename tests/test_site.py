@@ -557,3 +557,21 @@ def test_the_site_command(midgame, tmp_path, cli):
     assert "holds other files and no pbem site" in result.output
     result = cli.fails("site", tmp_path / "nowhere")
     assert "no such file" in result.output
+
+
+def test_a_rollback_takes_the_undone_turn_off_the_site(tmp_path, cli):
+    folder = write_campaign(tmp_path / "game", 3, site={})
+    cli.ok("start", folder)
+    cli.ok("resolve", folder, "--force")
+    assert (folder / "site" / "turn-001.html").exists()
+    result = cli.ok("rollback", folder)
+    assert "Warning" not in result.output
+    assert not (folder / "site" / "turn-001.html").exists()
+    assert "Orders for turn 1 are awaited" in (folder / "site" / "index.html").read_text()
+    # A site that cannot be rebuilt: the rollback stands, and the GM is told.
+    cli.ok("resolve", folder, "--force")
+    (folder / "site" / MARKER).unlink()
+    result = cli.ok("rollback", folder)
+    assert "Turn 1 rolled back" in result.output
+    assert "Warning: the web pages" in result.output and "were not rebuilt" in result.output
+    assert not (folder / "turns" / "turn-001").exists()
