@@ -575,3 +575,13 @@ def test_a_rollback_takes_the_undone_turn_off_the_site(tmp_path, cli):
     assert "Turn 1 rolled back" in result.output
     assert "Warning: the web pages" in result.output and "were not rebuilt" in result.output
     assert not (folder / "turns" / "turn-001").exists()
+
+
+def test_the_example_campaigns_site_leaves_git_status_clean(tmp_path):
+    """`pbem site campaigns/example` writes campaigns/example/site: git ignores it."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    for path in ("campaigns/example/site/index.html", "campaigns/example/site/.pbem-site"):
+        result = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", path])
+        assert result.returncode == 0, f"{path} is not ignored by git"
