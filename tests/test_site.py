@@ -585,3 +585,24 @@ def test_the_example_campaigns_site_leaves_git_status_clean(tmp_path):
     for path in ("campaigns/example/site/index.html", "campaigns/example/site/.pbem-site"):
         result = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", path])
         assert result.returncode == 0, f"{path} is not ignored by git"
+
+
+@pytest.mark.parametrize("damage, problem", [
+    (lambda f: (f / "turns" / "turn-002" / "events.json").write_text("[{\"kind\": \"played\""),
+     "turn-002/events.json: damaged JSON"),
+    (lambda f: (f / "turns" / "turn-002" / "events.json").write_text('[{"kind": "teleport", "hand": 1}]'),
+     "turn-002/events.json: an event cannot be read"),
+    (lambda f: (f / "turns" / "turn-003" / "reports" / "public.txt").unlink(),
+     "turn-003/reports/public.txt: no such file"),
+    (lambda f: __import__("shutil").rmtree(f / "turns" / "turn-001"),
+     "a turn folder is missing"),
+])
+def test_a_damaged_campaign_folder_is_a_clear_error_and_the_old_site_stays(tmp_path, cli, damage, problem):
+    folder = write_campaign(tmp_path / "game", 3, seed=4)
+    play(folder, turns=3, policy_seed=4)
+    cli.ok("site", folder)
+    before = site_files(folder / "site")
+    damage(folder)
+    result = cli.fails("site", folder)
+    assert problem in result.output and "Traceback" not in result.output
+    assert site_files(folder / "site") == before

@@ -119,6 +119,8 @@ def check_public(event: Any) -> None:
 def replay(players: int, turns: list[list]) -> list[Board]:
     """The board after the deal and after each turn. ``turns[t - 1]`` holds the
     public events of turn ``t``, in the order the engine returned them."""
+    if players not in (3, 4):  # the deal rules above are the classic game's (RULES 2)
+        raise ValueError(f"the site can replay games of 3 or 4 players, not {players}")
     hands = [HandBoard(h, players) for h in range(1, HANDS_PER_GAME + 1)]
     tokens = [0] * players
     boards = [Board(0, [h.copy() for h in hands], tokens[:], (), False, (), {})]
