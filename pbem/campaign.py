@@ -300,9 +300,10 @@ class Campaign:
             game = Game.new(len(players), decks)
             result = self._commit(0, game, [], players, seed, {})
             if config.seed is not None and weak_seed(config.seed) and not config.decks:
-                result.warning = (f"the seed {config.seed!r} is short: anyone who guesses it can rebuild "
-                                  f"every deck from it. For a real game, leave seed: out (pbem draws a "
-                                  f"128-bit one) or use a long random one; keep it secret.")
+                weak = (f"the seed {config.seed!r} is short: anyone who guesses it can rebuild "
+                        f"every deck from it. For a real game, leave seed: out (pbem draws a "
+                        f"128-bit one) or use a long random one; keep it secret.")
+                result.warning = " ".join(filter(None, [result.warning, weak]))  # keep the site's warning
             return result
 
     # -- orders --------------------------------------------------------------------
@@ -429,11 +430,28 @@ class Campaign:
             what = "interrupted" if isinstance(e, KeyboardInterrupt) else f"failed ({e})"
             warning = (f"the turn is resolved, but copying its mail drafts to the outbox {what}; "
                        f"`pbem preview {self.folder}` finishes it")
+        warning = " ".join(filter(None, [warning, self._rebuild_site()]))
         defaults: dict[str, list[int]] = {}
         for h, rec in records.items():
             if rec["status"] == "nmr":
                 defaults.setdefault(rec["player"], []).append(int(h))
         return TurnResult(turn, game, events, public, private, defaults, warning)
+
+    def _rebuild_site(self) -> str:
+        """Rebuild the web pages when campaign.yaml asks for them (``site:``); a
+        failure is a warning: the turn is resolved, `pbem site` redoes the pages."""
+        from .config import site_out
+
+        out = site_out(self.config, self.folder)
+        if out is None:
+            return ""
+        try:
+            from .site import build_site  # jinja and the site's templates: only for campaigns with a site
+
+            build_site(self.folder, out)
+        except Exception as e:  # noqa: BLE001 - whatever went wrong, the turn stays resolved
+            return f"the web pages in {out} were not rebuilt ({e}); `pbem site {self.folder}` retries"
+        return ""
 
     def _record(self, players: list[str], seed: str, turn: int, game: Game, events: list,
                 records: dict) -> dict:
@@ -532,7 +550,11 @@ class Campaign:
             self.store.roll_back(latest)
             self._position = None
             self.withdraw_drafts()
+            self.site_warning = self._rebuild_site()  # the undone turn leaves the web pages too
             return latest
+
+    #: What went wrong rebuilding the web pages after a rollback ("" when nothing did).
+    site_warning = ""
 
     # -- reading reports and state ------------------------------------------------------------
     def report(self, turn: int | None = None, player: str | None = None) -> str:

@@ -531,11 +531,31 @@ def _mail_text(path: Path) -> str:
 
 @main.command()
 @folder_arg
+@click.option("--out", metavar="FOLDER", help="Where to write the pages (default: site: out: in "
+              "campaign.yaml, else FOLDER/site). The folder is replaced whole.")
+@_guard
+def site(folder: str, out: str | None) -> None:
+    """Write the game's web pages: a static archive of everything public."""
+    from .site import LeakError, SiteError, build_site
+
+    try:
+        built = build_site(folder, out)
+    except (SiteError, LeakError) as e:
+        raise PbemError(str(e)) from None
+    click.echo(f"{len(built.pages)} files written to {built.out}; open {built.out / 'index.html'} "
+               f"in a browser, or copy the folder to a web server.")
+
+
+@main.command()
+@folder_arg
 @_guard
 def rollback(folder: str) -> None:
     """Undo the latest resolution (its orders stay on file)."""
-    turn = _campaign(folder).rollback()
+    campaign = _campaign(folder)
+    turn = campaign.rollback()
     click.echo(f"Turn {turn} rolled back; its orders are still on file. Correct them and resolve again.")
+    if campaign.site_warning:
+        click.echo(f"Warning: {campaign.site_warning}", err=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

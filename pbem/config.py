@@ -113,6 +113,8 @@ def config_from_data(data: Any, where: str = CAMPAIGN_FILE) -> CampaignConfig:
     require_code = data.get("require_code", False)
     if not isinstance(require_code, bool):
         raise fail("require_code", "must be true or false")
+    if "site" in data:
+        _site(data["site"], fail)
     known = {"title", "gm", "players", "seed", "decks", "require_code"}
     extra = {k: v for k, v in data.items() if k not in known}
     return CampaignConfig(tuple(players), title.strip(), gm, seed, decks, require_code, extra)
@@ -241,6 +243,32 @@ def _decks(value: Any, players: int, fail) -> dict[int, tuple[Card, ...]]:
                        + ", ".join(f"{n} x{k}" for n, k in counts.items() if k)) from None
         decks[number] = tuple(deck)
     return decks
+
+
+def _site(value: Any, fail) -> None:
+    """``site: {out: FOLDER}``: the campaign's web pages, rebuilt after each turn."""
+    if not isinstance(value, dict):
+        raise fail("site", f"must be a mapping like {{out: site}} (the folder for the web pages), not {_kind(value)}")
+    for key in value:
+        if key != "out":
+            raise fail(f"site.{key}", "unknown key; the only one is out: the folder the web pages go to")
+    out = value.get("out", DEFAULT_SITE)
+    if not isinstance(out, str) or not out.strip() or any(c in out for c in "\0\r\n"):
+        raise fail("site.out", f"a folder, relative to the campaign folder or absolute (e.g. site or "
+                               f"/var/www/game7), not {out!r}")
+
+
+#: Where ``pbem site`` writes when neither --out nor ``site: out:`` says.
+DEFAULT_SITE = "site"
+
+
+def site_out(config: CampaignConfig, folder: Path) -> Path | None:
+    """The folder of the campaign's web pages if ``campaign.yaml`` asks for them
+    (``site:``; a relative ``out`` is taken from the campaign folder), else None."""
+    section = config.extra.get("site")
+    if section is None:
+        return None
+    return Path(folder) / section.get("out", DEFAULT_SITE).strip()
 
 
 def config_to_data(config: CampaignConfig) -> dict[str, Any]:

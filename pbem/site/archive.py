@@ -1,0 +1,78 @@
+"""What the site may be built from: the public side of a campaign folder.
+
+Read here, and nowhere else in :mod:`pbem.site`: the players' names and the
+title (``campaign.yaml``, never its seed, decks or addresses), each turn's
+events filtered through :func:`pbem.events.public`, each turn's public report,
+the GM's notes (printed in the public reports) and the deadline as it was
+announced. Never ``state.json``, never a private report, never the orders.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import NamedTuple
+
+from .. import events as ev
+from ..config import CampaignConfig, load_config
+from ..deadlines import describe, parse_schedule
+from ..store import CampaignStore, StoreError
+
+
+class PublicTurn(NamedTuple):
+    turn: int
+    events: list          # the public events of the turn (none for turn 0, the deal)
+    report: str           # the public report, as mailed
+    notes: list[str]      # the GM's notes printed in that report
+
+
+class PublicArchive(NamedTuple):
+    campaign: str
+    title: str
+    players: list[str]
+    turns: list[PublicTurn]   # turn 0 (the deal) first, then every resolved turn in order
+    deadline: str             # the awaited turn's deadline as announced ("" when none)
+    templates: Path           # the campaign's template overrides (the mail's wording)
+
+
+def read_archive(folder: Path | str) -> PublicArchive:
+    """The public record of the campaign in ``folder``."""
+    folder = Path(folder)
+    config = load_config(folder)
+    store = CampaignStore(folder)
+    numbers = store.turns()
+    if not numbers:
+        raise StoreError(f"{folder}: the game has not been started; run `pbem start {folder}` first")
+    if numbers != list(range(len(numbers))):
+        raise StoreError(f"{folder / 'turns'}: turns {', '.join(map(str, numbers))} are on file; "
+                         f"a turn folder is missing, so the campaign folder is damaged")
+    turns = []
+    for t in numbers:
+        data = store.read_json(t, "events.json")
+        try:
+            events = ev.public([ev.from_dict(e) for e in data])
+        except (KeyError, TypeError, ValueError) as e:
+            raise StoreError(f"{store.turn_dir(t) / 'events.json'}: an event cannot be read ({e!r}); "
+                             f"restore the file from a backup") from None
+        turns.append(PublicTurn(t, events, store.read_text(t, "reports/public.txt"), store.read_notes(t)))
+    players = store.read_roster() or config.names  # the roster holds the names after `pbem replace`
+    return PublicArchive(folder.resolve().name, config.title, list(players), turns,
+                         _announced_deadline(config, store, turns[-1]), store.templates_dir())
+
+
+# The line of the public report (templates/public.txt.j2) that announces the deadline.
+_DUE = re.compile(r"^Orders for turn \d+ \(due by (.+)\) are awaited from:$", re.M)
+
+
+def _announced_deadline(config: CampaignConfig, store: CampaignStore, latest: PublicTurn) -> str:
+    """The awaited turn's deadline: the one the GM moved it to (``pbem deadline``,
+    which the reminders announce), else the one the latest report announced.
+    Both name the campaign's time zone and UTC."""
+    moved = store.read_deadlines().get(str(latest.turn + 1))
+    if moved:
+        schedule = parse_schedule(config.extra.get("deadline"))
+        zone = schedule.zone if schedule is not None else timezone.utc
+        return describe(datetime.fromisoformat(moved), zone)
+    match = _DUE.search(latest.report)
+    return match.group(1) if match else ""
