@@ -371,6 +371,8 @@ class Campaign:
                     records[str(h)] = {"player": name, "status": checked.status,
                                        "text": record["text"], "order": checked.written.canonical(),
                                        "engine": order_to_json(checked.order)}
+                    if checked.written.target_text:  # a name that names nobody: the report quotes it
+                        records[str(h)]["target_text"] = checked.written.target_text
         return orders, records
 
     def _commit(self, turn: int, game: Game, events: list, players: list[str],
@@ -384,15 +386,17 @@ class Campaign:
             from .deadlines import scheduled
 
             deadline = self._deadline_text(scheduled(self.schedule, game.turn, opened_at))
-        context = public_context(table, turn, game, events, notes=self._notes(game.turn - 1), deadline=deadline)
+        context = public_context(table, turn, game, events, notes=self._notes(game.turn - 1), deadline=deadline,
+                                 orders=records)
         if turn == 0:
             context["commitments"] = commitments(seed, game)
         if game.finished:
             context["record"] = record_block(self._record(players, seed, turn, game, events, records))
         public = renderer.public(context)
+        earlier = self._earlier_events(turn)
         private = {
-            name: renderer.private(private_context(table, turn, game, events, seat,
-                                                   code=order_code(seed, name), deadline=deadline))
+            name: renderer.private(private_context(table, turn, game, events, seat, code=order_code(seed, name),
+                                                   deadline=deadline, earlier=earlier))
             for seat, name in enumerate(players)
         }
         files = {
@@ -423,6 +427,12 @@ class Campaign:
             if rec["status"] == "nmr":
                 defaults.setdefault(rec["player"], []).append(int(h))
         return TurnResult(turn, game, events, public, private, defaults, warning)
+
+    def _earlier_events(self, turn: int) -> list[tuple[int, Any]]:
+        """(turn, event) of every turn resolved before ``turn``: what players
+        learned then still shows in their private mail."""
+        return [(t, ev.from_dict(e)) for t in self.store.turns() if 0 < t < turn
+                for e in self.store.read_json(t, "events.json")]
 
     def _record(self, players: list[str], seed: str, turn: int, game: Game, events: list,
                 records: dict) -> dict:
