@@ -386,8 +386,8 @@ class Campaign:
             from .deadlines import scheduled
 
             deadline = self._deadline_text(scheduled(self.schedule, game.turn, opened_at))
-        context = public_context(table, turn, game, events, notes=self._notes(game.turn - 1), deadline=deadline,
-                                 orders=records)
+        context = public_context(table, turn, game, events, notes=self._notes(game.turn - 1),
+                                 deadline=deadline, orders=records)
         if turn == 0:
             context["commitments"] = commitments(seed, game)
         if game.finished:
@@ -395,8 +395,9 @@ class Campaign:
         public = renderer.public(context)
         earlier = self._earlier_events(turn)
         private = {
-            name: renderer.private(private_context(table, turn, game, events, seat, code=order_code(seed, name),
-                                                   deadline=deadline, earlier=earlier))
+            name: renderer.private(private_context(table, turn, game, events, seat,
+                                                   code=order_code(seed, name), deadline=deadline,
+                                                   earlier=earlier))
             for seat, name in enumerate(players)
         }
         files = {

@@ -302,7 +302,8 @@ def _knowledge(table: Table, game: Game, seat: int, earlier: list, now: list) ->
             elif later.kind == "king" and e.other in (later.seat, later.recipient):
                 changed = True
         out.setdefault(e.hand, []).append({
-            "turn": turn, "how": e.how if isinstance(e, _Known) else e.kind, "other": table.players[e.other], "card": e.card.title,
+            "turn": turn, "how": e.how if isinstance(e, _Known) else e.kind,
+            "other": table.players[e.other], "card": e.card.title,
             "played_since": since, "may_have_changed": changed,
         })
     return out

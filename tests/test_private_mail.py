@@ -55,12 +55,12 @@ def test_the_player_on_turn_sees_discards_protections_and_what_they_know(kit, tm
     assert "Still in:   Arthur (you), Bruno, Charles" in table
     assert "Protected:  Bruno and Charles (Handmaid" in table
     assert re.search(r"Arthur +Spy\n +Bruno +Handmaid\n +Charles +Handmaid\n", table), table
-    assert "You know:   Bruno holds the Prince (your Spy saw it, turn 1; they have played the Handmaid since)." \
-        in table
+    assert ("You know:   Bruno holds the Prince (your Spy saw it, turn 1; they have played the Handmaid "
+            "since).") in table
     assert "Draw pile:  8 cards." in table
     # both others are protected: the Guard can be played, to no effect, and the mail says so
-    assert 'Guard:    "Hand 1: Guard on <player>, guess <card>"  (<player>: Bruno or Charles: protected, so no effect)' \
-        in table
+    assert ('Guard:    "Hand 1: Guard on <player>, guess <card>"  (<player>: Bruno or Charles: protected, '
+            'so no effect)') in table
     # what Arthur knows is his alone
     for other in ("Bruno", "Charles"):
         assert "holds the Prince" not in campaign.report(player=other)
@@ -204,7 +204,8 @@ def test_a_whole_game_played_from_the_private_mails_alone(kit, tmp_path):
                 assert shown and set(shown) <= {c.title for c in held}, (h, held, shown)
             if hands:
                 receipt = campaign.record_orders(me, _orders_from_mail(mail, players, me))
-                assert [c.status for c in receipt.checked] == ["accepted"] * len(hands), (receipt.lines(), mail)
+                statuses = [c.status for c in receipt.checked]
+                assert statuses == ["accepted"] * len(hands), (receipt.lines(), mail)
                 assert not receipt.missing
         result = campaign.resolve()
         assert not result.defaults

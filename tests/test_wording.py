@@ -40,7 +40,8 @@ WORDING = {
         (played(card=P, target=0, recipient=0), {}, "Arthur played the Prince on themselves."),
         # the others are out: not "protected"
         (played(card=G, target=None, recipient=None), {"nobody_because": "out"},
-         "Arthur played the Guard, but nobody could be chosen (everyone else is out of the hand): no effect."),
+         "Arthur played the Guard, but nobody could be chosen (everyone else is out of the hand): "
+         "no effect."),
         (played(card=K, target=1, recipient=None, redirected=True), {"nobody_because": "protected"},
          "Arthur played the King on Bruno, but nobody could be chosen (everyone else still in is protected "
          "by the Handmaid): no effect."),
@@ -58,7 +59,8 @@ WORDING = {
         (played(card=G, target=None, recipient=2, guess=K, random_target=True), {},
          "Arthur played the Guard on Charles (a random player, because no player was named), guessing King."),
         (played(card=B, target=0, recipient=2, random_target=True), {},
-         "Arthur played the Baron on Charles (a random player, because the Baron cannot be played on oneself)."),
+         "Arthur played the Baron on Charles (a random player, because the Baron cannot be played on "
+         "oneself)."),
         (played(card=S, target=1, recipient=2, random_target=True), {},
          "Arthur played the Spy on Charles (a random player, because Bruno is out of the hand)."),
         (played(card=G, guess=K, random_guess=True), {},
@@ -74,7 +76,8 @@ WORDING = {
     ],
     "baron": [
         (ev.BaronResult(1, 0, 1, 1), {}, "In the Baron's comparison, Bruno has the lower card."),
-        (ev.BaronResult(1, 0, 1, None), {}, "The Baron's comparison is a tie: nobody is out, nothing is revealed."),
+        (ev.BaronResult(1, 0, 1, None), {},
+         "The Baron's comparison is a tie: nobody is out, nothing is revealed."),
     ],
     "prince": [
         (ev.PrinceDiscard(1, 1, G, False), {}, "Bruno discards the Guard and draws a new card."),
@@ -110,7 +113,8 @@ WORDING = {
     ],
     "spy_saw": [(ev.SpySaw(1, 0, 1, X), {}, "your Spy saw that Bruno holds the Princess.")],
     "baron_saw": [(ev.BaronSaw(1, 0, 1, H), {}, "in the Baron's comparison, Bruno showed you the Handmaid.")],
-    "king_received": [(ev.KingReceived(1, 0, 2, B), {}, "you traded hands with Charles and received the Baron.")],
+    "king_received": [(ev.KingReceived(1, 0, 2, B), {},
+                       "you traded hands with Charles and received the Baron.")],
     "prince_drew": [(ev.PrinceDrew(1, 1, C), {}, "after the Prince, you drew the Countess.")],
 }
 
