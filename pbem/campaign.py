@@ -25,8 +25,8 @@ from .cards import Card
 from .config import CampaignConfig, ConfigError, load_config
 from .engine import Game, Order, derive_secret, resolve_turn, shuffled_deck
 from .grammar import format_code, is_plain_tag
-from .orders import ACCEPTED, COMPLETED, REJECTED, CheckedOrder, check_order, parse_orders
-from .reports import Renderer, Table, private_context, public_context
+from .orders import ACCEPTED, COMPLETED, REJECTED, CheckedOrder, as_written, check_order, parse_orders
+from .reports import KNOWLEDGE_KINDS, Renderer, Table, private_context, public_context
 from .record import build_record, commitments, order_to_json, record_block
 from .store import CampaignStore, StoreError, dump_json
 
@@ -372,7 +372,7 @@ class Campaign:
                                        "text": record["text"], "order": checked.written.canonical(),
                                        "engine": order_to_json(checked.order)}
                     if checked.written.target_text:  # a name that names nobody: the report quotes it
-                        records[str(h)]["target_text"] = checked.written.target_text
+                        records[str(h)]["target_text"] = as_written(checked.written.target_text, record["text"])
         return orders, records
 
     def _commit(self, turn: int, game: Game, events: list, players: list[str],
@@ -430,10 +430,11 @@ class Campaign:
         return TurnResult(turn, game, events, public, private, defaults, warning)
 
     def _earlier_events(self, turn: int) -> list[tuple[int, Any]]:
-        """(turn, event) of every turn resolved before ``turn``: what players
-        learned then still shows in their private mail."""
+        """(turn, event) of the turns resolved before ``turn``, the kinds that
+        tell what players learned then and whether it still holds (their
+        private mail shows it): only those are decoded, for speed."""
         return [(t, ev.from_dict(e)) for t in self.store.turns() if 0 < t < turn
-                for e in self.store.read_json(t, "events.json")]
+                for e in self.store.read_json(t, "events.json") if e["kind"] in KNOWLEDGE_KINDS]
 
     def _record(self, players: list[str], seed: str, turn: int, game: Game, events: list,
                 records: dict) -> dict:
@@ -644,7 +645,8 @@ class OrderBook:
         game = pos.game
         parsed = parse_orders(text, pos.players, name)
         if turn is not None and turn != game.turn:
-            why = f"these are orders for turn {turn}; turn {game.turn} is now awaited"
+            why = (f"your message answers the mail of turn {turn}, which is over; turn {game.turn} is "
+                   f"being played now: reply to the Turn {game.turn} mail")
             checked = [CheckedOrder(w, REJECTED, why) for w in parsed.orders]
         else:
             checked = [check_order(w, game, pos.players, name) for w in parsed.orders]

@@ -39,7 +39,7 @@ RECEIVED = Path("mail") / "received"
 INDEX = Path("mail") / "received.jsonl"
 INBOX = Path("mail") / "inbox"
 
-KEYWORD = re.compile(r"^\s*(STATUS|CLEAR)\s*[.!]?\s*$", re.IGNORECASE | re.MULTILINE)
+KEYWORD = re.compile(r"^\s*(STATUS|CLEAR|RULES)\s*[.!]?\s*$", re.IGNORECASE | re.MULTILINE)
 
 # What became of a message (the index and `pbem status` use these words).
 RECORDED = "recorded"
@@ -247,7 +247,7 @@ class Mailroom:
         outcome.receipt = book.submit(player, mail.own_text, source=relative, turn=turn)
         if not outcome.receipt.checked and not outcome.keywords:
             outcome.detail = "no order could be read in this message"
-        outcome.ack = self._ack(outcome, mail, position)
+        outcome.ack = self._ack(outcome, mail, position, answered_turn=turn)
         return outcome
 
     def _check_code(self, text: str, player: str, seed: str) -> tuple[str, str, str] | None:
@@ -270,9 +270,10 @@ class Mailroom:
         return None
 
     # -- acknowledgements -----------------------------------------------------------------------
-    def _ack(self, outcome: Outcome, mail, position, problem: str = "") -> str:
-        """Draft the acknowledgement of one message; returns its draft id."""
-        from .reports import Renderer
+    def _ack(self, outcome: Outcome, mail, position, problem: str = "", answered_turn: int | None = None) -> str:
+        """Draft the acknowledgement of one message; returns its draft id.
+        ``answered_turn``: the turn whose mail the player answered, when known."""
+        from .reports import Renderer, card_reference
 
         campaign = self.campaign
         config = campaign.config
@@ -302,14 +303,20 @@ class Mailroom:
             "missing": missing,
             "hands": hands,
             "code": order_code(position.seed, player),
+            "answered_turn": answered_turn,
+            "reference": card_reference() if "RULES" in outcome.keywords else [],
         }
         if self._renderer is None:
             self._renderer = Renderer(campaign.store.templates_dir())
         body = self._renderer.render("ack.txt.j2", context)
-        subject = f"[{campaign.name}] Turn {game.turn}: " + ("orders NOT all accepted" if rejected
-                                                                else "orders received")
+        completed = receipt is not None and any(c.status == "completed" for c in receipt.checked)
+        subject = f"[{campaign.name}] Turn {game.turn}: " + (
+            "orders NOT all accepted" if rejected
+            else "orders received, some to be completed at random" if completed else "orders received")
         if rejected:
             subject = "[ERROR] " + subject
+        elif completed:  # a reply would help: marked as plainly as an error
+            subject = "[INCOMPLETE] " + subject
         gm = config.gm
         draft_id = f"ack-t{game.turn:03d}-{_slug(player)}-{outcome.file.rsplit('/', 1)[-1][:12]}"
         message_id = self.outbox.message_id(draft_id, gm.email if gm else "")

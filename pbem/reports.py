@@ -231,15 +231,14 @@ def _hand_table(table: Table, hand, seat: int, known: list[dict]) -> dict:
         # The active player drew the pile's last card: the hand ends after this play.
         "last_play": not hand.pile,
         "known": known,
-        "choices": _choices(table, hand, seat),
+        "choices": choices(table.players, hand, seat),
     }
 
 
-def _choices(table: Table, hand, seat: int) -> list[dict]:
+def choices(names: list[str], hand, seat: int) -> list[dict]:
     """The plays open to the active player, each with the players it may name
     (RULES 3, 4): another player still in and not protected; the Prince may
-    also name the player."""
-    names = table.players
+    also name the player. Worded by the ``choice`` macro of ``_events.txt.j2``."""
     held = hand.cards[seat]
     others = [s for s in range(len(names)) if s != seat and hand.alive[s]]
     open_ = [names[s] for s in others if not hand.protected[s]]
@@ -256,6 +255,11 @@ def _choices(table: Table, hand, seat: int) -> list[dict]:
             "forced_by": forced_by if card == Card.COUNTESS and countess_forced(held) else None,
         })
     return out
+
+
+#: The kinds of event :func:`_knowledge` reads: what a player learns, and what
+#: may make it stale.
+KNOWLEDGE_KINDS = frozenset({"spy_saw", "baron_saw", "king_received", "played", "prince", "king"})
 
 
 class _Known(NamedTuple):

@@ -49,7 +49,7 @@ def reminded(campaign: Campaign) -> dict[str, dict[str, str]]:
 def remind(campaign: Campaign, now: datetime | None = None, again: bool = False) -> list[str]:
     """Draft a reminder to every player who still owes orders, naming the hands;
     a player already reminded this turn is skipped unless ``again``."""
-    from .reports import Renderer
+    from .reports import Renderer, choices
 
     campaign._now = now
     with campaign.locked():
@@ -73,6 +73,7 @@ def remind(campaign: Campaign, now: datetime | None = None, again: bool = False)
                 "player": name, "turn": turn, "hands": hands, "campaign": campaign.name,
                 "title": config.title, "deadline": campaign._deadline_text(deadline),
                 "left": _left(deadline, campaign.now()),
+                "choices": {h: choices(pos.players, pos.game.hand(h), pos.players.index(name)) for h in hands},
             })
             draft_id = f"reminder-t{turn:03d}-{_slug(name)}-{_count(done, turn, name) + 1}"
             message_id = outbox.message_id(draft_id, gm.email if gm else "")
