@@ -25,6 +25,8 @@ from .cards import Card
 from .config import CampaignConfig, ConfigError, load_config
 from .engine import Game, Order, derive_secret, resolve_turn, shuffled_deck
 from .grammar import format_code, is_plain_tag
+
+TAG_MAX = 40  # the longest campaign tag grammar.TAG_WORD reads in a subject
 from .orders import ACCEPTED, COMPLETED, REJECTED, CheckedOrder, as_written, check_order, parse_orders
 from .reports import KNOWLEDGE_KINDS, Renderer, Table, private_context, public_context
 from .record import build_record, commitments, order_to_json, record_block
@@ -116,6 +118,10 @@ def missing_hands(position: Position, on_file: dict) -> dict[str, list[int]]:
 def check_tag(name: str) -> None:
     """The campaign folder's name is its tag in every mail subject (``[game7]
     Turn 3``): replies are matched on it, so it must be one plain word."""
+    if len(name) > TAG_MAX and is_plain_tag(name[:TAG_MAX]):
+        raise GameError(f"the campaign folder's name {name!r} is the campaign's tag in mail subjects "
+                        f"([{name[:12]}...] Turn 1): it is {len(name)} characters long, at most {TAG_MAX} "
+                        f"fit; choose a shorter folder name (e.g. game7)")
     if not is_plain_tag(name):
         raise GameError(f"the campaign folder's name {name!r} is the campaign's tag in mail subjects "
                         f"([{name}] Turn 1): use only letters, digits, '_', '.' and '-' (e.g. game7)")
@@ -593,7 +599,8 @@ class Campaign:
         game = pos.game
         return {
             "campaign": self.name,
-            "turn": game.turn,
+            # the awaited turn; once the game is over, the turn it ended on
+            "turn": game.turn - 1 if game.finished else game.turn,
             "finished": game.finished,
             "winners": [pos.players[s] for s in game.winners],
             "hands_in_play": [h.number for h in game.hands if not h.ended],

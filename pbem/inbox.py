@@ -410,6 +410,30 @@ def _auto_ack(campaign: Campaign, outcomes: list[Outcome]) -> None:
         send(campaign, acks)
 
 
+REFUSED_SEEN = Path("mail") / "refused-seen.json"
+
+
+def refused_seen(campaign: Campaign) -> set[str]:
+    """The refused messages the GM has acknowledged (``pbem status --seen``)."""
+    path = campaign.folder / REFUSED_SEEN
+    if not path.exists():
+        return set()
+    try:
+        return set(json.loads(path.read_text(encoding="utf-8")))
+    except (ValueError, TypeError):
+        return set()  # a damaged file: every refused message shows again, nothing is lost
+
+
+def mark_refused_seen(campaign: Campaign) -> int:
+    """Acknowledge every message refused so far; returns how many there are."""
+    from .store import write_atomic
+
+    files = sorted({entry["file"] for entry in refused_messages(campaign)})
+    with campaign.locked():
+        write_atomic(campaign.folder / REFUSED_SEEN, json.dumps(files, indent=1).encode("utf-8"))
+    return len(files)
+
+
 def refused_messages(campaign: Campaign) -> list[dict]:
     """The messages refused so far (for `pbem status`)."""
     path = campaign.folder / INDEX

@@ -48,8 +48,8 @@ def make(tmp_path: Path) -> Campaign:
     return campaign
 
 
-def send(campaign: Campaign, sender: str, body: str, subject: str = "Re: [words] Turn 1: your cards and orders",
-         name: str = "m") -> tuple[inbox.Outcome, EmailMessage]:
+def send(campaign: Campaign, sender: str, body: str,
+         subject: str = "Re: [words] Turn 1: your cards and orders", name: str = "m") -> tuple[inbox.Outcome, EmailMessage]:
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = "gm@example.org"
