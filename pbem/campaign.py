@@ -140,6 +140,29 @@ def order_code(seed: str, name: str) -> str:
     return format_code(bytes.fromhex(derive_secret(seed, f"order-code/{name}")))
 
 
+def copy_campaign(source: Path | str, dest: Path | str) -> Path:
+    """Copy the campaign folder ``source`` (an example, or a game to try
+    something on) to ``dest``, which must not exist: commands then run on the
+    copy and the original, perhaps tracked by git, stays as it was. The lock
+    and half-written turns are left behind. Returns the copy's folder."""
+    import shutil
+
+    from .config import CAMPAIGN_FILE
+    from .store import LOCK_FILE
+
+    source, dest = Path(source), Path(dest)
+    if not (source / CAMPAIGN_FILE).is_file():
+        raise GameError(f"{source} is not a campaign folder (it has no {CAMPAIGN_FILE})")
+    if dest.exists():
+        raise GameError(f"{dest} exists already; give a folder that does not exist yet")
+    check_tag(dest.resolve().name)
+    tmp = dest.with_name(f".{dest.name}.copying")
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(source, tmp, ignore=shutil.ignore_patterns(LOCK_FILE, ".turn-*.tmp"))
+    tmp.rename(dest)  # all or nothing: an interrupted copy leaves no half campaign at dest
+    return dest
+
+
 class Campaign:
     """One campaign folder."""
 

@@ -144,6 +144,19 @@ def new(folder: str, players: tuple[str, ...], seed: str | None, decks_file: str
 
 
 @main.command()
+@click.argument("source", type=click.Path(file_okay=False, path_type=str))
+@click.argument("dest", type=click.Path(file_okay=False, path_type=str))
+@_guard
+def copy(source: str, dest: str) -> None:
+    """Copy the campaign SOURCE (e.g. campaigns/example) to DEST, a new folder,
+    to try commands on the copy: the original stays unchanged."""
+    from .campaign import copy_campaign
+
+    copied = copy_campaign(source, dest)
+    click.echo(f"Copied {source} to {copied}; try `pbem status {copied}` or `pbem resolve {copied}`.")
+
+
+@main.command()
 @folder_arg
 @_guard
 def start(folder: str) -> None:
