@@ -517,6 +517,22 @@ def _mail_text(path: Path) -> str:
 
 
 @main.command()
+@click.option("--cards", is_flag=True, help="Only the card reference (rank, copies, effect), as in the mails.")
+@_guard
+def rules(cards: bool) -> None:
+    """Print the rules pbem adjudicates (docs/RULES.md), or the card reference."""
+    from .reports import Renderer, card_reference_text, rules_text
+
+    reference = card_reference_text(Renderer())
+    if cards:
+        click.echo(reference.rstrip())
+        return
+    click.echo(rules_text().rstrip())
+    click.echo("\n## The cards, as the mails list them (rank, name, copies, effect)\n")
+    click.echo(reference.rstrip())
+
+
+@main.command()
 @folder_arg
 @_guard
 def rollback(folder: str) -> None:

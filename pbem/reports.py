@@ -31,6 +31,22 @@ def default_templates_dir() -> Path:
     return here / "templates"
 
 
+def rules_text() -> str:
+    """The rules the tool adjudicates (docs/RULES.md), from a source checkout
+    or from the copy installed inside the package (pbem/docs)."""
+    here = Path(__file__).resolve().parent
+    for folder in (here.parent / "docs", here / "docs"):
+        if (folder / "RULES.md").is_file():
+            return (folder / "RULES.md").read_text(encoding="utf-8")
+    raise FileNotFoundError("RULES.md is missing from this installation of pbem (docs/RULES.md)")
+
+
+def card_reference_text(renderer: "Renderer") -> str:
+    """The card reference as the mails show it (``pbem rules --cards``)."""
+    return renderer.env.from_string('{% import "_cards.txt.j2" as deck %}{{ deck.reference(cards) }}') \
+        .render(cards=card_reference())
+
+
 def make_environment(campaign_templates: Path | None = None):
     """A Jinja environment: the campaign's own templates first, then the defaults."""
     import jinja2
