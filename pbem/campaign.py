@@ -26,12 +26,13 @@ from .cards import Card
 from .config import CAMPAIGN_FILE, CampaignConfig, ConfigError, check_names_apart, load_config
 from .engine import Game, Order, derive_secret, resolve_turn, shuffled_deck
 from .grammar import format_code, is_plain_tag
-from .orders import (ACCEPTED, COMPLETED, REJECTED, CheckedOrder, check_order, name_key, one_order_per_hand,
-                     parse_orders)
-from .reports import Renderer, Table, private_context, public_context
+from .orders import (ACCEPTED, COMPLETED, REJECTED, CheckedOrder, as_written, check_order, name_key,
+                     one_order_per_hand, parse_orders)
+from .reports import KNOWLEDGE_KINDS, Renderer, Table, private_context, public_context
 from .record import build_record, commitments, order_to_json, record_block
 from .store import CampaignStore, StoreError, dump_json
 
+TAG_MAX = 40  # the longest campaign tag grammar.TAG_WORD reads in a subject
 
 class GameError(RuntimeError):
     """What the GM asked for cannot be done now; the message says why and what to do."""
@@ -118,6 +119,10 @@ def missing_hands(position: Position, on_file: dict) -> dict[str, list[int]]:
 def check_tag(name: str) -> None:
     """The campaign folder's name is its tag in every mail subject (``[game7]
     Turn 3``): replies are matched on it, so it must be one plain word."""
+    if len(name) > TAG_MAX and is_plain_tag(name[:TAG_MAX]):
+        raise GameError(f"the campaign folder's name {name!r} is the campaign's tag in mail subjects "
+                        f"([{name[:12]}...] Turn 1): it is {len(name)} characters long, at most {TAG_MAX} "
+                        f"fit; choose a shorter folder name (e.g. game7)")
     if not is_plain_tag(name):
         raise GameError(f"the campaign folder's name {name!r} is the campaign's tag in mail subjects "
                         f"([{name}] Turn 1): use only letters, digits, '_', '.' and '-' (e.g. game7)")
@@ -134,6 +139,29 @@ def order_code(seed: str, name: str) -> str:
     """The personal order code shown in a player's private mails (8 characters
     from an alphabet without look-alikes, e.g. ``K7QM-3XTP``)."""
     return format_code(bytes.fromhex(derive_secret(seed, f"order-code/{name}")))
+
+
+def copy_campaign(source: Path | str, dest: Path | str) -> Path:
+    """Copy the campaign folder ``source`` (an example, or a game to try
+    something on) to ``dest``, which must not exist: commands then run on the
+    copy and the original, perhaps tracked by git, stays as it was. The lock
+    and half-written turns are left behind. Returns the copy's folder."""
+    import shutil
+
+    from .config import CAMPAIGN_FILE
+    from .store import LOCK_FILE
+
+    source, dest = Path(source), Path(dest)
+    if not (source / CAMPAIGN_FILE).is_file():
+        raise GameError(f"{source} is not a campaign folder (it has no {CAMPAIGN_FILE})")
+    if dest.exists():
+        raise GameError(f"{dest} exists already; give a folder that does not exist yet")
+    check_tag(dest.resolve().name)
+    tmp = dest.with_name(f".{dest.name}.copying")
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(source, tmp, ignore=shutil.ignore_patterns(LOCK_FILE, ".turn-*.tmp"))
+    tmp.rename(dest)  # all or nothing: an interrupted copy leaves no half campaign at dest
+    return dest
 
 
 #: A clock: returns the present moment (an aware datetime).
@@ -383,6 +411,8 @@ class Campaign:
                     records[str(h)] = {"player": name, "status": checked.status,
                                        "text": record["text"], "order": checked.written.canonical(),
                                        "engine": order_to_json(checked.order)}
+                    if checked.written.target_text:  # a name that names nobody: the report quotes it
+                        records[str(h)]["target_text"] = as_written(checked.written.target_text, record["text"])
         return orders, records
 
     def _commit(self, turn: int, game: Game, events: list, players: list[str],
@@ -396,15 +426,18 @@ class Campaign:
             from .deadlines import scheduled
 
             deadline = self.deadline_text(scheduled(self.schedule, game.turn, opened_at))
-        context = public_context(table, turn, game, events, notes=self._notes(game.turn - 1), deadline=deadline)
+        context = public_context(table, turn, game, events, notes=self._notes(game.turn - 1),
+                                 deadline=deadline, orders=records)
         if turn == 0:
             context["commitments"] = commitments(seed, game)
         if game.finished:
             context["record"] = record_block(self._record(players, seed, turn, game, events, records))
         public = renderer.public(context)
+        earlier = self._earlier_events(turn)
         private = {
             name: renderer.private(private_context(table, turn, game, events, seat,
-                                                   code=order_code(seed, name), deadline=deadline))
+                                                   code=order_code(seed, name), deadline=deadline,
+                                                   earlier=earlier))
             for seat, name in enumerate(players)
         }
         files = {
@@ -452,6 +485,13 @@ class Campaign:
         except Exception as e:  # noqa: BLE001 - whatever went wrong, the turn stays resolved
             return f"the web pages in {out} were not rebuilt ({e}); `pbem site {self.folder}` retries"
         return ""
+
+    def _earlier_events(self, turn: int) -> list[tuple[int, Any]]:
+        """(turn, event) of the turns resolved before ``turn``, the kinds that
+        tell what players learned then and whether it still holds (their
+        private mail shows it): only those are decoded, for speed."""
+        return [(t, ev.from_dict(e)) for t in self.store.turns() if 0 < t < turn
+                for e in self.store.read_json(t, "events.json") if e["kind"] in KNOWLEDGE_KINDS]
 
     def _record(self, players: list[str], seed: str, turn: int, game: Game, events: list,
                 records: dict) -> dict:
@@ -617,7 +657,8 @@ class Campaign:
         game = pos.game
         return {
             "campaign": self.name,
-            "turn": game.turn,
+            # the awaited turn; once the game is over, the turn it ended on
+            "turn": game.turn - 1 if game.finished else game.turn,
             "finished": game.finished,
             "winners": [pos.players[s] for s in game.winners],
             "hands_in_play": [h.number for h in game.hands if not h.ended],
@@ -663,7 +704,8 @@ class OrderBook:
         game = pos.game
         parsed = parse_orders(text, pos.players, name)
         if turn is not None and turn != game.turn:
-            why = f"these are orders for turn {turn}; turn {game.turn} is now awaited"
+            why = (f"your message answers the mail of turn {turn}, which is over; turn {game.turn} is "
+                   f"being played now: reply to the Turn {game.turn} mail")
             checked = [CheckedOrder(w, REJECTED, why) for w in parsed.orders]
         else:
             checked = one_order_per_hand([check_order(w, game, pos.players, name) for w in parsed.orders])

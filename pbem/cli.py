@@ -45,6 +45,13 @@ def _guard(func):
         except MissingOrders as e:
             click.echo(f"Error: {e}", err=True)
             sys.exit(EXIT_MISSING_ORDERS)
+        except BrokenPipeError:
+            # `pbem preview DIR | head`: the reader has what it wanted. Python would
+            # complain again when flushing stdout at exit: point it at /dev/null.
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
         except (GameError, ConfigError, StoreError, OSError) as e:
             raise PbemError(str(e)) from None
         except Exception as e:
@@ -109,6 +116,9 @@ def new(folder: str, players: tuple[str, ...], seed: str | None, decks_file: str
 
     check_tag(path.resolve().name)  # before anything is written
     if (path / "campaign.yaml").exists():
+        if Campaign(path).started():
+            raise PbemError(f"{path} holds a game that has already started (or is over); "
+                            f"give `pbem new` another folder")
         raise PbemError(f"{path / 'campaign.yaml'} exists already; use `pbem start {folder}` for it")
     people = [_person(p) for p in players]
     seed = seed if seed is not None else secrets.token_hex(16)  # 128 bits
@@ -132,6 +142,19 @@ def new(folder: str, players: tuple[str, ...], seed: str | None, decks_file: str
     result = Campaign(path).start()
     click.echo(f"Wrote {path / 'campaign.yaml'}; seats: {', '.join(config.names)}.")
     _echo_started(path, result)
+
+
+@main.command()
+@click.argument("source", type=click.Path(file_okay=False, path_type=str))
+@click.argument("dest", type=click.Path(file_okay=False, path_type=str))
+@_guard
+def copy(source: str, dest: str) -> None:
+    """Copy the campaign SOURCE (e.g. campaigns/example) to DEST, a new folder,
+    to try commands on the copy: the original stays unchanged."""
+    from .campaign import copy_campaign
+
+    copied = copy_campaign(source, dest)
+    click.echo(f"Copied {source} to {copied}; try `pbem status {copied}` or `pbem resolve {copied}`.")
 
 
 @main.command()
@@ -176,6 +199,11 @@ def order(folder: str, player: str | None, mail_file: str | None, text: str | No
         text = sys.stdin.read()
     receipt = campaign.record_orders(player, text, source="gm")
     click.echo(_receipt_text(receipt))
+    if not any(c.status != "rejected" for c in receipt.checked):
+        click.echo("Error: nothing was recorded: " + ("every order was rejected (the reasons are above)"
+                                                      if receipt.checked else "no order could be read")
+                   + "; correct the text and run the command again.", err=True)
+        sys.exit(1)
 
 
 def _receipt_text(receipt) -> str:
@@ -199,9 +227,12 @@ def fetch(folder: str) -> None:
     for outcome in outcomes:
         click.echo(outcome.summary())
     recorded = sum(o.recorded for o in outcomes)
+    with_orders = sum(o.recorded and o.receipt is not None
+                      and any(c.status != "rejected" for c in o.receipt.checked) for o in outcomes)
     if outcomes:
-        click.echo(f"{len(outcomes)} message{'s' if len(outcomes) != 1 else ''} read, {recorded} with orders "
-                   f"recorded, {len(outcomes) - recorded} refused or already read.")
+        click.echo(f"{len(outcomes)} message{'s' if len(outcomes) != 1 else ''} read: {with_orders} with "
+                   f"orders recorded, {recorded - with_orders} answered without orders recorded (STATUS, RULES, "
+                   f"rejected orders...), {len(outcomes) - recorded} refused or already read.")
 
 
 @main.command()
@@ -302,17 +333,24 @@ def send(folder: str, drafts: tuple[str, ...], dry_run: bool, resend_uncertain: 
 
     resend = list(drafts) if resend_uncertain else None
     total = len(drafts) if resend is not None else len(selected_drafts(Outbox(campaign.folder), list(drafts)))
-    with click.progressbar(length=total, label="Sending", file=sys.stderr) as bar:
-        def progress(draft_id: str, state: str) -> None:
-            if state in ("sent", "skipped", "failed", "held", "uncertain"):
-                bar.update(1)
+    bars: list = []  # opened at the first draft: an error before it (no smtp: section) prints alone
 
-        try:
-            report = send_all(campaign, list(drafts), progress, resend_uncertain=resend)
-        except SendError as e:
-            uncertain = sorted(e.summary.uncertain) if e.summary else []
-            raise PbemError(f"{e} Whatever was sent is recorded; run `pbem send {folder}` again "
-                            f"to send the rest." + _uncertain_advice(folder, uncertain)) from None
+    def progress(draft_id: str, state: str) -> None:
+        if not bars:
+            bars.append(click.progressbar(length=total, label="Sending", file=sys.stderr))
+            bars[0].__enter__()
+        if state in ("sent", "skipped", "failed", "held", "uncertain"):
+            bars[0].update(1)
+
+    try:
+        report = send_all(campaign, list(drafts), progress, resend_uncertain=resend)
+    except SendError as e:
+        uncertain = sorted(e.summary.uncertain) if e.summary else []
+        raise PbemError(f"{e} Whatever was sent is recorded; run `pbem send {folder}` again "
+                        f"to send the rest." + _uncertain_advice(folder, uncertain)) from None
+    finally:
+        if bars:
+            bars[0].__exit__(None, None, None)
     recipients: dict[str, list[str]] = {}
     for draft_id, per in report.per_recipient.items():
         for address, result in per.items():
@@ -352,10 +390,11 @@ def export(folder: str) -> None:
 @main.command()
 @folder_arg
 @click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+@click.option("--seen", is_flag=True, help="Mark the refused messages listed as read: later, only a count.")
 @_guard
-def status(folder: str, as_json: bool) -> None:
+def status(folder: str, as_json: bool, seen: bool) -> None:
     """Turn, hands in play, who still owes orders, tokens."""
-    from .inbox import held_acks, refused_messages
+    from .inbox import held_acks, mark_refused_seen, refused_messages, refused_seen
     from .postoffice import uncertain_drafts
 
     campaign = _campaign(folder)
@@ -364,6 +403,8 @@ def status(folder: str, as_json: bool) -> None:
     info["held_acks"] = held_acks(campaign)
     info["uncertain"] = uncertain_drafts(Path(folder))
     if as_json:
+        if seen:
+            mark_refused_seen(campaign)
         click.echo(json.dumps(info, indent=2, ensure_ascii=False))
         return
     if info["finished"]:
@@ -385,11 +426,20 @@ def status(folder: str, as_json: bool) -> None:
         ids = [u["draft"] for u in info["uncertain"]]
         click.echo(f"Uncertain mail ({len(ids)}): handed to the SMTP server, no reply; maybe delivered, "
                    f"maybe not: {', '.join(ids)}." + _uncertain_advice(folder, ids))
-    if info["refused"]:
-        click.echo(f"Messages refused ({len(info['refused'])}), kept in the campaign:")
-        for entry in info["refused"]:
+    known = refused_seen(campaign)
+    new = [entry for entry in info["refused"] if entry["file"] not in known]
+    if new:
+        click.echo(f"Messages refused ({len(new)} new), kept in the campaign:")
+        for entry in new:
             click.echo(f"  {entry['file']}  {entry['status']}: {entry.get('sender') or '?'}"
                        f"{' -- ' + entry['detail'] if entry.get('detail') else ''}")
+    if len(info["refused"]) > len(new):
+        click.echo(f"Messages refused earlier, already seen: {len(info['refused']) - len(new)} "
+                   f"(kept in {Path(folder) / 'mail' / 'received'}).")
+    if seen:
+        click.echo(f"Marked {mark_refused_seen(campaign)} refused message(s) as seen.")
+    elif new:
+        click.echo(f"`pbem status {folder} --seen` marks them as seen: then only their count shows.")
     if info["held_acks"]:
         from .inbox import ACKS_PER_HOUR
 
@@ -527,6 +577,22 @@ def _mail_text(path: Path) -> str:
         if body is not None:
             return body.get_content()
     return raw.decode("utf-8", "replace")
+
+
+@main.command()
+@click.option("--cards", is_flag=True, help="Only the card reference (rank, copies, effect), as in the mails.")
+@_guard
+def rules(cards: bool) -> None:
+    """Print the rules pbem adjudicates (docs/RULES.md), or the card reference."""
+    from .reports import Renderer, card_reference_text, rules_text
+
+    reference = card_reference_text(Renderer())
+    if cards:
+        click.echo(reference.rstrip())
+        return
+    click.echo(rules_text().rstrip())
+    click.echo("\n## The cards, as the mails list them (rank, name, copies, effect)\n")
+    click.echo(reference.rstrip())
 
 
 @main.command()

@@ -50,7 +50,7 @@ SENT = Path("mail") / "sent"  # where `pbem send` moves the drafts it sent (post
 # are left out: a player who repeats an acknowledged order repeats their own words.
 ANSWERABLE_KINDS = ("private", "public", "reminder")
 
-KEYWORD = re.compile(r"^\s*(STATUS|CLEAR)\s*[.!]?\s*$", re.IGNORECASE | re.MULTILINE)
+KEYWORD = re.compile(r"^\s*(STATUS|CLEAR|RULES)\s*[.!]?\s*$", re.IGNORECASE | re.MULTILINE)
 
 # What became of a message (the index and `pbem status` use these words).
 RECORDED = "recorded"
@@ -281,7 +281,7 @@ class Mailroom:
         outcome.receipt = book.submit(player, mail.own_text, source=relative, turn=turn)
         if not outcome.receipt.checked and not outcome.keywords:
             outcome.detail = "no order could be read in this message"
-        outcome.ack = self._ack(outcome, mail, position)
+        outcome.ack = self._ack(outcome, mail, position, answered_turn=turn)
         return outcome
 
     # -- the tool's own words ----------------------------------------------------------------
@@ -361,9 +361,10 @@ class Mailroom:
         return None
 
     # -- acknowledgements -----------------------------------------------------------------------
-    def _ack(self, outcome: Outcome, mail, position, problem: str = "") -> str:
-        """Draft the acknowledgement of one message; returns its draft id."""
-        from .reports import Renderer
+    def _ack(self, outcome: Outcome, mail, position, problem: str = "", answered_turn: int | None = None) -> str:
+        """Draft the acknowledgement of one message; returns its draft id.
+        ``answered_turn``: the turn whose mail the player answered, when known."""
+        from .reports import Renderer, card_reference
 
         campaign = self.campaign
         config = campaign.config
@@ -401,14 +402,20 @@ class Mailroom:
             "hands": hands,
             "other_lines": other_lines,
             "code": order_code(position.seed, player),
+            "answered_turn": answered_turn,
+            "reference": card_reference() if "RULES" in outcome.keywords else [],
         }
         if self._renderer is None:
             self._renderer = Renderer(campaign.store.templates_dir())
         body = self._renderer.render("ack.txt.j2", context)
-        subject = f"[{campaign.name}] Turn {game.turn}: " + ("orders NOT all accepted" if rejected
-                                                                else "orders received")
+        completed = receipt is not None and any(c.status == "completed" for c in receipt.checked)
+        subject = f"[{campaign.name}] Turn {game.turn}: " + (
+            "orders NOT all accepted" if rejected
+            else "orders received, some to be completed at random" if completed else "orders received")
         if rejected:
             subject = "[ERROR] " + subject
+        elif completed:  # a reply would help: marked as plainly as an error
+            subject = "[INCOMPLETE] " + subject
         gm = config.gm
         draft_id = f"ack-t{game.turn:03d}-{seat_part(seat)}-{outcome.file.rsplit('/', 1)[-1][:12]}"
         message_id = self.outbox.message_id(draft_id, gm.email if gm else "")
@@ -579,6 +586,30 @@ def _auto_ack(campaign: Campaign, outcomes: list[Outcome]) -> None:
     acks = [o.ack for o in outcomes if o.ack and not o.ack_held]
     if acks and auto_ack(campaign.config) and smtp_settings(campaign.config) is not None:
         send(campaign, acks)
+
+
+REFUSED_SEEN = Path("mail") / "refused-seen.json"
+
+
+def refused_seen(campaign: Campaign) -> set[str]:
+    """The refused messages the GM has acknowledged (``pbem status --seen``)."""
+    path = campaign.folder / REFUSED_SEEN
+    if not path.exists():
+        return set()
+    try:
+        return set(json.loads(path.read_text(encoding="utf-8")))
+    except (ValueError, TypeError):
+        return set()  # a damaged file: every refused message shows again, nothing is lost
+
+
+def mark_refused_seen(campaign: Campaign) -> int:
+    """Acknowledge every message refused so far; returns how many there are."""
+    from .store import write_atomic
+
+    files = sorted({entry["file"] for entry in refused_messages(campaign)})
+    with campaign.locked():
+        write_atomic(campaign.folder / REFUSED_SEEN, json.dumps(files, indent=1).encode("utf-8"))
+    return len(files)
 
 
 def refused_messages(campaign: Campaign) -> list[dict]:

@@ -261,10 +261,11 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
     holding = " and ".join(c.title for c in held)
     card = written.card
     if card is None:
-        return rejected(f"no card named for hand {h} (you hold {holding}); "
+        return rejected(f"no card named for hand {h} (you hold {holding}){_did_you_mean_card(written, held)}; "
                         f"write e.g. \"Hand {h}: {held[0].title}\"")
     if card not in held:
-        return rejected(f"you do not hold the {card.title} in hand {h} (you hold {holding})")
+        return rejected(f"you do not hold the {card.title} in hand {h} (you hold {holding})"
+                        f"{_did_you_mean_card(written, held)}")
     forced = forced_card(held)
     if forced is not None and card != forced:
         other = next(c for c in held if c != forced)
@@ -293,7 +294,9 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
     guess = written.guess
     if card == Card.GUARD:
         if guess is None:
-            what = f"\"{written.guess_text}\" is not a card" if written.guess_text else "no guess"
+            what = (f"\"{as_written(written.guess_text, written.text)}\" is not a card"
+                    f"{did_you_mean(written.guess_text, CARD_TITLES)}"
+                    if written.guess_text else "no guess")
             completions.append(f"{what}: a random card other than the Guard will be named")
         elif guess == Card.GUARD:
             completions.append("a Guard may not name a Guard: a random card other than the Guard will be named")
@@ -326,12 +329,60 @@ def one_order_per_hand(checked: list[CheckedOrder]) -> list[CheckedOrder]:
     return out
 
 
+CARD_TITLES = [card.title for card in Card]
+
+
+def as_written(word: str, text: str) -> str:
+    """``word`` (read case-folded) as the player typed it in ``text``."""
+    found = re.search(re.escape(word), text, re.IGNORECASE)
+    return found.group(0) if found else word
+
+
+def did_you_mean(word: str, options: list[str]) -> str:
+    """" (did you mean Arthur?)" for a word close to one or two of ``options``
+    (difflib's ratio, the way a spelling checker guesses), else ""."""
+    import difflib  # only on this path: a misspelt word is rare
+
+    by_fold = {name_key(o): o for o in options}
+    close = difflib.get_close_matches(name_key(word), list(by_fold), n=2, cutoff=0.6)
+    if not close:
+        return ""
+    return f" (did you mean {' or '.join(by_fold[c] for c in close)}?)"
+
+
+def _did_you_mean_player(word: str, players: list[str]) -> str:
+    """A prefix that fits several players names them all; else the closest names."""
+    several = [p for p in players if name_key(p).startswith(name_key(word))]
+    if len(several) > 1:
+        return f" (it fits {' and '.join(several)}: write more of the name)"
+    return did_you_mean(word, players)
+
+
+def _did_you_mean_card(written: WrittenOrder, held: list[Card]) -> str:
+    """The held card a misspelt word of the order stands for, if one is close:
+    among the words before the first card named (a card named later is a guess)."""
+    body = HAND_REF.match(written.text)
+    words = _WORD.findall(name_key(body.group("rest") if body else written.text))
+    titles = [c.title for c in held]
+    for word in words:
+        if _card_word(word) is not None:
+            return ""
+        if word in FILLER:
+            continue
+        hint = did_you_mean(word, titles)
+        if hint:
+            return hint
+    return ""
+
+
 def _target_problem(written: WrittenOrder, hand, seat: int, card: Card,
                     players: list[str]) -> tuple[int | None, str]:
     """The target seat, or why the target cannot be used as written."""
     if written.target is None:
         if written.target_text:
-            return None, f"\"{written.target_text}\" names no player (or more than one)"
+            choosable = [p for i, p in enumerate(players) if i != seat or card == Card.PRINCE]
+            hint = _did_you_mean_player(written.target_text, choosable)
+            return None, f"\"{as_written(written.target_text, written.text)}\" names no player{hint}"
         return None, "no target named"
     target = players.index(written.target)
     # The seat goes to the engine all the same: it replaces an unusable target by

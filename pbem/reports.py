@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from . import events as ev
-from .cards import Card
-from .engine import Game, tokens_to_win
+from .cards import COUNTS, Card
+from .engine import Game, countess_forced, legal_cards, tokens_to_win
 
 
 def default_templates_dir() -> Path:
@@ -29,6 +29,22 @@ def default_templates_dir() -> Path:
     if (source_tree / "public.txt.j2").exists():
         return source_tree
     return here / "templates"
+
+
+def rules_text() -> str:
+    """The rules the tool adjudicates (docs/RULES.md), from a source checkout
+    or from the copy installed inside the package (pbem/docs)."""
+    here = Path(__file__).resolve().parent
+    for folder in (here.parent / "docs", here / "docs"):
+        if (folder / "RULES.md").is_file():
+            return (folder / "RULES.md").read_text(encoding="utf-8")
+    raise FileNotFoundError("RULES.md is missing from this installation of pbem (docs/RULES.md)")
+
+
+def card_reference_text(renderer: "Renderer") -> str:
+    """The card reference as the mails show it (``pbem rules --cards``)."""
+    return renderer.env.from_string('{% import "_cards.txt.j2" as deck %}{{ deck.reference(cards) }}') \
+        .render(cards=card_reference())
 
 
 def make_environment(campaign_templates: Path | None = None):
@@ -49,6 +65,8 @@ def make_environment(campaign_templates: Path | None = None):
     )
     env.filters["cards"] = lambda cards: ", ".join(cards) if cards else "-"
     env.filters["names"] = _join_names
+    env.filters["either"] = lambda names: _join_names(names, "or")
+    env.filters["add_article"] = lambda card: "the " + card
     return env
 
 
@@ -70,13 +88,13 @@ def _bytecode_cache():
     return jinja2.FileSystemBytecodeCache(folder)
 
 
-def _join_names(names: list[str]) -> str:
-    names = list(names)
+def _join_names(names: list, last: str = "and") -> str:
+    names = [str(n) for n in names]
     if not names:
         return "nobody"
     if len(names) == 1:
         return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return ", ".join(names[:-1]) + f" {last} " + names[-1]
 
 
 class Table(NamedTuple):
@@ -112,14 +130,29 @@ def event_view(table: Table, event: Any) -> dict:
     return view
 
 
-def _hand_public(table: Table, hand, events: list) -> dict:
-    """What everybody may know of one hand after the turn."""
+def _hand_public(table: Table, hand, events: list, order: dict | None = None) -> dict:
+    """What everybody may know of one hand after the turn. ``order``: the order
+    resolved in that hand (its record in ``orders.json``), for what the player
+    wrote where it could not be used."""
     ended_event = next((e for e in events if e.kind == "ended"), None)
+    views = []
+    for e in events:
+        if e.kind == "ended":
+            continue
+        view = event_view(table, e)
+        if e.kind == "played":
+            view["target_text"] = (order or {}).get("target_text")
+            # A play with nobody to take it: the others are all out, or those
+            # still in are protected. No play with no effect knocks anyone out,
+            # so the hand after the turn tells which.
+            others_in = [s for s in range(len(table.players)) if s != e.seat and hand.alive[s]]
+            view["nobody_because"] = "protected" if others_in else "out"
+        views.append(view)
     return {
         "number": hand.number,
         "ended": hand.ended,
         "ended_now": ended_event is not None,
-        "events": [event_view(table, e) for e in events if e.kind != "ended"],
+        "events": views,
         "result": event_view(table, ended_event) if ended_event else None,
         "seats": [
             {
@@ -147,12 +180,14 @@ def _by_hand(events: list) -> dict[int, list]:
 
 
 def public_context(table: Table, turn: int, game: Game, events: list, notes: list[str] = (),
-                   deadline: str = "") -> dict:
+                   deadline: str = "", orders: dict | None = None) -> dict:
     """The context of the public report of ``turn`` (0: the opening report).
 
     ``game`` is the state after the turn; ``events`` may hold private events:
-    they are dropped here, first thing.
+    they are dropped here, first thing. ``orders``: hand (a string) -> the record
+    of the order resolved there, as ``orders.json`` keeps it.
     """
+    orders = orders or {}
     public = ev.public(events)
     grouped = _by_hand(public)
     in_play_or_just_ended = [h for h in game.hands if not h.ended or h.number in grouped]
@@ -164,7 +199,8 @@ def public_context(table: Table, turn: int, game: Game, events: list, notes: lis
         "turn": turn,
         "next_turn": game.turn,
         "players": table.players,
-        "hands": [_hand_public(table, h, grouped.get(h.number, [])) for h in in_play_or_just_ended],
+        "hands": [_hand_public(table, h, grouped.get(h.number, []), orders.get(str(h.number)))
+                  for h in in_play_or_just_ended],
         "ended_before": [h.number for h in game.hands if h.ended and h.number not in grouped],
         "tokens": list(zip(table.players, game.tokens)),
         "tokens_won": event_view(table, tokens_won)["won"] if tokens_won else [],
@@ -187,26 +223,140 @@ def _audit(game: Game) -> list[dict]:
             for h in game.hands]
 
 
+def card_reference(counts: dict = COUNTS) -> list[dict]:
+    """The deck a player looks up: each card's rank, name and count, in rank
+    order. The one-line effects are words, so they live in the template
+    ``_cards.txt.j2``, keyed by the card's name; a card added to the deck is one
+    entry there (a test checks that every card of the deck has one)."""
+    return [{"rank": int(card), "name": card.title, "count": n}
+            for card, n in sorted(counts.items(), key=lambda kv: int(kv[0]))]
+
+
+def _hand_table(table: Table, hand, seat: int, known: list[dict]) -> dict:
+    """What the active player sees of a hand to decide their play: everything
+    public (who is in, protected, the discard piles, the pile) and what they
+    alone know of it; never another player's card."""
+    names = table.players
+    return {
+        "seats": [
+            {"name": names[s], "you": s == seat, "in": hand.alive[s],
+             "protected": hand.protected[s] and hand.alive[s],
+             "discards": [c.title for c in hand.discards[s]]}
+            for s in range(len(names))
+        ],
+        "draw_pile": len(hand.pile),
+        # The active player drew the pile's last card: the hand ends after this play.
+        "last_play": not hand.pile,
+        "known": known,
+        "choices": choices(table.players, hand, seat),
+    }
+
+
+def choices(names: list[str], hand, seat: int) -> list[dict]:
+    """The plays open to the active player, each with the players it may name
+    (RULES 3, 4): another player still in and not protected; the Prince may
+    also name the player. Worded by the ``choice`` macro of ``_events.txt.j2``."""
+    held = hand.cards[seat]
+    others = [s for s in range(len(names)) if s != seat and hand.alive[s]]
+    open_ = [names[s] for s in others if not hand.protected[s]]
+    shielded = [names[s] for s in others if hand.protected[s]]
+    forced_by = next((c.title for c in held if c in (Card.KING, Card.PRINCE)), None)
+    out = []
+    for card in legal_cards(held):
+        out.append({
+            "card": card.title,
+            "targets": open_ if card in (Card.GUARD, Card.SPY, Card.BARON, Card.KING, Card.PRINCE) else None,
+            "protected": shielded,
+            "self_allowed": card == Card.PRINCE,
+            "guess": card == Card.GUARD,
+            "forced_by": forced_by if card == Card.COUNTESS and countess_forced(held) else None,
+        })
+    return out
+
+
+#: The kinds of event :func:`_knowledge` reads: what a player learns, and what
+#: may make it stale.
+KNOWLEDGE_KINDS = frozenset({"spy_saw", "baron_saw", "king_received", "played", "prince", "king"})
+
+
+class _Known(NamedTuple):
+    """Something the reader knows of another player's card (see :func:`_knowledge`)."""
+
+    hand: int
+    seat: int
+    other: int
+    card: Card
+    how: str
+
+
+def _knowledge(table: Table, game: Game, seat: int, earlier: list, now: list) -> dict[int, list[dict]]:
+    """Hand -> what ``seat`` learned of the cards of players still in that hand,
+    oldest first, each with whether it may still hold: the other player has
+    not played that card since (they kept it), nor been made to discard or
+    trade by a Prince or a King. ``earlier``: (turn, event) of the turns before,
+    every event of them (the public ones tell who played what since); ``now``:
+    (turn, event) of this turn."""
+    learned: list[tuple[int, int, Any]] = []   # (turn, index in the stream, event)
+    stream = list(earlier) + list(now)
+    for i, (turn, e) in enumerate(stream):
+        if e.kind in ("spy_saw", "baron_saw") and e.seat == seat:
+            learned.append((turn, i, e))
+        elif e.kind == "king_received" and e.other == seat:
+            # The other side of a King trade received the reader's own card: the
+            # reader knew it (it was in their hand), so telling it leaks nothing.
+            learned.append((turn, i, _Known(e.hand, seat, e.seat, e.card, "king_gave")))
+    out: dict[int, list[dict]] = {}
+    for turn, i, e in learned:
+        hand = game.hand(e.hand)
+        if hand.ended or not hand.alive[e.other] or not hand.alive[seat]:
+            continue
+        since = []
+        changed = False
+        for _, later in stream[i + 1:]:
+            if getattr(later, "hand", None) != e.hand or later.audience is not None:
+                continue
+            if later.kind == "played" and later.seat == e.other:
+                since.append(later.card.title)
+                changed = changed or later.card == e.card
+            elif later.kind == "prince" and later.recipient == e.other:
+                changed = True
+            elif later.kind == "king" and e.other in (later.seat, later.recipient):
+                changed = True
+        out.setdefault(e.hand, []).append({
+            "turn": turn, "how": e.how if isinstance(e, _Known) else e.kind,
+            "other": table.players[e.other], "card": e.card.title,
+            "played_since": since, "may_have_changed": changed,
+        })
+    return out
+
+
 def private_context(table: Table, turn: int, game: Game, events: list, seat: int,
-                    code: str = "", deadline: str = "") -> dict:
+                    code: str = "", deadline: str = "", earlier: list = ()) -> dict:
     """The context of ``seat``'s private report after ``turn``: their cards, the
-    hands they must play, and only the events whose audience includes them."""
+    hands they must play, and only the events whose audience includes them.
+
+    ``earlier``: (turn, event) pairs of the turns before this one, for what the
+    player learned then (:func:`_knowledge` reads only the reader's own secrets)."""
     mine = [event_view(table, e) for e in ev.private_to(events, seat)]
+    knowledge = _knowledge(table, game, seat, earlier, [(turn, e) for e in events])
     hands = []
     for h in game.hands:
         if h.ended or not h.alive[seat]:
             continue
+        your_turn = h.active == seat and not game.finished
         hands.append({
             "number": h.number,
             "cards": [c.title for c in h.cards[seat]],
-            "your_turn": h.active == seat and not game.finished,
+            "your_turn": your_turn,
             "protected": h.protected[seat],
             "face_up": [c.title for c in h.face_up],  # public (RULES 9); they change a Guard's odds
+            "table": _hand_table(table, h, seat, knowledge.get(h.number, [])) if your_turn else None,
         })
     return {
         "campaign": table.campaign,
         "title": table.title,
         "player": table.players[seat],
+        "players": table.players,
         "turn": turn,
         "next_turn": game.turn,
         "hands": hands,
@@ -218,6 +368,8 @@ def private_context(table: Table, turn: int, game: Game, events: list, seat: int
         "finished": game.finished,
         "winners": [table.players[s] for s in game.winners],
         "tokens": list(zip(table.players, game.tokens)),
+        "to_win": tokens_to_win(len(table.players)),
+        "reference": card_reference(),
     }
 
 

@@ -49,7 +49,7 @@ def reminded(campaign: Campaign) -> dict[str, dict[str, str]]:
 def remind(campaign: Campaign, again: bool = False) -> list[str]:
     """Draft a reminder to every player who still owes orders, naming the hands;
     a player already reminded this turn is skipped unless ``again``."""
-    from .reports import Renderer
+    from .reports import Renderer, choices
 
     with campaign.locked():
         pos = campaign.position()
@@ -72,6 +72,7 @@ def remind(campaign: Campaign, again: bool = False) -> list[str]:
                 "player": name, "turn": turn, "hands": hands, "campaign": campaign.name,
                 "title": config.title, "deadline": campaign.deadline_text(deadline),
                 "left": _left(deadline, campaign.now()),
+                "choices": {h: choices(pos.players, pos.game.hand(h), pos.players.index(name)) for h in hands},
             })
             seat = pos.players.index(name)
             draft_id = f"reminder-t{turn:03d}-{seat_part(seat)}-{_count(done, turn, name) + 1}"

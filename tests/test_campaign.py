@@ -232,9 +232,9 @@ def test_resolve_force_applies_and_marks_nmr_defaults(cli, kit, tmp_path):
     assert disc[5]["Bruno"]["discards"][0] == "Countess"
     assert disc[6]["Charles"]["discards"][0] == "Handmaid"
     public = cli.report(folder, turn=1)
-    # RULES 5: "The report marks every default ("no orders received: played for Bruno")".
-    marks = [line[line.lower().index("no orders received"):] for line in public.splitlines()
-             if "no orders received" in line.lower()]
+    # RULES 5: "The report marks every default" ("no valid order: played for Bruno ...").
+    marks = [line[line.lower().index("no valid order"):] for line in public.splitlines()
+             if "no valid order" in line.lower()]
     bruno = [h["hand"] for h in data["hands"] if h["active"] == "Bruno"]
     charles = [h["hand"] for h in data["hands"] if h["active"] == "Charles"]
     assert len([m for m in marks if "Bruno" in m]) == len(bruno), public
@@ -252,7 +252,7 @@ def test_resolve_force_with_every_order_in_marks_nothing(cli, started4):
     assert cli.ok("status", started4, "--json")
     cli.ok("resolve", started4)  # no --force needed
     public = cli.report(started4, turn=1)
-    assert "no orders received" not in public.lower()
+    assert "no valid order" not in public.lower()
 
 
 def test_orders_are_resolved_as_recorded(cli, kit, tmp_path):

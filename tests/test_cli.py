@@ -307,7 +307,8 @@ REJECTED_FORMS = [
                          ids=[f"{p}:{t}" for p, t, _, _ in REJECTED_FORMS])
 def test_order_rejected_with_reason_and_not_exported(cli, forms_game, player, text, hand, word):
     before = cli.export(forms_game)
-    result = cli.ok("order", forms_game, "--player", player, text)  # exit 0: the text was recorded
+    result = cli("order", forms_game, "--player", player, text)
+    assert result.exit_code == 1, result.output  # nothing was recorded (issue 11: it used to exit 0)
     line = _line(result.output, hand, "rejected")
     assert line, result.output
     assert word.lower() in line.lower(), f"the reason should mention {word!r}: {line!r}"
@@ -316,7 +317,7 @@ def test_order_rejected_with_reason_and_not_exported(cli, forms_game, player, te
 
 
 def test_rejected_order_leaves_the_hand_missing(cli, order_game):
-    cli.ok("order", order_game, "--player", "Bruno", "Hand 12: Prince on Arthur")
+    assert cli("order", order_game, "--player", "Bruno", "Hand 12: Prince on Arthur").exit_code == 1
     assert "12" not in cli.export(order_game)["orders"].get("Bruno", {})
     status = json.loads(cli.ok("status", order_game, "--json").stdout)
     assert 12 in status["missing"]["Bruno"]
@@ -342,8 +343,10 @@ def test_order_multi_line_mixed_results_exit_0(cli, order_game):
             assert o["status"] in ("accepted", "completed")
 
 
-def test_order_all_rejected_still_exit_0(cli, order_game):
-    result = cli.ok("order", order_game, "--player", "Arthur", "Hand 3: Guard on Bruno, guess Spy")
+def test_order_all_rejected_exits_1(cli, order_game):
+    """Nothing recorded is a failure a script must see (issue 11; it used to exit 0)."""
+    result = cli("order", order_game, "--player", "Arthur", "Hand 3: Guard on Bruno, guess Spy")
+    assert result.exit_code == 1
     assert _line(result.output, 3, "rejected")
     assert cli.export(order_game)["orders"] == {}
 
@@ -402,7 +405,8 @@ def test_commands_on_a_missing_folder_fail_and_create_nothing(cli, tmp_path, com
 
 
 def test_order_ignored_lines_are_reported(cli, order_game):
-    result = cli.ok("order", order_game, "--player", "Bruno", "I will think about it.")
+    result = cli("order", order_game, "--player", "Bruno", "I will think about it.")
+    assert result.exit_code == 1
     assert "I will think about it." in result.output
     assert cli.export(order_game)["orders"] == {}
 

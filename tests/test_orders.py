@@ -218,3 +218,38 @@ def test_prince_on_self_is_accepted():
 def test_playing_the_princess_is_accepted():
     game = game_with({0: X, 1: B, 2: G}, draw=S)
     assert check("Hand 1: Princess", game).status == ACCEPTED
+
+
+# -- did you mean (issue 11, item 5) ------------------------------------------------
+
+
+@pytest.mark.parametrize("text, hint", [
+    ("Hand 1: Guard on Artur, guess King", None),  # Arthur is the writer: not a target to suggest
+    ("Hand 1: Guard on Brunno, guess King", '"Brunno" names no player (did you mean Bruno?)'),
+    ("Hand 1: Guard on Bruno, guess Prinses", '"Prinses" is not a card (did you mean Princess or Prince?)'),
+    ("Hand 1: Gard on Bruno", "(did you mean Guard?)"),
+    ("Hand 1: Spyy on Bruno", "(did you mean Spy?)"),
+])
+def test_a_misspelt_name_or_card_gets_a_suggestion(text, hint):
+    game = game_with({0: G, 1: B, 2: P}, draw=S)
+    c = check(text, game)
+    if hint is None:
+        assert "did you mean" not in c.reason + c.note
+    else:
+        assert hint in c.reason, c
+
+
+def test_no_suggestion_for_a_word_far_from_every_name():
+    game = game_with({0: G, 1: B, 2: P}, draw=S)
+    c = check("Hand 1: Guard on Zed, guess King", game)
+    assert c.status == COMPLETED and "did you mean" not in c.reason
+    c = check("Hand 1: Xylophone", game)
+    assert c.status == REJECTED and "did you mean" not in c.reason
+
+
+def test_a_card_named_later_is_a_guess_not_a_misspelt_play():
+    """"guess Contess" after an unknown first word: the hint is only for words
+    before the first card, so no "did you mean Countess" for the card played."""
+    game = game_with({0: G, 1: B, 2: P}, draw=S)
+    c = check("Hand 1: Baron on Bruno, guess Spy", game)
+    assert c.status == REJECTED and "did you mean" not in c.reason

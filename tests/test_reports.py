@@ -34,7 +34,7 @@ def test_named_target_out_of_the_hand_is_named_in_the_report():
     h.alive[1] = False
     h.discards[1], h.cards[1] = h.cards[1], []
     text, _, _ = public(game, {1: Order(G, 1, P)})
-    assert "(target chosen at random: Bruno is out of the hand)" in hand_block(text, 1)
+    assert "(a random player, because Bruno is out of the hand)" in hand_block(text, 1)
 
 
 def test_redirection_names_target_and_recipient():
@@ -42,14 +42,15 @@ def test_redirection_names_target_and_recipient():
     game.hand(1).protected[1] = True
     text, _, _ = public(game, {1: Order(G, 1, K)})
     block = hand_block(text, 1)
-    assert "Arthur played the Guard on Bruno, who is protected by the Handmaid: redirected to Charles" in block
+    assert ("Arthur played the Guard on Bruno, who is protected by the Handmaid: it goes to the next player "
+            "around the table who is not: Charles") in block
     assert "Hit! Charles held the King." in block and "Charles is out of the hand, revealing the King." in block
 
 
 def test_nmr_default_is_marked():
     game = game_with(1, {0: H, 1: B, 2: P}, draw=H)
     text, _, _ = public(game, {})
-    assert "[no orders received: played for Arthur]" in hand_block(text, 1)
+    assert "[no valid order: played for Arthur by the default rules]" in hand_block(text, 1)
 
 
 def test_showdown_shows_reveals_totals_and_winners_and_tokens():
@@ -61,9 +62,9 @@ def test_showdown_shows_reveals_totals_and_winners_and_tokens():
     text, new, _ = public(game, {1: Order(H)})
     block = hand_block(text, 1)
     assert "-- ended this turn" in block
-    assert "Cards revealed: Arthur Guard, Bruno Guard, Charles Guard." in block
-    assert "Tie on rank, broken by discard totals: Arthur 4, Bruno 5, Charles 4." in block
-    assert "Winner: Bruno." in block
+    assert ("The draw pile is empty, so the hand ends and the highest card wins. Still in: Arthur with "
+            "the Guard, Bruno with the Guard, Charles with the Guard. Tied on the highest card, so the higher "
+            "total of discards wins: Arthur 4, Bruno 5, Charles 4. Winner: Bruno.") in block
     assert "Bruno        1   +1 (hand 1)" in text
 
 
@@ -71,7 +72,7 @@ def test_baron_loser_card_public_winner_card_not():
     game = game_with(1, {0: B, 1: G, 2: P}, draw=K)
     text, _, _ = public(game, {1: Order(B, 1)})
     block = hand_block(text, 1)
-    assert "Bruno has the lower card." in block and "revealing the Guard" in block
+    assert "In the Baron's comparison, Bruno has the lower card." in block and "revealing the Guard" in block
     assert "King" not in block
 
 

@@ -155,7 +155,7 @@ def test_reminders_name_the_missing_hands_and_fall_due_once(tmp_path):
     report = tick(at(campaign, "2026-10-24 19:00"))  # 24 hours before: due
     assert sorted(report.reminders) == ["reminder-t001-seat2-1", "reminder-t001-seat3-1"]
     body = (campaign.folder / "mail" / "outbox" / "reminder-t001-seat2-1.eml").read_text()
-    assert "hands 2, 5, 8, 11" in body
+    assert "hands 2, 5, 8 and 11" in body
     assert tick(at(campaign, "2026-10-24 20:00")).reminders == []  # not twice
     assert remind(at(campaign, "2026-10-24 21:00")) == []
     assert remind(at(campaign, "2026-10-24 21:00"), again=True) == ["reminder-t001-seat2-2",

@@ -98,7 +98,8 @@ def test_every_message_received_kept_and_answered(game7):
     old = next(e for e in EXPECTED if e["turn"] == 2 and e["orders"])
     receipt = outcomes[old["file"]].receipt
     assert receipt.checked and all(c.status == "rejected" for c in receipt.checked)
-    assert "orders for turn 2; turn 3 is now awaited" in receipt.checked[0].reason
+    assert ("answers the mail of turn 2, which is over; turn 3 is being played now: reply to the Turn 3 mail"
+            in receipt.checked[0].reason)
     # Every refused message shows in the status.
     refused = {Path(r["file"]).name for r in inbox.refused_messages(game7)}
     assert len(refused) == sum(_expected_status(e) != inbox.RECORDED for e in EXPECTED)

@@ -1,0 +1,151 @@
+"""What a player reads back: acknowledgements and reminders (issue 11, items 2, 4, 5, 7, 8, 9).
+
+Messages go in through the real inbox (``pbem order --mail``'s path); the
+drafts are read back from the outbox as the player would receive them.
+"""
+
+from __future__ import annotations
+
+import re
+from email import message_from_bytes
+from email.message import EmailMessage
+from email.policy import default
+from pathlib import Path
+
+from pbem import inbox
+from pbem.campaign import Campaign
+from pbem.tick import remind
+
+YAML = """\
+title: Words game
+gm: {name: Rita, email: gm@example.org}
+players:
+  - {name: Arthur, email: arthur@example.org}
+  - {name: Bruno, email: bruno@example.org}
+  - {name: Charles, email: charles@example.org}
+seed: 5
+decks:
+  1: %s
+"""
+
+
+def deck(*top: str) -> list[str]:
+    rest = ["Guard"] * 5 + ["Spy"] * 2 + ["Baron"] * 2 + ["Handmaid"] * 2 + ["Prince"] * 2 + \
+        ["King", "Countess", "Princess"]
+    for card in top:
+        rest.remove(card)
+    return list(top) + rest
+
+
+def make(tmp_path: Path) -> Campaign:
+    """Hand 1: Arthur (first) holds Handmaid and Spy, Bruno a Guard, Charles a Baron."""
+    folder = tmp_path / "words"
+    folder.mkdir()
+    top = deck("Guard", "Handmaid", "Guard", "Baron", "Spy")
+    (folder / "campaign.yaml").write_text(YAML % top, encoding="utf-8")
+    campaign = Campaign(folder)
+    campaign.start()
+    return campaign
+
+
+def send(campaign: Campaign, sender: str, body: str,
+         subject: str = "Re: [words] Turn 1: your cards and orders", name: str = "m") -> tuple[inbox.Outcome, EmailMessage]:
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = "gm@example.org"
+    msg["Subject"] = subject
+    msg["Message-ID"] = f"<{name}-{abs(hash(body))}@example.org>"
+    msg.set_content(body)
+    path = campaign.folder.parent / f"{name}.eml"
+    path.write_bytes(bytes(msg))
+    outcome = inbox.receive_file(campaign, path)
+    draft = campaign.folder / "mail" / "outbox" / f"{outcome.ack}.eml"
+    return outcome, message_from_bytes(draft.read_bytes(), policy=default)
+
+
+def test_completed_orders_are_marked_in_the_subject(tmp_path):
+    campaign = make(tmp_path)
+    _, ack = send(campaign, "arthur@example.org", "Hand 1: Spy")  # no target: completed
+    assert ack["Subject"].startswith("[INCOMPLETE] [words] Turn 1: orders received, some to be completed")
+    _, ack = send(campaign, "arthur@example.org", "Hand 1: Spy on Bruno", name="m2")
+    assert ack["Subject"] == "[words] Turn 1: orders received"
+    _, ack = send(campaign, "arthur@example.org", "Hand 1: King on Bruno", name="m3")
+    assert ack["Subject"].startswith("[ERROR] ")
+
+
+def test_a_misspelt_name_gets_a_suggestion_in_the_ack(tmp_path):
+    campaign = make(tmp_path)
+    _, ack = send(campaign, "arthur@example.org", "Hand 1: Spy on Brunoo")
+    body = ack.get_content()
+    assert '"Brunoo" names no player (did you mean Bruno?)' in body
+
+
+def test_an_order_for_an_old_turn_says_which_mail_to_answer(tmp_path):
+    campaign = make(tmp_path)
+    campaign.resolve(force=True)
+    outcome, ack = send(campaign, "bruno@example.org", "Hand 1: Guard on Arthur, guess Prince")
+    body = ack.get_content()
+    assert "about your message for turn 2" not in body
+    assert "your message answers the mail of turn 1" in body
+    assert 'reply to that one with your orders for turn 2' in body
+    assert "[words] Turn 2: your cards and orders" in body
+    assert outcome.receipt.checked[0].status == "rejected"
+    assert "reply to the Turn 2 mail" in outcome.receipt.checked[0].reason
+
+
+def test_rules_line_sends_the_card_reference(tmp_path):
+    campaign = make(tmp_path)
+    _, ack = send(campaign, "bruno@example.org", "RULES")
+    body = ack.get_content()
+    assert "The cards (RULES)" in body
+    assert re.search(r"^  8 Princess +x1  if you play or discard her", body, re.M)
+    assert "I found no order" not in body
+    _, ack = send(campaign, "bruno@example.org", "Hand 1: Guard", name="m2")
+    assert "The cards (RULES)" not in ack.get_content()
+
+
+def test_a_rejected_order_does_not_read_as_no_orders_received(tmp_path):
+    """Arthur's only order is rejected; the report says "no valid order"."""
+    campaign = make(tmp_path)
+    send(campaign, "arthur@example.org", "Hand 1: King on Bruno")
+    result = campaign.resolve(force=True)
+    hand1 = result.public_report.split("\nHand 1")[1].split("\nHand 2")[0]
+    assert "[no valid order: played for Arthur by the default rules]" in hand1
+    assert "no orders received" not in result.public_report
+
+
+def test_a_misspelt_target_is_said_to_be_one_in_the_report(tmp_path):
+    campaign = make(tmp_path)
+    campaign.record_orders("Arthur", "Hand 1: Spy on Brunoo")
+    result = campaign.resolve(force=True)
+    hand1 = result.public_report.split("\nHand 1")[1].split("\nHand 2")[0]
+    assert 'a random player, because "Brunoo" is not the name of a player' in hand1
+    assert "none given" not in result.public_report
+
+
+def test_a_reminder_suggests_only_cards_held_and_agrees_with_the_count(tmp_path):
+    campaign = make(tmp_path)
+    pos = campaign.position()
+    awaited = pos.game.awaited()
+    drafted = remind(campaign)
+    for draft in drafted:
+        msg = message_from_bytes((campaign.folder / "mail" / "outbox" / f"{draft}.eml").read_bytes(),
+                                 policy=default)
+        body = msg.get_content()
+        name = msg["To"].addresses[0].display_name
+        seat = pos.players.index(name)
+        hands = awaited[seat]
+        for h in hands:
+            held = {c.title for c in pos.game.hand(h).cards[seat]}
+            shown = set(re.findall(rf'^  (\w+): +"Hand {h}: ', body, re.M))
+            assert shown and shown <= held, (h, held, shown, body)
+        if len(hands) == 1:
+            assert "that hand will be played" in body and "those hands" not in body
+            assert f"missing for hand {hands[0]}." in body
+        else:
+            assert "those hands will be played" in body
+    arthur = next(d for d in drafted if "arthur" in d)
+    body = message_from_bytes((campaign.folder / "mail" / "outbox" / f"{arthur}.eml").read_bytes(),
+                              policy=default).get_content()
+    assert 'Handmaid: "Hand 1: Handmaid"' in body and 'Spy:      "Hand 1: Spy on <player>"' in body
+    assert "Guard on ..., guess Prince" not in body

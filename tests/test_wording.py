@@ -1,0 +1,137 @@
+"""How every event reads, one sentence per case, as a person would say it.
+
+The wording of each kind of event (pbem/events.py) lives in
+templates/_events.txt.j2. ``WORDING`` below holds at least one rendered case
+per kind: a kind added to the engine without a wording (and a test here)
+fails ``test_every_event_kind_has_a_wording_test``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem import events as ev
+from pbem.cards import CLASSIC_CARDS, Card
+from pbem.reports import Renderer, Table, event_view
+
+G, S, B, H, P, K, C, X = CLASSIC_CARDS
+TABLE = Table("t", "Test", ["Arthur", "Bruno", "Charles"])
+RENDER = Renderer()
+
+
+def played(seat=0, card=G, target=1, recipient=1, guess=None, nmr=False, random_target=False,
+           random_guess=False, redirected=False):
+    return ev.Played(1, seat, card, target, recipient, guess, nmr, random_target, random_guess, redirected)
+
+
+def say(event, **extra) -> str:
+    """The sentence for ``event``, as the reports render it."""
+    view = {**event_view(TABLE, event), **extra}
+    macro = "public_line" if event.audience is None else "private_line"
+    template = RENDER.env.from_string('{% import "_events.txt.j2" as say %}{{ say.' + macro + '(e) }}')
+    return template.render(e=view)
+
+
+# kind -> [(event, extra view fields, the sentence)]
+WORDING = {
+    "played": [
+        (played(card=G, guess=P), {}, "Arthur played the Guard on Bruno, guessing Prince."),
+        (played(card=H, target=None, recipient=None), {}, "Arthur played the Handmaid."),
+        (played(card=P, target=0, recipient=0), {}, "Arthur played the Prince on themselves."),
+        # the others are out: not "protected"
+        (played(card=G, target=None, recipient=None), {"nobody_because": "out"},
+         "Arthur played the Guard, but nobody could be chosen (everyone else is out of the hand): "
+         "no effect."),
+        (played(card=K, target=1, recipient=None, redirected=True), {"nobody_because": "protected"},
+         "Arthur played the King on Bruno, but nobody could be chosen (everyone else still in is protected "
+         "by the Handmaid): no effect."),
+        (played(card=S, target=1, recipient=2, redirected=True), {},
+         "Arthur played the Spy on Bruno, who is protected by the Handmaid: it goes to the next player "
+         "around the table who is not: Charles."),
+        # not "redirected to themselves"
+        (played(card=P, target=1, recipient=0, redirected=True), {},
+         "Arthur played the Prince on Bruno, who is protected by the Handmaid: nobody else could take it, "
+         "so it falls on Arthur's own card."),
+        # a misspelt name is said to be one, not "none given"
+        (played(card=G, target=None, recipient=2, guess=K, random_target=True), {"target_text": "Brunno"},
+         'Arthur played the Guard on Charles (a random player, because "Brunno" is not the name of a '
+         'player), guessing King.'),
+        (played(card=G, target=None, recipient=2, guess=K, random_target=True), {},
+         "Arthur played the Guard on Charles (a random player, because no player was named), guessing King."),
+        (played(card=B, target=0, recipient=2, random_target=True), {},
+         "Arthur played the Baron on Charles (a random player, because the Baron cannot be played on "
+         "oneself)."),
+        (played(card=S, target=1, recipient=2, random_target=True), {},
+         "Arthur played the Spy on Charles (a random player, because Bruno is out of the hand)."),
+        (played(card=G, guess=K, random_guess=True), {},
+         "Arthur played the Guard on Bruno, guessing King (a random card: no usable guess was given)."),
+        # a default: "no valid order" (orders may have come and been rejected)
+        (played(card=G, target=None, recipient=1, guess=S, nmr=True), {},
+         "Arthur played the Guard on Bruno, guessing Spy. [no valid order: played for Arthur by the "
+         "default rules]"),
+    ],
+    "guard": [
+        (ev.GuardResult(1, 0, 1, P, True), {}, "Hit! Bruno held the Prince."),
+        (ev.GuardResult(1, 0, 1, P, False), {}, "Miss: Bruno does not hold the Prince."),
+    ],
+    "baron": [
+        (ev.BaronResult(1, 0, 1, 1), {}, "In the Baron's comparison, Bruno has the lower card."),
+        (ev.BaronResult(1, 0, 1, None), {},
+         "The Baron's comparison is a tie: nobody is out, nothing is revealed."),
+    ],
+    "prince": [
+        (ev.PrinceDiscard(1, 1, G, False), {}, "Bruno discards the Guard and draws a new card."),
+        (ev.PrinceDiscard(1, 1, G, True), {},
+         "Bruno discards the Guard and draws the set-aside card (the draw pile is empty)."),
+        (ev.PrinceDiscard(1, 1, X, False), {}, "Bruno discards the Princess."),
+    ],
+    "king": [(ev.KingTrade(1, 0, 2), {}, "Arthur and Charles trade hands.")],
+    "protected": [(ev.Protected(1, 2), {},
+                   "Charles is protected by the Handmaid until their next turn in this hand.")],
+    "eliminated": [
+        (ev.Eliminated(1, 1, K), {}, "Bruno is out of the hand, revealing the King."),
+        (ev.Eliminated(1, 1, None), {}, "Bruno is out of the hand (a discarded Princess)."),
+    ],
+    "ended": [
+        # the last one in: no "Cards revealed: Bruno Countess"
+        (ev.HandEnded(1, (1,), ((1, C),), ()), {},
+         "Bruno is the last player in the hand and wins it (showing the Countess)."),
+        # ended by the empty pile: it says so
+        (ev.HandEnded(1, (2,), ((0, G), (2, K)), ()), {},
+         "The draw pile is empty, so the hand ends and the highest card wins. Still in: Arthur with the "
+         "Guard, Charles with the King. Winner: Charles."),
+        (ev.HandEnded(1, (0, 2), ((0, G), (2, G)), ((0, 4), (2, 4))), {},
+         "The draw pile is empty, so the hand ends and the highest card wins. Still in: Arthur with the "
+         "Guard, Charles with the Guard. Tied on the highest card, so the higher total of discards wins: "
+         "Arthur 4, Charles 4. Winners: Arthur and Charles."),
+    ],
+    "tokens": [(ev.TokensWon(((1, 3), (1, 7), (2, 9))), {},
+                "Tokens of affection won this turn: Bruno (hand 3), Bruno (hand 7), Charles (hand 9).")],
+    "game_over": [
+        (ev.GameOver((1,)), {}, "The game is over: Bruno wins."),
+        (ev.GameOver((0, 1)), {}, "The game is over: Arthur and Bruno share the win."),
+    ],
+    "spy_saw": [(ev.SpySaw(1, 0, 1, X), {}, "your Spy saw that Bruno holds the Princess.")],
+    "baron_saw": [(ev.BaronSaw(1, 0, 1, H), {}, "in the Baron's comparison, Bruno showed you the Handmaid.")],
+    "king_received": [(ev.KingReceived(1, 0, 2, B), {},
+                       "you traded hands with Charles and received the Baron.")],
+    "prince_drew": [(ev.PrinceDrew(1, 1, C), {}, "after the Prince, you drew the Countess.")],
+}
+
+
+def test_every_event_kind_has_a_wording_test():
+    assert set(WORDING) == set(ev.EVENT_TYPES), "a kind of event without a wording test"
+    for kind, cases in WORDING.items():
+        assert all(event.kind == kind for event, _, _ in cases)
+
+
+@pytest.mark.parametrize("event, extra, sentence",
+                         [case for cases in WORDING.values() for case in cases],
+                         ids=[f"{kind}-{i}" for kind, cases in WORDING.items() for i in range(len(cases))])
+def test_wording(event, extra, sentence):
+    assert say(event, **extra) == sentence
+
+
+def test_an_unknown_kind_is_not_worded_silently():
+    """The fallback shows the kind in brackets: a test above would catch it."""
+    assert say(ev.Protected(1, 0), kind="new_kind") == "(new_kind)"
