@@ -407,5 +407,5 @@ def test_the_gm_names_a_player_accent_blind(cli, kit, tmp_path):
     kit.write_config(folder, kit.config(players))
     cli.ok("start", folder)
     assert "Chloé" in cli.ok("report", folder, "--player", "CHLOE").output
-    out = cli.ok("order", folder, "--player", "chloe", "Hand 2: Countess").output
+    out = cli.ok("order", folder, "--player", "chloe", "Hand 2: Handmaid").output
     assert "Chloé" in out

@@ -144,7 +144,7 @@ def test_a_reminder_suggests_only_cards_held_and_agrees_with_the_count(tmp_path)
             assert f"missing for hand {hands[0]}." in body
         else:
             assert "those hands will be played" in body
-    arthur = next(d for d in drafted if "arthur" in d)
+    arthur = next(d for d in drafted if f"-seat{pos.players.index('Arthur') + 1}-" in d)
     body = message_from_bytes((campaign.folder / "mail" / "outbox" / f"{arthur}.eml").read_bytes(),
                               policy=default).get_content()
     assert 'Handmaid: "Hand 1: Handmaid"' in body and 'Spy:      "Hand 1: Spy on <player>"' in body

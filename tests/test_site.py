@@ -413,11 +413,11 @@ def test_the_deadline_is_shown_in_the_campaigns_zone_and_in_utc_and_follows_a_mo
 
     folder = write_campaign(tmp_path / "game", 3, seed=2,
                             deadline={"timezone": "Europe/Paris", "every_days": 3, "at": "20:00"})
-    Campaign(folder).start(now=datetime(2026, 10, 22, 10, 0, tzinfo=timezone.utc))
+    Campaign(folder, clock=lambda: datetime(2026, 10, 22, 10, 0, tzinfo=timezone.utc)).start()
     build_site(folder, tmp_path / "out")
     index = (tmp_path / "out" / "index.html").read_text()
     assert "due by <strong>Sunday 25 October 2026, 20:00 Europe/Paris (19:00 UTC)</strong>" in index
-    Campaign(folder).set_deadline("2026-10-27 18:30", now=datetime(2026, 10, 23, tzinfo=timezone.utc))
+    Campaign(folder, clock=lambda: datetime(2026, 10, 23, tzinfo=timezone.utc)).set_deadline("2026-10-27 18:30")
     build_site(folder, tmp_path / "out")
     index = (tmp_path / "out" / "index.html").read_text()
     assert "due by <strong>Tuesday 27 October 2026, 18:30 Europe/Paris (17:30 UTC)</strong>" in index
@@ -531,10 +531,12 @@ def test_tick_rebuilds_the_site_when_it_resolves(tmp_path):
 
     folder = write_campaign(tmp_path / "game", 3, site={},
                             deadline={"timezone": "UTC", "every_days": 1, "at": "20:00"})
-    campaign = Campaign(folder)
-    campaign.start(now=datetime(2026, 10, 22, 10, 0, tzinfo=timezone.utc))
+    moment = [datetime(2026, 10, 22, 10, 0, tzinfo=timezone.utc)]
+    campaign = Campaign(folder, clock=lambda: moment[0])
+    campaign.start()
     assert "Orders for turn 1 are due by" in (folder / "site" / "index.html").read_text()
-    assert tick(campaign, now=datetime(2026, 10, 24, tzinfo=timezone.utc)).resolved == 1
+    moment[0] = datetime(2026, 10, 24, tzinfo=timezone.utc)
+    assert tick(campaign).resolved == 1
     assert "Orders for turn 2 are due by" in (folder / "site" / "index.html").read_text()
 
 

@@ -36,7 +36,7 @@ def test_an_ambiguous_sender_is_kept_and_refused(tmp_path, from_lines):
     assert "From" in outcome.detail and "kept" in outcome.detail
     assert (game.folder / outcome.file).read_bytes() == raw
     assert game.order_book().mine("Bruno") == {}
-    assert any(r["status"] == inbox.AMBIGUOUS_SENDER for r in game.status()["refused"])
+    assert any(r["status"] == inbox.AMBIGUOUS_SENDER for r in inbox.refused_messages(game))
 
 
 def test_the_real_player_is_still_heard(tmp_path):
