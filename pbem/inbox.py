@@ -207,7 +207,7 @@ class Mailroom:
                     if entry.get("message_id"):
                         self._index["id:" + entry["message_id"]] = entry["file"]
                     if entry.get("ack") and not entry.get("ack_held") and entry.get("player"):
-                        self._acks_sent.setdefault(entry["player"], []).append(_moment(entry["received"]))
+                        self._acks_sent.setdefault(entry["player"], []).append(_moment(entry.get("received")))
         return self._index
 
     def _book_for_batch(self) -> OrderBook:
@@ -411,11 +411,13 @@ def _without_names(reason: str) -> str:
     return reason if reason.endswith(".") else reason + "."
 
 
-def _moment(text: str) -> datetime:
+def _moment(text: str | None) -> datetime:
+    """A time of the index (UTC when it names no zone)."""
     try:
-        return datetime.fromisoformat(text)
+        moment = datetime.fromisoformat(text)
     except (TypeError, ValueError):
         return datetime.min.replace(tzinfo=timezone.utc)  # unreadable: counts as long ago
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def _tag_of(subject: str) -> str | None:
