@@ -102,6 +102,12 @@ def test_a_forgery_warning_never_mails_the_forged_code(game, how):
     (outcome,) = receive(game, mail(ADDRESS["Bruno"], f"Code: {carried}\nHand 2: Guard on Arthur, guess Spy"))
     assert outcome.status == inbox.CODE_MISMATCH, outcome.detail
     assert outcome.ack
+    warning = body_of(drafts(game)[outcome.ack])
+    # The game goes on: reminders, then the turn resolved and its reports drafted.
+    from pbem.tick import remind
+
+    assert remind(game)
+    game.resolve(force=True)
     # Every mail the tool drafted: only Chloé's own mails may hold her code, in any spelling.
     for draft_id, msg in drafts(game).items():
         if to_of(msg) == ADDRESS["Chloé"]:
@@ -109,7 +115,6 @@ def test_a_forgery_warning_never_mails_the_forged_code(game, how):
         text = body_of(msg) + str(msg["Subject"])
         for spelled in {chloe, carried, carried.upper()}:
             assert spelled.upper() not in text.upper(), (draft_id, text)
-    warning = body_of(drafts(game)[outcome.ack])
     assert "not yours" in warning and to_of(drafts(game)[outcome.ack]) == ADDRESS["Bruno"]
     # Nor in what the tool prints or records about the message.
     for text in (outcome.detail, outcome.summary(), gm_output(game),
@@ -265,6 +270,7 @@ def test_a_hundred_spoofed_messages_make_a_few_acknowledgements(tmp_path, smtp, 
     _drop_in_maildir(campaign, spoofed + [mail(ADDRESS["Arthur"], "Hand 1: Countess")])
     report = tick(campaign)
     assert report.messages == 101
+    assert f"{100 - inbox.ACKS_PER_HOUR} acknowledgement(s) held" in "\n".join(report.lines())
     # Every message kept and indexed, none lost.
     index = (campaign.folder / inbox.INDEX).read_text(encoding="utf-8").splitlines()
     assert len(index) == 101 and len(list((campaign.folder / inbox.RECEIVED).glob("*.eml"))) == 101
