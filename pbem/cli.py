@@ -352,8 +352,9 @@ def status(folder: str, as_json: bool) -> None:
             per_player[entry["player"]] = per_player.get(entry["player"], 0) + 1
         for name, count in per_player.items():
             click.echo(f"{count} acknowledgement{'s' if count > 1 else ''} to {name} held: more than "
-                       f"{ACKS_PER_HOUR} messages an hour came from that address (spoofed?). Their orders "
-                       f"are recorded; `pbem preview {folder}` shows the drafts, `pbem send` sends them.")
+                       f"{ACKS_PER_HOUR} messages an hour came from that address (spoofed?). The messages "
+                       f"are kept and read as usual; `pbem preview {folder}` shows the acknowledgements, "
+                       f"`pbem send` sends them.")
 
 
 @main.command()
