@@ -352,3 +352,22 @@ def test_a_word_far_from_every_code_is_no_code(codes, word):
     if far:
         assert codes_in(f"A {candidate} plan", codes) == []
         assert mask_codes(f"A {candidate} plan", codes) == f"A {candidate} plan"
+
+
+def test_the_gm_sets_the_hourly_limit_and_a_bad_one_is_a_clear_error(game, monkeypatch):
+    monkeypatch.setenv("PBEM_NOW", "2026-11-30T10:00:00+00:00")
+    yaml_text = (game.folder / "campaign.yaml").read_text(encoding="utf-8")
+    (game.folder / "campaign.yaml").write_text(yaml_text + "mail: {acks_per_hour: 1}\n", encoding="utf-8")
+    raws = [mail(ADDRESS["Bruno"], "Hand 2: Countess") for _ in range(2)]
+    first, second = receive(Campaign(game.folder), *raws)
+    assert not first.ack_held and second.ack_held
+    for bad in ("0", "-2", "many", "true", "1.5"):
+        (game.folder / "campaign.yaml").write_text(yaml_text + f"mail: {{acks_per_hour: {bad}}}\n",
+                                                   encoding="utf-8")
+        new = game.folder / "mail" / "inbox" / "new"
+        new.mkdir(parents=True, exist_ok=True)
+        (new / "one.eml").write_bytes(mail(ADDRESS["Bruno"], "Hand 2: Countess"))
+        result = CliRunner().invoke(main, ["fetch", str(game.folder)])
+        assert result.exit_code == 1 and "mail.acks_per_hour" in result.output, result.output
+        assert "Traceback" not in result.output
+        assert (new / "one.eml").exists()  # nothing read, nothing lost
