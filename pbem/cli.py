@@ -441,15 +441,17 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
     elif new:
         click.echo(f"`pbem status {folder} --seen` marks them as seen: then only their count shows.")
     if info["held_acks"]:
-        from .inbox import ACKS_PER_HOUR
+        from .inbox import acks_per_hour
 
         per_player: dict[str, int] = {}
         for entry in info["held_acks"]:
             per_player[entry["player"]] = per_player.get(entry["player"], 0) + 1
+        limit = acks_per_hour(campaign.config)
         for name, count in per_player.items():
             click.echo(f"{count} acknowledgement{'s' if count > 1 else ''} to {name} held: more than "
-                       f"{ACKS_PER_HOUR} messages an hour came from that address (spoofed?). Their orders "
-                       f"are recorded; `pbem preview {folder}` shows the drafts, `pbem send` sends them.")
+                       f"{limit} messages an hour came from that address (spoofed?). The messages "
+                       f"are kept and read as usual; `pbem preview {folder}` shows the acknowledgements, "
+                       f"`pbem send` sends them.")
 
 
 @main.command()

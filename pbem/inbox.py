@@ -17,7 +17,7 @@ For each message, in this order:
    as orders (in the tool's own words) and counts the other lines: a stranger
    writing from a player's address must not make the GM's acknowledgement carry
    their text (a link, a "password reset") to the real player. At most
-   :data:`ACKS_PER_HOUR` acknowledgements go to one player in an hour; beyond
+   :func:`acks_per_hour` acknowledgements go to one player in an hour; beyond
    that the message is still kept and its orders recorded, but the
    acknowledgement is *held*: drafted for the GM, never sent on its own
    (``auto_send``), and listed by ``pbem status`` (:func:`held_acks`).
@@ -39,6 +39,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from .campaign import Campaign, OrderBook, Receipt, order_code
+from .config import ConfigError
 from .grammar import SUBJECT_TAG, codes_in, mask_codes
 from .outbox import Outbox, make_message, seat_part
 
@@ -67,7 +68,18 @@ REFUSED = {UNREADABLE, UNKNOWN_SENDER, OTHER_CAMPAIGN, CODE_MISMATCH, CODE_MISSI
 
 #: Acknowledgements sent on their own to one player in any hour; more are held
 #: for the GM (100 spoofed messages must not make 100 mails in the GM's name).
+#: ``mail: acks_per_hour:`` in campaign.yaml changes it.
 ACKS_PER_HOUR = 3
+
+
+def acks_per_hour(config) -> int:
+    """The hourly limit of acknowledgements to one player (``mail.acks_per_hour``)."""
+    mail = config.extra.get("mail") or {}
+    value = mail.get("acks_per_hour", ACKS_PER_HOUR) if isinstance(mail, dict) else ACKS_PER_HOUR
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(f"campaign.yaml: mail.acks_per_hour: a whole number, at least 1 (the "
+                          f"acknowledgements one player may get in an hour), not {value!r}")
+    return value
 
 
 @dataclass
@@ -94,8 +106,8 @@ class Outcome:
         if self.receipt is not None:
             lines += self.receipt.lines()
         if self.ack and self.ack_held:
-            lines.append(f"  acknowledgement held for your review (more than {ACKS_PER_HOUR} to "
-                         f"{self.player} in an hour): mail/outbox/{self.ack}.eml")
+            lines.append(f"  acknowledgement held for your review (too many to {self.player} in an "
+                         f"hour): mail/outbox/{self.ack}.eml")
         elif self.ack:
             lines.append(f"  acknowledgement drafted: mail/outbox/{self.ack}.eml")
         return "\n".join(lines)
@@ -115,6 +127,7 @@ class Mailroom:
         self._lock = None
         self._index: dict[str, str] | None = None
         self._acks_sent: dict[str, list[datetime]] = {}  # player -> when each unheld ack was drafted
+        self._ack_limit = acks_per_hour(campaign.config)
         self._book: OrderBook | None = None
         self._pending_index: list[dict] = []
         self._raw_written: list[Path] = []
@@ -215,7 +228,7 @@ class Mailroom:
                     if entry.get("message_id"):
                         self._index["id:" + entry["message_id"]] = entry["file"]
                     if entry.get("ack") and not entry.get("ack_held") and entry.get("player"):
-                        self._acks_sent.setdefault(entry["player"], []).append(_moment(entry["received"]))
+                        self._acks_sent.setdefault(entry["player"], []).append(_moment(entry.get("received")))
         return self._index
 
     def _book_for_batch(self) -> OrderBook:
@@ -430,12 +443,13 @@ class Mailroom:
         return draft_id
 
     def _over_the_limit(self, player: str) -> bool:
-        """Whether ``player`` has had :data:`ACKS_PER_HOUR` acknowledgements in the
-        last hour (this one is then held); if not, this one counts."""
+        """Whether ``player`` has had their hourly share of acknowledgements
+        (:func:`acks_per_hour`) in the last hour (this one is then held); if
+        not, this one counts."""
         self._load_index()
         now = self.campaign.now()
         recent = [t for t in self._acks_sent.get(player, []) if now - t < timedelta(hours=1)]
-        if len(recent) >= ACKS_PER_HOUR:
+        if len(recent) >= self._ack_limit:
             return True
         self._acks_sent[player] = recent + [now]
         return False
@@ -473,11 +487,13 @@ def _without_names(reason: str) -> str:
     return reason if reason.endswith(".") else reason + "."
 
 
-def _moment(text: str) -> datetime:
+def _moment(text: str | None) -> datetime:
+    """A time of the index (UTC when it names no zone)."""
     try:
-        return datetime.fromisoformat(text)
+        moment = datetime.fromisoformat(text)
     except (TypeError, ValueError):
         return datetime.min.replace(tzinfo=timezone.utc)  # unreadable: counts as long ago
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def _tag_of(subject: str) -> str | None:

@@ -166,6 +166,10 @@ def _tick(campaign: Campaign, report: TickReport) -> TickReport:
     report.messages = len(outcomes)
     report.recorded = sum(o.recorded for o in outcomes)
     acks = [o.ack for o in outcomes if o.ack and not o.ack_held]  # held ones wait for the GM
+    held = sorted({o.player for o in outcomes if o.ack_held})
+    if held:
+        report.notes.append(f"{sum(o.ack_held for o in outcomes)} acknowledgement(s) held for your review: "
+                            f"too many messages an hour from {', '.join(held)} (see `pbem status`).")
     if campaign.position().game.finished:
         _send_allowed(campaign, report, acks if "ack" in kinds else [], can_send)
         _tell_uncertain(campaign, report)

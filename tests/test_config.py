@@ -409,3 +409,13 @@ def test_the_gm_names_a_player_accent_blind(cli, kit, tmp_path):
     assert "Chloé" in cli.ok("report", folder, "--player", "CHLOE").output
     out = cli.ok("order", folder, "--player", "chloe", "Hand 2: Handmaid").output
     assert "Chloé" in out
+
+
+def test_replace_refuses_a_name_that_looks_like_another_players(cli, snap, kit, tmp_path):
+    folder = tmp_path / "g"
+    kit.write_config(folder, kit.config(3))
+    cli.ok("start", folder)
+    before = snap(folder)
+    result = cli.fails("replace", folder, "Bruno", "--name", "\u0410rthur")
+    assert "Arthur" in result.output and "\u0410rthur" in result.output and "Traceback" not in result.output
+    assert snap(folder) == before

@@ -102,6 +102,12 @@ def test_a_forgery_warning_never_mails_the_forged_code(game, how):
     (outcome,) = receive(game, mail(ADDRESS["Bruno"], f"Code: {carried}\nHand 2: Guard on Arthur, guess Spy"))
     assert outcome.status == inbox.CODE_MISMATCH, outcome.detail
     assert outcome.ack
+    warning = body_of(drafts(game)[outcome.ack])
+    # The game goes on: reminders, then the turn resolved and its reports drafted.
+    from pbem.tick import remind
+
+    assert remind(game)
+    game.resolve(force=True)
     # Every mail the tool drafted: only Chloé's own mails may hold her code, in any spelling.
     for draft_id, msg in drafts(game).items():
         if to_of(msg) == ADDRESS["Chloé"]:
@@ -109,7 +115,6 @@ def test_a_forgery_warning_never_mails_the_forged_code(game, how):
         text = body_of(msg) + str(msg["Subject"])
         for spelled in {chloe, carried, carried.upper()}:
             assert spelled.upper() not in text.upper(), (draft_id, text)
-    warning = body_of(drafts(game)[outcome.ack])
     assert "not yours" in warning and to_of(drafts(game)[outcome.ack]) == ADDRESS["Bruno"]
     # Nor in what the tool prints or records about the message.
     for text in (outcome.detail, outcome.summary(), gm_output(game),
@@ -265,6 +270,7 @@ def test_a_hundred_spoofed_messages_make_a_few_acknowledgements(tmp_path, smtp, 
     _drop_in_maildir(campaign, spoofed + [mail(ADDRESS["Arthur"], "Hand 1: Countess")])
     report = tick(campaign)
     assert report.messages == 101
+    assert f"{100 - inbox.ACKS_PER_HOUR} acknowledgement(s) held" in "\n".join(report.lines())
     # Every message kept and indexed, none lost.
     index = (campaign.folder / inbox.INDEX).read_text(encoding="utf-8").splitlines()
     assert len(index) == 101 and len(list((campaign.folder / inbox.RECEIVED).glob("*.eml"))) == 101
@@ -346,3 +352,22 @@ def test_a_word_far_from_every_code_is_no_code(codes, word):
     if far:
         assert codes_in(f"A {candidate} plan", codes) == []
         assert mask_codes(f"A {candidate} plan", codes) == f"A {candidate} plan"
+
+
+def test_the_gm_sets_the_hourly_limit_and_a_bad_one_is_a_clear_error(game, monkeypatch):
+    monkeypatch.setenv("PBEM_NOW", "2026-11-30T10:00:00+00:00")
+    yaml_text = (game.folder / "campaign.yaml").read_text(encoding="utf-8")
+    (game.folder / "campaign.yaml").write_text(yaml_text + "mail: {acks_per_hour: 1}\n", encoding="utf-8")
+    raws = [mail(ADDRESS["Bruno"], "Hand 2: Countess") for _ in range(2)]
+    first, second = receive(Campaign(game.folder), *raws)
+    assert not first.ack_held and second.ack_held
+    for bad in ("0", "-2", "many", "true", "1.5"):
+        (game.folder / "campaign.yaml").write_text(yaml_text + f"mail: {{acks_per_hour: {bad}}}\n",
+                                                   encoding="utf-8")
+        new = game.folder / "mail" / "inbox" / "new"
+        new.mkdir(parents=True, exist_ok=True)
+        (new / "one.eml").write_bytes(mail(ADDRESS["Bruno"], "Hand 2: Countess"))
+        result = CliRunner().invoke(main, ["fetch", str(game.folder)])
+        assert result.exit_code == 1 and "mail.acks_per_hour" in result.output, result.output
+        assert "Traceback" not in result.output
+        assert (new / "one.eml").exists()  # nothing read, nothing lost
