@@ -73,7 +73,7 @@ def test_a_guard_on_the_protected_lone_opponent_is_accepted_and_has_no_effect(du
     assert "protected" in out and "no effect" in out
     cli.ok("resolve", duo, "--force")
     report = cli.report(duo, 3)
-    assert "nobody could be targeted" in report.split("Hand 2")[0]
+    assert "nobody could be chosen" in report.split("Hand 2")[0]
     assert cli.export(duo)["hands"][0]["players"]["Arthur"]["in"]
 
 
