@@ -16,6 +16,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import jinja2
+
 from ..config import DEFAULT_SITE, load_config, site_out
 from ..engine import HANDS_PER_GAME, tokens_to_win
 from ..record import BEGIN, END, extract, opening_commitments
@@ -99,10 +101,10 @@ def render_site(archive: PublicArchive) -> dict[str, bytes]:
          awaited_turn=latest.turn + 1,
          deadline=archive.deadline,
          last_turn=latest.turn)
-    for board, record in zip(boards, archive.turns):
+    for board, public_turn in zip(boards, archive.turns):
         page(turn_page(board.turn), "turn.html.j2",
              turn=board.turn,
-             notes=record.notes,
+             notes=public_turn.notes,
              hands=[_turn_hand_view(table, board, h) for h in board.hands
                     if h.number in board.events],
              ended_before=[h.number for h in board.hands if h.ended and h.number not in board.events],
@@ -125,9 +127,7 @@ def render_site(archive: PublicArchive) -> dict[str, bytes]:
     return files
 
 
-def _environment(campaign_templates: Path):
-    import jinja2
-
+def _environment(campaign_templates: Path) -> jinja2.Environment:
     search = [str(default_templates_dir())]
     if campaign_templates.is_dir():  # the GM's wording of the events, as in the mail
         search.insert(0, str(campaign_templates))
