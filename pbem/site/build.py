@@ -259,8 +259,12 @@ def chart(boards: list[Board], players: list[str]) -> dict:
     lines = []
     for s, name in enumerate(players):
         points = [(b.turn, b.tokens[s], x(b.turn), y(b.tokens[s])) for b in boards]
+        # Lines of players on the same count lie on each other: each is narrower than the one
+        # before it, so that every line shows, drawn inside the earlier ones.
+        stroke = 2 + 1.5 * (len(players) - 1 - s)
         lines.append({"name": name, "colour": COLOURS[s % len(COLOURS)], "dash": DASHES[s % len(DASHES)],
-                      "points": points, "path": " ".join(f"{px},{py}" for _, _, px, py in points)})
+                      "width": stroke, "points": points,
+                      "path": " ".join(f"{px},{py}" for _, _, px, py in points)})
     step = max(1, turns // 12)  # at most a dozen turn labels
     return {"width": width, "height": height, "left": left, "right": width - right,
             "top": top, "bottom": height - bottom, "lines": lines,
