@@ -556,7 +556,7 @@ def test_the_site_command(midgame, tmp_path, cli):
     result = cli.fails("site", midgame, "--out", midgame / "turns")
     assert "holds other files and no pbem site" in result.output
     result = cli.fails("site", tmp_path / "nowhere")
-    assert "no such file" in result.output
+    assert "no such campaign folder" in result.output
 
 
 def test_a_rollback_takes_the_undone_turn_off_the_site(tmp_path, cli):
@@ -606,3 +606,23 @@ def test_a_damaged_campaign_folder_is_a_clear_error_and_the_old_site_stays(tmp_p
     result = cli.fails("site", folder)
     assert problem in result.output and "Traceback" not in result.output
     assert site_files(folder / "site") == before
+
+
+def test_a_site_behind_a_symbolic_link_is_rebuilt_where_the_link_points(midgame, tmp_path):
+    real = tmp_path / "srv" / "game"
+    build_site(midgame, real)
+    link = tmp_path / "www"
+    link.symlink_to(real, target_is_directory=True)
+    build_site(midgame, link)
+    assert link.is_symlink() and (link / "index.html").exists() and (real / MARKER).exists()
+
+
+def test_the_site_command_waits_for_a_command_that_holds_the_campaign(midgame, cli):
+    from pbem.store import CampaignStore, file_lock
+
+    with file_lock(midgame / ".pbem.lock", timeout=0):
+        with pytest.MonkeyPatch.context() as mp:
+            real = CampaignStore.locked
+            mp.setattr(CampaignStore, "locked", lambda self, timeout=10.0: real(self, timeout=0.1))
+            result = cli.fails("site", midgame)
+    assert "another pbem command is working on this campaign" in result.output

@@ -279,7 +279,7 @@ def write_site(out: Path, files: dict[str, bytes]) -> None:
     """Write the site into ``out``: aside first, then switched in by renames, so
     a reader (or a web server) sees the old site or the new one. A folder that
     holds anything but a pbem site is never touched."""
-    out = Path(os.path.abspath(out))
+    out = Path(os.path.realpath(out))  # a symbolic link to the site (a web server's) stays one
     if out.exists():
         if not out.is_dir():
             raise SiteError(f"{out}: a file is in the way; give the site a folder of its own "
