@@ -369,7 +369,8 @@ def test_the_end_page_gives_the_results_the_decks_and_the_reports_to_verify(fini
     result = cli.ok("verify", out / "final-report.txt", "--opening", out / "opening-report.txt")
     assert "VERIFIED" in result.output
     record = "".join(doc.find(".//pre[@class='record']").itertext())
-    assert record.startswith("-----BEGIN PBEM RECORD-----") and record in (out / "final-report.txt").read_text()
+    assert record.startswith("-----BEGIN PBEM RECORD-----")
+    assert record in (out / "final-report.txt").read_text()
     # The game is over: nobody is "to play" on the board or in the last turn, though hands were in play.
     assert any(not h.ended for h in game.hands)
     for page in ("index.html", f"turn-{game.turn - 1:03d}.html"):
@@ -387,7 +388,8 @@ def test_a_hand_page_tells_the_story_from_the_deal_to_the_winner(finished, tmp_p
         plays = [e for t in archive.turns for e in t.events if getattr(e, "hand", None) == hand.number
                  and e.kind == "played"]
         items = [li for ul in doc.iter("ul") if ul.get("class") == "plays" for li in ul.iter("li")]
-        assert sum(text_of(li).startswith(tuple(f"{p} played the" for p in players)) for li in items) == len(plays)
+        played = tuple(f"{p} played the" for p in players)
+        assert sum(text_of(li).startswith(played) for li in items) == len(plays)
         if hand.ended:
             assert f"Won by {' and '.join(players[s] for s in hand.winners)}." in text_of(doc)
 

@@ -75,8 +75,8 @@ def test_the_chart_draws_one_line_per_player_with_points_at_their_tokens(site, b
         assert box > 100  # drawn across the chart
     assert xs == sorted(xs) and len(set(xs)) == len(xs)
     # Every point is inside the drawing, and the drawing fills the chart's box on the page.
-    view = browser.execute_script("var v = arguments[0].viewBox.baseVal; return [v.x, v.y, v.width, v.height];",
-                                  chart)
+    view = browser.execute_script(
+        "var v = arguments[0].viewBox.baseVal; return [v.x, v.y, v.width, v.height];", chart)
     assert view[0] <= min(xs) and max(xs) <= view[0] + view[2]
     assert view[1] <= min(grid.values()) and max(grid.values()) <= view[1] + view[3]
     assert abs(chart.size["width"] / chart.size["height"] - view[2] / view[3]) < 0.05
