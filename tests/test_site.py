@@ -294,6 +294,9 @@ def test_every_page_is_strict_html5_with_a_title_a_heading_and_tables_with_heade
             assert "//" not in href and (tmp_path / "out" / href).is_file(), (name, href)
         assert not list(doc.iter("script"))
         assert all(not (tag.get("src") or "").startswith("http") for tag in doc.iter())
+        assert [link.get("href") for link in doc.iter("link")] == ["style.css"]
+    css = (tmp_path / "out" / "style.css").read_text()
+    assert "url(" not in css and "@import" not in css and "@font-face" not in css  # nothing fetched
 
 
 def test_the_pages_hold_no_address_no_order_code_and_no_private_line(finished, tmp_path):
