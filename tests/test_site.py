@@ -631,3 +631,19 @@ def test_the_site_command_waits_for_a_command_that_holds_the_campaign(midgame, c
             mp.setattr(CampaignStore, "locked", lambda self, timeout=10.0: real(self, timeout=0.1))
             result = cli.fails("site", midgame)
     assert "another pbem command is working on this campaign" in result.output
+
+
+def test_a_campaigns_own_wording_of_the_events_is_the_sites_too(tmp_path):
+    """Same words as the mail: a campaign that rewords the events (templates/_events.txt.j2)
+    gets the new words in its public report and on its turn pages alike."""
+    from pbem.reports import default_templates_dir
+
+    folder = write_campaign(tmp_path / "game", 3, seed=6)
+    (folder / "templates").mkdir()
+    wording = (default_templates_dir() / "_events.txt.j2").read_text().replace("played the", "laid down the")
+    (folder / "templates" / "_events.txt.j2").write_text(wording)
+    play(folder, turns=1)
+    build_site(folder, tmp_path / "out")
+    report = (folder / "turns" / "turn-001" / "reports" / "public.txt").read_text()
+    page = (tmp_path / "out" / "turn-001.html").read_text()
+    assert "laid down the" in report and "laid down the" in page and "played the" not in page
