@@ -10,7 +10,6 @@ artefacts under the test's tmp_path (pytest keeps the last runs' folders).
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,9 +17,8 @@ from selenium.webdriver.common.by import By
 
 from pbem.site import build_site
 
-sys.path.insert(0, str(Path(__file__).parent))
-from browser import DESKTOP, PHONE, chromium, full_page_screenshot  # noqa: E402
-from site_games import play, write_campaign  # noqa: E402
+from browser import DESKTOP, PHONE, chromium, full_page_screenshot
+from site_games import play, write_campaign
 
 
 @pytest.fixture(scope="module")
