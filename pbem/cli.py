@@ -605,9 +605,11 @@ def rules(cards: bool) -> None:
 def site(folder: str, out: str | None) -> None:
     """Write the game's web pages: a static archive of everything public."""
     from .site import LeakError, SiteError, build_site
+    from .store import CampaignStore
 
     try:
-        built = build_site(folder, out)
+        with CampaignStore(folder).locked():  # not while a resolve writes the turn, or its own site
+            built = build_site(folder, out)
     except (SiteError, LeakError) as e:
         raise PbemError(str(e)) from None
     click.echo(f"{len(built.pages)} files written to {built.out}; open {built.out / 'index.html'} "

@@ -248,7 +248,8 @@ def _decks(value: Any, players: int, fail) -> dict[int, tuple[Card, ...]]:
 def _site(value: Any, fail) -> None:
     """``site: {out: FOLDER}``: the campaign's web pages, rebuilt after each turn."""
     if not isinstance(value, dict):
-        raise fail("site", f"must be a mapping like {{out: site}} (the folder for the web pages), not {_kind(value)}")
+        raise fail("site", f"must be a mapping like {{out: site}} (the folder for the web pages), "
+                           f"not {_kind(value)}")
     for key in value:
         if key != "out":
             raise fail(f"site.{key}", "unknown key; the only one is out: the folder the web pages go to")

@@ -7,28 +7,34 @@ twin campaigns, the output folder's safety and the configuration.
 
 from __future__ import annotations
 
+import html
 import json
+import random
+import shutil
+import subprocess
 import sys
 from collections import Counter
+from datetime import datetime, timezone
 from pathlib import Path
 
 import html5lib
 import pytest
-import yaml
 
 from pbem import events as ev
 from pbem.campaign import Campaign, order_code
 from pbem.cards import Card
 from pbem.config import ConfigError, load_config
 from pbem.engine import Game
+from pbem.reports import default_templates_dir
 from pbem.site import LeakError, SiteError, build_site
 from pbem.site import archive as site_archive
 from pbem.site.archive import read_archive
 from pbem.site.board import replay
 from pbem.site.build import MARKER, render_site, write_site
+from pbem.store import CampaignStore, StoreError, file_lock
+from pbem.tick import tick
 
-sys.path.insert(0, str(Path(__file__).parent))
-from site_games import play, write_campaign  # noqa: E402
+from site_games import order_lines, play, write_campaign
 
 
 def state_after(folder: Path, turn: int) -> Game:
@@ -205,9 +211,7 @@ def test_twin_campaigns_that_differ_only_in_unseen_cards_build_the_same_site(tmp
     a, b, hand = make_twins(tmp_path)
     ca, cb = Campaign(a), Campaign(b)
     ca.start(), cb.start()
-    policy_a, policy_b = __import__("random").Random(11), __import__("random").Random(11)
-    from site_games import order_lines
-
+    policy_a, policy_b = random.Random(11), random.Random(11)
     turn = 0
     while True:
         build_site(a, tmp_path / "siteA")
@@ -294,6 +298,9 @@ def test_every_page_is_strict_html5_with_a_title_a_heading_and_tables_with_heade
             assert "//" not in href and (tmp_path / "out" / href).is_file(), (name, href)
         assert not list(doc.iter("script"))
         assert all(not (tag.get("src") or "").startswith("http") for tag in doc.iter())
+        assert [link.get("href") for link in doc.iter("link")] == ["style.css"]
+    css = (tmp_path / "out" / "style.css").read_text()
+    assert "url(" not in css and "@import" not in css and "@font-face" not in css  # nothing fetched
 
 
 def test_the_pages_hold_no_address_no_order_code_and_no_private_line(finished, tmp_path):
@@ -311,8 +318,6 @@ def test_the_pages_hold_no_address_no_order_code_and_no_private_line(finished, t
 
 
 def test_a_turn_page_says_what_the_public_report_says(finished, tmp_path):
-    import html
-
     build_site(finished, tmp_path / "out")
     for turn in range(1, 4):
         report = (finished / "turns" / f"turn-{turn:03d}" / "reports" / "public.txt").read_text()
@@ -369,7 +374,8 @@ def test_the_end_page_gives_the_results_the_decks_and_the_reports_to_verify(fini
     result = cli.ok("verify", out / "final-report.txt", "--opening", out / "opening-report.txt")
     assert "VERIFIED" in result.output
     record = "".join(doc.find(".//pre[@class='record']").itertext())
-    assert record.startswith("-----BEGIN PBEM RECORD-----") and record in (out / "final-report.txt").read_text()
+    assert record.startswith("-----BEGIN PBEM RECORD-----")
+    assert record in (out / "final-report.txt").read_text()
     # The game is over: nobody is "to play" on the board or in the last turn, though hands were in play.
     assert any(not h.ended for h in game.hands)
     for page in ("index.html", f"turn-{game.turn - 1:03d}.html"):
@@ -387,7 +393,8 @@ def test_a_hand_page_tells_the_story_from_the_deal_to_the_winner(finished, tmp_p
         plays = [e for t in archive.turns for e in t.events if getattr(e, "hand", None) == hand.number
                  and e.kind == "played"]
         items = [li for ul in doc.iter("ul") if ul.get("class") == "plays" for li in ul.iter("li")]
-        assert sum(text_of(li).startswith(tuple(f"{p} played the" for p in players)) for li in items) == len(plays)
+        played = tuple(f"{p} played the" for p in players)
+        assert sum(text_of(li).startswith(played) for li in items) == len(plays)
         if hand.ended:
             assert f"Won by {' and '.join(players[s] for s in hand.winners)}." in text_of(doc)
 
@@ -409,8 +416,6 @@ def test_titles_and_notes_are_escaped(tmp_path):
 
 
 def test_the_deadline_is_shown_in_the_campaigns_zone_and_in_utc_and_follows_a_moved_one(tmp_path):
-    from datetime import datetime, timezone
-
     folder = write_campaign(tmp_path / "game", 3, seed=2,
                             deadline={"timezone": "Europe/Paris", "every_days": 3, "at": "20:00"})
     Campaign(folder, clock=lambda: datetime(2026, 10, 22, 10, 0, tzinfo=timezone.utc)).start()
@@ -475,8 +480,6 @@ def test_a_crash_while_writing_leaves_the_old_site_and_no_trace(midgame, tmp_pat
 
 
 def test_a_campaign_not_started_has_no_site(tmp_path):
-    from pbem.store import StoreError
-
     folder = write_campaign(tmp_path / "game", 3)
     with pytest.raises(StoreError, match="not been started"):
         build_site(folder, tmp_path / "out")
@@ -525,10 +528,6 @@ def test_a_campaign_without_site_key_gets_no_site(tmp_path, cli):
 
 
 def test_tick_rebuilds_the_site_when_it_resolves(tmp_path):
-    from datetime import datetime, timezone
-
-    from pbem.tick import tick
-
     folder = write_campaign(tmp_path / "game", 3, site={},
                             deadline={"timezone": "UTC", "every_days": 1, "at": "20:00"})
     moment = [datetime(2026, 10, 22, 10, 0, tzinfo=timezone.utc)]
@@ -558,7 +557,7 @@ def test_the_site_command(midgame, tmp_path, cli):
     result = cli.fails("site", midgame, "--out", midgame / "turns")
     assert "holds other files and no pbem site" in result.output
     result = cli.fails("site", tmp_path / "nowhere")
-    assert "no such file" in result.output
+    assert "no such campaign folder" in result.output
 
 
 def test_a_rollback_takes_the_undone_turn_off_the_site(tmp_path, cli):
@@ -581,8 +580,6 @@ def test_a_rollback_takes_the_undone_turn_off_the_site(tmp_path, cli):
 
 def test_the_example_campaigns_site_leaves_git_status_clean(tmp_path):
     """`pbem site campaigns/example` writes campaigns/example/site: git ignores it."""
-    import subprocess
-
     root = Path(__file__).resolve().parent.parent
     for path in ("campaigns/example/site/index.html", "campaigns/example/site/.pbem-site"):
         result = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", path])
@@ -596,7 +593,7 @@ def test_the_example_campaigns_site_leaves_git_status_clean(tmp_path):
      "turn-002/events.json: an event cannot be read"),
     (lambda f: (f / "turns" / "turn-003" / "reports" / "public.txt").unlink(),
      "turn-003/reports/public.txt: no such file"),
-    (lambda f: __import__("shutil").rmtree(f / "turns" / "turn-001"),
+    (lambda f: shutil.rmtree(f / "turns" / "turn-001"),
      "a turn folder is missing"),
 ])
 def test_a_damaged_campaign_folder_is_a_clear_error_and_the_old_site_stays(tmp_path, cli, damage, problem):
@@ -608,3 +605,35 @@ def test_a_damaged_campaign_folder_is_a_clear_error_and_the_old_site_stays(tmp_p
     result = cli.fails("site", folder)
     assert problem in result.output and "Traceback" not in result.output
     assert site_files(folder / "site") == before
+
+
+def test_a_site_behind_a_symbolic_link_is_rebuilt_where_the_link_points(midgame, tmp_path):
+    real = tmp_path / "srv" / "game"
+    build_site(midgame, real)
+    link = tmp_path / "www"
+    link.symlink_to(real, target_is_directory=True)
+    build_site(midgame, link)
+    assert link.is_symlink() and (link / "index.html").exists() and (real / MARKER).exists()
+
+
+def test_the_site_command_waits_for_a_command_that_holds_the_campaign(midgame, cli):
+    with file_lock(midgame / ".pbem.lock", timeout=0):
+        with pytest.MonkeyPatch.context() as mp:
+            real = CampaignStore.locked
+            mp.setattr(CampaignStore, "locked", lambda self, timeout=10.0: real(self, timeout=0.1))
+            result = cli.fails("site", midgame)
+    assert "another pbem command is working on this campaign" in result.output
+
+
+def test_a_campaigns_own_wording_of_the_events_is_the_sites_too(tmp_path):
+    """Same words as the mail: a campaign that rewords the events (templates/_events.txt.j2)
+    gets the new words in its public report and on its turn pages alike."""
+    folder = write_campaign(tmp_path / "game", 3, seed=6)
+    (folder / "templates").mkdir()
+    wording = (default_templates_dir() / "_events.txt.j2").read_text().replace("played the", "laid down the")
+    (folder / "templates" / "_events.txt.j2").write_text(wording)
+    play(folder, turns=1)
+    build_site(folder, tmp_path / "out")
+    report = (folder / "turns" / "turn-001" / "reports" / "public.txt").read_text()
+    page = (tmp_path / "out" / "turn-001.html").read_text()
+    assert "laid down the" in report and "laid down the" in page and "played the" not in page

@@ -10,7 +10,6 @@ artefacts under the test's tmp_path (pytest keeps the last runs' folders).
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,9 +17,8 @@ from selenium.webdriver.common.by import By
 
 from pbem.site import build_site
 
-sys.path.insert(0, str(Path(__file__).parent))
-from browser import DESKTOP, PHONE, chromium, full_page_screenshot  # noqa: E402
-from site_games import play, write_campaign  # noqa: E402
+from browser import DESKTOP, PHONE, chromium, full_page_screenshot
+from site_games import play, write_campaign
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +72,12 @@ def test_the_chart_draws_one_line_per_player_with_points_at_their_tokens(site, b
         box = browser.execute_script("return arguments[0].getBBox().width;", line)
         assert box > 100  # drawn across the chart
     assert xs == sorted(xs) and len(set(xs)) == len(xs)
+    # Every point is inside the drawing, and the drawing fills the chart's box on the page.
+    view = browser.execute_script(
+        "var v = arguments[0].viewBox.baseVal; return [v.x, v.y, v.width, v.height];", chart)
+    assert view[0] <= min(xs) and max(xs) <= view[0] + view[2]
+    assert view[1] <= min(grid.values()) and max(grid.values()) <= view[1] + view[3]
+    assert abs(chart.size["width"] / chart.size["height"] - view[2] / view[3]) < 0.05
     full_page_screenshot(browser, tmp_path / "index-desktop.png", DESKTOP[0])
 
 

@@ -16,6 +16,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import jinja2
+
 from ..config import DEFAULT_SITE, load_config, site_out
 from ..engine import HANDS_PER_GAME, tokens_to_win
 from ..record import BEGIN, END, extract, opening_commitments
@@ -99,10 +101,10 @@ def render_site(archive: PublicArchive) -> dict[str, bytes]:
          awaited_turn=latest.turn + 1,
          deadline=archive.deadline,
          last_turn=latest.turn)
-    for board, record in zip(boards, archive.turns):
+    for board, public_turn in zip(boards, archive.turns):
         page(turn_page(board.turn), "turn.html.j2",
              turn=board.turn,
-             notes=record.notes,
+             notes=public_turn.notes,
              hands=[_turn_hand_view(table, board, h) for h in board.hands
                     if h.number in board.events],
              ended_before=[h.number for h in board.hands if h.ended and h.number not in board.events],
@@ -125,9 +127,7 @@ def render_site(archive: PublicArchive) -> dict[str, bytes]:
     return files
 
 
-def _environment(campaign_templates: Path):
-    import jinja2
-
+def _environment(campaign_templates: Path) -> jinja2.Environment:
     search = [str(default_templates_dir())]
     if campaign_templates.is_dir():  # the GM's wording of the events, as in the mail
         search.insert(0, str(campaign_templates))
@@ -259,8 +259,12 @@ def chart(boards: list[Board], players: list[str]) -> dict:
     lines = []
     for s, name in enumerate(players):
         points = [(b.turn, b.tokens[s], x(b.turn), y(b.tokens[s])) for b in boards]
+        # Lines of players on the same count lie on each other: each is narrower than the one
+        # before it, so that every line shows, drawn inside the earlier ones.
+        stroke = 2 + 1.5 * (len(players) - 1 - s)
         lines.append({"name": name, "colour": COLOURS[s % len(COLOURS)], "dash": DASHES[s % len(DASHES)],
-                      "points": points, "path": " ".join(f"{px},{py}" for _, _, px, py in points)})
+                      "width": stroke, "points": points,
+                      "path": " ".join(f"{px},{py}" for _, _, px, py in points)})
     step = max(1, turns // 12)  # at most a dozen turn labels
     return {"width": width, "height": height, "left": left, "right": width - right,
             "top": top, "bottom": height - bottom, "lines": lines,
@@ -275,7 +279,7 @@ def write_site(out: Path, files: dict[str, bytes]) -> None:
     """Write the site into ``out``: aside first, then switched in by renames, so
     a reader (or a web server) sees the old site or the new one. A folder that
     holds anything but a pbem site is never touched."""
-    out = Path(os.path.abspath(out))
+    out = Path(os.path.realpath(out))  # a symbolic link to the site (a web server's) stays one
     if out.exists():
         if not out.is_dir():
             raise SiteError(f"{out}: a file is in the way; give the site a folder of its own "
