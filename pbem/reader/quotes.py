@@ -195,6 +195,8 @@ def _attribution_strength(text: str, opener: bool) -> int:
     any other line ending in a verb and a colon ("Rita wrote:").  A player's "Am Ende
     schrieb ich:" holds neither a date nor an address, and stays theirs.
     """
+    if not text.endswith((":", "：")) and "@" not in text and text[:1] not in "-=_~ ":
+        return 0  # every kind below ends in a colon, holds an address or is framed (cheap test first)
     framed = _DASH_FRAME.match(text)  # "---- On ... wrote ----", "-----On ... wrote-----"
     core = (framed.group(1) if framed else text).strip()
     colon = core.endswith((":", "："))
