@@ -10,20 +10,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem.reader import read_mail
-from pbem.reader import htmltext
+from pbem.reader import htmltext, read_mail
 from pbem.reader.notes import _Notes
 from reader_kit import (
-    assert_no_lookalikes,
     FUZZ,
+    TURN_HTML,
+    assert_no_lookalikes,
     html_message,
     multipart,
     multipart_message,
     part,
     reply,
-    TURN_HTML,
 )
-
 
 # --------------------------------------------------------------------------------------------
 # HTML: quotes of the big clients become "> " lines

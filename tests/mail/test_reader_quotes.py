@@ -9,17 +9,16 @@ import pytest
 
 from pbem.reader import read_mail
 from reader_kit import (
-    assert_no_lookalikes,
     ATTRIBUTION,
+    TURN_HTML,
+    TURN_MAIL,
+    assert_no_lookalikes,
     html_message,
     inline_reply,
     message,
     quote,
     reply,
-    TURN_HTML,
-    TURN_MAIL,
 )
-
 
 # --------------------------------------------------------------------------------------------
 # own_text: quotes, attributions, originals, signatures, footers
