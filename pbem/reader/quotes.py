@@ -140,9 +140,10 @@ def _is_header_block(lines: list[str], i: int, memo: _Memo) -> bool:
     """An unquoted original's header block starts here: From/Sent/To/Subject in any order.
 
     Outlook writes "From: Sent: To: Subject:" (or "Von: Gesendet: An: Betreff:", "От:
-    Отправлено: Кому: Тема:", ...), web.de starts with "Gesendet:".  Three different keys,
-    one of them the sender or the date, or the sender and the date, within a few lines: a
-    player's own "From: ..." or "To: ..." line alone never cuts their orders.
+    Отправлено: Кому: Тема:", ...), web.de starts with "Gesendet:".  Three different keys
+    with the sender among them within a few lines, or, with an address in the block, the
+    sender and a date, or a date first and another key: a player's own "From: ..." or
+    "To: ..." line alone never cuts their orders.
     """
     first = _header_key(lines, i, memo)
     if first is None:
@@ -157,11 +158,16 @@ def _is_header_block(lines: list[str], i: int, memo: _Memo) -> bool:
             if found[1] == "sender" and _INLINE_DATE_KEY.search(lines[j]):
                 keys.add("date")
                 kinds.add("date")
+    if len(keys) >= 3 and "sender" in kinds:
+        return True
+    # Two keys are weaker evidence: they need an address too, which a player's own "From: me"
+    # and "Date: Tuesday" lines above their orders do not have.
+    block = " ".join(lines[i:min(i + 8, len(lines))])
+    if "@" not in block:
+        return False
     if "sender" in kinds:
-        return "date" in kinds or len(keys) >= 3
-    if first[1] == "date" and re.search(r"\d", lines[i]):
-        return len(keys) >= 2  # "Date: Wed, 16 May 2012 ...\nTo: ..."
-    return False
+        return "date" in kinds  # "From: bob@example.com\nDate: ..."
+    return first[1] == "date" and bool(re.search(r"\d", lines[i])) and len(keys) >= 2
 
 
 def _is_cut(lines: list[str], i: int, memo: _Memo) -> bool:
