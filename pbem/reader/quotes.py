@@ -403,9 +403,11 @@ def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
             continue
         if _is_short(line) and _FOOTERS.match(line):
             # The client put the original under its footer, unquoted, after a blank line
-            # (Outlook mobile): no inline answer is awaited, no quote or attribution follows.
+            # (Outlook mobile): no inline answer is awaited, no quote or attribution follows,
+            # and what follows is no order the player typed under the footer.
             following = _next_nonblank(lines, i + 1)
             if (pending is None and following is not None and i + 1 < len(lines)
+                    and not _reads_as_order(following)
                     and not lines[i + 1].strip() and not _is_quoted(following)
                     and not _attribution_span(lines, lines.index(following, i + 1))):
                 _add_unmarked_answers(out, lines, i)
