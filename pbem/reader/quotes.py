@@ -9,6 +9,7 @@ a run of lines that repeats one of its own mails is the original, never the play
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -423,6 +424,21 @@ def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
             pending = None
         out.append(line)
         i += 1
+    return _finish(out, answering)
+
+
+def drop_sent_words(own_text: str, answering: Sequence[str]) -> str:
+    """`own_words`' own text again, knowing the tool's own mails it may answer.
+
+    For a caller that learns which mails those are only after reading the message (the
+    inbox needs its sender first): the last steps of `own_words` run again on its result,
+    which gives what `own_words(full_text, answering)` gives, without reading it all again.
+    """
+    return _finish(own_text.split("\n"), answering) if answering else own_text
+
+
+def _finish(out: list[str], answering: Sequence[str]) -> str:
+    """The last steps of `own_words`: the sent mails' lines, a closing rule and a sign-off go."""
     if answering:
         out = _drop_repeats(out, answering)
     while out and (not out[-1].strip() or (_is_short(out[-1]) and _RULE_LINE.match(out[-1]))):
@@ -483,6 +499,13 @@ def _plain(line: str) -> str:
     return _SPACES.sub(" ", line).strip().casefold()
 
 
+@functools.lru_cache(maxsize=32)  # a batch answers the same few turn mails again and again
+def _sent_index(answering: tuple[str, ...]) -> tuple[frozenset[str], str]:
+    """The sent mails' lines as compared (see `_plain`), and all of them as one string."""
+    prose = [plain for text in answering for plain in map(_plain, text.split("\n")) if plain]
+    return frozenset(prose), " ".join(prose)
+
+
 def _drop_repeats(out: list[str], answering: Sequence[str]) -> list[str]:
     """Drop the runs of lines that repeat one of the tool's own mails, with their header block.
 
@@ -492,17 +515,9 @@ def _drop_repeats(out: list[str], answering: Sequence[str]) -> list[str]:
     the original, whatever the client wrote above it: the "key: value" lines right above the
     run go with it.  Whatever the player wrote in between, filled form lines included, stays.
     """
-    sent_lines: set[str] = set()
-    prose: list[str] = []
-    for text in answering:
-        for line in text.split("\n"):
-            plain = _plain(line)
-            if plain:
-                sent_lines.add(plain)
-                prose.append(plain)
+    sent_lines, blob = _sent_index(tuple(answering))
     if not sent_lines:
         return out
-    blob = " ".join(prose)
 
     def repeats(line: str) -> bool:
         plain = _plain(line)

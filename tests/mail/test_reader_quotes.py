@@ -352,3 +352,19 @@ def test_own_words_keep_only_words_of_the_body(body_lines, sent_lines):
         for line in own_words(body, answering).split("\n"):
             bare = re.sub(r"^Hand \d+: ", "", line.strip())
             assert not line.strip() or any(bare in source for source in body_lines), (line, body)
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(PIECES), max_size=40), st.lists(st.sampled_from(PIECES), max_size=20))
+def test_knowing_the_sent_mail_later_reads_the_same_orders(body_lines, sent_lines):
+    """The inbox learns which mail a reply answers after reading it (ReadMail.answering): the
+    orders read then are those a reading that knew it from the start gives."""
+    from pbem.orders import parse_orders
+    from pbem.reader import own_words
+    from pbem.reader.quotes import drop_sent_words
+
+    body, sent = "\n".join(body_lines), ["\n".join(sent_lines)]
+    later = drop_sent_words(own_words(body), sent)
+    at_once = own_words(body, sent)
+    players = ["Bruno", "Chloé", "Rita"]
+    assert parse_orders(later, players, "Chloé").orders == parse_orders(at_once, players, "Chloé").orders
