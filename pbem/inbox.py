@@ -520,10 +520,10 @@ def _bare_sender(raw: bytes) -> str:
     from email.utils import parseaddr
 
     head = raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
-    match = re.search(rb"(?im)^from:(.*)$", head)
-    if not match:
-        return ""
-    return parseaddr(match.group(1).decode("latin-1").strip())[1].lower()
+    found = re.findall(rb"(?im)^from:(.*)$", head)
+    if len(found) != 1 or found[0].count(b"@") != 1:
+        return ""  # no sender, or an ambiguous one (see ReadMail.sender_problem): nobody's
+    return parseaddr(found[0].decode("latin-1").strip())[1].lower()
 
 
 # -- ways in --------------------------------------------------------------------------------------------

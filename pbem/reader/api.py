@@ -11,7 +11,7 @@ from .headers import _all_ids, _first_id, _raw_header, _read_sender, _read_subje
 from .mime import _collect, _Seen, _Text
 from .notes import _Notes
 from .policy import _POLICY
-from .quotes import own_words
+from .quotes import drop_sent_words, own_words
 from .text import _tidy_blank_runs
 
 # --------------------------------------------------------------------------------------------
@@ -43,7 +43,7 @@ class ReadMail:
         answer (see `read_mail`): for a caller that finds them only after reading the sender."""
         if not sent:
             return self
-        return dataclasses.replace(self, own_text=own_words(self.full_text, sent))
+        return dataclasses.replace(self, own_text=drop_sent_words(self.own_text, sent))
 
 
 class UnreadableMail(ValueError):

@@ -9,6 +9,7 @@ a run of lines that repeats one of its own mails is the original, never the play
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -140,9 +141,10 @@ def _is_header_block(lines: list[str], i: int, memo: _Memo) -> bool:
     """An unquoted original's header block starts here: From/Sent/To/Subject in any order.
 
     Outlook writes "From: Sent: To: Subject:" (or "Von: Gesendet: An: Betreff:", "От:
-    Отправлено: Кому: Тема:", ...), web.de starts with "Gesendet:".  Three different keys,
-    one of them the sender or the date, or the sender and the date, within a few lines: a
-    player's own "From: ..." or "To: ..." line alone never cuts their orders.
+    Отправлено: Кому: Тема:", ...), web.de starts with "Gesendet:".  Three different keys
+    with the sender among them within a few lines, or, with an address in the block, the
+    sender and a date, or a date first and another key: a player's own "From: ..." or
+    "To: ..." line alone never cuts their orders.
     """
     first = _header_key(lines, i, memo)
     if first is None:
@@ -157,11 +159,16 @@ def _is_header_block(lines: list[str], i: int, memo: _Memo) -> bool:
             if found[1] == "sender" and _INLINE_DATE_KEY.search(lines[j]):
                 keys.add("date")
                 kinds.add("date")
+    if len(keys) >= 3 and "sender" in kinds:
+        return True
+    # Two keys are weaker evidence: they need an address too, which a player's own "From: me"
+    # and "Date: Tuesday" lines above their orders do not have.
+    block = " ".join(lines[i:min(i + 8, len(lines))])
+    if "@" not in block:
+        return False
     if "sender" in kinds:
-        return "date" in kinds or len(keys) >= 3
-    if first[1] == "date" and re.search(r"\d", lines[i]):
-        return len(keys) >= 2  # "Date: Wed, 16 May 2012 ...\nTo: ..."
-    return False
+        return "date" in kinds  # "From: bob@example.com\nDate: ..."
+    return first[1] == "date" and bool(re.search(r"\d", lines[i])) and len(keys) >= 2
 
 
 def _is_cut(lines: list[str], i: int, memo: _Memo) -> bool:
@@ -195,6 +202,8 @@ def _attribution_strength(text: str, opener: bool) -> int:
     any other line ending in a verb and a colon ("Rita wrote:").  A player's "Am Ende
     schrieb ich:" holds neither a date nor an address, and stays theirs.
     """
+    if not text.endswith((":", "：")) and "@" not in text and text[:1] not in "-=_~ ":
+        return 0  # every kind below ends in a colon, holds an address or is framed (cheap test first)
     framed = _DASH_FRAME.match(text)  # "---- On ... wrote ----", "-----On ... wrote-----"
     core = (framed.group(1) if framed else text).strip()
     colon = core.endswith((":", "："))
@@ -395,9 +404,11 @@ def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
             continue
         if _is_short(line) and _FOOTERS.match(line):
             # The client put the original under its footer, unquoted, after a blank line
-            # (Outlook mobile): no inline answer is awaited, no quote or attribution follows.
+            # (Outlook mobile): no inline answer is awaited, no quote or attribution follows,
+            # and what follows is no order the player typed under the footer.
             following = _next_nonblank(lines, i + 1)
             if (pending is None and following is not None and i + 1 < len(lines)
+                    and not _reads_as_order(following)
                     and not lines[i + 1].strip() and not _is_quoted(following)
                     and not _attribution_span(lines, lines.index(following, i + 1))):
                 _add_unmarked_answers(out, lines, i)
@@ -413,6 +424,21 @@ def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
             pending = None
         out.append(line)
         i += 1
+    return _finish(out, answering)
+
+
+def drop_sent_words(own_text: str, answering: Sequence[str]) -> str:
+    """`own_words`' own text again, knowing the tool's own mails it may answer.
+
+    For a caller that learns which mails those are only after reading the message (the
+    inbox needs its sender first): the last steps of `own_words` run again on its result,
+    which gives what `own_words(full_text, answering)` gives, without reading it all again.
+    """
+    return _finish(own_text.split("\n"), answering) if answering else own_text
+
+
+def _finish(out: list[str], answering: Sequence[str]) -> str:
+    """The last steps of `own_words`: the sent mails' lines, a closing rule and a sign-off go."""
     if answering:
         out = _drop_repeats(out, answering)
     while out and (not out[-1].strip() or (_is_short(out[-1]) and _RULE_LINE.match(out[-1]))):
@@ -473,6 +499,13 @@ def _plain(line: str) -> str:
     return _SPACES.sub(" ", line).strip().casefold()
 
 
+@functools.lru_cache(maxsize=32)  # a batch answers the same few turn mails again and again
+def _sent_index(answering: tuple[str, ...]) -> tuple[frozenset[str], str]:
+    """The sent mails' lines as compared (see `_plain`), and all of them as one string."""
+    prose = [plain for text in answering for plain in map(_plain, text.split("\n")) if plain]
+    return frozenset(prose), " ".join(prose)
+
+
 def _drop_repeats(out: list[str], answering: Sequence[str]) -> list[str]:
     """Drop the runs of lines that repeat one of the tool's own mails, with their header block.
 
@@ -482,17 +515,9 @@ def _drop_repeats(out: list[str], answering: Sequence[str]) -> list[str]:
     the original, whatever the client wrote above it: the "key: value" lines right above the
     run go with it.  Whatever the player wrote in between, filled form lines included, stays.
     """
-    sent_lines: set[str] = set()
-    prose: list[str] = []
-    for text in answering:
-        for line in text.split("\n"):
-            plain = _plain(line)
-            if plain:
-                sent_lines.add(plain)
-                prose.append(plain)
+    sent_lines, blob = _sent_index(tuple(answering))
     if not sent_lines:
         return out
-    blob = " ".join(prose)
 
     def repeats(line: str) -> bool:
         plain = _plain(line)

@@ -7,6 +7,7 @@ import re
 
 from .notes import _Notes
 
+
 def _raw_bytes(payload: str) -> bytes:
     """A payload string back to the bytes it was parsed from (8-bit bytes are surrogates)."""
     try:

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 
 from pbem.reader import ReadMail
 
-
 TURN_MAIL = """\
 Chloé, here is your position for turn 3 of "Love Letter, postal game 7".
 Orders are due by Tuesday 1 December 2026, 20:00 Europe/Paris (19:00 UTC).

@@ -22,7 +22,7 @@ TRICKS = {
 def message(from_lines: str, n: int) -> bytes:
     return (f"{from_lines}To: Rita <gm@example.org>\nSubject: Re: [game7] Turn 3\n"
             f"Message-ID: <trick-{n}@attacker.example>\n\nHand 1: Guard on Arthur, guess Princess\n"
-            "Hand 2: Guard on Arthur, guess Princess\n").encode("utf-8")
+            "Hand 2: Guard on Arthur, guess Princess\n").encode()
 
 
 @pytest.mark.parametrize("from_lines", TRICKS.values(), ids=TRICKS.keys())
@@ -44,3 +44,13 @@ def test_the_real_player_is_still_heard(tmp_path):
     with inbox.Mailroom(game) as room:
         outcome = room.receive(message("From: Bruno Keller <bruno@example.org>\n", 2))
     assert outcome.status == inbox.RECORDED and outcome.player == "Bruno"
+
+
+@pytest.mark.parametrize("from_lines", TRICKS.values(), ids=TRICKS.keys())
+def test_an_unreadable_message_from_an_ambiguous_sender_answers_nobody(tmp_path, from_lines):
+    game = make_game7(tmp_path)
+    raw = (f"{from_lines}Subject: Re: [game7] Turn 3\nMessage-ID: <empty@attacker.example>\n\n \n").encode()
+    with inbox.Mailroom(game) as room:
+        outcome = room.receive(raw)
+    assert outcome.status == inbox.UNREADABLE
+    assert outcome.player is None and outcome.ack is None

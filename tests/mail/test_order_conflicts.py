@@ -38,7 +38,7 @@ def two_playable_cards(campaign) -> tuple[int, str, str]:
 def mail(body: str, n: int = 1) -> bytes:
     return (f"From: Chloé Martin <{ADDRESS}>\nTo: Rita <gm@example.org>\nSubject: Re: [game7] Turn 3\n"
             f"Message-ID: <conflict-{n}@example.fr>\nContent-Type: text/plain; charset=utf-8\n"
-            f"Content-Transfer-Encoding: 8bit\n\n{body}\n").encode("utf-8")
+            f"Content-Transfer-Encoding: 8bit\n\n{body}\n").encode()
 
 
 def ack_text(campaign, draft_id: str) -> str:

@@ -14,11 +14,13 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem.reader import ReadMail, UnreadableMail, read_mail
-from pbem.reader import api
+from pbem.reader import ReadMail, UnreadableMail, api, read_mail
 from reader_kit import (
     CORPUS,
     FUZZ,
+    SEEDS,
+    TURN_HTML,
+    TURN_MAIL,
     html_message,
     message,
     multipart,
@@ -26,11 +28,7 @@ from reader_kit import (
     mutated,
     part,
     quote,
-    SEEDS,
-    TURN_HTML,
-    TURN_MAIL,
 )
-
 
 # --------------------------------------------------------------------------------------------
 # Bad input and speed

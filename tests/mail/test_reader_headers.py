@@ -10,7 +10,6 @@ import pytest
 from pbem.reader import read_mail
 from reader_kit import message
 
-
 # --------------------------------------------------------------------------------------------
 # Headers: sender, subject tag, ids
 # --------------------------------------------------------------------------------------------

@@ -10,20 +10,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pbem.reader import read_mail
-from pbem.reader import htmltext
+from pbem.reader import htmltext, read_mail
 from pbem.reader.notes import _Notes
 from reader_kit import (
-    assert_no_lookalikes,
     FUZZ,
+    TURN_HTML,
+    assert_no_lookalikes,
     html_message,
     multipart,
     multipart_message,
     part,
     reply,
-    TURN_HTML,
 )
-
 
 # --------------------------------------------------------------------------------------------
 # HTML: quotes of the big clients become "> " lines
@@ -340,3 +338,21 @@ def test_text_after_a_hidden_element_is_still_read():
 ])
 def test_visible_styled_text_is_read(visible):
     assert "Hand 7: Princess" in read_mail(html_message(f"<div>{visible}</div>")).own_text
+
+
+@pytest.mark.parametrize("markup", [
+    '<style>.x { display: none }</style><div>Hand 3: Baron on Bruno</div><div class="x">Hand 7: Princess</div>',
+    '<style>p.a, .b{color:red} .c{visibility:hidden}</style><div>Hand 3: Baron on Bruno</div>'
+    '<p class="b c">Hand 7: Princess</p>',
+    '<style>#n{font-size:0}</style><div>Hand 3: Baron on Bruno</div><span id="n">Hand 7: Princess</span>',
+    '<head><style type="text/css">\n.MsoHide {mso-hide: all; display: none !important}\n</style></head>'
+    '<body><div>Hand 3: Baron on Bruno</div><div class="MsoHide">Hand 7: Princess</div></body>',
+])
+def test_text_hidden_by_a_stylesheet_class_or_id_is_not_read(markup):
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+
+
+def test_a_class_the_stylesheet_does_not_hide_is_read():
+    markup = '<style>.x{display:none} .y{color:blue}</style><div class="y">Hand 3: Baron on Bruno</div>'
+    assert read_mail(html_message(markup)).own_text == "Hand 3: Baron on Bruno"

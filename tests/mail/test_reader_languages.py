@@ -143,3 +143,13 @@ def test_the_wrapped_end_of_a_long_quoted_line_is_no_answer():
 
 
 ATTRIBUTION_LINE = "On Tue, 1 Dec 2026 at 10:00, Rita (pbem) <gm@example.org> wrote:"
+
+
+def test_a_players_own_from_and_date_lines_do_not_cut_the_orders_below():
+    body = "From: Chloé\nDate: Tuesday evening\nHand 3: Baron on Bruno\nHand 7: Prince on myself"
+    assert read_mail(message(body + "\n")).own_text == body
+
+
+def test_an_order_typed_under_the_device_footer_is_kept():
+    body = "Hand 3: Baron on Bruno\nSent from my iPhone\n\nHand 7: Prince on myself"
+    assert read_mail(message(body + "\n")).own_text == "Hand 3: Baron on Bruno\n\nHand 7: Prince on myself"

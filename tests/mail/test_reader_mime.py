@@ -12,7 +12,6 @@ import pytest
 from pbem.reader import UnreadableMail, read_mail
 from reader_kit import message, multipart, multipart_message, part
 
-
 # --------------------------------------------------------------------------------------------
 # MIME structure
 # --------------------------------------------------------------------------------------------

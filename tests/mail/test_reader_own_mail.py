@@ -28,7 +28,8 @@ HEADER_BLOCKS = {
                   "Тема: {subject}",
     "de-outlook": "Von: Rita <gm@example.org>\nGesendet: Dienstag, 1. Dezember 2026 10:00\nAn: Chloé\n"
                   "Betreff: {subject}",
-    "zh-outlook": "发件人: Rita <gm@example.org>\n发送时间: 2026年12月1日 10:00\n收件人: Chloé\n主题: {subject}",
+    "zh-outlook": "发件人: Rita <gm@example.org>\n发送时间: 2026年12月1日 10:00\n收件人: Chloé\n"
+                  "主题: {subject}",
     "tr-outlook (no table knows it)": "Kimden: Rita <gm@example.org>\nGönderildi: 1 Aralık 2026 Salı 10:00\n"
                                       "Kime: Chloé\nKonu: {subject}",
     "no header at all": "",
@@ -120,4 +121,5 @@ def test_a_single_short_line_that_happens_to_match_the_sent_mail_is_kept():
     assert read_mail(reply(None, "x", "Hand 3: Baron on Bruno\n"), answering=[sent]).own_text == (
         "Hand 3: Baron on Bruno")
     both = "Hand 3: Baron on Bruno\nHand 7: (none)\n"
-    assert read_mail(reply(None, "x", "Hand 7: Prince\n\n" + both), answering=[sent]).own_text == "Hand 7: Prince"
+    read = read_mail(reply(None, "x", "Hand 7: Prince\n\n" + both), answering=[sent])
+    assert read.own_text == "Hand 7: Prince"

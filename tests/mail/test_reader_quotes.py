@@ -5,21 +5,25 @@ Hand-written messages pin each rule (every test names what breaks if the rule br
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pbem.reader import read_mail
 from reader_kit import (
-    assert_no_lookalikes,
     ATTRIBUTION,
+    FUZZ,
+    TURN_HTML,
+    TURN_MAIL,
+    assert_no_lookalikes,
     html_message,
     inline_reply,
     message,
     quote,
     reply,
-    TURN_HTML,
-    TURN_MAIL,
 )
-
 
 # --------------------------------------------------------------------------------------------
 # own_text: quotes, attributions, originals, signatures, footers
@@ -323,3 +327,44 @@ def test_an_answer_under_a_form_line_that_names_another_hand_keeps_its_own(answe
     assert read.own_text == answer
     orders = parse_orders(read.own_text, ["Arthur", "Bruno", "Chloé"], "Chloé").orders
     assert [(order.hand, order.card.title, order.target) for order in orders] == [(3, "Baron", "Bruno")]
+
+
+PIECES = [
+    "", "Hand 3: Baron on Bruno", "H7 Prince on myself", "> Hand 3:", ">", "> Your cards",
+    "Guard on Bruno", "On Tue, 1 Dec 2026 at 10:00, Rita <gm@example.org> wrote:",
+    "reply On Tue, 1 Dec 2026, Rita <gm@example.org> wrote:", "Von: Rita", "Gesendet: 1.12.2026",
+    "An: Chloé", "Betreff: x", "-----", "====", "Regards,", "Chloé Martin", "Sent from my iPhone",
+    "2026-12-01 10:00 GMT+01:00 Rita <gm@example.org>:", "发件人: Rita", "发送时间: 2026年", "-- ",
+    "Hand 10: Handmaid, Countess      <- your turn", "Orders for turn 3 -- reply to this mail:",
+    "Hand 11:", "Hand 11: Countess", "---- Rita wrote ----", "Thanks,",
+]
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(PIECES), max_size=40), st.lists(st.sampled_from(PIECES), max_size=20))
+def test_own_words_keep_only_words_of_the_body(body_lines, sent_lines):
+    """Whatever the mix, own_words never invents a line: each is a body line, a part of one
+    (reply text before an attribution), or an inline answer given its hand."""
+    from pbem.reader import own_words
+
+    body = "\n".join(body_lines)
+    for answering in ((), ["\n".join(sent_lines)]):
+        for line in own_words(body, answering).split("\n"):
+            bare = re.sub(r"^Hand \d+: ", "", line.strip())
+            assert not line.strip() or any(bare in source for source in body_lines), (line, body)
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(PIECES), max_size=40), st.lists(st.sampled_from(PIECES), max_size=20))
+def test_knowing_the_sent_mail_later_reads_the_same_orders(body_lines, sent_lines):
+    """The inbox learns which mail a reply answers after reading it (ReadMail.answering): the
+    orders read then are those a reading that knew it from the start gives."""
+    from pbem.orders import parse_orders
+    from pbem.reader import own_words
+    from pbem.reader.quotes import drop_sent_words
+
+    body, sent = "\n".join(body_lines), ["\n".join(sent_lines)]
+    later = drop_sent_words(own_words(body), sent)
+    at_once = own_words(body, sent)
+    players = ["Bruno", "Chloé", "Rita"]
+    assert parse_orders(later, players, "Chloé").orders == parse_orders(at_once, players, "Chloé").orders

@@ -10,7 +10,6 @@ import pytest
 from pbem.reader import read_mail
 from reader_kit import message
 
-
 # --------------------------------------------------------------------------------------------
 # Transfer encodings, charsets, line ends, format=flowed
 # --------------------------------------------------------------------------------------------
