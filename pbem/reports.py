@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from . import events as ev
 from .cards import COUNTS, Card
 from .engine import Game, countess_forced, legal_cards, tokens_to_win
+from .store import StoreError
 
 
 def default_templates_dir() -> Path:
@@ -47,15 +48,26 @@ def card_reference_text(renderer: "Renderer") -> str:
         .render(cards=card_reference())
 
 
+class TemplateRefused(StoreError):
+    """A template that may not be used: outside its folder, or doing what a template may not."""
+
+
 def make_environment(campaign_templates: Path | None = None):
-    """A Jinja environment: the campaign's own templates first, then the defaults."""
+    """A Jinja environment: the campaign's own templates first, then the defaults.
+
+    Sandboxed: GMs share template packs, and a template must only word what it
+    is given, never reach Python's internals (``cycler.__init__.__globals__``
+    gives the ``os`` module to an ordinary environment), nor read a file through
+    a symbolic link out of its folder (a ``public.txt.j2`` linked to
+    ``/etc/passwd`` would publish it)."""
     import jinja2
+    from jinja2.sandbox import SandboxedEnvironment
 
     search = [str(default_templates_dir())]
     if campaign_templates is not None and campaign_templates.is_dir():
         search.insert(0, str(campaign_templates))
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(search),
+    env = SandboxedEnvironment(
+        loader=_confined_loader(search),
         bytecode_cache=_bytecode_cache(),
         autoescape=False,  # plain-text mail, never HTML
         trim_blocks=True,
@@ -80,12 +92,49 @@ def _bytecode_cache():
     import jinja2
 
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "pbem", "templates")
+    # Not "templates": code compiled outside the sandbox calls functions unchecked.
+    folder = os.path.join(base, "pbem", "templates-sandboxed")
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError:
         return None
     return jinja2.FileSystemBytecodeCache(folder)
+
+
+def _confined_loader(search: list[str]):
+    """A file loader that refuses a template whose real path (symbolic links
+    followed) is not inside the folder it was found in."""
+    import os
+
+    import jinja2
+    from jinja2.loaders import split_template_path
+
+    class ConfinedLoader(jinja2.FileSystemLoader):
+        def get_source(self, environment, template):
+            pieces = split_template_path(template)
+            for root in self.searchpath:
+                filename = os.path.join(root, *pieces)
+                if os.path.lexists(filename):
+                    break
+            else:
+                raise jinja2.TemplateNotFound(template)
+            real, base = os.path.realpath(filename), os.path.realpath(root)
+            if os.path.commonpath([real, base]) != base or not os.path.isfile(real):
+                raise TemplateRefused(f"{filename}: refused: this template is not a file inside {root} "
+                                      f"(it leads to {real}); templates may only be files of that folder")
+            with open(real, encoding=self.encoding) as f:
+                contents = f.read()
+            mtime = os.path.getmtime(real)
+
+            def uptodate() -> bool:
+                try:
+                    return os.path.getmtime(real) == mtime
+                except OSError:
+                    return False
+
+            return contents, os.path.normpath(filename), uptodate
+
+    return ConfinedLoader(search)
 
 
 def _join_names(names: list, last: str = "and") -> str:
@@ -380,7 +429,14 @@ class Renderer:
         self.env = make_environment(campaign_templates)
 
     def render(self, template: str, context: dict) -> str:
-        return self.env.get_template(template).render(**context)
+        from jinja2.sandbox import SecurityError
+
+        try:
+            return self.env.get_template(template).render(**context)
+        except SecurityError as e:
+            raise TemplateRefused(f"{template}: refused: the template tried something templates may not "
+                                  f"do ({e}); templates are sandboxed: they only word what they are given"
+                                  ) from None
 
     def public(self, context: dict) -> str:
         return self.render("public.txt.j2", context)

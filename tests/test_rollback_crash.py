@@ -108,6 +108,7 @@ def test_rollback_killed_at_every_step_never_sends_the_old_turn(cli, monkeypatch
         sending = _would_send(cli, folder)
         old = _old_drafts(folder)
         assert old, at
-        assert not sending & old, f"killed at {at}: the undone turn's drafts would be sent: {sorted(sending & old)}"
+        leaked = sorted(sending & old)
+        assert not leaked, f"killed at {at}: the undone turn's drafts would be sent: {leaked}"
         new_turn = {d for d in sending if d.startswith("t001")}
         assert len(new_turn) == 6, (at, sorted(new_turn))  # 3 players x (public, private)

@@ -58,7 +58,8 @@ fetch_new(settings, FetchLedger(sys.argv[3]), lambda h: address in str(h.get("To
 def kept_ids(path: Path) -> list[str]:
     if not path.exists():
         return []
-    return [email.message_from_string(json.loads(line))["Message-ID"] for line in path.read_text().splitlines()]
+    lines = path.read_text().splitlines()
+    return [email.message_from_string(json.loads(line))["Message-ID"] for line in lines]
 
 
 @pytest.mark.parametrize("kill_after", [1, 3, 5])
@@ -136,8 +137,9 @@ def _maildir_game(tmp_path, kit, cli, count: int) -> Path:
     new = folder / "mail" / "inbox" / "new"
     new.mkdir(parents=True)
     for n in range(count):
-        raw = make_message(sender_name="Arthur", sender="arthur@example.org", to_name="GM", to="gm@example.org",
-                           subject="[md] Turn 1: orders", body="STATUS\n", message_id=f"<s{n}@example.org>")
+        raw = make_message(sender_name="Arthur", sender="arthur@example.org", to_name="GM",
+                           to="gm@example.org", subject="[md] Turn 1: orders", body="STATUS\n",
+                           message_id=f"<s{n}@example.org>")
         (new / f"m{n}.eml").write_bytes(raw)
     return folder
 
