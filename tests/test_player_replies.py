@@ -137,7 +137,7 @@ def test_a_reminder_suggests_only_cards_held_and_agrees_with_the_count(tmp_path)
         hands = awaited[seat]
         for h in hands:
             held = {c.title for c in pos.game.hand(h).cards[seat]}
-            shown = set(re.findall(rf'^  (\w+): +"Hand {h}: ', body, re.M))
+            shown = set(re.findall(rf'^    (\w+): +"Hand {h}: ', body, re.M))
             assert shown and shown <= held, (h, held, shown, body)
         if len(hands) == 1:
             assert "that hand will be played" in body and "those hands" not in body
@@ -148,4 +148,5 @@ def test_a_reminder_suggests_only_cards_held_and_agrees_with_the_count(tmp_path)
     body = message_from_bytes((campaign.folder / "mail" / "outbox" / f"{arthur}.eml").read_bytes(),
                               policy=default).get_content()
     assert 'Handmaid: "Hand 1: Handmaid"' in body and 'Spy:      "Hand 1: Spy on <player>"' in body
+    assert "  In hand 1, players you may name: Bruno or Charles" in body
     assert "Guard on ..., guess Prince" not in body
