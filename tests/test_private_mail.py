@@ -210,3 +210,14 @@ def test_a_whole_game_played_from_the_private_mails_alone(kit, tmp_path):
         result = campaign.resolve()
         assert not result.defaults
     assert campaign.position().game.finished
+
+
+def test_last_turn_in_the_hand_is_told_in_the_private_mail(kit, tmp_path):
+    """Bruno decides hand 1 without the public report: Arthur's Spy play on him
+    last turn is in his mail (the public part only: not what the Spy saw)."""
+    campaign = scripted(kit, tmp_path)
+    campaign.record_orders("Arthur", "Hand 1: Spy on Bruno")
+    campaign.resolve(force=True)
+    table = block(campaign.report(player="Bruno"), 1)
+    assert "  Last turn:\n    Arthur played the Spy on Bruno.\n" in table
+    assert "Prince" not in table.split("Still in")[0].replace("You hold the Prince", "")
