@@ -270,7 +270,8 @@ class Mailroom:
         return None
 
     # -- acknowledgements -----------------------------------------------------------------------
-    def _ack(self, outcome: Outcome, mail, position, problem: str = "", answered_turn: int | None = None) -> str:
+    def _ack(self, outcome: Outcome, mail, position, problem: str = "",
+             answered_turn: int | None = None) -> str:
         """Draft the acknowledgement of one message; returns its draft id.
         ``answered_turn``: the turn whose mail the player answered, when known."""
         from .reports import Renderer, card_reference, choices

@@ -337,7 +337,8 @@ def _knowledge(table: Table, game: Game, seat: int, earlier: list, now: list) ->
 
 
 def private_context(table: Table, turn: int, game: Game, events: list, seat: int,
-                    code: str = "", deadline: str = "", earlier: list = (), orders: dict | None = None) -> dict:
+                    code: str = "", deadline: str = "", earlier: list = (),
+                    orders: dict | None = None) -> dict:
     """The context of ``seat``'s private report after ``turn``: their cards, the
     hands they must play, and only the events whose audience includes them.
 
@@ -360,7 +361,8 @@ def private_context(table: Table, turn: int, game: Game, events: list, seat: int
             "your_turn": your_turn,
             "protected": h.protected[seat],
             "table": _hand_table(table, h, seat, knowledge.get(h.number, []),
-                                 _public_views(table, h, grouped.get(h.number, []), orders.get(str(h.number))))
+                                 _public_views(table, h, grouped.get(h.number, []),
+                                               orders.get(str(h.number))))
             if your_turn else None,
         })
     return {
