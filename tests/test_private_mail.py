@@ -221,3 +221,11 @@ def test_last_turn_in_the_hand_is_told_in_the_private_mail(kit, tmp_path):
     table = block(campaign.report(player="Bruno"), 1)
     assert "  Last turn:\n    Arthur played the Spy on Bruno.\n" in table
     assert "Prince" not in table.split("Still in")[0].replace("You hold the Prince", "")
+
+
+def test_the_opening_mail_says_how_the_game_goes():
+    game = game_with(1, {0: G, 1: B, 2: P}, draw=S)
+    opening = RENDER.private(private_context(TABLE, 0, game, [], 0, code="AAAA-BBBB"))
+    assert "How the game goes: thirteen hands of Love Letter are played at once." in opening
+    assert "first to 5 tokens wins the game" in opening
+    assert "How the game goes" not in context(game, 0)  # turn 1 on: not repeated
