@@ -437,7 +437,7 @@ class Campaign:
         private = {
             name: renderer.private(private_context(table, turn, game, events, seat,
                                                    code=order_code(seed, name), deadline=deadline,
-                                                   earlier=earlier))
+                                                   earlier=earlier, orders=records))
             for seat, name in enumerate(players)
         }
         files = {

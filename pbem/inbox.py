@@ -374,10 +374,11 @@ class Mailroom:
         return None
 
     # -- acknowledgements -----------------------------------------------------------------------
-    def _ack(self, outcome: Outcome, mail, position, problem: str = "", answered_turn: int | None = None) -> str:
+    def _ack(self, outcome: Outcome, mail, position, problem: str = "",
+             answered_turn: int | None = None) -> str:
         """Draft the acknowledgement of one message; returns its draft id.
         ``answered_turn``: the turn whose mail the player answered, when known."""
-        from .reports import Renderer, card_reference
+        from .reports import Renderer, card_reference, choices
 
         campaign = self.campaign
         config = campaign.config
@@ -416,6 +417,8 @@ class Mailroom:
             "other_lines": other_lines,
             "code": order_code(position.seed, player),
             "answered_turn": answered_turn,
+            # the plays open in the hands still missing: examples from the cards held
+            "choices": {h: choices(position.players, game.hand(h), seat) for h in missing},
             "reference": card_reference() if "RULES" in outcome.keywords else [],
         }
         if self._renderer is None:

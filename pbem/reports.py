@@ -184,24 +184,11 @@ def _hand_public(table: Table, hand, events: list, order: dict | None = None) ->
     resolved in that hand (its record in ``orders.json``), for what the player
     wrote where it could not be used."""
     ended_event = next((e for e in events if e.kind == "ended"), None)
-    views = []
-    for e in events:
-        if e.kind == "ended":
-            continue
-        view = event_view(table, e)
-        if e.kind == "played":
-            view["target_text"] = (order or {}).get("target_text")
-            # A play with nobody to take it: the others are all out, or those
-            # still in are protected. No play with no effect knocks anyone out,
-            # so the hand after the turn tells which.
-            others_in = [s for s in range(len(table.players)) if s != e.seat and hand.alive[s]]
-            view["nobody_because"] = "protected" if others_in else "out"
-        views.append(view)
     return {
         "number": hand.number,
         "ended": hand.ended,
         "ended_now": ended_event is not None,
-        "events": views,
+        "events": _public_views(table, hand, events, order),
         "result": event_view(table, ended_event) if ended_event else None,
         "seats": [
             {
@@ -217,6 +204,25 @@ def _hand_public(table: Table, hand, events: list, order: dict | None = None) ->
         "active": _name(table, hand.active),
         "winners": [table.players[s] for s in hand.winners],
     }
+
+
+def _public_views(table: Table, hand, events: list, order: dict | None) -> list[dict]:
+    """The public events of one hand in one turn (the end of the hand aside),
+    with what their wording needs beyond the event itself."""
+    views = []
+    for e in events:
+        if e.kind == "ended" or e.audience is not None:
+            continue
+        view = event_view(table, e)
+        if e.kind == "played":
+            view["target_text"] = (order or {}).get("target_text")
+            # A play with nobody to take it: the others are all out, or those
+            # still in are protected. No play with no effect knocks anyone out,
+            # so the hand after the turn tells which.
+            others_in = [s for s in range(len(table.players)) if s != e.seat and hand.alive[s]]
+            view["nobody_because"] = "protected" if others_in else "out"
+        views.append(view)
+    return views
 
 
 def _by_hand(events: list) -> dict[int, list]:
@@ -281,7 +287,7 @@ def card_reference(counts: dict = COUNTS) -> list[dict]:
             for card, n in sorted(counts.items(), key=lambda kv: int(kv[0]))]
 
 
-def _hand_table(table: Table, hand, seat: int, known: list[dict]) -> dict:
+def _hand_table(table: Table, hand, seat: int, known: list[dict], last_turn: list[dict]) -> dict:
     """What the active player sees of a hand to decide their play: everything
     public (who is in, protected, the discard piles, the pile) and what they
     alone know of it; never another player's card."""
@@ -297,6 +303,7 @@ def _hand_table(table: Table, hand, seat: int, known: list[dict]) -> dict:
         # The active player drew the pile's last card: the hand ends after this play.
         "last_play": not hand.pile,
         "known": known,
+        "last_turn": last_turn,
         "choices": choices(table.players, hand, seat),
     }
 
@@ -380,14 +387,19 @@ def _knowledge(table: Table, game: Game, seat: int, earlier: list, now: list) ->
 
 
 def private_context(table: Table, turn: int, game: Game, events: list, seat: int,
-                    code: str = "", deadline: str = "", earlier: list = ()) -> dict:
+                    code: str = "", deadline: str = "", earlier: list = (),
+                    orders: dict | None = None) -> dict:
     """The context of ``seat``'s private report after ``turn``: their cards, the
     hands they must play, and only the events whose audience includes them.
 
     ``earlier``: (turn, event) pairs of the turns before this one, for what the
-    player learned then (:func:`_knowledge` reads only the reader's own secrets)."""
+    player learned then (:func:`_knowledge` reads only the reader's own secrets);
+    ``orders``: the turn's orders as for :func:`public_context` (what happened in
+    each hand last turn is told again, in the public report's words)."""
     mine = [event_view(table, e) for e in ev.private_to(events, seat)]
     knowledge = _knowledge(table, game, seat, earlier, [(turn, e) for e in events])
+    grouped = _by_hand(ev.public(events))
+    orders = orders or {}
     hands = []
     for h in game.hands:
         if h.ended or not h.alive[seat]:
@@ -399,7 +411,10 @@ def private_context(table: Table, turn: int, game: Game, events: list, seat: int
             "your_turn": your_turn,
             "protected": h.protected[seat],
             "face_up": [c.title for c in h.face_up],  # public (RULES 9); they change a Guard's odds
-            "table": _hand_table(table, h, seat, knowledge.get(h.number, [])) if your_turn else None,
+            "table": _hand_table(table, h, seat, knowledge.get(h.number, []),
+                                 _public_views(table, h, grouped.get(h.number, []),
+                                               orders.get(str(h.number))))
+            if your_turn else None,
         })
     return {
         "campaign": table.campaign,

@@ -117,3 +117,12 @@ def test_preview_into_a_closed_pipe_ends_quietly(pbem_exe, started3):
         os.close(write)
     assert done.returncode == 0, done.stderr
     assert "Broken pipe" not in done.stderr and "Error" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_pbem_order_suggests_the_name_meant(cli, started3):
+    data = cli.export(started3)
+    hand, card = next((h, c) for h in data["hands"] if h["active"] == "Arthur"
+                      for c in h["players"]["Arthur"]["cards"] if c in ("Guard", "Spy", "Baron")
+                      and "Countess" not in h["players"]["Arthur"]["cards"])
+    out = cli.ok("order", started3, "--player", "Arthur", f"Hand {hand['hand']}: {card} on Brunoo").output
+    assert '"Brunoo" names no player (did you mean Bruno?)' in out

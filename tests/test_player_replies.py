@@ -49,7 +49,8 @@ def make(tmp_path: Path) -> Campaign:
 
 
 def send(campaign: Campaign, sender: str, body: str,
-         subject: str = "Re: [words] Turn 1: your cards and orders", name: str = "m") -> tuple[inbox.Outcome, EmailMessage]:
+         subject: str = "Re: [words] Turn 1: your cards and orders",
+         name: str = "m") -> tuple[inbox.Outcome, EmailMessage]:
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = "gm@example.org"
@@ -137,7 +138,7 @@ def test_a_reminder_suggests_only_cards_held_and_agrees_with_the_count(tmp_path)
         hands = awaited[seat]
         for h in hands:
             held = {c.title for c in pos.game.hand(h).cards[seat]}
-            shown = set(re.findall(rf'^  (\w+): +"Hand {h}: ', body, re.M))
+            shown = set(re.findall(rf'^    (\w+): +"Hand {h}: ', body, re.M))
             assert shown and shown <= held, (h, held, shown, body)
         if len(hands) == 1:
             assert "that hand will be played" in body and "those hands" not in body
@@ -148,4 +149,18 @@ def test_a_reminder_suggests_only_cards_held_and_agrees_with_the_count(tmp_path)
     body = message_from_bytes((campaign.folder / "mail" / "outbox" / f"{arthur}.eml").read_bytes(),
                               policy=default).get_content()
     assert 'Handmaid: "Hand 1: Handmaid"' in body and 'Spy:      "Hand 1: Spy on <player>"' in body
+    assert "  In hand 1, players you may name: Bruno or Charles" in body
     assert "Guard on ..., guess Prince" not in body
+
+
+def test_an_ack_suggests_plays_from_the_cards_held_for_the_hands_missing(tmp_path):
+    campaign = make(tmp_path)
+    _, ack = send(campaign, "arthur@example.org", "I will think about it")
+    body = ack.get_content()
+    assert "Guard on Bruno, guess Prince" not in body  # the old fixed example, a card Arthur may not hold
+    assert 'Handmaid: "Hand 1: Handmaid"' in body and 'Spy:      "Hand 1: Spy on <player>"' in body
+    pos = campaign.position()
+    for h in pos.game.awaited()[0]:
+        held = {c.title for c in pos.game.hand(h).cards[0]}
+        shown = set(re.findall(rf'^    (\w+): +"Hand {h}: ', body, re.M))
+        assert shown and shown <= held, (h, held, shown)

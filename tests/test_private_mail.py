@@ -59,8 +59,8 @@ def test_the_player_on_turn_sees_discards_protections_and_what_they_know(kit, tm
             "since).") in table
     assert "Draw pile:  8 cards." in table
     # both others are protected: the Guard can be played, to no effect, and the mail says so
-    assert ('Guard:    "Hand 1: Guard on <player>, guess <card>"  (<player>: Bruno or Charles: protected, '
-            'so no effect)') in table
+    assert "Players you may name: nobody (Bruno and Charles: protected)" in table
+    assert 'Guard:    "Hand 1: Guard on Bruno, guess <card>"  (no effect)' in table
     # what Arthur knows is his alone
     for other in ("Bruno", "Charles"):
         assert "holds the Prince" not in campaign.report(player=other)
@@ -111,7 +111,8 @@ def test_choices_come_from_the_cards_held():
     game = game_with(1, {0: H, 1: B, 2: P}, draw=S)
     table = block(context(game, 0), 1)
     assert 'Handmaid: "Hand 1: Handmaid"  (protects you until your next turn here)' in table
-    assert 'Spy:      "Hand 1: Spy on <player>"  (<player>: Bruno or Charles)' in table
+    assert "Players you may name: Bruno or Charles" in table
+    assert 'Spy:      "Hand 1: Spy on <player>"' in table
     for card in ("Guard", "Baron", "Prince", "King", "Countess", "Princess"):
         assert f"{card}:" not in table
 
@@ -127,7 +128,8 @@ def test_prince_may_name_oneself_and_princess_warns():
     game = game_with(1, {0: P, 1: B, 2: G}, draw=X)
     game.hand(1).protected[1] = True
     table = block(context(game, 0), 1)
-    assert 'Prince:   "Hand 1: Prince on <player>"  (<player>: Charles or myself)' in table
+    assert "Players you may name: Charles (Bruno: protected)" in table
+    assert 'Prince:   "Hand 1: Prince on <player>"  (or "Hand 1: Prince on myself")' in table
     assert 'Princess: "Hand 1: Princess"  (you would be out of the hand)' in table
     assert "Protected:  Bruno (Handmaid" in table
 
@@ -136,8 +138,8 @@ def test_guard_form_names_players_and_guess():
     game = game_with(1, {0: G, 1: B, 2: P}, draw=S)
     game.hand(1).alive[2] = False
     table = block(context(game, 0), 1)
-    assert ('Guard:    "Hand 1: Guard on <player>, guess <card>"  (<player>: Bruno; <card>: any card but '
-            'the Guard)') in table
+    assert "Players you may name: Bruno\n" in table
+    assert 'Guard:    "Hand 1: Guard on <player>, guess <card>"  (<card>: any card but the Guard)' in table
     assert "Out:        Charles" in table
 
 
@@ -171,14 +173,12 @@ def _orders_from_mail(mail: str, players: list[str], me: str) -> str:
     turn, the first choice shown, its <player> replaced by the first player it
     lists, its <card> by the Prince."""
     lines = []
-    for m in re.finditer(r'\n    \w+: +"(Hand \d+: [^"]+)"(?:  \(<player>: ([^;)]+))?', mail):
-        order, who = m.group(1), m.group(2)
-        if f"Hand {order.split()[1]}" in "\n".join(lines):
-            continue
-        if who:
-            first = re.split(r", | or ", who)[0]
-            order = order.replace("<player>", first).replace("<card>", "Prince")
-        lines.append(order)
+    for block_ in mail.split("\nYour turn in hand ")[1:]:
+        who = re.search(r"Players you may name: (\w+)", block_)
+        order = re.search(r'\n    \w+: +"(Hand \d+: [^"]+)"', block_).group(1)
+        if who and who.group(1) != "nobody":
+            order = order.replace("<player>", who.group(1))
+        lines.append(order.replace("<card>", "Prince"))
     return "\n".join(lines)
 
 
@@ -210,3 +210,22 @@ def test_a_whole_game_played_from_the_private_mails_alone(kit, tmp_path):
         result = campaign.resolve()
         assert not result.defaults
     assert campaign.position().game.finished
+
+
+def test_last_turn_in_the_hand_is_told_in_the_private_mail(kit, tmp_path):
+    """Bruno decides hand 1 without the public report: Arthur's Spy play on him
+    last turn is in his mail (the public part only: not what the Spy saw)."""
+    campaign = scripted(kit, tmp_path)
+    campaign.record_orders("Arthur", "Hand 1: Spy on Bruno")
+    campaign.resolve(force=True)
+    table = block(campaign.report(player="Bruno"), 1)
+    assert "  Last turn:\n    Arthur played the Spy on Bruno.\n" in table
+    assert "Prince" not in table.split("Still in")[0].replace("You hold the Prince", "")
+
+
+def test_the_opening_mail_says_how_the_game_goes():
+    game = game_with(1, {0: G, 1: B, 2: P}, draw=S)
+    opening = RENDER.private(private_context(TABLE, 0, game, [], 0, code="AAAA-BBBB"))
+    assert "How the game goes: thirteen hands of Love Letter are played at once." in opening
+    assert "first to 5 tokens wins the game" in opening
+    assert "How the game goes" not in context(game, 0)  # turn 1 on: not repeated

@@ -25,7 +25,8 @@ def test_rules_and_interface_are_in_the_repository_with_every_section():
                   "9.5", "no valid order"):
         assert words in rules, words
     interface = (REPO / "docs" / "INTERFACE.md").read_text(encoding="utf-8")
-    for words in ("pbem export", "face_up", "marked", "Order lines", "Hand 3: Guard on Charles, guess Prince"):
+    for words in ("pbem export", "face_up", "marked", "Order lines",
+                  "Hand 3: Guard on Charles, guess Prince"):
         assert words in interface, words
 
 
