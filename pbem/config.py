@@ -12,8 +12,8 @@ from types import MappingProxyType
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
-from .cards import DECK_SIZE, NAMES, Card, card_named
-from .engine import CLASSIC_PLAYERS, check_deck
+from .cards import NAMES, Card, card_named
+from .engine import CLASSIC_PLAYERS, PREMIUM_PLAYERS, check_deck, full_deck
 from .orders import FILLER, SELF_WORDS
 
 CAMPAIGN_FILE = "campaign.yaml"
@@ -27,8 +27,7 @@ _EMAIL = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9](?:[A-Za-z0-9
 
 
 #: The player counts a campaign may have, as a GM reads them (RULES 1, 9, 10).
-PLAYER_COUNTS = ("the game is for 2 to 4 players with the classic deck; 5 to 8 players need the "
-                 "Premium deck, which pbem does not play yet")
+PLAYER_COUNTS = "the game is for 2 to 4 players with the classic deck, or 5 to 8 with the Premium deck"
 
 
 class ConfigError(ValueError):
@@ -123,10 +122,10 @@ def _kind(value: Any) -> str:
 
 def _players(value: Any, fail) -> list[Person]:
     if value is None:
-        raise fail("players", "missing; list 2 to 4 players, e.g. - {name: Arthur, email: arthur@example.org}")
+        raise fail("players", "missing; list 2 to 8 players, e.g. - {name: Arthur, email: arthur@example.org}")
     if not isinstance(value, list):
-        raise fail("players", f"must be a list of 2 to 4 players, not {_kind(value)}")
-    if len(value) not in CLASSIC_PLAYERS:
+        raise fail("players", f"must be a list of 2 to 8 players, not {_kind(value)}")
+    if len(value) not in CLASSIC_PLAYERS and len(value) not in PREMIUM_PLAYERS:
         raise fail("players", f"{len(value)} {'is' if len(value) == 1 else 'are'} listed; {PLAYER_COUNTS}")
     people = [_person(entry, f"players[{i + 1}]", fail) for i, entry in enumerate(value)]
     seen_names: dict[str, int] = {}
@@ -167,31 +166,35 @@ def _person(value: Any, key: str, fail) -> Person:
 
 
 def _decks(value: Any, players: int, fail) -> dict[int, tuple[Card, ...]]:
+    full = full_deck(players)
+    size = len(full)
+    edition = "Premium" if players in PREMIUM_PLAYERS else "classic"
+    kinds = sorted(set(full), key=lambda c: (c.rank, c.value))
 
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise fail("decks", "must map hand numbers (1 to 13) to lists of 16 card names")
+        raise fail("decks", f"must map hand numbers (1 to 13) to lists of {size} card names")
     decks: dict[int, tuple[Card, ...]] = {}
     for number, cards in value.items():
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 13:
             raise fail(f"decks.{number}", "hands are numbered 1 to 13")
         if not isinstance(cards, list):
-            raise fail(f"decks.{number}", "must be a list of 16 card names, top first")
+            raise fail(f"decks.{number}", f"must be a list of {size} card names, top first")
         deck = []
         for i, name in enumerate(cards, 1):
             card = card_named(name) if isinstance(name, str) else None
-            if card is None:
-                raise fail(f"decks.{number}[{i}]", f"{name!r} is not a card (cards: "
-                           + ", ".join(c.title for c in Card) + ")")
+            if card is None or card not in kinds:
+                raise fail(f"decks.{number}[{i}]", f"{name!r} is not a card of the {edition} deck (cards: "
+                           + ", ".join(c.title for c in kinds) + ")")
             deck.append(card)
-        if len(deck) != DECK_SIZE:
-            raise fail(f"decks.{number}", f"with {players} players a deck is the {DECK_SIZE} cards of "
-                       f"the classic deck, top first; this one has {len(deck)}")
+        if len(deck) != size:
+            raise fail(f"decks.{number}", f"with {players} players a deck is the {size} cards of "
+                       f"the {edition} deck, top first; this one has {len(deck)}")
         try:
-            check_deck(tuple(deck))
+            check_deck(tuple(deck), players)
         except ValueError as e:
-            counts = {c.title: deck.count(c) for c in Card}
+            counts = {c.title: deck.count(c) for c in kinds}
             raise fail(f"decks.{number}", f"{e}; this one has {len(deck)} cards: "
                        + ", ".join(f"{n} x{k}" for n, k in counts.items() if k)) from None
         decks[number] = tuple(deck)

@@ -508,6 +508,15 @@ def _choose_pair(hand: Hand, seat: int, targets: int, first: int | None, second:
     return (*chosen, None), redirected, completed
 
 
+def choose_pair(hand: Hand, seat: int, card: Card, first: int | None, second: int | None,
+                look: int | None) -> tuple | None:
+    """Whom a Cardinal or a Baroness order will act on, as :func:`play_turn`
+    will choose (for the acknowledgement of an order that needs no completion)."""
+    chosen, _, _ = _choose_pair(hand, seat, CARD_RULES[card].targets, first, second, look, hand.marked,
+                                False, random.Random(0))
+    return chosen
+
+
 def _random_player(hand: Hand, seat: int, rng: random.Random, self_ok: bool,
                    avoid: tuple = ()) -> int | None:
     """A random player still in and unprotected, not in ``avoid``; the acting

@@ -620,3 +620,24 @@ def test_when_every_hand_has_ended_a_tie_on_tokens_goes_to_hands_won():
     assert game_winners(game) == (1,)
     game.tokens = [0, 3, 3, 0, 0, 10]
     assert game_winners(game) == (5,)
+
+
+def test_premium_events_round_trip_through_plain_data():
+    kinds_seen = set()
+    for seed in range(4):
+        game = Game.new(6, {n: shuffled_deck(f"ev{seed}", n, 6) for n in range(1, 14)})
+        while not game.finished:
+            game, events = resolve_turn(game, {}, f"ev{seed}")
+            for e in events:
+                kinds_seen.add(e.kind)
+                assert ev.from_dict(ev.to_dict(e)) == e, e
+    assert {"chose", "marked", "values"} <= kinds_seen
+
+
+def test_premium_state_round_trips_through_plain_data():
+    game = Game.new(7, {n: shuffled_deck("rt", n, 7) for n in range(1, 14)})
+    for _ in range(6):
+        game, _ = resolve_turn(game, {}, "rt", standing={2: {3: True}})
+    again = Game.from_dict(game.to_dict())
+    assert again.to_dict() == game.to_dict()
+    assert resolve_turn(again, {}, "rt")[0].to_dict() == resolve_turn(game, {}, "rt")[0].to_dict()
