@@ -485,13 +485,11 @@ def _choose_pair(hand: Hand, seat: int, targets: int, first: int | None, second:
         if usable:
             redirected = True
             pick = None
-            for step in range(1, n):
+            for step in range(1, n):  # the Cardinal's own player is among them ("you allowed")
                 p = (named + step) % n
                 if alive[p] and not protected[p] and p != other and (cardinal or p != seat):
                     pick = p
                     break
-            if pick is None and cardinal and seat != other:
-                pick = seat  # the Cardinal falls back on its own player (RULES 10.3: "you allowed")
         else:
             completed = completed or (not nmr and (named is not None or slot == 0 or cardinal))
             pick = _random_player(hand, seat, rng, cardinal, () if other is None else (other,))

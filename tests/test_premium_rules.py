@@ -641,3 +641,26 @@ def test_premium_state_round_trips_through_plain_data():
     again = Game.from_dict(game.to_dict())
     assert again.to_dict() == game.to_dict()
     assert resolve_turn(again, {}, "rt")[0].to_dict() == resolve_turn(game, {}, "rt")[0].to_dict()
+
+
+def test_premium_full_tie_is_shared_and_every_jester_on_a_winner_gains():
+    h = six({1: K, 2: CN}, draw=H)  # the King and the Constable: both 6
+    for seat in (3, 4, 5):
+        knock_out(h, seat)
+    h.pile.clear()
+    h.cards[0] = [H, G]
+    h.discards[1] = [S, S]    # 4
+    h.discards[2] = [SY]      # 4
+    h.jesters = [(3, 1), (4, 2), (5, 0)]
+    end = only(play(h, Order(H)), "ended")
+    assert end.winners == (1, 2) and dict(end.totals) == {1: 4, 2: 4}
+    assert sorted(h.bonus) == [(3, J), (4, J)]
+
+
+def test_a_mark_named_in_the_order_is_followed_without_completion():
+    h = six({1: K, 2: G}, draw=SY)
+    play(h, Order(SY, 2))
+    h.cards[1] = [G, S]
+    events = play(h, Order(G, 2, 1))
+    played = only(events, "played")
+    assert played.recipient == 2 and only(events, "mark_followed").named == (2,)
