@@ -307,3 +307,34 @@ def test_the_premium_example_is_what_its_script_builds_and_resolves(cli, tmp_pat
     data = cli.export(copy)
     assert data["turn"] == 4 and len(data["players"]) == 6
     assert all("marked" in h for h in data["hands"])
+
+
+def test_premium_orders_by_mail_are_acknowledged(tmp_path, kit, cli):
+    from email import message_from_bytes
+    from email.policy import default
+
+    from pbem import inbox
+    from pbem.campaign import order_code
+
+    folder = tmp_path / "mailsix"
+    deck = premium_deck("Spy", "Guard", "Assassin", "King", "Princess", "Bishop", "Count", "Cardinal")
+    seed = "a-long-secret-seed-for-mailsix"
+    kit.write_config(folder, kit.config(SIX, decks={1: deck}, seed=seed,
+                                        gm={"name": "Rita", "email": "gm@example.org"}))
+    cli.ok("start", folder)
+    campaign = Campaign(folder)
+    raw = ("From: Arthur <arthur@example.org>\r\nTo: gm@example.org\r\n"
+           "Subject: Re: [mailsix] Turn 1: your cards and orders\r\nMessage-ID: <six1@x>\r\n\r\n"
+           "Hand 1: Cardinal on Charles and Didier, look at Didier\r\n"
+           "Hand 4: if Bishop, discard\r\n\r\n"
+           f"Your order code: {order_code(seed, 'Arthur')}\r\n").encode()
+    path = tmp_path / "six1.eml"
+    path.write_bytes(raw)
+    outcome = inbox.receive_file(campaign, path)
+    body = message_from_bytes((folder / "mail" / "outbox" / f"{outcome.ack}.eml").read_bytes(),
+                              policy=default).get_content()
+    assert "Hand 1: Cardinal on Charles and Didier, look at Didier" in body
+    assert "Charles and Didier will trade hands; you will look at Didier's new card" in body
+    assert "Hand 4: if Bishop, discard" in body and "you will discard your card" in body
+    assert "REJECTED" not in body
+    assert Campaign(folder).store.read_standing(1) == {"Arthur": {"4": "discard"}}
