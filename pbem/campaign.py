@@ -513,6 +513,10 @@ class Campaign:
                 if old in on_file:
                     on_file[new_name] = on_file.pop(old)
                     self.store.write_orders(pos.game.turn, on_file)
+                standing = self.store.read_standing(pos.game.turn)  # "if Bishop" orders stay with the seat
+                if old in standing:
+                    standing[new_name] = standing.pop(old)
+                    self.store.write_standing(pos.game.turn, standing)
             self.store.write_roster(roster)
             self._position = None
             write_atomic(path, dump_config(candidate))

@@ -338,3 +338,10 @@ def test_premium_orders_by_mail_are_acknowledged(tmp_path, kit, cli):
     assert "Hand 4: if Bishop, discard" in body and "you will discard your card" in body
     assert "REJECTED" not in body
     assert Campaign(folder).store.read_standing(1) == {"Arthur": {"4": "discard"}}
+
+
+def test_a_standing_order_stays_with_the_seat_when_its_player_is_replaced(six, cli):
+    cli.ok("order", six, "--player", "Charles", "Hand 1: if Bishop, discard")
+    cli.ok("replace", six, "Charles", "--name", "Claude", "--email", "claude@example.org")
+    cli.ok("resolve", six, "--force")
+    assert Campaign(six).position().game.hand(1).bishop_discard[2]
