@@ -12,7 +12,7 @@ from types import MappingProxyType
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
-from .cards import NAMES, Card, card_named
+from .cards import CLASSIC_NAMES, NAMES, Card, card_named
 from .engine import CLASSIC_PLAYERS, PREMIUM_PLAYERS, check_deck, full_deck
 from .orders import FILLER, SELF_WORDS
 
@@ -127,7 +127,8 @@ def _players(value: Any, fail) -> list[Person]:
         raise fail("players", f"must be a list of 2 to 8 players, not {_kind(value)}")
     if len(value) not in CLASSIC_PLAYERS and len(value) not in PREMIUM_PLAYERS:
         raise fail("players", f"{len(value)} {'is' if len(value) == 1 else 'are'} listed; {PLAYER_COUNTS}")
-    people = [_person(entry, f"players[{i + 1}]", fail) for i, entry in enumerate(value)]
+    card_names = NAMES if len(value) in PREMIUM_PLAYERS else CLASSIC_NAMES
+    people = [_person(entry, f"players[{i + 1}]", fail, card_names) for i, entry in enumerate(value)]
     seen_names: dict[str, int] = {}
     seen_mail: dict[str, int] = {}
     for i, p in enumerate(people, 1):
@@ -142,7 +143,7 @@ def _players(value: Any, fail) -> list[Person]:
     return people
 
 
-def _person(value: Any, key: str, fail) -> Person:
+def _person(value: Any, key: str, fail, card_names: Mapping[str, Card] = CLASSIC_NAMES) -> Person:
     if isinstance(value, str):
         raise fail(key, "write it as {name: ..., email: ...}")
     if not isinstance(value, dict):
@@ -156,7 +157,7 @@ def _person(value: Any, key: str, fail) -> Person:
         raise fail(f"{key}.name", f"\"{name}\" may hold only letters, digits, spaces and . ' - "
                                   f"(at most 40 characters, starting and ending with a letter or digit)")
     folded = name.casefold()
-    if folded in NAMES or folded in SELF_WORDS or folded in FILLER or folded.isdigit():
+    if folded in card_names or folded in SELF_WORDS or folded in FILLER or folded.isdigit():
         raise fail(f"{key}.name", f"\"{name}\" would be read as a card or a word of an order; choose another")
     if email is None and key == "gm":
         return Person(name, "")

@@ -27,7 +27,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-from .cards import CLASSIC_CARDS, NAMES, RANK, Card, card_of_rank
+from .cards import CLASSIC_CARDS, CLASSIC_NAMES, NAMES, RANK, Card, card_of_rank
 from .engine import (
     CARD_RULES, PAIRED, PREMIUM_PLAYERS, TARGETED, Game, Order, choose_pair, forced_card, may_target_self,
     redirect,
@@ -202,7 +202,7 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
             continue
         number = int(word) if premium and word.isdigit() else None
         as_card = None if number is not None else _card_word(word, premium)
-        as_player = slots.get(word) or _player_word(word, folded, me)
+        as_player = slots.get(word) or _player_word(word, folded, me, premium)
         if card is None:
             if as_card is not None:
                 card = as_card
@@ -255,7 +255,7 @@ def _card_word(word: str, premium: bool = False) -> Card | None:
     return card
 
 
-def _player_word(word: str, folded: dict[str, str], me: str) -> str | None:
+def _player_word(word: str, folded: dict[str, str], me: str, premium: bool = False) -> str | None:
     """A player's canonical name for ``word``: the writer for "myself", an exact
     name, or a prefix that names one player only. An ambiguous prefix gives
     ``"?word"`` so the caller can report it."""
@@ -263,7 +263,7 @@ def _player_word(word: str, folded: dict[str, str], me: str) -> str | None:
         return me
     if word in folded:
         return folded[word]
-    if word in NAMES or word.isdigit():
+    if word in (NAMES if premium else CLASSIC_NAMES) or word.isdigit():
         return None
     hits = [name for key, name in folded.items() if key.startswith(word)]
     if len(hits) == 1:

@@ -345,3 +345,22 @@ def test_a_standing_order_stays_with_the_seat_when_its_player_is_replaced(six, c
     cli.ok("replace", six, "Charles", "--name", "Claude", "--email", "claude@example.org")
     cli.ok("resolve", six, "--force")
     assert Campaign(six).position().game.hand(1).bishop_discard[2]
+
+
+def test_a_premium_card_name_is_a_fine_player_name_in_a_classic_game_only(tmp_path, kit, cli):
+    players = [dict(p) for p in kit.PLAYERS3]
+    players[1]["name"] = "Count"
+    folder = tmp_path / "classic"
+    kit.write_config(folder, kit.config(players))
+    cli.ok("start", folder)
+    data = cli.export(folder)
+    first = data["hands"][0]["active"]
+    assert first == "Arthur"
+    out = cli.ok("order", folder, "--player", "Arthur", "Hand 1: Guard on Count, guess Prince").output
+    assert "Guard on Count" in out
+    six_players = [dict(p) for p in SIX]
+    six_players[1]["name"] = "Count"
+    folder = tmp_path / "premium"
+    kit.write_config(folder, kit.config(six_players))
+    out = cli.fails("start", folder).output
+    assert "would be read as a card" in out
