@@ -120,7 +120,8 @@ def main() -> None:
     resolve = statistics.median(resolve_times)
     baseline = statistics.median(import_times)
     ratio = resolve / baseline
-    print(f"{pbem} resolve ({args.players} players, turn 10, all orders on file): median {resolve * 1000:.0f} ms "
+    print(f"{pbem} resolve ({args.players} players, turn 10, all orders on file): "
+          f"median {resolve * 1000:.0f} ms "
           f"over {args.runs} runs")
     print(f'python -c "import click, jinja2, yaml":               median {baseline * 1000:.0f} ms')
     print(f"ratio {ratio:.2f} ({'meets' if ratio <= 1.5 else 'MISSES'} the target of at most 1.5)")

@@ -122,7 +122,8 @@ def _kind(value: Any) -> str:
 
 def _players(value: Any, fail) -> list[Person]:
     if value is None:
-        raise fail("players", "missing; list 2 to 8 players, e.g. - {name: Arthur, email: arthur@example.org}")
+        raise fail("players", "missing; list 2 to 8 players, "
+                              "e.g. - {name: Arthur, email: arthur@example.org}")
     if not isinstance(value, list):
         raise fail("players", f"must be a list of 2 to 8 players, not {_kind(value)}")
     if len(value) not in CLASSIC_PLAYERS and len(value) not in PREMIUM_PLAYERS:

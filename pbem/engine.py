@@ -29,7 +29,8 @@ from .cards import (
 )
 
 GUARD, SPY, BARON, HANDMAID, PRINCE, KING, COUNTESS, PRINCESS = CLASSIC_CARDS
-BISHOP, ASSASSIN, JESTER, CARDINAL, BARONESS = Card.BISHOP, Card.ASSASSIN, Card.JESTER, Card.CARDINAL, Card.BARONESS
+BISHOP, ASSASSIN, JESTER = Card.BISHOP, Card.ASSASSIN, Card.JESTER
+CARDINAL, BARONESS = Card.CARDINAL, Card.BARONESS
 SYCOPHANT, COUNT, CONSTABLE, DOWAGER_QUEEN = Card.SYCOPHANT, Card.COUNT, Card.CONSTABLE, Card.DOWAGER_QUEEN
 
 HANDS_PER_GAME = 13
@@ -253,7 +254,8 @@ def check_deck(deck: tuple[Card, ...], players: int = 3) -> None:
             raise ValueError(
                 f"a deck must be exactly the {PREMIUM_DECK_SIZE} cards of the Premium deck "
                 "(Assassin, Jester, 8 Guards, 2 Spies, 2 Cardinals, 2 Barons, 2 Baronesses, 2 Handmaids, "
-                "2 Sycophants, 2 Princes, 2 Counts, King, Constable, Countess, Dowager Queen, Princess, Bishop)"
+                "2 Sycophants, 2 Princes, 2 Counts, King, Constable, Countess, Dowager Queen, Princess, "
+                "Bishop)"
             )
         return
     if len(deck) != DECK_SIZE or sorted(deck) != _SORTED_DECK:
@@ -593,7 +595,8 @@ def _baron(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out
         _eliminate(hand, loser, out)
 
 
-def _dowager_queen(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+def _dowager_queen(hand: Hand, seat: int, recipient: int | None, guess: Card | None,
+                   out: list | None) -> None:
     """The Baron reversed: the higher card is out (RULES 10.3)."""
     if recipient is None:
         return

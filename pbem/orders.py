@@ -347,7 +347,8 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
     target_replaced = False
     marked = hand.marked
     if card in PAIRED:
-        target_seat, second_seat, look_seat = _check_pair(written, hand, seat, card, players, completions, notes)
+        target_seat, second_seat, look_seat = _check_pair(written, hand, seat, card, players,
+                                                          completions, notes)
     elif card in TARGETED and marked is not None:  # the Sycophant's mark (RULES 10.3)
         if written.target is not None:
             target_seat = players.index(written.target)

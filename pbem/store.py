@@ -262,8 +262,9 @@ class CampaignStore:
         try:
             return json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as e:
-            raise StoreError(f"{path}: damaged JSON ({e}); its turn's log {self.orders_path(turn).with_suffix('.log')} "
-                             f"holds every order received") from None
+            log = self.orders_path(turn).with_suffix(".log")
+            raise StoreError(f"{path}: damaged JSON ({e}); its turn's log {log} holds every order "
+                             f"received") from None
 
     def write_standing(self, turn: int, standing: dict) -> None:
         write_atomic(self.standing_path(turn), dump_json(standing))

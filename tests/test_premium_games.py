@@ -9,7 +9,6 @@ import re
 
 import pytest
 
-from pbem import events as ev
 from pbem.campaign import Campaign
 from pbem.cards import PREMIUM_DECK, Card
 from pbem.engine import Game, Hand, Order, legal_cards, play_turn, shuffled_deck
@@ -167,7 +166,8 @@ def six_campaign(tmp_path, seed: str, policy_seed: int) -> Campaign:
                 a, b = policy.sample(others, 2)
                 lines.append(f"Hand {h}: {card.title} on {a} and {b}, guess {policy.choice(range(10))}")
                 if policy.random() < 0.3:
-                    lines.append(f"Hand {policy.randint(1, 13)}: if Bishop, {policy.choice(['discard', 'keep'])}")
+                    what = policy.choice(["discard", "keep"])
+                    lines.append(f"Hand {policy.randint(1, 13)}: if Bishop, {what}")
             if policy.random() < 0.8:
                 campaign.record_orders(me, "\n".join(lines))
         campaign.resolve(force=True)
@@ -283,7 +283,8 @@ def test_bishop_hit_and_values_wording():
     h = _hand({1: C.KING}, C.BISHOP)
     h.bishop_discard[1] = True
     public, private = _render(_play(h, Order(C.BISHOP, 1, 6)), h)
-    assert "Hit! Bruno held a 6: Arthur gains a token of affection. Bruno discards the King and draws" in public
+    assert ("Hit! Bruno held a 6: Arthur gains a token of affection. "
+            "Bruno discards the King and draws") in public
     assert "after the Bishop, you drew the" in private[1]
 
 

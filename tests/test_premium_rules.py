@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from builders import deck, hand, rng
+from builders import hand, rng
 from pbem import events as ev
 from pbem.cards import PREMIUM_DECK, RANK, Card, card_named
 from pbem.engine import (
@@ -151,7 +151,7 @@ def test_the_premium_default_guess_follows_the_32_card_pack():
         assert abs(counts[number] / n - k / 24) < 0.01, number
 
 
-# -- 10.3 the new cards ---------------------------------------------------------------------------------------
+# -- 10.3 the new cards -------------------------------------------------------------------------
 
 
 def test_assassin_a_guard_on_it_knocks_out_the_guards_player():
@@ -450,7 +450,6 @@ def test_a_bishop_held_by_a_third_player_lifts_the_princess():
     h.cards[0] = [H, X]
     h.discards[1] = [CO, CO]  # Countess 7 + 2 = 9
     h.discards[2] = [CO]      # Bishop 9 + 1 = 10
-    values = hand_values(h)
     h.cards[0] = [X]
     assert hand_values(h) == {0: 9.5, 1: 9, 2: 10}
 

@@ -16,7 +16,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem.cards import CLASSIC_CARDS, FULL_DECK, Card
+from pbem.cards import CLASSIC_CARDS, Card
 from pbem.engine import (
     PAIRED, PREMIUM_PLAYERS, Game, Order, full_deck, legal_cards, resolve_turn, shuffled_deck, tokens_to_win,
 )
