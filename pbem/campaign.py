@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterator, NamedTuple
 from . import events as ev
 from .cards import Card
 from .config import CAMPAIGN_FILE, CampaignConfig, ConfigError, check_names_apart, load_config
-from .engine import Game, Order, derive_secret, resolve_turn, shuffled_deck
+from .engine import PAIRED, PREMIUM_PLAYERS, Game, Order, derive_secret, resolve_turn, shuffled_deck
 from .grammar import format_code, is_plain_tag
 from .orders import (ACCEPTED, COMPLETED, REJECTED, CheckedOrder, as_written, check_order, name_key,
                      one_order_per_hand, parse_orders)
@@ -324,7 +324,7 @@ class Campaign:
 
                 seed = secrets.token_hex(16)  # 128 bits: nobody can guess it
             players = config.names
-            decks = {h: config.decks.get(h) or shuffled_deck(seed, h) for h in range(1, 14)}
+            decks = {h: config.decks.get(h) or shuffled_deck(seed, h, len(players)) for h in range(1, 14)}
             game = Game.new(len(players), decks)
             result = self._commit(0, game, [], players, seed, {})
             if config.seed is not None and weak_seed(config.seed) and not config.decks:
@@ -383,8 +383,20 @@ class Campaign:
             if missing and not force and not passed:
                 raise MissingOrders(game.turn, missing, self.deadline_text(deadline))
             orders, records = self._orders_for_engine(pos)
-            new, events = resolve_turn(game, orders, pos.seed)
-            return self._commit(game.turn, new, events, pos.players, pos.seed, records)
+            standing = self._standing_for_engine(pos)
+            new, events = resolve_turn(game, orders, pos.seed, standing=standing)
+            return self._commit(game.turn, new, events, pos.players, pos.seed, records, standing)
+
+    def _standing_for_engine(self, pos: Position) -> dict[int, dict[int, bool]]:
+        """The "if Bishop" orders received for the awaited turn: hand -> seat ->
+        discard? (RULES 10.3). Those of hands over or players out change nothing."""
+        out: dict[int, dict[int, bool]] = {}
+        for name, per_hand in self.store.read_standing(pos.game.turn).items():
+            if name not in pos.players:
+                continue
+            for h, what in per_hand.items():
+                out.setdefault(int(h), {})[pos.players.index(name)] = what == "discard"
+        return out
 
     def _orders_for_engine(self, pos: Position) -> tuple[dict[int, Order | None], dict]:
         """The orders on file, checked again against the position (an order
@@ -400,7 +412,7 @@ class Campaign:
                 checked = None
                 if record is not None:
                     written = parse_orders(record["text"], pos.players, name).orders
-                    written = [w for w in written if w.hand == h]
+                    written = [w for w in written if w.hand == h and w.standing is None]
                     if written:
                         checked = check_order(written[-1], game, pos.players, name)
                 if checked is None or checked.status == REJECTED:
@@ -416,7 +428,7 @@ class Campaign:
         return orders, records
 
     def _commit(self, turn: int, game: Game, events: list, players: list[str],
-                seed: str, records: dict) -> TurnResult:
+                seed: str, records: dict, standing: dict | None = None) -> TurnResult:
         """Render the reports and write the turn folder in one step."""
         table = self._table(players)
         renderer = self._renderer()
@@ -431,7 +443,8 @@ class Campaign:
         if turn == 0:
             context["commitments"] = commitments(seed, game)
         if game.finished:
-            context["record"] = record_block(self._record(players, seed, turn, game, events, records))
+            context["record"] = record_block(self._record(players, seed, turn, game, events, records,
+                                                          standing or {}))
         public = renderer.public(context)
         earlier = self._earlier_events(turn)
         private = {
@@ -449,6 +462,9 @@ class Campaign:
         }
         if turn:
             files["orders.json"] = dump_json(records)
+        if standing:
+            files["standing.json"] = dump_json({str(h): {str(s): v for s, v in per.items()}
+                                                for h, per in standing.items()})
         for name, text in private.items():
             files[f"reports/private-{name}.txt"] = text
         files.update(self._turn_mails(turn, game, public, private, players))
@@ -494,23 +510,29 @@ class Campaign:
                 for e in self.store.read_json(t, "events.json") if e["kind"] in KNOWLEDGE_KINDS]
 
     def _record(self, players: list[str], seed: str, turn: int, game: Game, events: list,
-                records: dict) -> dict:
+                records: dict, standing: dict) -> dict:
         """The whole game's record for the final report (see :mod:`pbem.record`)."""
         start = Game.from_dict(self.store.read_json(0, "state.json")["game"])
         turns = []
         for t in range(1, turn + 1):
             if t == turn:
                 recs, evs, tokens = records, events, game.tokens
+                stand = {str(h): {str(s): v for s, v in per.items()} for h, per in standing.items()}
             else:
                 recs = self.store.read_json(t, "orders.json")
                 evs = [ev.from_dict(e) for e in self.store.read_json(t, "events.json")]
                 tokens = self.store.read_json(t, "state.json")["game"]["tokens"]
-            turns.append({
+                path = self.store.turn_dir(t) / "standing.json"
+                stand = self.store.read_json(t, "standing.json") if path.exists() else {}
+            entry = {
                 "turn": t,
                 "orders": {h: (r.get("engine") if r["status"] != "nmr" else None) for h, r in recs.items()},
                 "events": [ev.to_dict(e) for e in ev.public(evs)],
                 "tokens": list(tokens),
-            })
+            }
+            if stand:
+                entry["standing"] = stand
+            turns.append(entry)
         return build_record(self.name, players, seed, start, turns, game)
 
     def _turn_mails(self, turn: int, game: Game, public: str, private: dict[str, str],
@@ -569,6 +591,10 @@ class Campaign:
                 if old in on_file:
                     on_file[new_name] = on_file.pop(old)
                     self.store.write_orders(pos.game.turn, on_file)
+                standing = self.store.read_standing(pos.game.turn)  # "if Bishop" orders stay with the seat
+                if old in standing:
+                    standing[new_name] = standing.pop(old)
+                    self.store.write_standing(pos.game.turn, standing)
             self.store.write_roster(roster)
             self._position = None
             write_atomic(path, dump_config(candidate))
@@ -623,6 +649,8 @@ class Campaign:
                 "set_aside": h.set_aside.title if h.set_aside else None,
                 "winners": [players[s] for s in h.winners],
                 **({"face_up": [c.title for c in h.face_up]} if game.players == 2 else {}),
+                **({"marked": None if h.marked is None or h.ended else players[h.marked]}
+                   if game.players in PREMIUM_PLAYERS else {}),
                 "players": {
                     name: {
                         "in": h.alive[s],
@@ -634,7 +662,8 @@ class Campaign:
                 },
             })
         orders = {
-            name: {hand: {k: rec[k] for k in ("card", "target", "guess", "status")}
+            name: {hand: {k: rec[k] for k in ("card", "target", "guess", "targets", "look", "status")
+                          if k in rec}
                    for hand, rec in sorted(per_hand.items(), key=lambda kv: int(kv[0]))}
             for name, per_hand in on_file.items()
         }
@@ -693,6 +722,7 @@ class OrderBook:
         self.position = position
         self.turn = position.game.turn
         self.on_file = campaign.store.read_orders(self.turn)
+        self.standing = campaign.store.read_standing(self.turn)  # "if Bishop" orders (RULES 10.3)
         self.log: list[dict] = []
 
     def player(self, given: str) -> str:
@@ -712,8 +742,10 @@ class OrderBook:
         mine = self.on_file.setdefault(name, {})
         now = self.campaign.now().isoformat(timespec="seconds")
         for c in checked:
-            if c.status != REJECTED:
-                mine[str(c.hand)] = _order_record(c, now, source)
+            if c.status != REJECTED and c.written.standing:  # not a play: it replaces no play order
+                self.standing.setdefault(name, {})[str(c.hand)] = c.written.standing
+            elif c.status != REJECTED:
+                mine[str(c.hand)] = _order_record(c, now, source, pos.players, name)
         if not mine:
             self.on_file.pop(name)
         self.log.append({
@@ -740,20 +772,32 @@ class OrderBook:
         """The orders file first, then the log: a crash in between loses no order."""
         store = self.campaign.store
         store.write_orders(self.turn, self.on_file)
+        if self.standing:
+            store.write_standing(self.turn, self.standing)
         store.log_submissions(self.turn, self.log)
         self.log = []
 
 
-def _order_record(checked: CheckedOrder, when: str, source: str) -> dict:
+def _order_record(checked: CheckedOrder, when: str, source: str, players: list[str] = (),
+                  me: str = "") -> dict:
     w = checked.written
     target = None  # null when a random target will be chosen
     if checked.order is not None and checked.order.target is not None and not checked.random_target:
         target = w.target
     guess = checked.order.guess if checked.order is not None else None
+    premium: dict[str, Any] = {}
+    if len(players) in PREMIUM_PLAYERS:  # values as the player wrote them (RULES 10.4)
+        target = w.target
+        guess = w.guess
+        if w.card in PAIRED:
+            premium["targets"] = [t for t in (w.target, w.second) if t is not None]
+        if w.card == Card.CARDINAL:
+            premium["look"] = _cardinal_look(w, me)
     return {
         "card": w.card.title if w.card else None,
         "target": target,
-        "guess": guess.title if isinstance(guess, Card) else None,
+        "guess": guess.title if isinstance(guess, Card) else guess,
+        **premium,
         "status": checked.status,
         "text": w.text,
         "reason": checked.reason,
@@ -761,6 +805,18 @@ def _order_record(checked: CheckedOrder, when: str, source: str) -> dict:
         "received": when,
         "source": source,
     }
+
+
+def _cardinal_look(w, me: str) -> str | None:
+    """The player a Cardinal order looks at, the default filled in (RULES 10.3):
+    the one named after "look", else the one of the two who is not the writer,
+    else the first named."""
+    names = [n for n in (w.target, w.second) if n is not None]
+    if w.look is not None and w.look in names:
+        return w.look
+    if not names:
+        return None
+    return names[1] if names[0] == me and len(names) > 1 else names[0]
 
 
 __all__ = ["Campaign", "GameError", "MissingOrders", "Receipt", "TurnResult", "ConfigError",

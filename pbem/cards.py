@@ -117,6 +117,10 @@ ALIASES: dict[str, Card] = {
 #: Names are whole words or phrases: "count" is not "countess".
 NAMES: dict[str, Card] = {**{c.title.lower(): c for c in Card}, **ALIASES}
 
+#: The names of the classic deck's cards: the only card names of a 2-4 player game
+#: (there, "Count" or "Bishop" may be a player's name).
+CLASSIC_NAMES: dict[str, Card] = {name: card for name, card in NAMES.items() if card in CLASSIC_CARDS}
+
 
 def card_named(name: str) -> Card | None:
     """The card a name or alias stands for (any case), or None."""

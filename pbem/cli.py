@@ -94,10 +94,10 @@ def _person(text: str) -> dict:
 @main.command()
 @folder_arg
 @click.option("--player", "players", multiple=True, required=True, metavar='"NAME <EMAIL>"',
-              help="A player (2 to 4 times); seats are shuffled with the seed.")
+              help="A player (2 to 8 times); seats are shuffled with the seed.")
 @click.option("--seed", help="Makes the seating, the decks and every random default reproducible.")
 @click.option("--decks", "decks_file", type=click.Path(exists=True, dir_okay=False),
-              help="YAML file mapping hand numbers to 16 card names, top first.")
+              help="YAML file mapping hand numbers to 16 card names (32 with 5-8 players), top first.")
 @click.option("--title", default="", help="The game's title, used in reports.")
 @click.option("--gm", metavar='"NAME <EMAIL>"', help="The game master, the sender of every mail.")
 @_guard

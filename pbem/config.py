@@ -13,8 +13,8 @@ from types import MappingProxyType
 from pathlib import Path
 from typing import Any, Mapping, NamedTuple
 
-from .cards import DECK_SIZE, NAMES, Card, card_named
-from .engine import CLASSIC_PLAYERS, check_deck
+from .cards import CLASSIC_NAMES, NAMES, Card, card_named
+from .engine import CLASSIC_PLAYERS, PREMIUM_PLAYERS, check_deck, full_deck
 from .orders import FILLER, SELF_WORDS, name_key
 
 CAMPAIGN_FILE = "campaign.yaml"
@@ -28,8 +28,7 @@ _EMAIL = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9](?:[A-Za-z0-9
 
 
 #: The player counts a campaign may have, as a GM reads them (RULES 1, 9, 10).
-PLAYER_COUNTS = ("the game is for 2 to 4 players with the classic deck; 5 to 8 players need the "
-                 "Premium deck, which pbem does not play yet")
+PLAYER_COUNTS = "the game is for 2 to 4 players with the classic deck, or 5 to 8 with the Premium deck"
 
 
 class ConfigError(ValueError):
@@ -126,12 +125,14 @@ def _kind(value: Any) -> str:
 
 def _players(value: Any, fail) -> list[Person]:
     if value is None:
-        raise fail("players", "missing; list 2 to 4 players, e.g. - {name: Arthur, email: arthur@example.org}")
+        raise fail("players", "missing; list 2 to 8 players, "
+                              "e.g. - {name: Arthur, email: arthur@example.org}")
     if not isinstance(value, list):
-        raise fail("players", f"must be a list of 2 to 4 players, not {_kind(value)}")
-    if len(value) not in CLASSIC_PLAYERS:
+        raise fail("players", f"must be a list of 2 to 8 players, not {_kind(value)}")
+    if len(value) not in CLASSIC_PLAYERS and len(value) not in PREMIUM_PLAYERS:
         raise fail("players", f"{len(value)} {'is' if len(value) == 1 else 'are'} listed; {PLAYER_COUNTS}")
-    people = [_person(entry, f"players[{i + 1}]", fail) for i, entry in enumerate(value)]
+    card_names = NAMES if len(value) in PREMIUM_PLAYERS else CLASSIC_NAMES
+    people = [_person(entry, f"players[{i + 1}]", fail, card_names) for i, entry in enumerate(value)]
     seen_names: dict[str, int] = {}
     seen_mail: dict[str, int] = {}
     for i, p in enumerate(people, 1):
@@ -190,7 +191,7 @@ def _char_name(c: str) -> str:
     return unicodedata.name(c, f"U+{ord(c):04X}").lower()
 
 
-def _person(value: Any, key: str, fail) -> Person:
+def _person(value: Any, key: str, fail, card_names: Mapping[str, Card] = CLASSIC_NAMES) -> Person:
     if isinstance(value, str):
         raise fail(key, "write it as {name: ..., email: ...}")
     if not isinstance(value, dict):
@@ -204,7 +205,7 @@ def _person(value: Any, key: str, fail) -> Person:
         raise fail(f"{key}.name", f"\"{name}\" may hold only letters, digits, spaces and . ' - "
                                   f"(at most 40 characters, starting and ending with a letter or digit)")
     folded = name.casefold()
-    if folded in NAMES or folded in SELF_WORDS or folded in FILLER or folded.isdigit():
+    if folded in card_names or folded in SELF_WORDS or folded in FILLER or folded.isdigit():
         raise fail(f"{key}.name", f"\"{name}\" would be read as a card or a word of an order; choose another")
     if email is None and key == "gm":
         return Person(name, "")
@@ -214,31 +215,35 @@ def _person(value: Any, key: str, fail) -> Person:
 
 
 def _decks(value: Any, players: int, fail) -> dict[int, tuple[Card, ...]]:
+    full = full_deck(players)
+    size = len(full)
+    edition = "Premium" if players in PREMIUM_PLAYERS else "classic"
+    kinds = sorted(set(full), key=lambda c: (c.rank, c.value))
 
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise fail("decks", "must map hand numbers (1 to 13) to lists of 16 card names")
+        raise fail("decks", f"must map hand numbers (1 to 13) to lists of {size} card names")
     decks: dict[int, tuple[Card, ...]] = {}
     for number, cards in value.items():
         if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 13:
             raise fail(f"decks.{number}", "hands are numbered 1 to 13")
         if not isinstance(cards, list):
-            raise fail(f"decks.{number}", "must be a list of 16 card names, top first")
+            raise fail(f"decks.{number}", f"must be a list of {size} card names, top first")
         deck = []
         for i, name in enumerate(cards, 1):
             card = card_named(name) if isinstance(name, str) else None
-            if card is None:
-                raise fail(f"decks.{number}[{i}]", f"{name!r} is not a card (cards: "
-                           + ", ".join(c.title for c in Card) + ")")
+            if card is None or card not in kinds:
+                raise fail(f"decks.{number}[{i}]", f"{name!r} is not a card of the {edition} deck (cards: "
+                           + ", ".join(c.title for c in kinds) + ")")
             deck.append(card)
-        if len(deck) != DECK_SIZE:
-            raise fail(f"decks.{number}", f"with {players} players a deck is the {DECK_SIZE} cards of "
-                       f"the classic deck, top first; this one has {len(deck)}")
+        if len(deck) != size:
+            raise fail(f"decks.{number}", f"with {players} players a deck is the {size} cards of "
+                       f"the {edition} deck, top first; this one has {len(deck)}")
         try:
-            check_deck(tuple(deck))
+            check_deck(tuple(deck), players)
         except ValueError as e:
-            counts = {c.title: deck.count(c) for c in Card}
+            counts = {c.title: deck.count(c) for c in kinds}
             raise fail(f"decks.{number}", f"{e}; this one has {len(deck)} cards: "
                        + ", ".join(f"{n} x{k}" for n, k in counts.items() if k)) from None
         decks[number] = tuple(deck)

@@ -29,7 +29,8 @@ from .cards import (
 )
 
 GUARD, SPY, BARON, HANDMAID, PRINCE, KING, COUNTESS, PRINCESS = CLASSIC_CARDS
-BISHOP, ASSASSIN, JESTER, CARDINAL, BARONESS = Card.BISHOP, Card.ASSASSIN, Card.JESTER, Card.CARDINAL, Card.BARONESS
+BISHOP, ASSASSIN, JESTER = Card.BISHOP, Card.ASSASSIN, Card.JESTER
+CARDINAL, BARONESS = Card.CARDINAL, Card.BARONESS
 SYCOPHANT, COUNT, CONSTABLE, DOWAGER_QUEEN = Card.SYCOPHANT, Card.COUNT, Card.CONSTABLE, Card.DOWAGER_QUEEN
 
 HANDS_PER_GAME = 13
@@ -253,7 +254,8 @@ def check_deck(deck: tuple[Card, ...], players: int = 3) -> None:
             raise ValueError(
                 f"a deck must be exactly the {PREMIUM_DECK_SIZE} cards of the Premium deck "
                 "(Assassin, Jester, 8 Guards, 2 Spies, 2 Cardinals, 2 Barons, 2 Baronesses, 2 Handmaids, "
-                "2 Sycophants, 2 Princes, 2 Counts, King, Constable, Countess, Dowager Queen, Princess, Bishop)"
+                "2 Sycophants, 2 Princes, 2 Counts, King, Constable, Countess, Dowager Queen, Princess, "
+                "Bishop)"
             )
         return
     if len(deck) != DECK_SIZE or sorted(deck) != _SORTED_DECK:
@@ -485,13 +487,11 @@ def _choose_pair(hand: Hand, seat: int, targets: int, first: int | None, second:
         if usable:
             redirected = True
             pick = None
-            for step in range(1, n):
+            for step in range(1, n):  # the Cardinal's own player is among them ("you allowed")
                 p = (named + step) % n
                 if alive[p] and not protected[p] and p != other and (cardinal or p != seat):
                     pick = p
                     break
-            if pick is None and cardinal and seat != other:
-                pick = seat  # the Cardinal falls back on its own player (RULES 10.3: "you allowed")
         else:
             completed = completed or (not nmr and (named is not None or slot == 0 or cardinal))
             pick = _random_player(hand, seat, rng, cardinal, () if other is None else (other,))
@@ -506,6 +506,15 @@ def _choose_pair(hand: Hand, seat: int, targets: int, first: int | None, second:
             look_slot = 1 if a == seat else 0
         return (a, b, look_slot), redirected, completed
     return (*chosen, None), redirected, completed
+
+
+def choose_pair(hand: Hand, seat: int, card: Card, first: int | None, second: int | None,
+                look: int | None) -> tuple | None:
+    """Whom a Cardinal or a Baroness order will act on, as :func:`play_turn`
+    will choose (for the acknowledgement of an order that needs no completion)."""
+    chosen, _, _ = _choose_pair(hand, seat, CARD_RULES[card].targets, first, second, look, hand.marked,
+                                False, random.Random(0))
+    return chosen
 
 
 def _random_player(hand: Hand, seat: int, rng: random.Random, self_ok: bool,
@@ -586,7 +595,8 @@ def _baron(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out
         _eliminate(hand, loser, out)
 
 
-def _dowager_queen(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+def _dowager_queen(hand: Hand, seat: int, recipient: int | None, guess: Card | None,
+                   out: list | None) -> None:
     """The Baron reversed: the higher card is out (RULES 10.3)."""
     if recipient is None:
         return

@@ -14,6 +14,11 @@ of words in which filler words are dropped and the rest are recognised as a
 card (name, alias or rank), a player (name or unique prefix) or "myself". The
 first card is the card played, the first player its target, and a card after
 that the Guard's guess.
+
+Premium games (5 to 8 players, RULES 10) add: guesses that are numbers (a
+card name names its rank), a second player for the Cardinal and the Baroness
+and the Cardinal's "look at" player, and the standing order "if Bishop,
+discard" (or "keep"), which is no play: :attr:`WrittenOrder.standing`.
 """
 
 from __future__ import annotations
@@ -22,8 +27,11 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-from .cards import NAMES, Card, card_of_rank
-from .engine import TARGETED, Game, Order, forced_card, may_target_self, redirect
+from .cards import CLASSIC_CARDS, CLASSIC_NAMES, NAMES, RANK, Card, card_of_rank
+from .engine import (
+    CARD_RULES, PAIRED, PREMIUM_PLAYERS, TARGETED, Game, Order, choose_pair, forced_card, may_target_self,
+    redirect,
+)
 from .grammar import HAND_REF
 
 ACCEPTED, COMPLETED, REJECTED = "accepted", "completed", "rejected"
@@ -45,36 +53,59 @@ FILLER = frozenset("""
 
 _WORD = re.compile(r"[^\W_](?:[\w'\u2019.-]*[^\W_])?")
 
+#: Names of the Premium cards: cards only in Premium games (a classic order reads them as no card).
+_PREMIUM_NAMES = frozenset(name for name, card in NAMES.items() if card not in CLASSIC_CARDS)
+#: Words that say the next player named is the one the Cardinal looks at.
+LOOK_WORDS = frozenset({"look", "looks", "looking", "see", "view", "peek", "check"})
+#: "if Bishop, discard" / "keep" (RULES 10.3): a standing order, not a play.
+_STANDING = re.compile(r"^\W*(?:if|when)\W+(?:the\W+|a\W+|my\W+)?bishop\b[\W\w]*?\b(?P<what>discard|keep)\b",
+                       re.IGNORECASE)
+#: The numbers a Guard or a Bishop may name in a Premium game (RULES 10.2; 1 is completed).
+NUMBERS = range(0, 10)
+
 
 class WrittenOrder(NamedTuple):
     """An order as the player wrote it, names resolved, nothing checked yet.
 
     ``target`` is a player's canonical name, or None. When the player wrote a
     target that names nobody (or more than one player), ``target_text`` keeps
-    it so that the acknowledgement can say so.
+    it so that the acknowledgement can say so. ``guess`` is a card in classic
+    games, a number in Premium ones. ``second`` and ``look``: the Cardinal's or
+    the Baroness's second player, the player the Cardinal looks at.
+    ``standing``: "discard" or "keep" for the order "if Bishop, ..." (no card).
     """
 
     hand: int
     card: Card | None
     target: str | None = None
-    guess: Card | None = None
+    guess: Card | int | None = None
     text: str = ""
     target_text: str | None = None
     guess_text: str | None = None
+    second: str | None = None
+    look: str | None = None
+    standing: str | None = None
 
     def canonical(self) -> str:
         """The canonical form echoed back: ``Hand 3: Guard on Charles, guess Prince``."""
-        return canonical_text(self.hand, self.card, self.target, self.guess)
+        if self.standing:
+            return f"Hand {self.hand}: if Bishop, {self.standing}"
+        return canonical_text(self.hand, self.card, self.target, self.guess, self.second, self.look)
 
 
-def canonical_text(hand: int, card: Card | None, target: str | None, guess: Card | None) -> str:
+def canonical_text(hand: int, card: Card | None, target: str | None, guess: Card | int | None,
+                   second: str | None = None, look: str | None = None) -> str:
     if card is None:
         return f"Hand {hand}: (no card)"
     out = f"Hand {hand}: {card.title}"
     if target:
         out += f" on {target}"
-    if guess is not None and card == Card.GUARD:
-        out += f", guess {guess.title}"
+        if second:
+            out += f" and {second}"
+    if look:
+        out += f", look at {look}"
+    if guess is not None and CARD_RULES[card].guesses:
+        out += f", guess {guess.title if isinstance(guess, Card) else guess}"
     return out
 
 
@@ -106,7 +137,7 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
                 continue
             hand = int(match.group("h1") or match.group("h2"))
             order = _read_order(hand, rest, segment.strip(), players, me)
-            if order.card is None and match.group("h2"):
+            if order.card is None and order.standing is None and match.group("h2"):
                 continue  # "2. I think..." or "20:00": a bare number is an order only with a card
             found = True
             orders.append(order)
@@ -140,8 +171,14 @@ def name_key(text: str) -> str:
 
 
 def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) -> WrittenOrder:
+    premium = len(players) in PREMIUM_PLAYERS
     folded = {name_key(p): p for p in players}
     body = name_key(rest)
+    standing = _STANDING.match(body)
+    if standing:  # read in any game, so that a classic game can say it has no Bishop
+        return WrittenOrder(hand, None, text=text, standing=standing.group("what").lower())
+    if premium:
+        body = re.sub(r"\bdowager\s+queen\b", "dowager", body)  # one card, not two words
     # Multi-word names first, as phrases, so that their words are not read apart.
     slots: dict[str, str] = {}
     for key, name in sorted(folded.items(), key=lambda kv: -len(kv[0])):
@@ -151,20 +188,30 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
             body = body.replace(key, f" {token} ")
     card: Card | None = None
     target: str | None = None
-    guess: Card | None = None
+    second: str | None = None
+    look: str | None = None
+    guess: Card | int | None = None
     target_text: str | None = None
     guess_text: str | None = None
+    look_next = False
     for word in _WORD.findall(body):
         word = word.strip(".'\u2019-")
         if not word or word in FILLER:
             continue
-        as_card = _card_word(word)
-        as_player = slots.get(word) or _player_word(word, folded, me)
+        if card is not None and word in LOOK_WORDS:
+            look_next = True
+            continue
+        number = int(word) if premium and word.isdigit() else None
+        as_card = None if number is not None else _card_word(word, premium)
+        as_player = slots.get(word) or _player_word(word, folded, me, premium)
         if card is None:
             if as_card is not None:
                 card = as_card
             elif as_player is not None and target is None and not as_player.startswith("?"):
                 target = as_player  # "Hand 3: Charles, Guard, Prince": target first
+            continue
+        if look_next and as_player is not None and not as_player.startswith("?"):
+            look, look_next = as_player, False
             continue
         if target is None and target_text is None and as_player is not None:
             if as_player.startswith("?"):
@@ -172,8 +219,12 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
             else:
                 target = as_player
             continue
-        if guess is None and as_card is not None:
-            guess = as_card
+        if (card in PAIRED and target is not None and second is None and as_player is not None
+                and not as_player.startswith("?")):
+            second = as_player
+            continue
+        if guess is None and (as_card is not None or number is not None):
+            guess = number if number is not None else as_card
             continue
         if target is None and target_text is None and as_card is None:
             target_text = word  # an unknown word where a target should be
@@ -181,22 +232,31 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
             guess_text = word
     if card is not None and card not in TARGETED:
         target, target_text = None, None
-    if card != Card.GUARD:
+    if card not in PAIRED:
+        second = look = None
+    if card is None or not CARD_RULES[card].guesses:
         guess, guess_text = None, None
-    return WrittenOrder(hand, card, target, guess, text, target_text, guess_text)
+    elif premium and isinstance(guess, Card):
+        guess = RANK[guess]  # a card name names its rank (RULES 10.2)
+    return WrittenOrder(hand, card, target, guess, text, target_text, guess_text, second, look)
 
 
-def _card_word(word: str) -> Card | None:
-    """The card a word names: a name, an alias, a plural ("guards") or a rank."""
+def _card_word(word: str, premium: bool = False) -> Card | None:
+    """The card a word names: a name, an alias, a plural ("guards") or a rank.
+    The Premium cards' names are cards only in Premium games; a rank names a
+    card only in classic games (in Premium ones two cards share some ranks)."""
     if word.isdigit():
-        return card_of_rank(int(word))
+        return None if premium else card_of_rank(int(word))
     card = NAMES.get(word)
     if card is None and word.endswith("s") and len(word) > 3:
-        card = NAMES.get(word[:-1])
+        word = word[:-1]
+        card = NAMES.get(word)
+    if card is not None and not premium and word in _PREMIUM_NAMES:
+        return None
     return card
 
 
-def _player_word(word: str, folded: dict[str, str], me: str) -> str | None:
+def _player_word(word: str, folded: dict[str, str], me: str, premium: bool = False) -> str | None:
     """A player's canonical name for ``word``: the writer for "myself", an exact
     name, or a prefix that names one player only. An ambiguous prefix gives
     ``"?word"`` so the caller can report it."""
@@ -204,7 +264,7 @@ def _player_word(word: str, folded: dict[str, str], me: str) -> str | None:
         return me
     if word in folded:
         return folded[word]
-    if word in NAMES or word.isdigit():
+    if word in (NAMES if premium else CLASSIC_NAMES) or word.isdigit():
         return None
     hits = [name for key, name in folded.items() if key.startswith(word)]
     if len(hits) == 1:
@@ -255,6 +315,16 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
         return rejected(f"hand {h} is over")
     if not hand.alive[seat]:
         return rejected(f"you are out of hand {h}")
+    if written.standing:  # any player in the hand, at any time (RULES 10.3)
+        if not hand.premium:
+            return rejected("\"if Bishop\" orders are for games with the Premium deck (5 to 8 players)")
+        now = hand.bishop_discard[seat]
+        said = "discard your card" if written.standing == "discard" else "keep your card"
+        note = (f"if a Bishop hits you in hand {h}, you will {said} (from the next resolution on, "
+                f"until you change it)")
+        if (written.standing == "discard") == now:
+            note += "; this was already your standing order"
+        return CheckedOrder(written, ACCEPTED, "", note)
     if hand.active != seat:
         return rejected(f"it is not your turn in hand {h}: {players[hand.active]} plays there this turn")
     held = hand.cards[seat]
@@ -275,8 +345,22 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
     completions: list[str] = []
     notes: list[str] = []
     target_seat: int | None = None
+    second_seat = look_seat = None
     target_replaced = False
-    if card in TARGETED:
+    marked = hand.marked
+    if card in PAIRED:
+        target_seat, second_seat, look_seat = _check_pair(written, hand, seat, card, players,
+                                                          completions, notes)
+    elif card in TARGETED and marked is not None:  # the Sycophant's mark (RULES 10.3)
+        if written.target is not None:
+            target_seat = players.index(written.target)
+        if marked == seat and not may_target_self(card):
+            notes.append(f"the Sycophant marked you in hand {h}: the {card.title} cannot choose you, "
+                         f"so it will have no effect")
+        elif target_seat != marked:
+            completions.append(f"the Sycophant marked {_you(marked, seat, players)}: the {card.title} "
+                               f"must choose {'you' if marked == seat else players[marked]}")
+    elif card in TARGETED:
         target_seat, problem = _target_problem(written, hand, seat, card, players)
         if problem:
             target_replaced = True
@@ -292,16 +376,27 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
     elif written.target or written.target_text:
         notes.append(f"the {card.title} takes no target; the target is ignored")
     guess = written.guess
-    if card == Card.GUARD:
+    if not CARD_RULES[card].guesses:
+        guess = None
+    elif hand.premium:
         if guess is None:
-            what = (f"\"{as_written(written.guess_text, written.text)}\" is not a card"
-                    f"{did_you_mean(written.guess_text, CARD_TITLES)}"
-                    if written.guess_text else "no guess")
-            completions.append(f"{what}: a random card other than the Guard will be named")
-        elif guess == Card.GUARD:
-            completions.append("a Guard may not name a Guard: a random card other than the Guard will be named")
+            what = f"\"{written.guess_text}\" is not a number" if written.guess_text else "no number named"
+            completions.append(f"{what}: a random number will be named")
+        elif guess == 1:
+            completions.append(f"a {card.title} may not name 1 (the Guard): a random number will be named")
             guess = None
-    order = Order(card, target_seat, guess if card == Card.GUARD else None)
+        elif guess not in NUMBERS:
+            completions.append(f"{guess} is not a number from 0 to 9: a random number will be named")
+            guess = None
+    elif guess is None:
+        what = (f"\"{as_written(written.guess_text, written.text)}\" is not a card"
+                f"{did_you_mean(written.guess_text, CARD_TITLES)}"
+                if written.guess_text else "no guess")
+        completions.append(f"{what}: a random card other than the Guard will be named")
+    elif guess == Card.GUARD:
+        completions.append("a Guard may not name a Guard: a random card other than the Guard will be named")
+        guess = None
+    order = Order(card, target_seat, guess, second_seat, look_seat)
     status = COMPLETED if completions else ACCEPTED
     return CheckedOrder(written, status, "; ".join(completions), "; ".join(notes), order, target_replaced)
 
@@ -329,7 +424,7 @@ def one_order_per_hand(checked: list[CheckedOrder]) -> list[CheckedOrder]:
     return out
 
 
-CARD_TITLES = [card.title for card in Card]
+CARD_TITLES = [card.title for card in CLASSIC_CARDS]  # what a classic Guard may name
 
 
 def as_written(word: str, text: str) -> str:
@@ -373,6 +468,66 @@ def _did_you_mean_card(written: WrittenOrder, held: list[Card]) -> str:
         if hint:
             return hint
     return ""
+
+
+def _you(seat: int, me: int, players: list[str]) -> str:
+    return "you" if seat == me else players[seat]
+
+
+def _check_pair(written: WrittenOrder, hand, seat: int, card: Card, players: list[str],
+                completions: list[str], notes: list[str]) -> tuple[int | None, int | None, int | None]:
+    """The Cardinal's and the Baroness's players (RULES 10.3): what will be
+    completed, and (when nothing is) who will trade and whom the player looks at."""
+    cardinal = card == Card.CARDINAL
+    h = hand.number
+    named = [written.target, written.second]
+    seats = [None if n is None else players.index(n) for n in named]
+    first, second = seats
+    look = None if written.look is None else players.index(written.look)
+    marked = hand.marked
+    if marked is not None:
+        if not cardinal and marked == seat:
+            notes.append(f"the Sycophant marked you in hand {h}: the Baroness cannot look at your own "
+                         f"card, so it will have no effect")
+            return first, second, look
+        if marked not in seats:
+            instead = f" in place of {named[0]}" if named[0] else ""
+            completions.append(f"the Sycophant marked {_you(marked, seat, players)}: the {card.title} must "
+                               f"choose {'you' if marked == seat else players[marked]}{instead}")
+            seats[0] = marked
+    for slot, (name, s) in enumerate(zip(named, seats)):
+        if s is not None and marked is not None and s == marked:
+            continue
+        what = "player" if slot == 0 else "second player"
+        if s is None:
+            if slot == 0 and written.target_text:
+                completions.append(f"\"{written.target_text}\" names no player (or more than one): "
+                                   f"a random player will be chosen")
+            elif slot == 0 or cardinal:
+                completions.append(f"no {what} named: a random {what} will be chosen")
+        elif not hand.alive[s]:
+            completions.append(f"{name} is out of hand {h}: a random {what} will be chosen")
+        elif s == seat and not cardinal:
+            completions.append(f"the Baroness looks at other players' cards, not yours: "
+                               f"a random {what} will be chosen")
+        elif slot == 1 and s == seats[0]:
+            completions.append(f"{name} is named twice: a random second player will be chosen")
+    if look is not None and look not in seats:
+        notes.append(f"{written.look} is not one of the two players: the look goes by the default")
+    if completions:
+        return first, second, look
+    chosen = choose_pair(hand, seat, card, seats[0], seats[1], look)
+    if chosen is None:
+        notes.append(f"nobody else can be chosen: the {card.title} will have no effect")
+    elif cardinal:
+        a, b, slot = chosen
+        looked = (a, b)[slot]
+        who = f"{_you(a, seat, players)} and {_you(b, seat, players)}"
+        notes.append(f"{who[0].upper() + who[1:]} will trade hands; you will look at "
+                     f"{'your own' if looked == seat else players[looked] + chr(39) + 's'} new card")
+    else:
+        notes.append("you will look at the card of " + " and ".join(players[p] for p in chosen[:-1]))
+    return first, second, look
 
 
 def _target_problem(written: WrittenOrder, hand, seat: int, card: Card,

@@ -20,7 +20,7 @@ import re
 from typing import Any
 
 from . import events as ev
-from .cards import card_named
+from .cards import Card, card_named
 from .engine import Game, Order, derive_secret, resolve_turn
 
 BEGIN = "-----BEGIN PBEM RECORD-----"
@@ -92,17 +92,25 @@ def extract(text: str) -> dict:
 
 
 def order_to_json(order: Order | None) -> dict | None:
+    """An engine order as JSON: guesses are card names (classic) or numbers (Premium);
+    "second" and "look" only for the Cardinal and the Baroness."""
     if order is None:
         return None
-    return {"card": order.card.title, "target": order.target,
-            "guess": order.guess.title if order.guess is not None else None}
+    guess = order.guess
+    out = {"card": order.card.title, "target": order.target,
+           "guess": guess.title if isinstance(guess, Card) else guess}
+    if order.second is not None or order.look is not None:
+        out["second"], out["look"] = order.second, order.look
+    return out
 
 
 def order_from_json(data: dict | None) -> Order | None:
     if data is None:
         return None
+    guess = data.get("guess")
     return Order(card_named(data["card"]), data["target"],
-                 card_named(data["guess"]) if data.get("guess") else None)
+                 card_named(guess) if isinstance(guess, str) else guess,
+                 data.get("second"), data.get("look"))
 
 
 def verify(record: dict, opening_commitments: dict[str, str] | None = None) -> list[str]:
@@ -147,8 +155,10 @@ def verify(record: dict, opening_commitments: dict[str, str] | None = None) -> l
             problems.append(f"turn {turn}: expected turn {game.turn}")
             break
         orders = {int(h): order_from_json(o) for h, o in entry["orders"].items()}
+        standing = {int(h): {int(s): bool(v) for s, v in per.items()}
+                    for h, per in entry.get("standing", {}).items()}
         try:
-            game, events = resolve_turn(game, orders, seed)
+            game, events = resolve_turn(game, orders, seed, standing=standing)
         except ValueError as e:
             problems.append(f"turn {turn}: an order cannot be played: {e}")
             break

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from . import events as ev
-from .cards import COUNTS, Card
-from .engine import Game, countess_forced, legal_cards, tokens_to_win
+from .cards import COUNTS, PREMIUM_COUNTS, Card
+from .engine import PREMIUM_PLAYERS, Game, countess_forced, legal_cards, tokens_to_win
 from .store import StoreError
 
 
@@ -174,9 +174,22 @@ def event_view(table: Table, event: Any) -> dict:
             view[field] = [(table.players[s], t) for s, t in value]
         elif field == "won":
             view[field] = [(table.players[s], h) for s, h in value]
+        elif field == "marked":
+            view[field] = table.players[value]
+        elif field in ("named", "chosen"):
+            view[field] = [None if s is None else table.players[s] for s in value]
+        elif field == "values":
+            view[field] = [(table.players[s], _number(v)) for s, v in value]
+        elif field == "gained":
+            view[field] = [(table.players[s], h, c.title) for s, h, c in value]
         else:
             view[field] = value
     return view
+
+
+def _number(value: float) -> str:
+    """A hand value as a player writes it: 9.5, 10."""
+    return f"{value:g}"
 
 
 def _hand_public(table: Table, hand, events: list, order: dict | None = None) -> dict:
@@ -201,6 +214,7 @@ def _hand_public(table: Table, hand, events: list, order: dict | None = None) ->
         ],
         "draw_pile": len(hand.pile),
         "face_up": [c.title for c in hand.face_up],  # public from the start (RULES 9)
+        "marked": None if hand.ended else _name(table, hand.marked),  # the Sycophant's (RULES 10.3)
         "active": _name(table, hand.active),
         "winners": [table.players[s] for s in hand.winners],
     }
@@ -248,6 +262,7 @@ def public_context(table: Table, turn: int, game: Game, events: list, notes: lis
     in_play_or_just_ended = [h for h in game.hands if not h.ended or h.number in grouped]
     game_over = next((e for e in public if e.kind == "game_over"), None)
     tokens_won = next((e for e in public if e.kind == "tokens"), None)
+    by_cards = next((e for e in public if e.kind == "card_tokens"), None)
     return {
         "campaign": table.campaign,
         "title": table.title,
@@ -259,6 +274,7 @@ def public_context(table: Table, turn: int, game: Game, events: list, notes: lis
         "ended_before": [h.number for h in game.hands if h.ended and h.number not in grouped],
         "tokens": list(zip(table.players, game.tokens)),
         "tokens_won": event_view(table, tokens_won)["won"] if tokens_won else [],
+        "tokens_by_cards": event_view(table, by_cards)["gained"] if by_cards else [],  # RULES 10.4
         "to_win": tokens_to_win(len(table.players)),
         "finished": game.finished,
         "winners": [table.players[s] for s in game.winners],
@@ -283,8 +299,8 @@ def card_reference(counts: dict = COUNTS) -> list[dict]:
     order. The one-line effects are words, so they live in the template
     ``_cards.txt.j2``, keyed by the card's name; a card added to the deck is one
     entry there (a test checks that every card of the deck has one)."""
-    return [{"rank": int(card), "name": card.title, "count": n}
-            for card, n in sorted(counts.items(), key=lambda kv: int(kv[0]))]
+    return [{"rank": card.rank, "name": card.title, "count": n}
+            for card, n in sorted(counts.items(), key=lambda kv: (kv[0].rank, int(kv[0])))]
 
 
 def _hand_table(table: Table, hand, seat: int, known: list[dict], last_turn: list[dict]) -> dict:
@@ -433,7 +449,8 @@ def private_context(table: Table, turn: int, game: Game, events: list, seat: int
         "winners": [table.players[s] for s in game.winners],
         "tokens": list(zip(table.players, game.tokens)),
         "to_win": tokens_to_win(len(table.players)),
-        "reference": card_reference(),
+        "premium": game.players in PREMIUM_PLAYERS,
+        "reference": card_reference(PREMIUM_COUNTS if game.players in PREMIUM_PLAYERS else COUNTS),
     }
 
 

@@ -264,6 +264,25 @@ class CampaignStore:
     def write_orders(self, turn: int, orders: dict) -> None:
         write_atomic(self.orders_path(turn), dump_json(orders))
 
+    def standing_path(self, turn: int) -> Path:
+        return self.root / ORDERS / f"turn-{turn:03d}-standing.json"
+
+    def read_standing(self, turn: int) -> dict[str, dict[str, str]]:
+        """Player -> hand (as a string) -> "discard" or "keep": the standing
+        "if Bishop" orders received for this turn (RULES 10.3)."""
+        path = self.standing_path(turn)
+        if not path.exists():
+            return {}
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as e:
+            log = self.orders_path(turn).with_suffix(".log")
+            raise StoreError(f"{path}: damaged JSON ({e}); its turn's log {log} holds every order "
+                             f"received") from None
+
+    def write_standing(self, turn: int, standing: dict) -> None:
+        write_atomic(self.standing_path(turn), dump_json(standing))
+
     def log_submissions(self, turn: int, entries: list[dict]) -> None:
         """Append submissions to the turn's log, with one sync for all."""
         if entries:

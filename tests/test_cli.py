@@ -108,13 +108,13 @@ def test_new_refuses_a_started_campaign(cli, snap, started3):
 
 @pytest.mark.parametrize("people", [
     PEOPLE[:1],
-    PEOPLE + ["Eve <eve@example.org>"],
+    PEOPLE + [f"Extra{chr(65 + i)} <extra{i}@example.org>" for i in range(5)],
     [PEOPLE[0], PEOPLE[1], "Bob <bob@@x.org>"],
     [PEOPLE[0], PEOPLE[1], "Bob bob@x.org"],
     [PEOPLE[0], PEOPLE[1], "Prince <prince@example.org>"],
     [PEOPLE[0], PEOPLE[1], "arthur <other@example.org>"],
     [PEOPLE[0], PEOPLE[1], "Other <arthur@example.org>"],
-], ids=["1-player", "5-players", "bad-email", "no-brackets", "card-name", "same-name", "same-email"])
+], ids=["1-player", "9-players", "bad-email", "no-brackets", "card-name", "same-name", "same-email"])
 def test_new_with_bad_players_writes_nothing(cli, tmp_path, people):
     folder = tmp_path / "game"
     args = ["new", folder, "--seed", 1]

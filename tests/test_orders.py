@@ -253,3 +253,167 @@ def test_a_card_named_later_is_a_guess_not_a_misspelt_play():
     game = game_with({0: G, 1: B, 2: P}, draw=S)
     c = check("Hand 1: Baron on Bruno, guess Spy", game)
     assert c.status == REJECTED and "did you mean" not in c.reason
+
+
+# -- Premium games (RULES 10, INTERFACE.md "Order lines") -------------------------------------------------
+
+SIX = ["Arthur", "Bruno", "Charles", "Didier", "Emma", "Fanny"]
+PR = Card  # the Premium cards by name
+
+
+def six_one(text: str, me: str = "Arthur"):
+    return one(text, me, SIX)
+
+
+def premium_game(held: dict[int, list[Card]] | None = None) -> Game:
+    """A 6-player game; in hand 1 (Arthur first) each seat holds ``held[seat]``."""
+    game = Game.new(6, {n: shuffled_deck("orders", n, 6) for n in range(1, 14)})
+    for seat, cards in (held or {}).items():
+        game.hand(1).cards[seat] = list(cards)
+    return game
+
+
+def check6(text: str, game: Game, me: str = "Arthur"):
+    return check_order(six_one(text, me), game, SIX, me)
+
+
+@pytest.mark.parametrize("text, number", [
+    ("Hand 3: Guard on Charles, guess 4", 4),
+    ("Hand 3: Guard on Charles, guess Handmaid", 4),
+    ("Hand 3: Guard on Charles, guess Sycophant", 4),
+    ("Hand 3: Guard on Charles, guess Cardinal", 2),
+    ("Hand 3: Guard on Charles, guess 0", 0),
+    ("Hand 3: Guard on Charles, guess Assassin", 0),
+    ("H3 Guard Charles 9", 9),
+    ("Hand 3: Guard on Charles, guess Dowager Queen", 7),
+])
+def test_premium_guesses_are_numbers(text, number):
+    o = six_one(text)
+    assert (o.card, o.target, o.guess) == (G, "Charles", number) and type(o.guess) is int
+    assert o.canonical() == f"Hand 3: Guard on Charles, guess {number}"
+
+
+def test_premium_bishop_order():
+    o = six_one("Hand 3: Bishop on Charles, guess 7")
+    assert (o.card, o.target, o.guess) == (PR.BISHOP, "Charles", 7)
+
+
+@pytest.mark.parametrize("text, card", [
+    ("Hand 3: Count", PR.COUNT), ("Hand 3: Countess", C), ("Hand 3: Baroness on Bruno", PR.BARONESS),
+    ("Hand 3: Baron on Bruno", B), ("Hand 3: Dowager Queen on Bruno", PR.DOWAGER_QUEEN),
+    ("Hand 3: Queen on Bruno", PR.DOWAGER_QUEEN), ("Hand 3: dowager on Bruno", PR.DOWAGER_QUEEN),
+    ("Hand 3: Constable", PR.CONSTABLE), ("Hand 3: Assassin", PR.ASSASSIN),
+    ("Hand 3: Jester on Bruno", PR.JESTER), ("Hand 3: Sycophant on myself", PR.SYCOPHANT),
+])
+def test_premium_names_are_whole_words(text, card):
+    assert six_one(text).card == card
+
+
+def test_premium_names_are_no_cards_in_a_classic_game():
+    assert one("Hand 3: Count").card is None
+    assert one("Hand 3: Guard on Bruno, guess Countess").guess == C
+
+
+def test_cardinal_order_with_two_players_and_a_look():
+    o = six_one("Hand 3: Cardinal on Charles and Didier, look at Didier")
+    assert (o.card, o.target, o.second, o.look) == (PR.CARDINAL, "Charles", "Didier", "Didier")
+    assert o.canonical() == "Hand 3: Cardinal on Charles and Didier, look at Didier"
+
+
+def test_baroness_order_with_one_or_two_players():
+    o = six_one("Hand 3: Baroness on Charles and Didier")
+    assert (o.target, o.second) == ("Charles", "Didier")
+    assert six_one("Hand 3: Baroness on Charles").second is None
+
+
+@pytest.mark.parametrize("text, what", [("Hand 7: if Bishop, discard", "discard"),
+                                        ("Hand 7: if Bishop, keep", "keep"),
+                                        ("7: if the Bishop hits me, discard", "discard"),
+                                        ("hand 7 - IF BISHOP KEEP", "keep")])
+def test_standing_bishop_order(text, what):
+    o = six_one(text)
+    assert (o.hand, o.card, o.standing) == (7, None, what)
+    assert o.canonical() == f"Hand 7: if Bishop, {what}"
+
+
+def test_standing_order_is_accepted_from_any_player_in_the_hand():
+    game = premium_game()
+    checked = check6("Hand 1: if Bishop, discard", game, "Charles")
+    assert checked.status == ACCEPTED and "discard" in checked.note and checked.order is None
+    game.hand(1).alive[2] = False
+    assert check6("Hand 1: if Bishop, discard", game, "Charles").status == REJECTED
+
+
+def test_standing_order_is_refused_in_a_classic_game():
+    game = Game.new(3, {n: shuffled_deck("c", n) for n in range(1, 14)})
+    checked = check_order(one("Hand 1: if Bishop, discard"), game, PLAYERS, "Arthur")
+    assert checked.status == REJECTED and "Premium" in checked.reason
+
+
+@pytest.mark.parametrize("guess, word", [(None, "no number"), (1, "may not name 1"), (12, "0 to 9")])
+def test_premium_guard_guess_completed(guess, word):
+    game = premium_game({0: [G, S]})
+    text = "Hand 1: Guard on Bruno" + (f", guess {guess}" if guess is not None else "")
+    checked = check6(text, game)
+    assert checked.status == COMPLETED and word in checked.reason and checked.order.guess is None
+
+
+def test_cardinal_acknowledgement_says_who_trades_and_whom_you_look_at():
+    game = premium_game({0: [PR.CARDINAL, G]})
+    checked = check6("Hand 1: Cardinal on Charles and Didier, look at Didier", game)
+    assert checked.status == ACCEPTED
+    assert "Charles and Didier will trade hands; you will look at Didier's new card" in checked.note
+    assert checked.order == (PR.CARDINAL, 2, None, 3, 3)
+    checked = check6("Hand 1: Cardinal on myself and Didier", game)
+    assert "You and Didier will trade hands; you will look at Didier's new card" in checked.note
+
+
+def test_cardinal_completed_when_a_player_is_missing_or_named_twice():
+    game = premium_game({0: [PR.CARDINAL, G]})
+    assert "second player" in check6("Hand 1: Cardinal on Charles", game).reason
+    assert "named twice" in check6("Hand 1: Cardinal on Charles and Charles", game).reason
+
+
+def test_cardinal_redirected_from_a_protected_player_in_the_acknowledgement():
+    game = premium_game({0: [PR.CARDINAL, G]})
+    game.hand(1).protected[2] = True
+    checked = check6("Hand 1: Cardinal on Charles and Didier", game)
+    assert "Emma and Didier will trade hands; you will look at Emma's new card" in checked.note
+
+
+def test_baroness_on_yourself_is_completed():
+    game = premium_game({0: [PR.BARONESS, G]})
+    checked = check6("Hand 1: Baroness on myself", game)
+    assert checked.status == COMPLETED and "not yours" in checked.reason
+    assert check6("Hand 1: Baroness on Bruno and Emma", game).note == \
+        "you will look at the card of Bruno and Emma"
+
+
+def test_a_marked_player_must_be_chosen_and_the_order_says_so():
+    game = premium_game({0: [G, S]})
+    game.hand(1).marked = 3
+    checked = check6("Hand 1: Guard on Bruno, guess 4", game)
+    assert checked.status == COMPLETED and "marked Didier" in checked.reason
+    assert check6("Hand 1: Guard on Didier, guess 4", game).status == ACCEPTED
+
+
+def test_the_marked_players_own_guard_is_accepted_and_warned():
+    game = premium_game({0: [G, S]})
+    game.hand(1).marked = 0
+    checked = check6("Hand 1: Guard on Bruno, guess 4", game)
+    assert checked.status == ACCEPTED and "no effect" in checked.note
+
+
+def test_a_mark_on_a_cardinal_takes_the_first_players_place():
+    game = premium_game({0: [PR.CARDINAL, G]})
+    game.hand(1).marked = 4
+    checked = check6("Hand 1: Cardinal on Charles and Didier", game)
+    assert checked.status == COMPLETED and "in place of Charles" in checked.reason
+    assert check6("Hand 1: Cardinal on Charles and Emma", game).status == ACCEPTED
+
+
+def test_a_guard_redirected_onto_the_assassin_says_where_it_goes():
+    game = premium_game({0: [G, S], 1: [H], 2: [PR.ASSASSIN]})
+    game.hand(1).protected[1] = True
+    checked = check6("Hand 1: Guard on Bruno, guess 3", game)
+    assert "will go to Charles" in checked.note

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from builders import deck, hand, rng
+from builders import hand, rng
 from pbem import events as ev
 from pbem.cards import PREMIUM_DECK, RANK, Card, card_named
 from pbem.engine import (
@@ -151,7 +151,7 @@ def test_the_premium_default_guess_follows_the_32_card_pack():
         assert abs(counts[number] / n - k / 24) < 0.01, number
 
 
-# -- 10.3 the new cards ---------------------------------------------------------------------------------------
+# -- 10.3 the new cards -------------------------------------------------------------------------
 
 
 def test_assassin_a_guard_on_it_knocks_out_the_guards_player():
@@ -450,7 +450,6 @@ def test_a_bishop_held_by_a_third_player_lifts_the_princess():
     h.cards[0] = [H, X]
     h.discards[1] = [CO, CO]  # Countess 7 + 2 = 9
     h.discards[2] = [CO]      # Bishop 9 + 1 = 10
-    values = hand_values(h)
     h.cards[0] = [X]
     assert hand_values(h) == {0: 9.5, 1: 9, 2: 10}
 
@@ -620,3 +619,47 @@ def test_when_every_hand_has_ended_a_tie_on_tokens_goes_to_hands_won():
     assert game_winners(game) == (1,)
     game.tokens = [0, 3, 3, 0, 0, 10]
     assert game_winners(game) == (5,)
+
+
+def test_premium_events_round_trip_through_plain_data():
+    kinds_seen = set()
+    for seed in range(4):
+        game = Game.new(6, {n: shuffled_deck(f"ev{seed}", n, 6) for n in range(1, 14)})
+        while not game.finished:
+            game, events = resolve_turn(game, {}, f"ev{seed}")
+            for e in events:
+                kinds_seen.add(e.kind)
+                assert ev.from_dict(ev.to_dict(e)) == e, e
+    assert {"chose", "marked", "values"} <= kinds_seen
+
+
+def test_premium_state_round_trips_through_plain_data():
+    game = Game.new(7, {n: shuffled_deck("rt", n, 7) for n in range(1, 14)})
+    for _ in range(6):
+        game, _ = resolve_turn(game, {}, "rt", standing={2: {3: True}})
+    again = Game.from_dict(game.to_dict())
+    assert again.to_dict() == game.to_dict()
+    assert resolve_turn(again, {}, "rt")[0].to_dict() == resolve_turn(game, {}, "rt")[0].to_dict()
+
+
+def test_premium_full_tie_is_shared_and_every_jester_on_a_winner_gains():
+    h = six({1: K, 2: CN}, draw=H)  # the King and the Constable: both 6
+    for seat in (3, 4, 5):
+        knock_out(h, seat)
+    h.pile.clear()
+    h.cards[0] = [H, G]
+    h.discards[1] = [S, S]    # 4
+    h.discards[2] = [SY]      # 4
+    h.jesters = [(3, 1), (4, 2), (5, 0)]
+    end = only(play(h, Order(H)), "ended")
+    assert end.winners == (1, 2) and dict(end.totals) == {1: 4, 2: 4}
+    assert sorted(h.bonus) == [(3, J), (4, J)]
+
+
+def test_a_mark_named_in_the_order_is_followed_without_completion():
+    h = six({1: K, 2: G}, draw=SY)
+    play(h, Order(SY, 2))
+    h.cards[1] = [G, S]
+    events = play(h, Order(G, 2, 1))
+    played = only(events, "played")
+    assert played.recipient == 2 and only(events, "mark_followed").named == (2,)

@@ -89,8 +89,8 @@ def test_one_or_nine_players_are_refused_naming_the_allowed_counts(cli, snap, ki
 
 
 def test_pbem_new_with_two_players_starts_and_with_one_is_refused(cli, tmp_path):
-    cli.ok("new", tmp_path / "pair", "--player", "Arthur <a@example.org>", "--player", "Bruno <b@example.org>",
-           "--seed", "duo-seed-long-enough")
+    cli.ok("new", tmp_path / "pair", "--player", "Arthur <a@example.org>",
+           "--player", "Bruno <b@example.org>", "--seed", "duo-seed-long-enough")
     assert len(cli.export(tmp_path / "pair")["players"]) == 2
     out = cli.fails("new", tmp_path / "solo", "--player", "Arthur <a@example.org>").output
     assert "2 to 4" in out
