@@ -52,8 +52,9 @@ class TemplateRefused(StoreError):
     """A template that may not be used: outside its folder, or doing what a template may not."""
 
 
-def make_environment(campaign_templates: Path | None = None):
+def make_environment(campaign_templates: Path | None = None, html: bool = False):
     """A Jinja environment: the campaign's own templates first, then the defaults.
+    ``html``: for web pages (every value escaped); else for plain-text mail.
 
     Sandboxed: GMs share template packs, and a template must only word what it
     is given, never reach Python's internals (``cycler.__init__.__globals__``
@@ -68,8 +69,8 @@ def make_environment(campaign_templates: Path | None = None):
         search.insert(0, str(campaign_templates))
     env = SandboxedEnvironment(
         loader=_confined_loader(search),
-        bytecode_cache=_bytecode_cache(),
-        autoescape=False,  # plain-text mail, never HTML
+        bytecode_cache=_bytecode_cache("html" if html else "text"),
+        autoescape=html,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
@@ -82,18 +83,23 @@ def make_environment(campaign_templates: Path | None = None):
     return env
 
 
-def _bytecode_cache():
+def _bytecode_cache(kind: str):
     """Compiled templates, kept between runs: compiling them costs more than
     the rest of a `pbem resolve`. Jinja keys each entry by the template's
     source checksum, so an edited or overriding template is compiled anew.
-    No cache (and no error) where the cache folder cannot be written."""
+    No cache (and no error) where the cache folder cannot be written.
+
+    One cache per ``kind`` of environment ("text", "html"): Jinja's key is the
+    template's name and source only, and the same ``_events.txt.j2`` compiled
+    with autoescape for the web pages must never be run by the mail, nor the
+    other way round."""
     import os
 
     import jinja2
 
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     # Not "templates": code compiled outside the sandbox calls functions unchecked.
-    folder = os.path.join(base, "pbem", "templates-sandboxed")
+    folder = os.path.join(base, "pbem", f"templates-sandboxed-{kind}")
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -637,3 +638,32 @@ def test_a_campaigns_own_wording_of_the_events_is_the_sites_too(tmp_path):
     report = (folder / "turns" / "turn-001" / "reports" / "public.txt").read_text()
     page = (tmp_path / "out" / "turn-001.html").read_text()
     assert "laid down the" in report and "laid down the" in page and "played the" not in page
+
+
+def test_the_web_pages_and_the_mail_never_share_compiled_templates(tmp_path):
+    """The site compiles the mail's own event wording with HTML escaping. Jinja's
+    bytecode cache keys a template by its name and source only, so one shared
+    cache would hand the escaping code to the mail ("O&#39;Brien") or the plain
+    code to the web pages. Each kind of environment has a cache of its own.
+    Separate processes, as a GM runs them: each reads the cache the other wrote."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "campaign.yaml").write_text(
+        "players:\n  - {name: O'Brien, email: ob@example.org}\n  - {name: Bruno, email: b@example.org}\n"
+        "  - {name: Chloé, email: c@example.org}\nseed: 11\n", encoding="utf-8")
+
+    def pbem(*args):
+        done = subprocess.run([sys.executable, "-m", "pbem", *map(str, args)], env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done
+
+    pbem("start", folder)
+    pbem("site", folder, "--out", tmp_path / "site")  # compiles (and caches) the wording, escaped
+    pbem("resolve", folder, "--force")  # the mail, rendered after the site filled its cache
+    public = (folder / "turns" / "turn-001" / "reports" / "public.txt").read_text(encoding="utf-8")
+    assert "O'Brien played" in public and "&#39;" not in public and "&#x27;" not in public
+    pbem("site", folder, "--out", tmp_path / "site")  # the pages, after the mail filled its cache
+    pages = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "site").rglob("*.html"))
+    assert "O'Brien played" not in pages and "O&#39;Brien played" in pages

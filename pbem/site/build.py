@@ -21,8 +21,7 @@ import jinja2
 from ..config import DEFAULT_SITE, load_config, site_out
 from ..engine import HANDS_PER_GAME, tokens_to_win
 from ..record import BEGIN, END, extract, opening_commitments
-from ..reports import Table, default_templates_dir, event_view
-from ..reports import _bytecode_cache  # the reports' cache of compiled templates, shared
+from ..reports import Table, default_templates_dir, event_view, make_environment
 from .archive import PublicArchive, read_archive
 from .board import Board, HandBoard, replay
 
@@ -128,17 +127,9 @@ def render_site(archive: PublicArchive) -> dict[str, bytes]:
 
 
 def _environment(campaign_templates: Path) -> jinja2.Environment:
-    search = [str(default_templates_dir())]
-    if campaign_templates.is_dir():  # the GM's wording of the events, as in the mail
-        search.insert(0, str(campaign_templates))
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(search),
-        bytecode_cache=_bytecode_cache(),  # compiling the templates costs more than rendering them
-        autoescape=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        undefined=jinja2.StrictUndefined,
-    )
+    """The mail's environment (sandboxed, templates confined to their folders,
+    the same filters and event wording), escaping every value for HTML."""
+    return make_environment(campaign_templates if campaign_templates.is_dir() else None, html=True)
 
 
 def _seats_view(hand: HandBoard, players: list[str], finished: bool) -> list[dict]:
