@@ -65,6 +65,13 @@ WORDING = {
          "Arthur played the Spy on Charles (a random player, because Bruno is out of the hand)."),
         (played(card=G, guess=K, random_guess=True), {},
          "Arthur played the Guard on Bruno, guessing King (a random card: no usable guess was given)."),
+        # Premium games guess numbers (RULES 10.2)
+        (played(card=G, guess=4, random_guess=True), {},
+         "Arthur played the Guard on Bruno, guessing 4 (a random number: no usable guess was given)."),
+        (played(card=Card.BISHOP, guess=0), {}, "Arthur played the Bishop on Bruno, guessing 0."),
+        (played(card=Card.JESTER), {}, "Arthur played the Jester on Bruno."),
+        (played(card=Card.CARDINAL, target=1, recipient=None), {},
+         "Arthur played the Cardinal: nobody could be chosen, no effect."),
         # a default: "no valid order" (orders may have come and been rejected)
         (played(card=G, target=None, recipient=1, guess=S, nmr=True), {},
          "Arthur played the Guard on Bruno, guessing Spy. [no valid order: played for Arthur by the "
@@ -116,6 +123,58 @@ WORDING = {
     "king_received": [(ev.KingReceived(1, 0, 2, B), {},
                        "you traded hands with Charles and received the Baron.")],
     "prince_drew": [(ev.PrinceDrew(1, 1, C), {}, "after the Prince, you drew the Countess.")],
+    # -- the Premium deck (RULES 10.3) -------------------------------------------------------
+    "marked": [
+        (ev.Marked(1, 0, 2), {},
+         "Arthur's Sycophant marks Charles: the next card played in this hand must choose them."),
+        (ev.Marked(1, 0, 0), {},
+         "Arthur's Sycophant marks themselves: the next card played in this hand must choose them."),
+    ],
+    "mark_followed": [
+        (ev.MarkFollowed(1, 1, 2, (0, None), True), {},
+         "The Sycophant's mark: the card goes to Charles instead of Arthur."),
+        (ev.MarkFollowed(1, 1, 2, (2, None), True), {}, "Charles is chosen, as the Sycophant's mark requires."),
+        (ev.MarkFollowed(1, 2, 2, (1, None), False), {},
+         "The Sycophant's mark is on Charles, whom this card cannot choose: no effect."),
+    ],
+    "chose": [
+        (ev.Chose(1, 0, Card.CARDINAL, (1, 2), (1, 2)), {}, "Bruno and Charles trade hands."),
+        (ev.Chose(1, 0, Card.CARDINAL, (None, None), (1, 2)), {},
+         "Bruno and Charles trade hands (chosen at random)."),
+        (ev.Chose(1, 0, Card.BARONESS, (1, None), (1,)), {}, "Arthur looks at the card of Bruno."),
+        (ev.Chose(1, 0, Card.BARONESS, (1, 2), (1, 2)), {}, "Arthur looks at the cards of Bruno and Charles."),
+    ],
+    "assassin": [(ev.AssassinStruck(1, 0, 1, 4), {},
+                  "Bruno holds the Assassin: Arthur is out instead, and Bruno discards the Assassin and "
+                  "draws a new card.")],
+    "queen": [
+        (ev.QueenResult(1, 0, 1, 1), {}, "In the Dowager Queen's comparison, Bruno has the higher card."),
+        (ev.QueenResult(1, 0, 1, None), {},
+         "The Dowager Queen's comparison is a tie: nobody is out, nothing is revealed."),
+    ],
+    "bishop": [
+        (ev.BishopResult(1, 0, 1, 7, True, True, C), {},
+         "Hit! Bruno holds a card of rank 7: Arthur gains a token of affection. Bruno discards the "
+         "Countess and draws a new card."),
+        (ev.BishopResult(1, 0, 1, 7, True, False, None), {},
+         "Hit! Bruno holds a card of rank 7: Arthur gains a token of affection. Bruno keeps their card."),
+        (ev.BishopResult(1, 0, 1, 8, True, True, X), {},
+         "Hit! Bruno holds a card of rank 8: Arthur gains a token of affection. Bruno discards the Princess."),
+        (ev.BishopResult(1, 0, 1, 3, False, False, None), {}, "Miss: Bruno does not hold a card of rank 3."),
+    ],
+    "values": [(ev.HandValues(1, ((0, 9.5), (1, 10))), {},
+                "Values at the end (rank, +1 per Count discarded; the Princess is 9.5 while a Bishop is in): "
+                "Arthur 9.5, Bruno 10.")],
+    "card_tokens": [(ev.CardTokens(((1, 3, Card.JESTER), (2, 5, Card.BISHOP))), {},
+                     "Tokens of affection earned by cards this turn: Bruno (Jester, hand 3), "
+                     "Charles (Bishop, hand 5).")],
+    "card_drew": [(ev.CardDrew(1, 1, G, "Assassin"), {}, "after the Assassin, you drew the Guard.")],
+    "queen_saw": [(ev.QueenSaw(1, 0, 1, K), {},
+                   "in the Dowager Queen's comparison, Bruno showed you the King.")],
+    "cardinal_received": [(ev.CardinalReceived(1, 1, 2, K), {},
+                           "a Cardinal made you trade hands with Charles: you received the King.")],
+    "cardinal_saw": [(ev.CardinalSaw(1, 0, 2, K), {}, "your Cardinal showed you Charles's new card: the King.")],
+    "baroness_saw": [(ev.BaronessSaw(1, 0, 1, Card.COUNT), {}, "your Baroness saw that Bruno holds the Count.")],
 }
 
 
