@@ -511,7 +511,7 @@ def _drop_repeats(out: list[str], answering: Sequence[str]) -> list[str]:
 
     A line repeats a sent mail when it is one of its lines (quote marks, spacing and case
     aside), or, when long and no order line, a piece of its prose (a client rewrapped it).  A
-    run of two or more such lines (blank lines between do not break it), or one long one, is
+    run of two or more such lines (blank lines and rules between do not count), or one long one, is
     the original, whatever the client wrote above it: the "key: value" lines right above the
     run go with it.  Whatever the player wrote in between, filled form lines included, stays.
     """
@@ -541,8 +541,8 @@ def _drop_repeats(out: list[str], answering: Sequence[str]) -> list[str]:
         run.clear()
 
     for j, line in enumerate(out):
-        if not line.strip():
-            continue
+        if not any(ch.isalnum() for ch in line[:_SHORT_LINE]):
+            continue  # blank lines and rules carry no words: they neither make nor break a run
         if _is_short(line) and repeats(line):
             run.append(j)
         else:

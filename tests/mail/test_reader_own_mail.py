@@ -123,3 +123,10 @@ def test_a_single_short_line_that_happens_to_match_the_sent_mail_is_kept():
     both = "Hand 3: Baron on Bruno\nHand 7: (none)\n"
     read = read_mail(reply(None, "x", "Hand 7: Prince\n\n" + both), answering=[sent])
     assert read.own_text == "Hand 7: Prince"
+
+
+def test_a_rule_line_does_not_make_a_run_of_one_repeated_order():
+    """Found by the property test: a rule under a single repeated order made a 'run' of two."""
+    sent = "Hand 3: Baron on Bruno\n-----\n"
+    read = read_mail(reply(None, "x", "Hand 3: Baron on Bruno\n-----\n"), answering=[sent])
+    assert read.own_text == "Hand 3: Baron on Bruno"
