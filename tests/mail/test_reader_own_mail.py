@@ -130,3 +130,14 @@ def test_a_rule_line_does_not_make_a_run_of_one_repeated_order():
     sent = "Hand 3: Baron on Bruno\n-----\n"
     read = read_mail(reply(None, "x", "Hand 3: Baron on Bruno\n-----\n"), answering=[sent])
     assert read.own_text == "Hand 3: Baron on Bruno"
+
+
+def test_lines_found_in_the_sent_mail_but_not_in_its_order_are_no_run():
+    """A run repeats the sent mail in its order: two of the player's lines that each occur
+    somewhere in it, the other way round, are still the player's."""
+    sent = "Regards,\nRita\n\nYour orders on file:\nHand 3: Baron on Bruno\n"
+    read = read_mail(reply(None, "x", "Hand 3: Baron on Bruno\nRegards,\n"), answering=[sent])
+    assert read.own_text.startswith("Hand 3: Baron on Bruno")
+    body = "Hi\n\nYour orders on file:\nHand 3: Baron on Bruno\n"
+    in_order = read_mail(reply(None, "x", body), answering=[sent])
+    assert in_order.own_text == "Hi"
