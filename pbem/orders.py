@@ -182,6 +182,8 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
 def _card_word(word: str) -> Card | None:
     """The card a word names: a name, an alias, a plural ("guards") or a rank."""
     if word.isdigit():
+        if not word.isascii():
+            return None  # "²" or "３" is a digit to Unicode, not a rank a player typed
         return card_of_rank(int(word))
     card = NAMES.get(word)
     if card is None and word.endswith("s") and len(word) > 3:

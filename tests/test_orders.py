@@ -205,3 +205,10 @@ def test_prince_on_self_is_accepted():
 def test_playing_the_princess_is_accepted():
     game = game_with({0: X, 1: B, 2: G}, draw=S)
     assert check("Hand 1: Princess", game).status == ACCEPTED
+
+
+@pytest.mark.parametrize("text", ["0:\u00b2", "Hand 3: Guard on Bruno, guess \u00b2", "3: \uff13"])
+def test_unicode_digits_are_no_rank_and_no_crash(text):
+    """'²'.isdigit() is true but int('²') raises: a hostile reply once crashed the inbox."""
+    parsed = parse_orders(text, ["Arthur", "Bruno"], "Arthur")
+    assert all(order.guess is None for order in parsed.orders)
