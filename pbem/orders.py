@@ -246,7 +246,9 @@ def _card_word(word: str, premium: bool = False) -> Card | None:
     The Premium cards' names are cards only in Premium games; a rank names a
     card only in classic games (in Premium ones two cards share some ranks)."""
     if word.isdigit():
-        return None if premium else card_of_rank(int(word))
+        if premium or not word.isascii():
+            return None  # "²" or "３" is a digit to Unicode, not a rank a player typed
+        return card_of_rank(int(word))
     card = NAMES.get(word)
     if card is None and word.endswith("s") and len(word) > 3:
         word = word[:-1]

@@ -417,3 +417,10 @@ def test_a_guard_redirected_onto_the_assassin_says_where_it_goes():
     game.hand(1).protected[1] = True
     checked = check6("Hand 1: Guard on Bruno, guess 3", game)
     assert "will go to Charles" in checked.note
+
+
+@pytest.mark.parametrize("text", ["0:\u00b2", "Hand 3: Guard on Bruno, guess \u00b2", "3: \uff13"])
+def test_unicode_digits_are_no_rank_and_no_crash(text):
+    """'²'.isdigit() is true but int('²') raises: a hostile reply once crashed the inbox."""
+    parsed = parse_orders(text, ["Arthur", "Bruno"], "Arthur")
+    assert all(order.guess is None for order in parsed.orders)

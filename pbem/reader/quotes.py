@@ -424,15 +424,17 @@ def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
             pending = None
         out.append(line)
         i += 1
-    return _finish(out, answering)
+    own = _finish(out, ())
+    # Knowing the sent mails is one more step on the words read without them, so that the
+    # inbox, which learns them late (`drop_sent_words`), reads exactly what this reads.
+    return drop_sent_words(own, answering)
 
 
 def drop_sent_words(own_text: str, answering: Sequence[str]) -> str:
     """`own_words`' own text again, knowing the tool's own mails it may answer.
 
     For a caller that learns which mails those are only after reading the message (the
-    inbox needs its sender first): the last steps of `own_words` run again on its result,
-    which gives what `own_words(full_text, answering)` gives, without reading it all again.
+    inbox needs its sender first): `own_words(full_text, answering)` is this, by construction.
     """
     return _finish(own_text.split("\n"), answering) if answering else own_text
 
@@ -500,10 +502,14 @@ def _plain(line: str) -> str:
 
 
 @functools.lru_cache(maxsize=32)  # a batch answers the same few turn mails again and again
-def _sent_index(answering: tuple[str, ...]) -> tuple[frozenset[str], str]:
-    """The sent mails' lines as compared (see `_plain`), and all of them as one string."""
+def _sent_index(answering: tuple[str, ...]) -> tuple[dict[str, tuple[int, ...]], str]:
+    """The sent mails' lines as compared (see `_plain`) with where each stands, and all of
+    them as one string (for rewrapped prose)."""
     prose = [plain for text in answering for plain in map(_plain, text.split("\n")) if plain]
-    return frozenset(prose), " ".join(prose)
+    where: dict[str, list[int]] = {}
+    for position, plain in enumerate(prose):
+        where.setdefault(plain, []).append(position)
+    return {plain: tuple(positions) for plain, positions in where.items()}, " ".join(prose)
 
 
 def _drop_repeats(out: list[str], answering: Sequence[str]) -> list[str]:
@@ -511,22 +517,29 @@ def _drop_repeats(out: list[str], answering: Sequence[str]) -> list[str]:
 
     A line repeats a sent mail when it is one of its lines (quote marks, spacing and case
     aside), or, when long and no order line, a piece of its prose (a client rewrapped it).  A
-    run of two or more such lines (blank lines between do not break it), or one long one, is
-    the original, whatever the client wrote above it: the "key: value" lines right above the
-    run go with it.  Whatever the player wrote in between, filled form lines included, stays.
+    run of two or more such lines in the sent mail's order (blank lines and rules between do
+    not count), or one long one, is the original, whatever the client wrote above it: the
+    "key: value" lines right above the run go with it.  Whatever the player wrote in
+    between, filled form lines included, stays.
     """
     sent_lines, blob = _sent_index(tuple(answering))
     if not sent_lines:
         return out
+    anywhere = -1  # a piece of rewrapped prose: it follows anything
 
-    def repeats(line: str) -> bool:
+    def position_after(line: str, last: int) -> int | None:
+        """Where the line stands in the sent mail after position `last`; None: not there."""
         plain = _plain(line)
-        if plain in sent_lines:
-            return True
-        return len(plain) >= _REWRAPPED_MIN and not _reads_as_order(line) and plain in blob
+        later = [p for p in sent_lines.get(plain, ()) if p > last]
+        if later:
+            return later[0]
+        if len(plain) >= _REWRAPPED_MIN and not _reads_as_order(line) and plain in blob:
+            return max(last, anywhere)
+        return None
 
     drop: set[int] = set()
     run: list[int] = []
+    last = anywhere
 
     def close_run() -> None:
         if len(run) >= 2 or (run and len(_plain(out[run[0]])) >= _REWRAPPED_MIN):
@@ -541,11 +554,17 @@ def _drop_repeats(out: list[str], answering: Sequence[str]) -> list[str]:
         run.clear()
 
     for j, line in enumerate(out):
-        if not line.strip():
-            continue
-        if _is_short(line) and repeats(line):
-            run.append(j)
-        else:
+        if not any(ch.isalnum() for ch in line[:_SHORT_LINE]):
+            continue  # blank lines and rules carry no words: they neither make nor break a run
+        found = position_after(line, last) if _is_short(line) else None
+        if found is None and run:  # out of the sent mail's order: a new run may start here
             close_run()
+            found = position_after(line, anywhere) if _is_short(line) else None
+        if found is None:
+            close_run()
+            last = anywhere
+        else:
+            run.append(j)
+            last = found
     close_run()
     return [line for j, line in enumerate(out) if j not in drop]

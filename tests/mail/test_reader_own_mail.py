@@ -123,3 +123,21 @@ def test_a_single_short_line_that_happens_to_match_the_sent_mail_is_kept():
     both = "Hand 3: Baron on Bruno\nHand 7: (none)\n"
     read = read_mail(reply(None, "x", "Hand 7: Prince\n\n" + both), answering=[sent])
     assert read.own_text == "Hand 7: Prince"
+
+
+def test_a_rule_line_does_not_make_a_run_of_one_repeated_order():
+    """Found by the property test: a rule under a single repeated order made a 'run' of two."""
+    sent = "Hand 3: Baron on Bruno\n-----\n"
+    read = read_mail(reply(None, "x", "Hand 3: Baron on Bruno\n-----\n"), answering=[sent])
+    assert read.own_text == "Hand 3: Baron on Bruno"
+
+
+def test_lines_found_in_the_sent_mail_but_not_in_its_order_are_no_run():
+    """A run repeats the sent mail in its order: two of the player's lines that each occur
+    somewhere in it, the other way round, are still the player's."""
+    sent = "Regards,\nRita\n\nYour orders on file:\nHand 3: Baron on Bruno\n"
+    read = read_mail(reply(None, "x", "Hand 3: Baron on Bruno\nRegards,\n"), answering=[sent])
+    assert read.own_text.startswith("Hand 3: Baron on Bruno")
+    body = "Hi\n\nYour orders on file:\nHand 3: Baron on Bruno\n"
+    in_order = read_mail(reply(None, "x", body), answering=[sent])
+    assert in_order.own_text == "Hi"
