@@ -540,10 +540,12 @@ def verify(final_report: str, opening: str | None) -> None:
     """Check a finished game from its final report: the decks and the seed
     against the opening commitments, and every result by replaying the game.
     Exit 0 when everything checks out, 1 otherwise."""
+    from .audit import RecordError, check_readable, check_shape
     from .record import extract, opening_commitments, verify as check
 
+    text = _mail_text(Path(final_report))
     try:
-        record = extract(_mail_text(Path(final_report)))
+        record = extract(text)
     except ValueError as e:
         raise PbemError(f"{final_report}: {e}") from None
     published = None
@@ -552,20 +554,34 @@ def verify(final_report: str, opening: str | None) -> None:
         if not published:
             raise PbemError(f"{opening}: no commitments found; give the opening report of the game")
     try:
+        check_shape(record)
         problems = check(record, published)
-    except (KeyError, TypeError, ValueError) as e:
-        raise PbemError(f"{final_report}: the record is incomplete or malformed ({e!r})") from None
-    turns = len(record.get("turns", []))
+        readable, checked, unchecked = check_readable(text, record)
+    except RecordError as e:
+        raise PbemError(f"{final_report}: {e}") from None
+    except Exception as e:  # noqa: BLE001 - hostile input: whatever it breaks, a clear error
+        raise PbemError(f"{final_report}: the record could not be checked ({type(e).__name__}: {e}); "
+                        f"it is damaged or was tampered with") from None
+    problems += readable
+    turns = len(record["turns"])
     if problems:
         click.echo(f"NOT VERIFIED: {len(problems)} problem{'s' if len(problems) != 1 else ''} in "
                    f"\"{record.get('campaign')}\":")
         for problem in problems:
             click.echo(f"  - {problem}")
         sys.exit(1)
-    click.echo(f"VERIFIED: \"{record['campaign']}\": 13 decks match their commitments"
-               f"{' (as published in the opening report)' if published else ''}, and replaying "
-               f"{turns} turns gives every reported result; winner{'s' if len(record['winners']) > 1 else ''}: "
-               f"{', '.join(record['winners'])}.")
+    winners = record["winners"]
+    click.echo(f"VERIFIED: \"{record.get('campaign')}\": replaying {turns} turns from the decks and the seed "
+               f"gives every result in the record; winner{'s' if len(winners) > 1 else ''}: "
+               f"{', '.join(winners)}.")
+    if published:
+        click.echo("The 13 decks and the seed match the commitments published in the opening report.")
+    else:
+        click.echo("The decks are NOT proven: without the opening report (--opening FILE), the commitments "
+                   "compared are this report's own, which whoever wrote it could have fitted to any decks. "
+                   "Give the opening report the players received at the start.")
+    click.echo(f"Checked in the readable text: {'; '.join(checked) or 'nothing'}.")
+    click.echo(f"Not checked: {'; '.join(unchecked)}.")
 
 
 def _mail_text(path: Path) -> str:

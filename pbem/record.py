@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from . import events as ev
+from .audit import say_difference, say_tokens
 from .cards import Card, card_named
 from .engine import Game, Order, derive_secret, resolve_turn
 
@@ -89,6 +90,8 @@ def extract(text: str) -> dict:
         return json.loads(data)
     except json.JSONDecodeError as e:
         raise ValueError(f"the record block is damaged: {e}") from None
+    except RecursionError:
+        raise ValueError("the record block nests deeper than any true record: it is damaged") from None
 
 
 def order_to_json(order: Order | None) -> dict | None:
@@ -168,16 +171,20 @@ def verify(record: dict, opening_commitments: dict[str, str] | None = None) -> l
                          min(len(replayed), len(entry["events"])))
             got = entry["events"][first] if first < len(entry["events"]) else "nothing"
             want = replayed[first] if first < len(replayed) else "nothing"
-            problems.append(f"turn {turn}: the report says {got}, the rules give {want}")
+            problems.append(say_difference(turn, got, want, players))
         if entry.get("tokens") is not None and entry["tokens"] != game.tokens:
-            problems.append(f"turn {turn}: tokens reported {entry['tokens']}, the rules give {game.tokens}")
+            problems.append(f"turn {turn}: the record gives the tokens "
+                            f"{say_tokens(entry['tokens'], players)}; the rules give "
+                            f"{say_tokens(list(game.tokens), players)}")
     if not game.finished:
         problems.append("the replayed game is not over at the end of the record")
     if record["tokens"] != game.tokens:
-        problems.append(f"final tokens reported {record['tokens']}, the rules give {game.tokens}")
+        problems.append(f"at the end, the record gives the tokens {say_tokens(record['tokens'], players)}; "
+                        f"the rules give {say_tokens(list(game.tokens), players)}")
     winners = [players[s] for s in game.winners]
     if record["winners"] != winners:
-        problems.append(f"winners reported {record['winners']}, the rules give {winners}")
+        said, given = " and ".join(map(str, record["winners"])) or "nobody", " and ".join(winners) or "nobody"
+        problems.append(f"the record says {said} won the game; the rules give {given}")
     return problems
 
 

@@ -297,13 +297,13 @@ def test_verify_rejects_one_result_changed(finished, tmp_path):
         raise AssertionError("no Guard play in this game")
 
     code, out = run("verify", write(tmp_path, "f.txt", tampered(final, flip)))
-    assert code == 1 and "the report says" in out
+    assert code == 1 and "the record says" in out and "the rules give" in out
 
     def winner(record):
         record["winners"] = [p for p in record["players"] if p not in record["winners"]][:1]
 
     code, out = run("verify", write(tmp_path, "w.txt", tampered(final, winner)))
-    assert code == 1 and "winners reported" in out
+    assert code == 1 and "won the game; the rules give" in out
 
 
 def test_verify_refuses_a_file_without_record(tmp_path):
