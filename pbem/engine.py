@@ -474,12 +474,13 @@ def _choose_pair(hand: Hand, seat: int, targets: int, first: int | None, second:
         look_slot = None
     chosen: list[int | None] = []
     for slot, named in enumerate(names):
-        other = chosen[0] if chosen else names[1 - slot]
+        # The first never lands on the second named; the second never on the first's player.
+        other = chosen[0] if chosen else names[1]
         wanted = slot == 0 or cardinal or named is not None or nmr
         if not wanted:
             break
-        usable = (named is not None and 0 <= named < n and alive[named] and named != other
-                  and (cardinal or named != seat))
+        usable = (named is not None and 0 <= named < n and alive[named] and (cardinal or named != seat)
+                  and (slot == 0 or named != other))
         if usable and not protected[named]:
             chosen.append(named)
             continue
