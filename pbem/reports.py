@@ -17,7 +17,8 @@ from typing import Any, NamedTuple
 
 from . import events as ev
 from .cards import COUNTS, PREMIUM_COUNTS, Card
-from .engine import PREMIUM_PLAYERS, Game, countess_forced, legal_cards, tokens_to_win
+from .engine import (ANY, CARD_RULES, OTHER, PAIR_ANY, PAIR_OTHERS, PREMIUM_PLAYERS, Game, countess_forced,
+                     legal_cards, tokens_to_win)
 from .store import StoreError
 
 
@@ -190,6 +191,11 @@ def event_view(table: Table, event: Any) -> dict:
             view[field] = [(table.players[s], h, c.title) for s, h, c in value]
         else:
             view[field] = value
+    if event.kind == "played":  # what the card does, from the card table: the wording follows it
+        rule = CARD_RULES[event.card]
+        view["chooses_one"] = rule.targets in (OTHER, ANY)
+        view["chooses_two"] = rule.targets in (PAIR_ANY, PAIR_OTHERS)
+        view["guesses"] = rule.guesses
     return view
 
 

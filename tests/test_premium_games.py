@@ -368,3 +368,41 @@ def test_a_premium_card_name_is_a_fine_player_name_in_a_classic_game_only(tmp_pa
     kit.write_config(folder, kit.config(six_players))
     out = cli.fails("start", folder).output
     assert "would be read as a card" in out
+
+
+def test_rollback_and_resolve_again_gives_the_same_turn_with_its_standing_orders(six, cli):
+    cli.ok("order", six, "--player", "Emma", "Hand 1: if Bishop, discard")
+    cli.ok("order", six, "--player", "Arthur", "Hand 1: Cardinal on Charles and Didier")
+    cli.ok("resolve", six, "--force")
+    first = cli.export(six)
+    state = Campaign(six).position().game.to_dict()
+    cli.ok("rollback", six)
+    cli.ok("resolve", six, "--force")
+    assert cli.export(six) == first
+    assert Campaign(six).position().game.to_dict() == state
+    assert Campaign(six).position().game.hand(1).bishop_discard[4]
+
+
+@pytest.mark.parametrize("text, player, why", [
+    ("Hand 14: if Bishop, discard", "Charles", "there is no hand 14"),
+    ("Hand 1: Bishop on Charles, guess 7", "Arthur", "you do not hold the Bishop"),
+    ("Hand 1: Cardinal on Charles and Didier", "Bruno", "it is not your turn in hand 1"),
+    ("Hand 1: 2 on Charles", "Arthur", "no card named"),
+])
+def test_premium_orders_that_must_be_refused(six, cli, text, player, why):
+    out = cli.ok("order", six, "--player", player, text).output
+    assert "rejected" in out and why in out
+    assert player not in cli.export(six)["orders"]
+    assert Campaign(six).store.read_standing(1) == {}
+
+
+@pytest.mark.parametrize("text, why", [
+    ("Hand 1: Guard on myself, guess 4", "on yourself"),
+    ("Hand 1: Guard on Zoe, guess 4", "names no player"),
+    ("Hand 1: Guard on Charles", "no number named"),
+    ("Hand 1: Guard on Charles, guess Guard", "may not name 1"),
+    ("Hand 1: Cardinal on Charles", "second player"),
+])
+def test_premium_orders_that_are_completed_say_why(six, cli, text, why):
+    out = cli.ok("order", six, "--player", "Arthur", text).output
+    assert "completed" in out and why in out

@@ -663,3 +663,19 @@ def test_a_mark_named_in_the_order_is_followed_without_completion():
     events = play(h, Order(G, 2, 1))
     played = only(events, "played")
     assert played.recipient == 2 and only(events, "mark_followed").named == (2,)
+
+
+def test_cardinal_naming_one_player_twice_keeps_the_first_and_completes_the_second():
+    for seed in range(10):
+        h = six({1: K, 2: X}, draw=CA)
+        events = play(h, Order(CA, 2, None, 2), seed)
+        chosen = only(events, "chose").chosen
+        assert chosen[0] == 2 and chosen[1] not in (2, None)
+        assert only(events, "played").random_target
+
+
+def test_cardinal_first_named_protected_is_never_redirected_onto_the_second_named():
+    h = six({1: H, 2: K}, draw=CA)
+    h.protected[1] = True
+    events = play(h, Order(CA, 1, None, 2))
+    assert only(events, "chose").chosen == (3, 2)
