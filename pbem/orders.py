@@ -201,7 +201,7 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
         if card is not None and word in LOOK_WORDS:
             look_next = True
             continue
-        number = int(word) if premium and word.isdigit() else None
+        number = int(word) if premium and word.isdigit() and word.isascii() else None
         as_card = None if number is not None else _card_word(word, premium)
         as_player = slots.get(word) or _player_word(word, folded, me, premium)
         if card is None:

@@ -419,8 +419,22 @@ def test_a_guard_redirected_onto_the_assassin_says_where_it_goes():
     assert "will go to Charles" in checked.note
 
 
-@pytest.mark.parametrize("text", ["0:\u00b2", "Hand 3: Guard on Bruno, guess \u00b2", "3: \uff13"])
-def test_unicode_digits_are_no_rank_and_no_crash(text):
-    """'²'.isdigit() is true but int('²') raises: a hostile reply once crashed the inbox."""
+@pytest.mark.parametrize("text, guess", [
+    ("0:\u00b2", None),
+    ("Hand 3: Guard on Bruno, guess \u00b2", S),  # compatibility folding (NFKD) reads a superscript 2 as 2
+    ("3: \uff13", None),                            # a fullwidth 3 alone: a rank, but no card played
+    ("Hand 3: Guard on Bruno, guess \u0663", None),  # an Arabic-Indic 3 stays a non-ASCII digit
+    ("Hand 3: Guard on Bruno, guess \U00010a40", None),  # isdigit() is true, int() raises
+])
+def test_unicode_digits_are_no_crash(text, guess):
+    """'\U00010a40'.isdigit() is true but int() raises: a hostile reply once crashed the inbox.
+    Only ASCII digits name a rank; the accent-blind folding of names and words (NFKD) first turns
+    compatibility digits ("\u00b2", "\uff13") into ASCII ones."""
     parsed = parse_orders(text, ["Arthur", "Bruno"], "Arthur")
-    assert all(order.guess is None for order in parsed.orders)
+    assert all(order.guess == guess for order in parsed.orders)
+
+
+@pytest.mark.parametrize("digit, number", [("²", 2), ("３", 3), ("٣", None), ("\U00010a40", None)])
+def test_a_unicode_digit_in_a_premium_guess_is_no_crash(digit, number):
+    o = six_one(f"Hand 3: Guard on Charles, guess {digit}")
+    assert o.card == G and o.target == "Charles" and o.guess == number
