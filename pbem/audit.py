@@ -271,20 +271,34 @@ def check_readable(text: str, record: dict) -> tuple[list[str], list[str], list[
     blocks = dict(re.findall(r"(?ms)^Hand (\d+) -- ended this turn\n(.*?)(?=^\S|\Z)", readable))
     for hand, winners in sorted(ended.items(), key=lambda kv: kv[0] if isinstance(kv[0], int) else 0):
         block = blocks.get(str(hand))
-        line = re.search(r"(?m)^\s*Winners?: (.+?)\.\s*$", block or "")
-        if line is None:
+        said = _hand_winners_said(block or "")
+        if said is None:
             unchecked.append(f"hand {hand}'s result (not found in the text)")
             continue
         want = [players[s] for s in winners if isinstance(s, int) and 0 <= s < len(players)] \
             if isinstance(winners, list) else []
-        if sorted(_split_names(line.group(1))) != sorted(want):
-            problems.append(f"turn {last.get('turn')}, hand {hand}: the report's text says {line.group(1)} "
+        if sorted(_split_names(said)) != sorted(want):
+            problems.append(f"turn {last.get('turn')}, hand {hand}: the report's text says {said} "
                             f"won the hand; the record gives {' and '.join(want) or 'nobody'}")
     if ended:
         checked.append(f"the winners of the {len(ended)} hand(s) ended in the last turn")
     unchecked.append("the rest of the readable text (the plays of the last turn, discards, notes): "
                      "only the record block is proven, so rely on it, not on the prose")
     return problems, checked, unchecked
+
+
+#: How the public report says who won a hand (templates/_events.txt.j2, macro ``ended``): the last
+#: player left "is the last player in the hand and wins it"; after an empty pile, "Winner(s): ...".
+_HAND_WON = re.compile(r"(?m)(?:^\s*(?P<last>\S.*?) is the last player in the hand and wins it\b"
+                       r"|(?:^|\s)Winners?: (?P<named>.+?)\.\s*$)")
+
+
+def _hand_winners_said(block: str) -> str | None:
+    """The names the report's text gives as the winners of one ended hand, or None."""
+    found = _HAND_WON.search(block)
+    if found is None:
+        return None
+    return found.group("last") or found.group("named")
 
 
 def _split_names(text: str) -> list[str]:

@@ -390,7 +390,7 @@ def test_rollback_and_resolve_again_gives_the_same_turn_with_its_standing_orders
     ("Hand 1: 2 on Charles", "Arthur", "no card named"),
 ])
 def test_premium_orders_that_must_be_refused(six, cli, text, player, why):
-    out = cli.ok("order", six, "--player", player, text).output
+    out = cli.fails("order", six, "--player", player, text).output
     assert "rejected" in out and why in out
     assert player not in cli.export(six)["orders"]
     assert Campaign(six).store.read_standing(1) == {}

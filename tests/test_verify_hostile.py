@@ -92,11 +92,13 @@ def test_without_the_opening_report_the_decks_are_said_not_proven(finished, tmp_
 
 def test_a_hand_winner_edited_in_the_text_is_caught(finished, tmp_path):
     final, opening = finished
-    block = re.search(r"(?ms)^Hand (\d+) -- ended this turn\n.*?  Winner: (\S+)\.", final)
-    hand, winner = block.group(1), block.group(2)
+    block = re.search(r"(?ms)^Hand (\d+) -- ended this turn\n.*?(?:Winner: (\S+)\.|^  (\S+) is the last player)",
+                      final)
+    hand, winner = block.group(1), block.group(2) or block.group(3)
     other = next(n for n in ("Arthur", "Bruno", "Chloé") if n != winner)
-    edited = final[:block.start()] + block.group(0).replace(f"Winner: {winner}.", f"Winner: {other}.") \
-        + final[block.end():]
+    said, edit = (f"Winner: {winner}.", f"Winner: {other}.") if block.group(2) else \
+        (f"  {winner} is the last player", f"  {other} is the last player")
+    edited = final[:block.start()] + block.group(0).replace(said, edit) + final[block.end():]
     code, out = verify(tmp_path, edited, opening)
     assert code == 1 and out.startswith("NOT VERIFIED")
     assert f"hand {hand}: the report's text says {other} won the hand; the record gives {winner}" in out
@@ -249,3 +251,17 @@ def test_any_mutation_of_a_record_gets_an_answer_not_a_traceback(finished, tmp_p
             continue
     code, out = verify(tmp_path, with_record(final, record))
     assert code in (0, 1) and out.strip()
+
+
+@pytest.mark.parametrize("block, said", [
+    ("  Bruno is the last player in the hand and wins it (showing the Countess).\n", "Bruno"),
+    ("  Anne Marie is the last player in the hand and wins it (showing the King).\n", "Anne Marie"),
+    ("  The draw pile is empty, so the hand ends and the highest card wins. Still in: Arthur with the "
+     "Guard, Chloé with the King. Winner: Chloé.\n", "Chloé"),
+    ("  The draw pile is empty, ... Winners: Arthur and Chloé.\n", "Arthur and Chloé"),
+    ("  Arthur played the Guard on Bruno, guessing Prince.\n", None),
+])
+def test_both_ways_the_report_words_a_hand_winner_are_read(block, said):
+    from pbem.audit import _hand_winners_said
+
+    assert _hand_winners_said(block) == said
