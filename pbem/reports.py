@@ -17,8 +17,8 @@ from typing import Any, NamedTuple
 
 from . import events as ev
 from .cards import COUNTS, PREMIUM_COUNTS, Card
-from .engine import (ANY, CARD_RULES, OTHER, PAIR_ANY, PAIR_OTHERS, PREMIUM_PLAYERS, Game, countess_forced,
-                     legal_cards, tokens_to_win)
+from .engine import (ANY, CARD_RULES, NO_TARGET, OTHER, PAIR_ANY, PAIR_OTHERS, PREMIUM_PLAYERS, Game,
+                     forced_card, legal_cards, tokens_to_win)
 from .store import StoreError
 
 
@@ -338,22 +338,28 @@ def _hand_table(table: Table, hand, seat: int, known: list[dict], last_turn: lis
 
 def choices(names: list[str], hand, seat: int) -> list[dict]:
     """The plays open to the active player, each with the players it may name
-    (RULES 3, 4): another player still in and not protected; the Prince may
-    also name the player. Worded by the ``choice`` macro of ``_events.txt.j2``."""
+    (RULES 3, 4, 10.3), read from the card table: another player still in and
+    not protected; the Prince and the Sycophant may also name the player, the
+    Cardinal two players (the player among them). Worded by the ``choice``
+    macro of ``_events.txt.j2``."""
     held = hand.cards[seat]
     others = [s for s in range(len(names)) if s != seat and hand.alive[s]]
     open_ = [names[s] for s in others if not hand.protected[s]]
     shielded = [names[s] for s in others if hand.protected[s]]
-    forced_by = next((c.title for c in held if c in (Card.KING, Card.PRINCE)), None)
+    forced = forced_card(held)
     out = []
     for card in legal_cards(held):
+        rule = CARD_RULES[card]
         out.append({
             "card": card.title,
-            "targets": open_ if card in (Card.GUARD, Card.SPY, Card.BARON, Card.KING, Card.PRINCE) else None,
+            "targets": open_ if rule.targets != NO_TARGET else None,
+            "two": rule.targets in (PAIR_ANY, PAIR_OTHERS),
+            "look": rule.targets == PAIR_ANY,  # the Cardinal: which of the two to look at
             "protected": shielded,
-            "self_allowed": card == Card.PRINCE,
-            "guess": card == Card.GUARD,
-            "forced_by": forced_by if card == Card.COUNTESS and countess_forced(held) else None,
+            "self_allowed": rule.targets in (ANY, PAIR_ANY),
+            "guess": "number" if rule.guesses and hand.premium else "card" if rule.guesses else None,
+            "forced_by": next(c.title for c in held if c != card) if forced == card and len(set(held)) > 1
+            else None,
         })
     return out
 

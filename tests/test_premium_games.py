@@ -406,3 +406,29 @@ def test_premium_orders_that_must_be_refused(six, cli, text, player, why):
 def test_premium_orders_that_are_completed_say_why(six, cli, text, why):
     out = cli.ok("order", six, "--player", "Arthur", text).output
     assert "completed" in out and why in out
+
+
+@pytest.mark.parametrize("held, lines", [
+    ([Card.SYCOPHANT, Card.GUARD],
+     ['"Hand 1: Sycophant on <player>"  (or "Hand 1: Sycophant on myself")',
+      '"Hand 1: Guard on <player>, guess <number>"  (<number>: 0 or 2 to 9; a card\'s name names its rank)']),
+    ([Card.CARDINAL, Card.BARONESS],
+     ['"Hand 1: Cardinal on <player> and <player>, look at <player>"  (you may be one of the two)',
+      '"Hand 1: Baroness on <player> and <player>"  (or on one player)']),
+    ([Card.BISHOP, Card.JESTER],
+     ['"Hand 1: Bishop on <player>, guess <number>"', '"Hand 1: Jester on <player>"']),
+    ([Card.COUNT, Card.CONSTABLE], ['"Hand 1: Count"', '"Hand 1: Constable"']),
+])
+def test_the_suggested_plays_follow_each_premium_cards_rule(held, lines):
+    """The private mail's suggestions come from the card table: no Premium card is
+    offered without the players (or number) its order needs."""
+    from pbem.reports import choices
+
+    game = Game.new(6, {n: shuffled_deck("s", n, 6) for n in range(1, 14)})
+    hand = game.hand(1)
+    hand.cards[0] = list(held)
+    names = [p["name"] for p in SIX]
+    macro = Renderer().env.from_string('{% import "_events.txt.j2" as say %}{{ say.choice(1, c) }}')
+    said = [macro.render(c=c) for c in choices(names, hand, 0)]
+    for line in lines:
+        assert any(s.startswith(line) for s in said), (line, said)

@@ -80,6 +80,8 @@ WORDING = {
     "guard": [
         (ev.GuardResult(1, 0, 1, P, True), {}, "Hit! Bruno held the Prince."),
         (ev.GuardResult(1, 0, 1, P, False), {}, "Miss: Bruno does not hold the Prince."),
+        (ev.GuardResult(1, 0, 1, 4, True), {}, "Hit! Bruno held a card of rank 4."),  # Premium: numbers
+        (ev.GuardResult(1, 0, 1, 0, False), {}, "Miss: Bruno does not hold a card of rank 0."),
     ],
     "baron": [
         (ev.BaronResult(1, 0, 1, 1), {}, "In the Baron's comparison, Bruno has the lower card."),
