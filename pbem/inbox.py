@@ -434,6 +434,8 @@ class Mailroom:
             subject = "[INCOMPLETE] " + subject
         gm = config.gm
         draft_id = f"ack-t{game.turn:03d}-{seat_part(seat)}-{outcome.file.rsplit('/', 1)[-1][:12]}"
+        if self.outbox.has(draft_id):  # acknowledged by a batch that crashed before its index
+            return draft_id
         message_id = self.outbox.message_id(draft_id, gm.email if gm else "")
         reply_to = mail.message_id if mail is not None else None
         refs = list(mail.references) + ([mail.message_id] if mail and mail.message_id else []) if mail else []

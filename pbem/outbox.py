@@ -170,6 +170,11 @@ class Outbox:
             self._known[message_id] = entry
         return Draft(draft_id, path, to, "", kind)
 
+    def has(self, draft_id: str) -> bool:
+        """Whether a draft of that id waits in the outbox (e.g. written by a run that
+        crashed before it recorded having written it: the caller keeps it)."""
+        return (self.folder / f"{draft_id}.eml").exists()
+
     def index(self, entry: dict) -> None:
         """Index a draft put in the outbox by other means (a hard link)."""
         self._pending.append(json.dumps(entry, ensure_ascii=False))
@@ -369,7 +374,7 @@ def publish(root: Path, turn_dir: Path) -> list[str]:
             linked = True
         except OSError:  # no hard links here: copy
             linked = False
-        if linked:
+        if linked or (target.exists() and target.read_bytes() == source.read_bytes()):  # copied before a crash
             outbox.index(entry)
             outbox._written.append(target)
         else:

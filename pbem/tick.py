@@ -76,6 +76,11 @@ def remind(campaign: Campaign, again: bool = False) -> list[str]:
             })
             seat = pos.players.index(name)
             draft_id = f"reminder-t{turn:03d}-{seat_part(seat)}-{_count(done, turn, name) + 1}"
+            if outbox.has(draft_id):  # drafted by a run that crashed before noting it: keep that one
+                this_turn[name] = campaign.now().isoformat(timespec="seconds")
+                done.setdefault("counts", {})[f"{turn}/{name}"] = _count(done, turn, name) + 1
+                drafted.append(draft_id)
+                continue
             message_id = outbox.message_id(draft_id, gm.email if gm else "")
             raw = make_message(sender_name=gm.name if gm else "pbem", sender=gm.email if gm else "",
                                to_name=name, to=person.email,

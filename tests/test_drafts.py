@@ -110,3 +110,41 @@ def test_a_draft_never_replaces_another_in_a_batch(tmp_path):
     with pytest.raises(DraftClash):
         batch.wait()
     assert (first.folder / "d1.eml").read_bytes() == b"first"
+
+
+# -- never replacing must not wedge a rerun after a crash ---------------------------------------------
+
+
+def test_a_fetch_rerun_after_a_crash_keeps_the_ack_already_drafted(cli, tmp_path, kit):
+    """A batch killed after its acknowledgement was drafted but before its index
+    was written reads the message again: the ack already there is kept (not
+    replaced, not doubled, no clash)."""
+    folder = tmp_path / "g"
+    kit.write_config(folder, kit.config(3))
+    cli.ok("start", folder)
+    inbox = folder / "mail" / "inbox"
+    (inbox / "new").mkdir(parents=True)
+    raw = make_message(sender_name="Arthur", sender="arthur@example.org", to_name="GM", to="gm@example.org",
+                       subject="[g] Turn 1: orders", body="STATUS\n", message_id="<again@example.org>")
+    (inbox / "new" / "m1.eml").write_bytes(raw)
+    index = folder / "mail" / "received.jsonl"
+    before = index.read_text() if index.exists() else ""
+    cli.ok("fetch", folder)
+    acks = sorted((folder / "mail" / "outbox").glob("ack-*.eml"))
+    assert len(acks) == 1
+    first = acks[0].read_bytes()
+    index.write_text(before)  # as if killed before the batch's index was written
+    for path in (inbox / "cur").iterdir():
+        path.rename(inbox / "new" / "m1.eml")
+    cli.ok("fetch", folder)
+    acks = sorted((folder / "mail" / "outbox").glob("ack-*.eml"))
+    assert len(acks) == 1 and acks[0].read_bytes() == first
+
+
+def test_remind_rerun_after_a_crash_keeps_the_reminders_already_drafted(cli, cyrillic):
+    noted = cyrillic / "mail" / "reminders.json"
+    cli.ok("remind", cyrillic)
+    drafted = sorted(p.name for p in (cyrillic / "mail" / "outbox").glob("reminder-*"))
+    noted.unlink()  # as if killed before the reminders were noted
+    cli.ok("remind", cyrillic)
+    assert sorted(p.name for p in (cyrillic / "mail" / "outbox").glob("reminder-*")) == drafted

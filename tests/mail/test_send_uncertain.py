@@ -38,7 +38,7 @@ def message_ids(server) -> list[str]:
 
 @pytest.fixture
 def server():
-    server = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=None, starttls=False).start()
+    server = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=None, starttls=True).start()
     try:
         yield server
     finally:
@@ -51,11 +51,13 @@ def game(tmp_path, server, monkeypatch):
     monkeypatch.setenv("UNCERTAIN_SMTP", SMTP_PASSWORD)
     folder = tmp_path / "unc"
     folder.mkdir()
+    ca = tmp_path / "ca.pem"
+    server.ca.cert_pem.write_to_path(str(ca))
     players = "".join(f"  - {{name: {n}, email: {a}}}\n" for n, a in PLAYERS)
     (folder / "campaign.yaml").write_text(
         f"title: Uncertain\ngm: {{name: Rita, email: {SMTP_USER}}}\nplayers:\n{players}seed: 7\n"
-        f"mail:\n  smtp: {{host: {server.host}, port: {server.port}, security: none, user: {SMTP_USER},"
-        f" password_env: UNCERTAIN_SMTP, timeout: 2}}\n  auto_send: [ack]\n", encoding="utf-8")
+        f"mail:\n  smtp: {{host: {server.host}, port: {server.port}, security: starttls, user: {SMTP_USER},"
+        f" password_env: UNCERTAIN_SMTP, ca_file: {ca}, timeout: 2}}\n  auto_send: [ack]\n", encoding="utf-8")
     assert run("start", folder).exit_code == 0
     return folder
 
