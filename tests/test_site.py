@@ -23,7 +23,7 @@ import pytest
 
 from pbem import events as ev
 from pbem.campaign import Campaign, order_code
-from pbem.cards import Card
+from pbem.cards import PREMIUM_DECK, Card
 from pbem.config import ConfigError, load_config
 from pbem.engine import Game
 from pbem.reports import default_templates_dir
@@ -65,44 +65,96 @@ def midgame(tmp_path_factory) -> Path:
 # -- the board, rebuilt from the public events --------------------------------------------------
 
 
+def assert_board_is_the_gms(board, game: Game, where: str) -> None:
+    assert (board.tokens, board.finished, board.winners) == (game.tokens, game.finished, game.winners), where
+    for mine, gms in zip(board.hands, game.hands):
+        at = f"{where}, hand {gms.number}"
+        assert mine.alive == gms.alive, at
+        assert mine.protected == gms.protected, at
+        assert mine.discards == [[c.title for c in d] for d in gms.discards], at
+        assert mine.pile == len(gms.pile), at
+        assert (mine.ended, mine.winners) == (gms.ended, gms.winners), at
+        assert mine.face_up == tuple(c.title for c in gms.face_up), at
+        assert mine.marked == gms.marked, at
+        if not gms.ended:
+            assert mine.active == gms.active, at
+
+
+#: The games the replay is checked on: every size the engine plays (RULES 1, 9, 10).
+REPLAYED = [(seed, players) for seed in range(1, 7) for players in (2, 3, 4)] + \
+    [(seed, 5 + seed % 4) for seed in range(1, 9)]
+
+
 def test_the_public_replay_gives_the_gms_board_after_every_turn_of_many_games(tmp_path):
     """Who is in, protected, each discard pile in order, cards left, the active
-    player, the hands' winners, tokens and the game's winners: as in state.json."""
+    player, the hands' winners, tokens and the game's winners: as in state.json;
+    with two players the face-up cards, with the Premium deck the Sycophant's mark."""
     seen: Counter = Counter()
-    for seed in range(1, 7):
-        for players in (3, 4):
-            folder = write_campaign(tmp_path / f"g{seed}-{players}", players, seed=seed)
-            play(folder, policy_seed=seed)
-            archive = read_archive(folder)
-            boards = replay(players, [t.events for t in archive.turns[1:]])
-            assert len(boards) == len(archive.turns)
-            for board in boards:
-                game = state_after(folder, board.turn)
-                where = f"seed {seed}, {players} players, turn {board.turn}"
-                assert (board.tokens, board.finished, board.winners) == \
-                    (game.tokens, game.finished, game.winners), where
-                for mine, gms in zip(board.hands, game.hands):
-                    at = f"{where}, hand {gms.number}"
-                    assert mine.alive == gms.alive, at
-                    assert mine.protected == gms.protected, at
-                    assert mine.discards == [[c.title for c in d] for d in gms.discards], at
-                    assert mine.pile == len(gms.pile), at
-                    assert (mine.ended, mine.winners) == (gms.ended, gms.winners), at
-                    if not gms.ended:
-                        assert mine.active == gms.active, at
-            for turn in archive.turns:
-                for e in turn.events:
-                    seen[e.kind] += 1
-                    seen["prince from the set-aside card"] += e.kind == "prince" and e.from_set_aside
-                    seen["prince on the princess"] += e.kind == "prince" and e.card == Card.PRINCESS
-                    seen["redirected"] += e.kind == "played" and e.redirected
-                    seen["no valid target"] += e.kind == "played" and e.recipient is None and e.card in (
-                        Card.GUARD, Card.SPY, Card.BARON, Card.KING)
-                    seen["tie broken by discards"] += e.kind == "ended" and bool(e.totals)
+    for seed, players in REPLAYED:
+        folder = write_campaign(tmp_path / f"g{seed}-{players}", players, seed=seed)
+        play(folder, policy_seed=seed)
+        archive = read_archive(folder)
+        boards = replay(players, [t.events for t in archive.turns[1:]], archive.face_up)
+        assert len(boards) == len(archive.turns)
+        for board in boards:
+            assert_board_is_the_gms(board, state_after(folder, board.turn),
+                                    f"seed {seed}, {players} players, turn {board.turn}")
+        for turn in archive.turns:
+            for e in turn.events:
+                seen[e.kind] += 1
+                seen["prince from the set-aside card"] += e.kind == "prince" and e.from_set_aside
+                seen["prince on the princess"] += e.kind == "prince" and e.card == Card.PRINCESS
+                seen["redirected"] += e.kind == "played" and e.redirected
+                seen["no valid target"] += e.kind == "played" and e.recipient is None and e.card in (
+                    Card.GUARD, Card.SPY, Card.BARON, Card.KING)
+                seen["tie broken by discards"] += e.kind == "ended" and bool(e.totals)
+                seen["bishop: discard and draw"] += e.kind == "bishop" and e.discarded and \
+                    e.card != Card.PRINCESS
+                seen["bishop: kept"] += e.kind == "bishop" and e.hit and not e.discarded
+                seen[f"{players == 2 and 'two players, '}a hand won"] += e.kind == "ended"
+                if e.kind == "card_tokens":
+                    for _, _, card in e.gained:
+                        seen[f"a token from the {card.title}"] += 1
     # The games above cover the rare cases of the replay (else this test proves less than it says).
     for case in ("prince from the set-aside card", "prince on the princess", "redirected", "no valid target",
-                 "tie broken by discards", "king", "baron", "protected", "game_over"):
+                 "tie broken by discards", "king", "baron", "protected", "game_over",
+                 "two players, a hand won", "marked", "mark_followed", "chose", "assassin", "queen",
+                 "values", "bishop: discard and draw", "bishop: kept",
+                 "a token from the Jester", "a token from the Constable", "a token from the Bishop"):
         assert seen[case] > 0, case
+
+
+def premium_deck(*top: str) -> list[str]:
+    """A 32-card Premium deck whose first cards (set-aside, deal, draw, pile) are ``top``."""
+    rest = [c.title for c in PREMIUM_DECK]
+    for name in top:
+        rest.remove(name)
+    return [*top, *rest]
+
+
+def test_the_replay_follows_a_bishop_that_knocks_out_a_princess_and_one_that_makes_a_player_draw(tmp_path):
+    """The rare Bishop cases, with explicit decks: a hit on a Princess whose holder
+    said "if Bishop, discard" (out, no draw), and a hit on a Spy (discarded, a new card)."""
+    # 5 players: set-aside, one card each from the first player (Arthur in hand 1, Bruno in hand 2), the
+    # first player's draw, the pile.
+    decks = {1: premium_deck("Count", "Bishop", "Princess", "Guard", "Guard", "Guard", "Guard"),
+             2: premium_deck("Count", "Bishop", "Spy", "Guard", "Guard", "Guard", "Guard")}
+    folder = write_campaign(tmp_path / "bishops", 5, seed="bishops", decks=decks)
+    campaign = Campaign(folder)
+    campaign.start()
+    campaign.record_orders("Bruno", "Hand 1: if Bishop, discard")
+    campaign.record_orders("Chloé", "Hand 2: if Bishop, discard")
+    campaign.record_orders("Arthur", "Hand 1: Bishop on Bruno, guess 8")
+    campaign.record_orders("Bruno", "Hand 2: Bishop on Chloé, guess 2")  # Bruno is first in hand 2
+    campaign.resolve(force=True)
+    archive = read_archive(folder)
+    boards = replay(5, [t.events for t in archive.turns[1:]])
+    for board in boards:
+        assert_board_is_the_gms(board, state_after(folder, board.turn), f"turn {board.turn}")
+    hand1, hand2 = boards[1].hands[0], boards[1].hands[1]
+    assert hand1.discards[1] == ["Princess"] and not hand1.alive[1]
+    assert hand2.discards[2] == ["Spy"] and hand2.alive[2] and hand2.pile == 32 - 2 - 5 - 1 - 1
+    assert boards[1].by_cards == ((0, 1, "Bishop"), (1, 2, "Bishop")) and boards[1].tokens[:2] == [1, 1]
 
 
 def test_the_replay_refuses_a_private_event(finished):
