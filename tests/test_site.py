@@ -62,6 +62,30 @@ def midgame(tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="module")
+def duel(tmp_path_factory) -> Path:
+    """A finished two-player game (RULES 9)."""
+    folder = write_campaign(tmp_path_factory.mktemp("duel") / "duel", 2, seed=3)
+    play(folder, policy_seed=3)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def premium(tmp_path_factory) -> Path:
+    """A finished 6-player game with the Premium deck (RULES 10)."""
+    folder = write_campaign(tmp_path_factory.mktemp("premium") / "six", 6, seed=1)
+    play(folder, policy_seed=1)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def eight(tmp_path_factory) -> Path:
+    """An 8-player Premium game in its fifth turn."""
+    folder = write_campaign(tmp_path_factory.mktemp("eight") / "eight", 8, seed=4)
+    play(folder, turns=4, policy_seed=4)
+    return folder
+
+
 # -- the board, rebuilt from the public events --------------------------------------------------
 
 
@@ -239,15 +263,15 @@ def unseen_swap(folder: Path) -> dict:
     raise AssertionError("no hand with two different cards nobody saw")
 
 
-def make_twins(tmp_path: Path) -> tuple[Path, Path, int]:
-    first = write_campaign(tmp_path / "a" / "game", 4, seed=11)
+def make_twins(tmp_path: Path, players: int = 4) -> tuple[Path, Path, int]:
+    first = write_campaign(tmp_path / "a" / "game", players, seed=11)
     play(first, policy_seed=11)
     swap = unseen_swap(first)
     original = {h: d for h, d in swap["decks"].items()}
     original[swap["hand"]] = [c.title for c in state_after(first, 0).hand(swap["hand"]).deck]
     # Both campaigns name their decks in campaign.yaml: the only difference is the swap.
-    a = write_campaign(tmp_path / "A" / "game", 4, seed=11, decks=original)
-    b = write_campaign(tmp_path / "B" / "game", 4, seed=11, decks=swap["decks"])
+    a = write_campaign(tmp_path / "A" / "game", players, seed=11, decks=original)
+    b = write_campaign(tmp_path / "B" / "game", players, seed=11, decks=swap["decks"])
     return a, b, swap["hand"]
 
 
@@ -260,8 +284,9 @@ def assert_same_sites(a: Path, b: Path) -> None:
     assert differ == [], f"pages that differ: {differ}"
 
 
-def test_twin_campaigns_that_differ_only_in_unseen_cards_build_the_same_site(tmp_path):
-    a, b, hand = make_twins(tmp_path)
+@pytest.mark.parametrize("players", [4, 2, 6], ids=["classic", "two-player", "premium"])
+def test_twin_campaigns_that_differ_only_in_unseen_cards_build_the_same_site(tmp_path, players):
+    a, b, hand = make_twins(tmp_path, players)
     ca, cb = Campaign(a), Campaign(b)
     ca.start(), cb.start()
     policy_a, policy_b = random.Random(11), random.Random(11)
@@ -332,12 +357,12 @@ def table(doc, caption_start: str) -> list[list[str]]:
     raise AssertionError(f"no table {caption_start!r}")
 
 
-@pytest.mark.parametrize("which", ["finished", "midgame"])
+@pytest.mark.parametrize("which", ["finished", "midgame", "duel", "premium", "eight"])
 def test_every_page_is_strict_html5_with_a_title_a_heading_and_tables_with_headers(which, request, tmp_path):
     folder = request.getfixturevalue(which)
     built = build_site(folder, tmp_path / "out")
     pages = [p for p in built.pages if p.endswith(".html")]
-    assert len(pages) == 13 + len(read_archive(folder).turns) + 1 + (which == "finished")
+    assert len(pages) == 13 + len(read_archive(folder).turns) + 1 + (which in ("finished", "duel", "premium"))
     for name in pages:
         doc = parse_strictly(name, (tmp_path / "out" / name).read_bytes())
         assert doc.get("lang") == "en"
@@ -356,30 +381,40 @@ def test_every_page_is_strict_html5_with_a_title_a_heading_and_tables_with_heade
     assert "url(" not in css and "@import" not in css and "@font-face" not in css  # nothing fetched
 
 
-def test_the_pages_hold_no_address_no_order_code_and_no_private_line(finished, tmp_path):
-    build_site(finished, tmp_path / "out")
-    config = load_config(finished)
+@pytest.mark.parametrize("which", ["finished", "duel", "premium"])
+def test_the_pages_hold_no_address_no_order_code_and_no_private_line(which, request, tmp_path):
+    folder = request.getfixturevalue(which)
+    build_site(folder, tmp_path / "out")
+    config = load_config(folder)
     codes = [order_code(str(config.seed), p.name) for p in config.players]
+    private_lines = ("your Spy saw", "showed you the", "you traded hands", "you drew the", "Your cards",
+                     "your Cardinal", "your Baroness", "you received the")  # templates/_events.txt.j2
     for name, data in site_files(tmp_path / "out").items():
         text = data.decode("utf-8")
         for p in config.players:
             assert p.email not in text, name
         for code in codes:
             assert code not in text, name
-        for private in ("your Spy saw", "showed you the", "you traded hands", "you drew the", "Your cards"):
+        for private in private_lines:
             assert private not in text, name
 
 
-def test_a_turn_page_says_what_the_public_report_says(finished, tmp_path):
-    build_site(finished, tmp_path / "out")
-    for turn in range(1, 4):
-        report = (finished / "turns" / f"turn-{turn:03d}" / "reports" / "public.txt").read_text()
+@pytest.mark.parametrize("which", ["finished", "duel", "premium"])
+def test_a_turn_page_says_what_the_public_report_says(which, request, tmp_path):
+    folder = request.getfixturevalue(which)
+    build_site(folder, tmp_path / "out")
+    last = len(read_archive(folder).turns) - 1
+    kinds: Counter = Counter()
+    for turn in range(1, last + 1):
+        report = (folder / "turns" / f"turn-{turn:03d}" / "reports" / "public.txt").read_text()
         doc = parse_strictly("turn", (tmp_path / "out" / f"turn-{turn:03d}.html").read_bytes())
         lines = [html.unescape(text_of(li)) for ul in doc.iter("ul") if ul.get("class") == "plays"
                  for li in ul.iter("li")]
-        assert len(lines) > 13
+        assert turn > 3 or len(lines) > 13
         for line in lines:
             assert line in report, line
+            kinds[line.split(" ")[1] if " played the " in line else line[:12]] += 1
+    assert sum(kinds.values()) > 100
 
 
 def test_the_front_page_shows_the_players_the_turn_tokens_and_who_still_owes_orders(midgame, tmp_path):
@@ -450,6 +485,91 @@ def test_a_hand_page_tells_the_story_from_the_deal_to_the_winner(finished, tmp_p
         assert sum(text_of(li).startswith(played) for li in items) == len(plays)
         if hand.ended:
             assert f"Won by {' and '.join(players[s] for s in hand.winners)}." in text_of(doc)
+
+
+def test_a_two_player_site_shows_each_hands_face_up_cards_from_the_deal(duel, tmp_path):
+    """RULES 9: three cards face up in each hand, public from the start: on the
+    front page's board, the deal's page, every hand's story; and the draw pile of 9."""
+    build_site(duel, tmp_path / "out")
+    out = tmp_path / "out"
+    dealt = state_after(duel, 0)
+    face_up = [", ".join(c.title for c in h.face_up) for h in dealt.hands]
+    board = table(parse_strictly("index", (out / "index.html").read_bytes()), "The thirteen hands")
+    assert board[0][:3] == ["Hand", "First to play", "Face up"]
+    assert [row[2] for row in board[1:]] == face_up
+    deal = table(parse_strictly("turn-000", (out / "turn-000.html").read_bytes()), "Two players: the three")
+    assert [row[1] for row in deal[1:]] == face_up
+    for hand in dealt.hands:
+        story = text_of(parse_strictly("hand", (out / f"hand-{hand.number:02d}.html").read_bytes()))
+        assert f"three cards laid face up, out of the hand for good ({face_up[hand.number - 1]})" in story
+        assert "9 cards are left in the draw pile" in story
+    assert "7 tokens of affection wins" in (out / "index.html").read_text()
+
+
+def test_a_classic_or_premium_site_shows_no_face_up_cards(finished, premium, tmp_path):
+    for folder in (finished, premium):
+        build_site(folder, tmp_path / folder.name)
+        for name, data in site_files(tmp_path / folder.name).items():
+            assert b"face up, out of the hand" not in data.lower(), name
+            assert b"Face up" not in data, name
+
+
+def test_a_two_player_opening_report_without_the_face_up_cards_is_a_clear_error(duel, tmp_path, cli):
+    """The face-up cards are read from the opening report (no event carries them):
+    a report that lost them stops the build with a message, and the old site stays."""
+    folder = tmp_path / "duel"
+    shutil.copytree(duel, folder)
+    cli.ok("site", folder, "--out", tmp_path / "out")
+    before = site_files(tmp_path / "out")
+    report = folder / "turns" / "turn-000" / "reports" / "public.txt"
+    text = report.read_text(encoding="utf-8")
+    report.write_text(text.replace("  Hand  5: ", "  Hand  5 "), encoding="utf-8")
+    result = cli.fails("site", folder, "--out", tmp_path / "out")
+    assert "does not list the three face-up cards of each of the 13 hands" in result.output
+    assert str(report) in result.output
+    assert site_files(tmp_path / "out") == before
+
+
+def test_a_premium_site_shows_the_mark_and_tokens_from_cards(premium, tmp_path):
+    """RULES 10: the Sycophant's mark on the board (until the next play), tokens from
+    the Jester, the Constable and the Bishop in the standings and on the turn pages."""
+    build_site(premium, tmp_path / "out")
+    out = tmp_path / "out"
+    archive = read_archive(premium)
+    players = archive.players
+    game = state_after(premium, len(archive.turns) - 1)
+    tokens = table(parse_strictly("index", (out / "index.html").read_bytes()), "Tokens of affection")
+    assert tokens[0] == ["Player", "Tokens", "Hands won", "Tokens from cards"]
+    gained = Counter(seat for t in archive.turns for e in t.events if e.kind == "card_tokens"
+                     for seat, _, _ in e.gained)
+    assert sum(gained.values()) > 0
+    for seat, row in enumerate(tokens[1:]):
+        won = sum(seat in h.winners for h in game.hands)
+        assert row == [players[seat], str(game.tokens[seat]), str(won), str(gained[seat])]
+        assert game.tokens[seat] == won + gained[seat]
+    # Each turn's tokens table says which card gave which token.
+    for t in archive.turns:
+        for e in t.events:
+            if e.kind == "card_tokens":
+                page = text_of(parse_strictly("turn", (out / f"turn-{t.turn:03d}.html").read_bytes()))
+                for seat, hand, card in e.gained:
+                    assert f"+1 ({card.title}, hand {hand})" in page
+    # The mark: on every turn page where a hand ends the turn marked, and only there.
+    marks = 0
+    for t in archive.turns[1:]:
+        state = state_after(premium, t.turn)
+        doc = parse_strictly("turn", (out / f"turn-{t.turn:03d}.html").read_bytes())
+        for section in doc.iter("section"):
+            number = int(section.get("id").split("-")[1])
+            marked = state.hand(number).marked
+            said = "Marked by the Sycophant:" in text_of(section)
+            assert said == (marked is not None and not state.finished), (t.turn, number)
+            if said:
+                marks += 1
+                assert f"Marked by the Sycophant: {players[marked]} (" in text_of(section)
+                seats = table(section, f"Hand {number} after turn")
+                assert [row[0] for row in seats[1:] if "marked" in row[2]] == [players[marked]]
+    assert marks > 3
 
 
 def test_titles_and_notes_are_escaped(tmp_path):

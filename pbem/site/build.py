@@ -156,30 +156,12 @@ def _board_view(board: Board, players: list[str]) -> list[dict]:
             for h in board.hands]
 
 
-def _event_views(table: Table, hand: HandBoard, events: list) -> list[dict]:
-    """The hand's public events of one turn as the public report words them (the
-    end of the hand aside: it has its own paragraph)."""
-    views = []
-    for e in events:
-        if e.kind == "ended":
-            continue
-        view = event_view(table, e)
-        if e.kind == "played":
-            # As the report says it (pbem.reports): a play nobody could take, because
-            # the others are all out or those still in are protected. No play with no
-            # effect knocks anyone out, so the hand after the turn tells which.
-            others_in = [s for s in range(len(table.players)) if s != e.seat and hand.alive[s]]
-            view["nobody_because"] = "protected" if others_in else "out"
-        views.append(view)
-    return views
-
-
 def _turn_hand_view(table: Table, board: Board, hand: HandBoard) -> dict:
     events = board.events[hand.number]
     return {
         "number": hand.number,
         "ended": hand.ended,
-        "events": _event_views(table, hand, events),
+        "events": [event_view(table, e) for e in events if e.kind != "ended"],
         "result": _result(table, events),
         "seats": _seats_view(hand, table.players, board.finished),
         "pile": hand.pile,
@@ -219,7 +201,7 @@ def _story(table: Table, boards: list[Board], number: int) -> dict:
         hand = board.hands[number - 1]
         chapters.append({
             "turn": board.turn,
-            "events": _event_views(table, hand, events),
+            "events": [event_view(table, e) for e in events if e.kind != "ended"],
             "result": _result(table, events),
             "seats": _seats_view(hand, players, board.finished),
             "pile": hand.pile,
