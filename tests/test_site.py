@@ -31,7 +31,7 @@ from pbem.site import LeakError, SiteError, build_site
 from pbem.site import archive as site_archive
 from pbem.site.archive import read_archive
 from pbem.site.board import replay
-from pbem.site.build import MARKER, render_site, write_site
+from pbem.site.build import MARKER, chart, render_site, write_site
 from pbem.store import CampaignStore, StoreError, file_lock
 from pbem.tick import tick
 
@@ -570,6 +570,15 @@ def test_a_premium_site_shows_the_mark_and_tokens_from_cards(premium, tmp_path):
                 seats = table(section, f"Hand {number} after turn")
                 assert [row[0] for row in seats[1:] if "marked" in row[2]] == [players[marked]]
     assert marks > 3
+
+
+def test_the_charts_turn_labels_do_not_crowd_a_long_game(premium):
+    """A Premium game lasts some 20 turns: at most a dozen labels and the deal's."""
+    archive = read_archive(premium)
+    boards = replay(6, [t.events for t in archive.turns[1:]])
+    assert len(boards) > 14
+    ticks = [turn for turn, _ in chart(boards, archive.players)["ticks"]]
+    assert ticks[0] == 0 and 2 <= len(ticks) <= 13, ticks
 
 
 def test_titles_and_notes_are_escaped(tmp_path):

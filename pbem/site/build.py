@@ -271,7 +271,7 @@ def chart(boards: list[Board], players: list[str]) -> dict:
         lines.append({"name": name, "colour": COLOURS[s % len(COLOURS)], "dash": DASHES[s % len(DASHES)],
                       "width": stroke, "points": points,
                       "path": " ".join(f"{px},{py}" for _, _, px, py in points)})
-    step = max(1, turns // 12)  # at most a dozen turn labels
+    step = max(1, -(-turns // 12))  # at most a dozen turn labels (and the deal)
     return {"width": width, "height": height, "left": left, "right": width - right,
             "top": top, "bottom": height - bottom, "lines": lines,
             "grid": [(k, y(k)) for k in range(most + 1)],
