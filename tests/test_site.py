@@ -768,6 +768,21 @@ def test_the_example_campaigns_site_leaves_git_status_clean(tmp_path):
         assert result.returncode == 0, f"{path} is not ignored by git"
 
 
+@pytest.mark.parametrize("example, players", [("duel", 2), ("premium", 6)])
+def test_the_two_player_and_premium_examples_have_a_site(tmp_path, cli, example, players):
+    """The shipped examples of every variant build their site (on a copy: the
+    examples stay as shipped); every page strict HTML."""
+    folder = tmp_path / example
+    shutil.copytree(Path(__file__).resolve().parent.parent / "campaigns" / example, folder)
+    cli.ok("site", folder, "--out", tmp_path / "out")
+    assert len(read_archive(folder).players) == players
+    for name, data in site_files(tmp_path / "out").items():
+        if name.endswith(".html"):
+            parse_strictly(name, data)
+    board = table(parse_strictly("index", (tmp_path / "out" / "index.html").read_bytes()), "The thirteen hands")
+    assert len(board[0]) == 4 + players + (players == 2)
+
+
 @pytest.mark.parametrize("damage, problem", [
     (lambda f: (f / "turns" / "turn-002" / "events.json").write_text("[{\"kind\": \"played\""),
      "turn-002/events.json: damaged JSON"),
