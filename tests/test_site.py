@@ -229,8 +229,10 @@ def forbidden(paths: list[str]) -> list[str]:
             or "/orders/" in p or "/mail/" in p]
 
 
-def test_the_builder_never_opens_the_state_the_private_reports_the_orders_or_the_mail(finished, tmp_path):
-    opened = files_opened(lambda: build_site(finished, tmp_path / "out"))
+@pytest.mark.parametrize("which", ["finished", "duel", "premium"])
+def test_the_builder_never_opens_the_state_the_private_reports_the_orders_or_the_mail(which, request, tmp_path):
+    folder = request.getfixturevalue(which)
+    opened = files_opened(lambda: build_site(folder, tmp_path / "out"))
     assert any(p.endswith("events.json") for p in opened)
     assert any(p.endswith("public.txt") for p in opened)
     assert forbidden(opened) == []
