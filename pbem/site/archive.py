@@ -20,6 +20,7 @@ from .. import events as ev
 from ..cards import card_named
 from ..config import CampaignConfig, load_config
 from ..deadlines import describe, parse_schedule
+from ..engine import FACE_UP_WITH_TWO, HANDS_PER_GAME
 from ..store import CampaignStore, StoreError
 
 
@@ -84,7 +85,8 @@ def _face_up(opening: str, where: Path) -> dict[int, tuple[str, ...]]:
             cards = tuple(name.strip() for name in match.group(2).split(","))
             if all(card_named(name) is not None for name in cards):
                 out[int(match.group(1))] = tuple(card_named(name).title for name in cards)
-    if len(out) != 13 or any(len(cards) != 3 for cards in out.values()):
+    complete = sorted(out) == list(range(1, HANDS_PER_GAME + 1))
+    if not complete or any(len(cards) != FACE_UP_WITH_TWO for cards in out.values()):
         raise StoreError(f"{where}: the opening report of this two-player game does not list the three "
                          f"face-up cards of each of the 13 hands (\"{_FACE_UP_HEAD}\" and a line "
                          f"\"  Hand N: card, card, card\" per hand), and the site shows them from there; "

@@ -33,7 +33,7 @@ class HandBoard:
     """What everybody knows of one hand at the end of a turn."""
 
     __slots__ = ("number", "first", "alive", "protected", "discards", "pile", "active",
-                 "ended", "winners", "result", "face_up", "marked", "values")
+                 "ended", "winners", "result", "face_up", "marked")
 
     def __init__(self, number: int, players: int, face_up: tuple[str, ...] = ()):
         self.number = number
@@ -49,7 +49,6 @@ class HandBoard:
         self.winners: tuple[int, ...] = ()
         self.result: Any = None  # the HandEnded event
         self.marked: int | None = None  # the Sycophant's mark, until the next play (RULES 10.3)
-        self.values: Any = None  # the HandValues event of a Premium hand ended by an empty pile
 
     def copy(self) -> "HandBoard":
         new = HandBoard.__new__(HandBoard)
@@ -57,7 +56,7 @@ class HandBoard:
         new.alive, new.protected = self.alive[:], self.protected[:]
         new.discards = [d[:] for d in self.discards]
         new.active, new.ended, new.winners, new.result = self.active, self.ended, self.winners, self.result
-        new.face_up, new.marked, new.values = self.face_up, self.marked, self.values
+        new.face_up, new.marked = self.face_up, self.marked
         return new
 
     def _draw_replacement(self) -> None:
@@ -101,9 +100,7 @@ class HandBoard:
                 self.discards[event.recipient].append(event.card.title)
                 if event.card.title != "Princess":  # else an "eliminated" event follows
                     self._draw_replacement()
-        elif kind == "values":
-            self.values = event
-        # guard, baron, king, queen, cardinal, baroness, jester, the mark's corrections:
+        # guard, baron, king, queen, cardinal, baroness, jester, the mark's corrections, values:
         # their consequences on the board come as the events above.
 
     def pass_turn(self, seat: int) -> None:
