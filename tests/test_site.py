@@ -100,6 +100,7 @@ def assert_board_is_the_gms(board, game: Game, where: str) -> None:
         assert (mine.ended, mine.winners) == (gms.ended, gms.winners), at
         assert mine.face_up == tuple(c.title for c in gms.face_up), at
         assert mine.marked == gms.marked, at
+        assert mine.jesters == list(gms.jesters), at
         if not gms.ended:
             assert mine.active == gms.active, at
 
@@ -230,7 +231,8 @@ def forbidden(paths: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("which", ["finished", "duel", "premium"])
-def test_the_builder_never_opens_the_state_the_private_reports_the_orders_or_the_mail(which, request, tmp_path):
+def test_the_builder_never_opens_the_state_the_private_reports_the_orders_or_the_mail(which, request,
+                                                                                      tmp_path):
     folder = request.getfixturevalue(which)
     opened = files_opened(lambda: build_site(folder, tmp_path / "out"))
     assert any(p.endswith("events.json") for p in opened)
@@ -572,6 +574,36 @@ def test_a_premium_site_shows_the_mark_and_tokens_from_cards(premium, tmp_path):
                 seats = table(section, f"Hand {number} after turn")
                 assert [row[0] for row in seats[1:] if "marked" in row[2]] == [players[marked]]
     assert marks > 3
+    # The Jesters: who named whom, on the turn pages while the hand goes on, and on the front page's board.
+    jesters = 0
+    for t in archive.turns[1:]:
+        state = state_after(premium, t.turn)
+        doc = parse_strictly("turn", (out / f"turn-{t.turn:03d}.html").read_bytes())
+        for section in doc.iter("section"):
+            hand = state.hand(int(section.get("id").split("-")[1]))
+            said = [p for p in section.iter("p") if "'s Jester named " in text_of(p)]
+            expected = [] if hand.ended else [
+                f"{players[j]}'s Jester named {players[n]}: if {players[n]} wins this hand, "
+                f"{players[j]} gains a token." for j, n in hand.jesters]
+            assert [text_of(p) for p in said] == expected, (t.turn, hand.number)
+            jesters += len(expected)
+    assert jesters > 3
+
+
+def test_the_front_pages_board_shows_each_jesters_pick_while_the_hand_goes_on(eight, tmp_path):
+    build_site(eight, tmp_path / "out")
+    doc = parse_strictly("index", (tmp_path / "out" / "index.html").read_bytes())
+    board = table(doc, "The thirteen hands")
+    players = read_archive(eight).players
+    game = state_after(eight, len(read_archive(eight).turns) - 1)
+    picks = 0
+    for row, hand in zip(board[1:], game.hands):
+        for seat, name in enumerate(players):
+            named = [players[n] for j, n in hand.jesters if j == seat and not hand.ended]
+            assert [f"Jester on {n}" for n in named] == \
+                [f"Jester on {n}" for n in players if f"Jester on {n}" in row[2 + seat]], (hand.number, name)
+            picks += len(named)
+    assert picks > 0
 
 
 def test_the_charts_turn_labels_do_not_crowd_a_long_game(premium):
@@ -781,7 +813,8 @@ def test_the_two_player_and_premium_examples_have_a_site(tmp_path, cli, example,
     for name, data in site_files(tmp_path / "out").items():
         if name.endswith(".html"):
             parse_strictly(name, data)
-    board = table(parse_strictly("index", (tmp_path / "out" / "index.html").read_bytes()), "The thirteen hands")
+    index = parse_strictly("index", (tmp_path / "out" / "index.html").read_bytes())
+    board = table(index, "The thirteen hands")
     assert len(board[0]) == 4 + players + (players == 2)
 
 

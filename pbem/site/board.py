@@ -33,7 +33,7 @@ class HandBoard:
     """What everybody knows of one hand at the end of a turn."""
 
     __slots__ = ("number", "first", "alive", "protected", "discards", "pile", "active",
-                 "ended", "winners", "result", "face_up", "marked")
+                 "ended", "winners", "result", "face_up", "marked", "jesters")
 
     def __init__(self, number: int, players: int, face_up: tuple[str, ...] = ()):
         self.number = number
@@ -49,6 +49,7 @@ class HandBoard:
         self.winners: tuple[int, ...] = ()
         self.result: Any = None  # the HandEnded event
         self.marked: int | None = None  # the Sycophant's mark, until the next play (RULES 10.3)
+        self.jesters: list[tuple[int, int]] = []  # (Jester's player, the player named): a token if they win
 
     def copy(self) -> "HandBoard":
         new = HandBoard.__new__(HandBoard)
@@ -56,7 +57,7 @@ class HandBoard:
         new.alive, new.protected = self.alive[:], self.protected[:]
         new.discards = [d[:] for d in self.discards]
         new.active, new.ended, new.winners, new.result = self.active, self.ended, self.winners, self.result
-        new.face_up, new.marked = self.face_up, self.marked
+        new.face_up, new.marked, new.jesters = self.face_up, self.marked, self.jesters[:]
         return new
 
     def _draw_replacement(self) -> None:
@@ -71,6 +72,8 @@ class HandBoard:
         if kind == "played":
             self.discards[event.seat].append(event.card.title)
             self.marked = None  # the mark binds the next play only, whatever it is (RULES 10.3)
+            if event.card.title == "Jester" and event.recipient is not None:
+                self.jesters.append((event.seat, event.recipient))
         elif kind == "prince":
             self.discards[event.recipient].append(event.card.title)
             if event.card.title != "Princess" and not event.from_set_aside:

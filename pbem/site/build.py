@@ -148,10 +148,16 @@ def _marked(hand: HandBoard, players: list[str], finished: bool) -> str | None:
     return None if hand.marked is None or finished else players[hand.marked]
 
 
+def _jesters(hand: HandBoard, players: list[str]) -> list[tuple[str, str]]:
+    """(Jester's player, the player they named) of a hand not yet over (RULES 10.3)."""
+    return [] if hand.ended else [(players[j], players[named]) for j, named in hand.jesters]
+
+
 def _board_view(board: Board, players: list[str]) -> list[dict]:
     return [{"number": h.number, "first": players[h.first], "ended": h.ended, "pile": h.pile,
              "active": None if h.active is None or board.finished else players[h.active],
              "face_up": h.face_up, "marked": _marked(h, players, board.finished),
+             "jesters": _jesters(h, players),
              "winners": [players[s] for s in h.winners], "seats": _seats_view(h, players, board.finished)}
             for h in board.hands]
 
@@ -167,6 +173,7 @@ def _turn_hand_view(table: Table, board: Board, hand: HandBoard) -> dict:
         "pile": hand.pile,
         "face_up": hand.face_up,
         "marked": _marked(hand, table.players, board.finished),
+        "jesters": _jesters(hand, table.players),
         "active": None if hand.active is None or board.finished else table.players[hand.active],
     }
 
@@ -206,6 +213,8 @@ def _story(table: Table, boards: list[Board], number: int) -> dict:
             "seats": _seats_view(hand, players, board.finished),
             "pile": hand.pile,
             "marked": _marked(hand, players, board.finished),
+            "jesters": _jesters(hand, players),
+            "face_up": (),  # told once, with the deal
             "active": None if hand.active is None or board.finished else players[hand.active],
         })
     last = boards[-1].hands[number - 1]
