@@ -23,7 +23,7 @@ import pytest
 
 from pbem import events as ev
 from pbem.campaign import Campaign, order_code
-from pbem.cards import Card
+from pbem.cards import PREMIUM_DECK, Card
 from pbem.config import ConfigError, load_config
 from pbem.engine import Game
 from pbem.reports import default_templates_dir
@@ -31,7 +31,7 @@ from pbem.site import LeakError, SiteError, build_site
 from pbem.site import archive as site_archive
 from pbem.site.archive import read_archive
 from pbem.site.board import replay
-from pbem.site.build import MARKER, render_site, write_site
+from pbem.site.build import MARKER, chart, render_site, write_site
 from pbem.store import CampaignStore, StoreError, file_lock
 from pbem.tick import tick
 
@@ -62,47 +62,124 @@ def midgame(tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="module")
+def duel(tmp_path_factory) -> Path:
+    """A finished two-player game (RULES 9)."""
+    folder = write_campaign(tmp_path_factory.mktemp("duel") / "duel", 2, seed=3)
+    play(folder, policy_seed=3)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def premium(tmp_path_factory) -> Path:
+    """A finished 6-player game with the Premium deck (RULES 10)."""
+    folder = write_campaign(tmp_path_factory.mktemp("premium") / "six", 6, seed=1)
+    play(folder, policy_seed=1)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def eight(tmp_path_factory) -> Path:
+    """An 8-player Premium game in its fifth turn."""
+    folder = write_campaign(tmp_path_factory.mktemp("eight") / "eight", 8, seed=4)
+    play(folder, turns=4, policy_seed=4)
+    return folder
+
+
 # -- the board, rebuilt from the public events --------------------------------------------------
+
+
+def assert_board_is_the_gms(board, game: Game, where: str) -> None:
+    assert (board.tokens, board.finished, board.winners) == (game.tokens, game.finished, game.winners), where
+    for mine, gms in zip(board.hands, game.hands):
+        at = f"{where}, hand {gms.number}"
+        assert mine.alive == gms.alive, at
+        assert mine.protected == gms.protected, at
+        assert mine.discards == [[c.title for c in d] for d in gms.discards], at
+        assert mine.pile == len(gms.pile), at
+        assert (mine.ended, mine.winners) == (gms.ended, gms.winners), at
+        assert mine.face_up == tuple(c.title for c in gms.face_up), at
+        assert mine.marked == gms.marked, at
+        assert mine.jesters == list(gms.jesters), at
+        if not gms.ended:
+            assert mine.active == gms.active, at
+
+
+#: The games the replay is checked on: every size the engine plays (RULES 1, 9, 10).
+REPLAYED = [(seed, players) for seed in range(1, 7) for players in (2, 3, 4)] + \
+    [(seed, 5 + seed % 4) for seed in range(1, 9)]
 
 
 def test_the_public_replay_gives_the_gms_board_after_every_turn_of_many_games(tmp_path):
     """Who is in, protected, each discard pile in order, cards left, the active
-    player, the hands' winners, tokens and the game's winners: as in state.json."""
+    player, the hands' winners, tokens and the game's winners: as in state.json;
+    with two players the face-up cards, with the Premium deck the Sycophant's mark."""
     seen: Counter = Counter()
-    for seed in range(1, 7):
-        for players in (3, 4):
-            folder = write_campaign(tmp_path / f"g{seed}-{players}", players, seed=seed)
-            play(folder, policy_seed=seed)
-            archive = read_archive(folder)
-            boards = replay(players, [t.events for t in archive.turns[1:]])
-            assert len(boards) == len(archive.turns)
-            for board in boards:
-                game = state_after(folder, board.turn)
-                where = f"seed {seed}, {players} players, turn {board.turn}"
-                assert (board.tokens, board.finished, board.winners) == \
-                    (game.tokens, game.finished, game.winners), where
-                for mine, gms in zip(board.hands, game.hands):
-                    at = f"{where}, hand {gms.number}"
-                    assert mine.alive == gms.alive, at
-                    assert mine.protected == gms.protected, at
-                    assert mine.discards == [[c.title for c in d] for d in gms.discards], at
-                    assert mine.pile == len(gms.pile), at
-                    assert (mine.ended, mine.winners) == (gms.ended, gms.winners), at
-                    if not gms.ended:
-                        assert mine.active == gms.active, at
-            for turn in archive.turns:
-                for e in turn.events:
-                    seen[e.kind] += 1
-                    seen["prince from the set-aside card"] += e.kind == "prince" and e.from_set_aside
-                    seen["prince on the princess"] += e.kind == "prince" and e.card == Card.PRINCESS
-                    seen["redirected"] += e.kind == "played" and e.redirected
-                    seen["no valid target"] += e.kind == "played" and e.recipient is None and e.card in (
-                        Card.GUARD, Card.SPY, Card.BARON, Card.KING)
-                    seen["tie broken by discards"] += e.kind == "ended" and bool(e.totals)
+    for seed, players in REPLAYED:
+        folder = write_campaign(tmp_path / f"g{seed}-{players}", players, seed=seed)
+        play(folder, policy_seed=seed)
+        archive = read_archive(folder)
+        boards = replay(players, [t.events for t in archive.turns[1:]], archive.face_up)
+        assert len(boards) == len(archive.turns)
+        for board in boards:
+            assert_board_is_the_gms(board, state_after(folder, board.turn),
+                                    f"seed {seed}, {players} players, turn {board.turn}")
+        for turn in archive.turns:
+            for e in turn.events:
+                seen[e.kind] += 1
+                seen["prince from the set-aside card"] += e.kind == "prince" and e.from_set_aside
+                seen["prince on the princess"] += e.kind == "prince" and e.card == Card.PRINCESS
+                seen["redirected"] += e.kind == "played" and e.redirected
+                seen["no valid target"] += e.kind == "played" and e.recipient is None and e.card in (
+                    Card.GUARD, Card.SPY, Card.BARON, Card.KING)
+                seen["tie broken by discards"] += e.kind == "ended" and bool(e.totals)
+                seen["bishop: discard and draw"] += e.kind == "bishop" and e.discarded and \
+                    e.card != Card.PRINCESS
+                seen["bishop: kept"] += e.kind == "bishop" and e.hit and not e.discarded
+                seen[f"{players == 2 and 'two players, '}a hand won"] += e.kind == "ended"
+                if e.kind == "card_tokens":
+                    for _, _, card in e.gained:
+                        seen[f"a token from the {card.title}"] += 1
     # The games above cover the rare cases of the replay (else this test proves less than it says).
     for case in ("prince from the set-aside card", "prince on the princess", "redirected", "no valid target",
-                 "tie broken by discards", "king", "baron", "protected", "game_over"):
+                 "tie broken by discards", "king", "baron", "protected", "game_over",
+                 "two players, a hand won", "marked", "mark_followed", "chose", "assassin", "queen",
+                 "values", "bishop: discard and draw", "bishop: kept",
+                 "a token from the Jester", "a token from the Constable", "a token from the Bishop"):
         assert seen[case] > 0, case
+
+
+def premium_deck(*top: str) -> list[str]:
+    """A 32-card Premium deck whose first cards (set-aside, deal, draw, pile) are ``top``."""
+    rest = [c.title for c in PREMIUM_DECK]
+    for name in top:
+        rest.remove(name)
+    return [*top, *rest]
+
+
+def test_the_replay_follows_a_bishop_that_knocks_out_a_princess_and_one_that_makes_a_player_draw(tmp_path):
+    """The rare Bishop cases, with explicit decks: a hit on a Princess whose holder
+    said "if Bishop, discard" (out, no draw), and a hit on a Spy (discarded, a new card)."""
+    # 5 players: set-aside, one card each from the first player (Arthur in hand 1, Bruno in hand 2), the
+    # first player's draw, the pile.
+    decks = {1: premium_deck("Count", "Bishop", "Princess", "Guard", "Guard", "Guard", "Guard"),
+             2: premium_deck("Count", "Bishop", "Spy", "Guard", "Guard", "Guard", "Guard")}
+    folder = write_campaign(tmp_path / "bishops", 5, seed="bishops", decks=decks)
+    campaign = Campaign(folder)
+    campaign.start()
+    campaign.record_orders("Bruno", "Hand 1: if Bishop, discard")
+    campaign.record_orders("Chloé", "Hand 2: if Bishop, discard")
+    campaign.record_orders("Arthur", "Hand 1: Bishop on Bruno, guess 8")
+    campaign.record_orders("Bruno", "Hand 2: Bishop on Chloé, guess 2")  # Bruno is first in hand 2
+    campaign.resolve(force=True)
+    archive = read_archive(folder)
+    boards = replay(5, [t.events for t in archive.turns[1:]])
+    for board in boards:
+        assert_board_is_the_gms(board, state_after(folder, board.turn), f"turn {board.turn}")
+    hand1, hand2 = boards[1].hands[0], boards[1].hands[1]
+    assert hand1.discards[1] == ["Princess"] and not hand1.alive[1]
+    assert hand2.discards[2] == ["Spy"] and hand2.alive[2] and hand2.pile == 32 - 2 - 5 - 1 - 1
+    assert boards[1].by_cards == ((0, 1, "Bishop"), (1, 2, "Bishop")) and boards[1].tokens[:2] == [1, 1]
 
 
 def test_the_replay_refuses_a_private_event(finished):
@@ -153,8 +230,11 @@ def forbidden(paths: list[str]) -> list[str]:
             or "/orders/" in p or "/mail/" in p]
 
 
-def test_the_builder_never_opens_the_state_the_private_reports_the_orders_or_the_mail(finished, tmp_path):
-    opened = files_opened(lambda: build_site(finished, tmp_path / "out"))
+@pytest.mark.parametrize("which", ["finished", "duel", "premium"])
+def test_the_builder_never_opens_the_state_the_private_reports_the_orders_or_the_mail(which, request,
+                                                                                      tmp_path):
+    folder = request.getfixturevalue(which)
+    opened = files_opened(lambda: build_site(folder, tmp_path / "out"))
     assert any(p.endswith("events.json") for p in opened)
     assert any(p.endswith("public.txt") for p in opened)
     assert forbidden(opened) == []
@@ -187,15 +267,15 @@ def unseen_swap(folder: Path) -> dict:
     raise AssertionError("no hand with two different cards nobody saw")
 
 
-def make_twins(tmp_path: Path) -> tuple[Path, Path, int]:
-    first = write_campaign(tmp_path / "a" / "game", 4, seed=11)
+def make_twins(tmp_path: Path, players: int = 4) -> tuple[Path, Path, int]:
+    first = write_campaign(tmp_path / "a" / "game", players, seed=11)
     play(first, policy_seed=11)
     swap = unseen_swap(first)
     original = {h: d for h, d in swap["decks"].items()}
     original[swap["hand"]] = [c.title for c in state_after(first, 0).hand(swap["hand"]).deck]
     # Both campaigns name their decks in campaign.yaml: the only difference is the swap.
-    a = write_campaign(tmp_path / "A" / "game", 4, seed=11, decks=original)
-    b = write_campaign(tmp_path / "B" / "game", 4, seed=11, decks=swap["decks"])
+    a = write_campaign(tmp_path / "A" / "game", players, seed=11, decks=original)
+    b = write_campaign(tmp_path / "B" / "game", players, seed=11, decks=swap["decks"])
     return a, b, swap["hand"]
 
 
@@ -208,8 +288,9 @@ def assert_same_sites(a: Path, b: Path) -> None:
     assert differ == [], f"pages that differ: {differ}"
 
 
-def test_twin_campaigns_that_differ_only_in_unseen_cards_build_the_same_site(tmp_path):
-    a, b, hand = make_twins(tmp_path)
+@pytest.mark.parametrize("players", [4, 2, 6], ids=["classic", "two-player", "premium"])
+def test_twin_campaigns_that_differ_only_in_unseen_cards_build_the_same_site(tmp_path, players):
+    a, b, hand = make_twins(tmp_path, players)
     ca, cb = Campaign(a), Campaign(b)
     ca.start(), cb.start()
     policy_a, policy_b = random.Random(11), random.Random(11)
@@ -280,12 +361,12 @@ def table(doc, caption_start: str) -> list[list[str]]:
     raise AssertionError(f"no table {caption_start!r}")
 
 
-@pytest.mark.parametrize("which", ["finished", "midgame"])
+@pytest.mark.parametrize("which", ["finished", "midgame", "duel", "premium", "eight"])
 def test_every_page_is_strict_html5_with_a_title_a_heading_and_tables_with_headers(which, request, tmp_path):
     folder = request.getfixturevalue(which)
     built = build_site(folder, tmp_path / "out")
     pages = [p for p in built.pages if p.endswith(".html")]
-    assert len(pages) == 13 + len(read_archive(folder).turns) + 1 + (which == "finished")
+    assert len(pages) == 13 + len(read_archive(folder).turns) + 1 + (which in ("finished", "duel", "premium"))
     for name in pages:
         doc = parse_strictly(name, (tmp_path / "out" / name).read_bytes())
         assert doc.get("lang") == "en"
@@ -304,30 +385,40 @@ def test_every_page_is_strict_html5_with_a_title_a_heading_and_tables_with_heade
     assert "url(" not in css and "@import" not in css and "@font-face" not in css  # nothing fetched
 
 
-def test_the_pages_hold_no_address_no_order_code_and_no_private_line(finished, tmp_path):
-    build_site(finished, tmp_path / "out")
-    config = load_config(finished)
+@pytest.mark.parametrize("which", ["finished", "duel", "premium"])
+def test_the_pages_hold_no_address_no_order_code_and_no_private_line(which, request, tmp_path):
+    folder = request.getfixturevalue(which)
+    build_site(folder, tmp_path / "out")
+    config = load_config(folder)
     codes = [order_code(str(config.seed), p.name) for p in config.players]
+    private_lines = ("your Spy saw", "showed you the", "you traded hands", "you drew the", "Your cards",
+                     "your Cardinal", "your Baroness", "you received the")  # templates/_events.txt.j2
     for name, data in site_files(tmp_path / "out").items():
         text = data.decode("utf-8")
         for p in config.players:
             assert p.email not in text, name
         for code in codes:
             assert code not in text, name
-        for private in ("your Spy saw", "showed you the", "you traded hands", "you drew the", "Your cards"):
+        for private in private_lines:
             assert private not in text, name
 
 
-def test_a_turn_page_says_what_the_public_report_says(finished, tmp_path):
-    build_site(finished, tmp_path / "out")
-    for turn in range(1, 4):
-        report = (finished / "turns" / f"turn-{turn:03d}" / "reports" / "public.txt").read_text()
+@pytest.mark.parametrize("which", ["finished", "duel", "premium"])
+def test_a_turn_page_says_what_the_public_report_says(which, request, tmp_path):
+    folder = request.getfixturevalue(which)
+    build_site(folder, tmp_path / "out")
+    last = len(read_archive(folder).turns) - 1
+    kinds: Counter = Counter()
+    for turn in range(1, last + 1):
+        report = (folder / "turns" / f"turn-{turn:03d}" / "reports" / "public.txt").read_text()
         doc = parse_strictly("turn", (tmp_path / "out" / f"turn-{turn:03d}.html").read_bytes())
         lines = [html.unescape(text_of(li)) for ul in doc.iter("ul") if ul.get("class") == "plays"
                  for li in ul.iter("li")]
-        assert len(lines) > 13
+        assert turn > 3 or len(lines) > 13
         for line in lines:
             assert line in report, line
+            kinds[line.split(" ")[1] if " played the " in line else line[:12]] += 1
+    assert sum(kinds.values()) > 100
 
 
 def test_the_front_page_shows_the_players_the_turn_tokens_and_who_still_owes_orders(midgame, tmp_path):
@@ -398,6 +489,130 @@ def test_a_hand_page_tells_the_story_from_the_deal_to_the_winner(finished, tmp_p
         assert sum(text_of(li).startswith(played) for li in items) == len(plays)
         if hand.ended:
             assert f"Won by {' and '.join(players[s] for s in hand.winners)}." in text_of(doc)
+
+
+def test_a_two_player_site_shows_each_hands_face_up_cards_from_the_deal(duel, tmp_path):
+    """RULES 9: three cards face up in each hand, public from the start: on the
+    front page's board, the deal's page, every hand's story; and the draw pile of 9."""
+    build_site(duel, tmp_path / "out")
+    out = tmp_path / "out"
+    dealt = state_after(duel, 0)
+    face_up = [", ".join(c.title for c in h.face_up) for h in dealt.hands]
+    board = table(parse_strictly("index", (out / "index.html").read_bytes()), "The thirteen hands")
+    assert board[0][:3] == ["Hand", "First to play", "Face up"]
+    assert [row[2] for row in board[1:]] == face_up
+    deal = table(parse_strictly("turn-000", (out / "turn-000.html").read_bytes()), "Two players: the three")
+    assert [row[1] for row in deal[1:]] == face_up
+    for hand in dealt.hands:
+        story = text_of(parse_strictly("hand", (out / f"hand-{hand.number:02d}.html").read_bytes()))
+        assert f"three cards laid face up, out of the hand for good ({face_up[hand.number - 1]})" in story
+        assert "9 cards are left in the draw pile" in story
+    assert "7 tokens of affection wins" in (out / "index.html").read_text()
+
+
+def test_a_classic_or_premium_site_shows_no_face_up_cards(finished, premium, tmp_path):
+    for folder in (finished, premium):
+        build_site(folder, tmp_path / folder.name)
+        for name, data in site_files(tmp_path / folder.name).items():
+            assert b"face up, out of the hand" not in data.lower(), name
+            assert b"Face up" not in data, name
+
+
+def test_a_two_player_opening_report_without_the_face_up_cards_is_a_clear_error(duel, tmp_path, cli):
+    """The face-up cards are read from the opening report (no event carries them):
+    a report that lost them stops the build with a message, and the old site stays."""
+    folder = tmp_path / "duel"
+    shutil.copytree(duel, folder)
+    cli.ok("site", folder, "--out", tmp_path / "out")
+    before = site_files(tmp_path / "out")
+    report = folder / "turns" / "turn-000" / "reports" / "public.txt"
+    text = report.read_text(encoding="utf-8")
+    report.write_text(text.replace("  Hand  5: ", "  Hand  5 "), encoding="utf-8")
+    result = cli.fails("site", folder, "--out", tmp_path / "out")
+    assert "does not list the three face-up cards of each of the 13 hands" in result.output
+    assert str(report) in result.output
+    assert site_files(tmp_path / "out") == before
+
+
+def test_a_premium_site_shows_the_mark_and_tokens_from_cards(premium, tmp_path):
+    """RULES 10: the Sycophant's mark on the board (until the next play), tokens from
+    the Jester, the Constable and the Bishop in the standings and on the turn pages."""
+    build_site(premium, tmp_path / "out")
+    out = tmp_path / "out"
+    archive = read_archive(premium)
+    players = archive.players
+    game = state_after(premium, len(archive.turns) - 1)
+    tokens = table(parse_strictly("index", (out / "index.html").read_bytes()), "Tokens of affection")
+    assert tokens[0] == ["Player", "Tokens", "Hands won", "Tokens from cards"]
+    gained = Counter(seat for t in archive.turns for e in t.events if e.kind == "card_tokens"
+                     for seat, _, _ in e.gained)
+    assert sum(gained.values()) > 0
+    for seat, row in enumerate(tokens[1:]):
+        won = sum(seat in h.winners for h in game.hands)
+        assert row == [players[seat], str(game.tokens[seat]), str(won), str(gained[seat])]
+        assert game.tokens[seat] == won + gained[seat]
+    # Each turn's tokens table says which card gave which token.
+    for t in archive.turns:
+        for e in t.events:
+            if e.kind == "card_tokens":
+                page = text_of(parse_strictly("turn", (out / f"turn-{t.turn:03d}.html").read_bytes()))
+                for seat, hand, card in e.gained:
+                    assert f"+1 ({card.title}, hand {hand})" in page
+    # The mark: on every turn page where a hand ends the turn marked, and only there.
+    marks = 0
+    for t in archive.turns[1:]:
+        state = state_after(premium, t.turn)
+        doc = parse_strictly("turn", (out / f"turn-{t.turn:03d}.html").read_bytes())
+        for section in doc.iter("section"):
+            number = int(section.get("id").split("-")[1])
+            marked = state.hand(number).marked
+            said = "Marked by the Sycophant:" in text_of(section)
+            assert said == (marked is not None and not state.finished), (t.turn, number)
+            if said:
+                marks += 1
+                assert f"Marked by the Sycophant: {players[marked]} (" in text_of(section)
+                seats = table(section, f"Hand {number} after turn")
+                assert [row[0] for row in seats[1:] if "marked" in row[2]] == [players[marked]]
+    assert marks > 3
+    # The Jesters: who named whom, on the turn pages while the hand goes on, and on the front page's board.
+    jesters = 0
+    for t in archive.turns[1:]:
+        state = state_after(premium, t.turn)
+        doc = parse_strictly("turn", (out / f"turn-{t.turn:03d}.html").read_bytes())
+        for section in doc.iter("section"):
+            hand = state.hand(int(section.get("id").split("-")[1]))
+            said = [p for p in section.iter("p") if "'s Jester named " in text_of(p)]
+            expected = [] if hand.ended else [
+                f"{players[j]}'s Jester named {players[n]}: if {players[n]} wins this hand, "
+                f"{players[j]} gains a token." for j, n in hand.jesters]
+            assert [text_of(p) for p in said] == expected, (t.turn, hand.number)
+            jesters += len(expected)
+    assert jesters > 3
+
+
+def test_the_front_pages_board_shows_each_jesters_pick_while_the_hand_goes_on(eight, tmp_path):
+    build_site(eight, tmp_path / "out")
+    doc = parse_strictly("index", (tmp_path / "out" / "index.html").read_bytes())
+    board = table(doc, "The thirteen hands")
+    players = read_archive(eight).players
+    game = state_after(eight, len(read_archive(eight).turns) - 1)
+    picks = 0
+    for row, hand in zip(board[1:], game.hands):
+        for seat, name in enumerate(players):
+            named = [players[n] for j, n in hand.jesters if j == seat and not hand.ended]
+            assert [f"Jester on {n}" for n in named] == \
+                [f"Jester on {n}" for n in players if f"Jester on {n}" in row[2 + seat]], (hand.number, name)
+            picks += len(named)
+    assert picks > 0
+
+
+def test_the_charts_turn_labels_do_not_crowd_a_long_game(premium):
+    """A Premium game lasts some 20 turns: at most a dozen labels and the deal's."""
+    archive = read_archive(premium)
+    boards = replay(6, [t.events for t in archive.turns[1:]])
+    assert len(boards) > 14
+    ticks = [turn for turn, _ in chart(boards, archive.players)["ticks"]]
+    assert ticks[0] == 0 and 2 <= len(ticks) <= 13, ticks
 
 
 def test_titles_and_notes_are_escaped(tmp_path):
@@ -585,6 +800,22 @@ def test_the_example_campaigns_site_leaves_git_status_clean(tmp_path):
     for path in ("campaigns/example/site/index.html", "campaigns/example/site/.pbem-site"):
         result = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", path])
         assert result.returncode == 0, f"{path} is not ignored by git"
+
+
+@pytest.mark.parametrize("example, players", [("duel", 2), ("premium", 6)])
+def test_the_two_player_and_premium_examples_have_a_site(tmp_path, cli, example, players):
+    """The shipped examples of every variant build their site (on a copy: the
+    examples stay as shipped); every page strict HTML."""
+    folder = tmp_path / example
+    shutil.copytree(Path(__file__).resolve().parent.parent / "campaigns" / example, folder)
+    cli.ok("site", folder, "--out", tmp_path / "out")
+    assert len(read_archive(folder).players) == players
+    for name, data in site_files(tmp_path / "out").items():
+        if name.endswith(".html"):
+            parse_strictly(name, data)
+    index = parse_strictly("index", (tmp_path / "out" / "index.html").read_bytes())
+    board = table(index, "The thirteen hands")
+    assert len(board[0]) == 4 + players + (players == 2)
 
 
 @pytest.mark.parametrize("damage, problem", [

@@ -32,9 +32,35 @@ def site(tmp_path_factory) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
+def premium_site(tmp_path_factory) -> tuple[Path, Path]:
+    """A finished 6-player Premium game (RULES 10) and its site."""
+    root = tmp_path_factory.mktemp("premium")
+    folder = write_campaign(root / "six", 6, seed=1)
+    play(folder, policy_seed=1)
+    build_site(folder, root / "site")
+    return folder, root / "site"
+
+
+@pytest.fixture(scope="module")
 def browser():
     with chromium(*DESKTOP) as driver:
         yield driver
+
+
+def as_phone(driver, height: int = PHONE[1]) -> None:
+    """Lay pages out at the phone's 390 CSS px: headless chromium will not make a
+    window narrower than 500 px, so the phone's screen is emulated (DevTools)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": PHONE[0], "height": height, "deviceScaleFactor": 1, "mobile": True})
+
+
+def phone_screenshot(driver, path: Path) -> None:
+    """The whole page at phone width (the emulated screen grows to the page's height)."""
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    as_phone(driver, min(max(height, 600), 6000))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(path))
+    as_phone(driver)
 
 
 def tokens_by_turn(folder: Path) -> dict[str, list[int]]:
@@ -47,6 +73,25 @@ def tokens_by_turn(folder: Path) -> dict[str, list[int]]:
 
 def test_the_chart_draws_one_line_per_player_with_points_at_their_tokens(site, browser, tmp_path):
     folder, out = site
+    assert_chart_draws_the_tokens(browser, folder, out)
+    full_page_screenshot(browser, tmp_path / "index-desktop.png", DESKTOP[0])
+
+
+def test_a_premium_games_chart_draws_six_lines_with_the_tokens_cards_gave(premium_site, browser, tmp_path):
+    """Six players, and tokens earned by cards (Jester, Constable, Bishop) as well as by hands."""
+    folder, out = premium_site
+    lines = assert_chart_draws_the_tokens(browser, folder, out)
+    assert len(lines) == 6
+    by_cards = [e for t in sorted((folder / "turns").glob("turn-*"))
+                for e in json.loads((t / "events.json").read_text(encoding="utf-8"))
+                if e["kind"] == "card_tokens"]
+    assert by_cards  # the points above count tokens from cards too
+    full_page_screenshot(browser, tmp_path / "premium-index-desktop.png", DESKTOP[0])
+
+
+def assert_chart_draws_the_tokens(browser, folder: Path, out: Path) -> list:
+    """The front page's chart, read by the browser: one line per player, each
+    point at the tokens the GM's state gives after that turn. The lines drawn."""
     browser.get((out / "index.html").as_uri())
     chart = browser.find_element(By.CSS_SELECTOR, "svg.chart")
     assert chart.is_displayed() and chart.size["width"] > 200 and chart.size["height"] > 100
@@ -78,7 +123,7 @@ def test_the_chart_draws_one_line_per_player_with_points_at_their_tokens(site, b
     assert view[0] <= min(xs) and max(xs) <= view[0] + view[2]
     assert view[1] <= min(grid.values()) and max(grid.values()) <= view[1] + view[3]
     assert abs(chart.size["width"] / chart.size["height"] - view[2] / view[3]) < 0.05
-    full_page_screenshot(browser, tmp_path / "index-desktop.png", DESKTOP[0])
+    return lines
 
 
 def test_links_lead_from_turn_to_turn_and_to_each_hands_story(site, browser):
@@ -117,19 +162,63 @@ def test_pages_read_at_phone_and_desktop_width(site, size, tmp_path):
     _, out = site
     shots = tmp_path / "screenshots"
     with chromium(*size) as driver:
+        if size == PHONE:
+            as_phone(driver)
         for page in ("index.html", "turn-003.html", "hand-05.html", "end.html"):
             driver.get((out / page).as_uri())
             width = driver.execute_script("return document.documentElement.scrollWidth")
             inner = driver.execute_script("return window.innerWidth")
-            assert width <= inner, (page, width, inner)
+            assert inner == size[0] and width <= inner, (page, width, inner)
             text_size = driver.execute_script(
                 "return parseFloat(getComputedStyle(document.body).fontSize)")
             assert text_size >= 16
-            full_page_screenshot(driver, shots / f"{page[:-5]}-{size[0]}.png", size[0])
-            driver.set_window_size(*size)
+            if size == PHONE:
+                phone_screenshot(driver, shots / f"{page[:-5]}-{size[0]}.png")
+            else:
+                full_page_screenshot(driver, shots / f"{page[:-5]}-{size[0]}.png", size[0])
+                driver.set_window_size(*size)
     for page in ("index", "turn-003", "hand-05", "end"):
         png = (shots / f"{page}-{size[0]}.png").read_bytes()
         assert png.startswith(b"\x89PNG") and len(png) > 5000
+
+
+def test_an_eight_player_board_reads_on_a_phone_without_overflowing(tmp_path):
+    """Eight players: at 390 px the 13-hands grid shows each hand as a block whose
+    cells say whose they are; nothing is wider than the screen, not even inside
+    the board's box. At desktop width it is the grid again."""
+    folder = write_campaign(tmp_path / "eight", 8, seed=4)
+    play(folder, policy_seed=4)
+    build_site(folder, tmp_path / "site")
+    players = list(tokens_by_turn(folder))
+    with chromium(*PHONE) as driver:
+        as_phone(driver)
+        driver.get((tmp_path / "site" / "index.html").as_uri())
+        assert driver.execute_script("return window.innerWidth") == PHONE[0]
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
+        board = driver.find_element(By.CSS_SELECTOR, "table.board")
+        box = driver.find_element(By.CSS_SELECTOR, "div.scroll:has(> table.board)")
+        assert driver.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth", box)
+        assert board.size["width"] <= PHONE[0]
+        caption = board.find_element(By.TAG_NAME, "caption")
+        assert caption.size["width"] > PHONE[0] * 0.8  # the caption spans the board, not a narrow column
+        rows = board.find_elements(By.CSS_SELECTOR, "tbody tr")
+        assert len(rows) == 13
+        cells = rows[0].find_elements(By.TAG_NAME, "td")
+        labels = [driver.execute_script(
+            "return getComputedStyle(arguments[0], '::before').content", cell) for cell in cells]
+        assert labels[1:9] == [f'"{name}: "' for name in players]
+        for cell in board.find_elements(By.TAG_NAME, "td"):
+            right = driver.execute_script("return arguments[0].getBoundingClientRect().right", cell)
+            assert right <= PHONE[0], cell.text
+        assert driver.execute_script("return parseFloat(getComputedStyle(document.body).fontSize)") >= 16
+        phone_screenshot(driver, tmp_path / "screenshots" / "eight-index-390.png")
+    with chromium(*DESKTOP) as driver:
+        driver.get((tmp_path / "site" / "index.html").as_uri())
+        header = driver.find_element(By.CSS_SELECTOR, "table.board thead")
+        assert header.is_displayed()  # the grid, with its column headers
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= DESKTOP[0]
+        full_page_screenshot(driver, tmp_path / "screenshots" / "eight-index-1280.png", DESKTOP[0])
+    assert (tmp_path / "screenshots" / "eight-index-390.png").read_bytes().startswith(b"\x89PNG")
 
 
 def test_the_browser_is_debians_and_selenium_manager_is_never_asked(monkeypatch):

@@ -3,8 +3,10 @@
 Read here, and nowhere else in :mod:`pbem.site`: the players' names and the
 title (``campaign.yaml``, never its seed, decks or addresses), each turn's
 events filtered through :func:`pbem.events.public`, each turn's public report,
-the GM's notes (printed in the public reports) and the deadline as it was
-announced. Never ``state.json``, never a private report, never the orders.
+the GM's notes (printed in the public reports), the deadline as it was
+announced and, in a two-player game, the cards laid face up at the deal (the
+opening report lists them: no event carries them). Never ``state.json``, never
+a private report, never the orders.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .. import events as ev
+from ..cards import card_named
 from ..config import CampaignConfig, load_config
 from ..deadlines import describe, parse_schedule
+from ..engine import FACE_UP_WITH_TWO, HANDS_PER_GAME
 from ..store import CampaignStore, StoreError
 
 
@@ -34,6 +38,7 @@ class PublicArchive(NamedTuple):
     turns: list[PublicTurn]   # turn 0 (the deal) first, then every resolved turn in order
     deadline: str             # the awaited turn's deadline as announced ("" when none)
     templates: Path           # the campaign's template overrides (the mail's wording)
+    face_up: dict[int, tuple[str, ...]]  # two players: hand -> its face-up cards (RULES 9); else empty
 
 
 def read_archive(folder: Path | str) -> PublicArchive:
@@ -57,8 +62,36 @@ def read_archive(folder: Path | str) -> PublicArchive:
                              f"restore the file from a backup") from None
         turns.append(PublicTurn(t, events, store.read_text(t, "reports/public.txt"), store.read_notes(t)))
     players = store.read_roster() or config.names  # the roster holds the names after `pbem replace`
+    face_up = {}
+    if len(players) == 2:
+        face_up = _face_up(turns[0].report, store.turn_dir(0) / "reports" / "public.txt")
     return PublicArchive(folder.resolve().name, config.title, list(players), turns,
-                         _announced_deadline(config, store, turns[-1]), store.templates_dir())
+                         _announced_deadline(config, store, turns[-1]), store.templates_dir(), face_up)
+
+
+# The opening report's list of face-up cards (templates/public.txt.j2, turn 0; RULES 9).
+_FACE_UP_HEAD = "Two players: in each hand three cards lie face up, out of the hand for good:"
+_FACE_UP_LINE = re.compile(r"^  Hand +(\d+): (.+)$", re.M)
+
+
+def _face_up(opening: str, where: Path) -> dict[int, tuple[str, ...]]:
+    """Each hand's face-up cards, read from the opening report: public from the
+    deal, and written nowhere else a public reader may look."""
+    head = opening.find(_FACE_UP_HEAD)
+    out: dict[int, tuple[str, ...]] = {}
+    if head >= 0:
+        block = opening[head + len(_FACE_UP_HEAD):].lstrip("\n").split("\n\n", 1)[0]
+        for match in _FACE_UP_LINE.finditer(block):
+            cards = tuple(name.strip() for name in match.group(2).split(","))
+            if all(card_named(name) is not None for name in cards):
+                out[int(match.group(1))] = tuple(card_named(name).title for name in cards)
+    complete = sorted(out) == list(range(1, HANDS_PER_GAME + 1))
+    if not complete or any(len(cards) != FACE_UP_WITH_TWO for cards in out.values()):
+        raise StoreError(f"{where}: the opening report of this two-player game does not list the three "
+                         f"face-up cards of each of the 13 hands (\"{_FACE_UP_HEAD}\" and a line "
+                         f"\"  Hand N: card, card, card\" per hand), and the site shows them from there; "
+                         f"restore the report, or put that list back into the campaign's public.txt.j2")
+    return out
 
 
 # The line of the public report (templates/public.txt.j2) that announces the deadline.

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 import jinja2
 
 from ..config import DEFAULT_SITE, load_config, site_out
-from ..engine import HANDS_PER_GAME, tokens_to_win
+from ..engine import HANDS_PER_GAME, PREMIUM_PLAYERS, tokens_to_win
 from ..record import BEGIN, END, extract, opening_commitments
 from ..reports import Table, default_templates_dir, event_view, make_environment
 from .archive import PublicArchive, read_archive
@@ -28,9 +28,9 @@ from .board import Board, HandBoard, replay
 #: A file in every site pbem writes: a folder without it is never replaced.
 MARKER = ".pbem-site"
 
-#: Line colours and dash patterns of the chart, by seat: told apart without colour too.
-COLOURS = ("#1f6fb2", "#c0392b", "#2e8b57", "#8e44ad")
-DASHES = ("", "8 4", "2 4", "12 4 2 4")
+#: Line colours and dash patterns of the chart, by seat (up to 8 players): told apart without colour too.
+COLOURS = ("#1f6fb2", "#c0392b", "#2e8b57", "#8e44ad", "#b35900", "#00838f", "#6d4c41", "#37474f")
+DASHES = ("", "8 4", "2 4", "12 4 2 4", "4 4", "12 4", "2 4 2 4 8 4", "16 4 4 4")
 
 
 class SiteError(RuntimeError):
@@ -69,7 +69,7 @@ def hand_page(hand: int) -> str:
 def render_site(archive: PublicArchive) -> dict[str, bytes]:
     """Every file of the site (path -> bytes), from the public archive alone."""
     players = archive.players
-    boards = replay(len(players), [t.events for t in archive.turns[1:]])
+    boards = replay(len(players), [t.events for t in archive.turns[1:]], archive.face_up)
     table = Table(archive.campaign, archive.title, players)
     latest = boards[-1]
     finished = latest.finished
@@ -83,6 +83,7 @@ def render_site(archive: PublicArchive) -> dict[str, bytes]:
         "finished": finished,
         "winners": [players[s] for s in latest.winners],
         "to_win": tokens_to_win(len(players)),
+        "premium": len(players) in PREMIUM_PLAYERS,  # tokens from cards, the Sycophant's mark (RULES 10)
         "turn_page": turn_page,
         "hand_page": hand_page,
     }
@@ -108,8 +109,10 @@ def render_site(archive: PublicArchive) -> dict[str, bytes]:
                     if h.number in board.events],
              ended_before=[h.number for h in board.hands if h.ended and h.number not in board.events],
              first_players=[(h.number, players[h.first]) for h in board.hands],
+             face_up=[(h.number, h.face_up) for h in board.hands if h.face_up],
              tokens=list(zip(players, board.tokens)),
              tokens_won=[(players[s], h) for s, h in board.won],
+             tokens_by_cards=[(players[s], h, card) for s, h, card in board.by_cards],
              awaited=_awaited(board, players),
              game_over=board.finished,
              previous=board.turn - 1 if board.turn else None,
@@ -135,13 +138,26 @@ def _environment(campaign_templates: Path) -> jinja2.Environment:
 def _seats_view(hand: HandBoard, players: list[str], finished: bool) -> list[dict]:
     """Each player's place in a hand; once the game is over, nobody is to play."""
     return [{"name": name, "in": hand.alive[s], "protected": hand.protected[s] and hand.alive[s],
-             "active": hand.active == s and not finished, "discards": hand.discards[s]}
+             "active": hand.active == s and not finished, "discards": hand.discards[s],
+             "marked": hand.marked == s and not finished}
             for s, name in enumerate(players)]
+
+
+def _marked(hand: HandBoard, players: list[str], finished: bool) -> str | None:
+    """Whom the Sycophant marked for the next play in the hand (RULES 10.3), if anyone."""
+    return None if hand.marked is None or finished else players[hand.marked]
+
+
+def _jesters(hand: HandBoard, players: list[str]) -> list[tuple[str, str]]:
+    """(Jester's player, the player they named) of a hand not yet over (RULES 10.3)."""
+    return [] if hand.ended else [(players[j], players[named]) for j, named in hand.jesters]
 
 
 def _board_view(board: Board, players: list[str]) -> list[dict]:
     return [{"number": h.number, "first": players[h.first], "ended": h.ended, "pile": h.pile,
              "active": None if h.active is None or board.finished else players[h.active],
+             "face_up": h.face_up, "marked": _marked(h, players, board.finished),
+             "jesters": _jesters(h, players),
              "winners": [players[s] for s in h.winners], "seats": _seats_view(h, players, board.finished)}
             for h in board.hands]
 
@@ -155,6 +171,9 @@ def _turn_hand_view(table: Table, board: Board, hand: HandBoard) -> dict:
         "result": _result(table, events),
         "seats": _seats_view(hand, table.players, board.finished),
         "pile": hand.pile,
+        "face_up": hand.face_up,
+        "marked": _marked(hand, table.players, board.finished),
+        "jesters": _jesters(hand, table.players),
         "active": None if hand.active is None or board.finished else table.players[hand.active],
     }
 
@@ -172,7 +191,8 @@ def _awaited(board: Board, players: list[str]) -> list[tuple[str, list[int]]]:
 def _tokens_view(boards: list[Board], players: list[str]) -> list[dict]:
     latest = boards[-1]
     hands_won = [sum(1 for h in latest.hands if s in h.winners) for s in range(len(players))]
-    return [{"name": name, "tokens": latest.tokens[s], "hands_won": hands_won[s],
+    by_cards = [sum(1 for b in boards for seat, _, _ in b.by_cards if seat == s) for s in range(len(players))]
+    return [{"name": name, "tokens": latest.tokens[s], "hands_won": hands_won[s], "by_cards": by_cards[s],
              "history": [b.tokens[s] for b in boards]} for s, name in enumerate(players)]
 
 
@@ -192,10 +212,14 @@ def _story(table: Table, boards: list[Board], number: int) -> dict:
             "result": _result(table, events),
             "seats": _seats_view(hand, players, board.finished),
             "pile": hand.pile,
+            "marked": _marked(hand, players, board.finished),
+            "jesters": _jesters(hand, players),
+            "face_up": (),  # told once, with the deal
             "active": None if hand.active is None or board.finished else players[hand.active],
         })
     last = boards[-1].hands[number - 1]
     return {"number": number, "first": players[dealt.first], "pile_at_deal": dealt.pile,
+            "face_up": dealt.face_up,
             "chapters": chapters, "ended": last.ended, "hand_winners": [players[s] for s in last.winners],
             "stopped": boards[-1].finished and not last.ended,
             "previous": number - 1 if number > 1 else None,
@@ -251,12 +275,12 @@ def chart(boards: list[Board], players: list[str]) -> dict:
     for s, name in enumerate(players):
         points = [(b.turn, b.tokens[s], x(b.turn), y(b.tokens[s])) for b in boards]
         # Lines of players on the same count lie on each other: each is narrower than the one
-        # before it, so that every line shows, drawn inside the earlier ones.
-        stroke = 2 + 1.5 * (len(players) - 1 - s)
+        # before it, so that every line shows, drawn inside the earlier ones (at most 7.6 wide).
+        stroke = round(2 + min(1.5, 5.6 / max(1, len(players) - 1)) * (len(players) - 1 - s), 2)
         lines.append({"name": name, "colour": COLOURS[s % len(COLOURS)], "dash": DASHES[s % len(DASHES)],
                       "width": stroke, "points": points,
                       "path": " ".join(f"{px},{py}" for _, _, px, py in points)})
-    step = max(1, turns // 12)  # at most a dozen turn labels
+    step = max(1, -(-turns // 12))  # at most a dozen turn labels (and the deal)
     return {"width": width, "height": height, "left": left, "right": width - right,
             "top": top, "bottom": height - bottom, "lines": lines,
             "grid": [(k, y(k)) for k in range(most + 1)],
