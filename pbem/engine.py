@@ -474,8 +474,9 @@ def _choose_pair(hand: Hand, seat: int, targets: int, first: int | None, second:
         look_slot = None
     chosen: list[int | None] = []
     for slot, named in enumerate(names):
-        # The first never lands on the second named; the second never on the first's player.
-        other = chosen[0] if chosen else names[1]
+        # The first never lands on the second named; the second never on the first's player
+        # (nothing to avoid when the Baroness's first look was lost).
+        other = chosen[0] if chosen else names[1] if slot == 0 else None
         wanted = slot == 0 or cardinal or named is not None or nmr
         if not wanted:
             break
@@ -496,10 +497,12 @@ def _choose_pair(hand: Hand, seat: int, targets: int, first: int | None, second:
             completed = completed or (not nmr and (named is not None or slot == 0 or cardinal))
             pick = _random_player(hand, seat, rng, cardinal, () if other is None else (other,))
         if pick is None:
-            if cardinal or slot == 0:
+            if cardinal:
                 return None, redirected, completed
-            break
+            continue  # a Baroness's look with nowhere to go is lost, the other one stands
         chosen.append(pick)
+    if not chosen:
+        return None, redirected, completed
     if cardinal:
         a, b = chosen
         if look_slot is None:

@@ -1,0 +1,689 @@
+"""A rules lawyer's audit of RULES.md sections 3-5, 7, 9 and 10: every sentence
+that decides something, written from the rules alone, with exact decks
+(tests/builders.py: seat s is dealt held[s]; seat 0 is first in hand 1 and holds
+held[0] and ``draw``) and exact orders."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from builders import deck, hand, rng
+from pbem import events as ev
+from pbem.cards import PREMIUM_DECK, Card
+from pbem.engine import Game, Hand, Order, game_winners, hand_values, play_turn, resolve_turn, shuffled_deck
+
+G, S, B, H, P, K, C, X = (Card.GUARD, Card.SPY, Card.BARON, Card.HANDMAID, Card.PRINCE, Card.KING,
+                          Card.COUNTESS, Card.PRINCESS)
+A, J, CA, BS, SY = Card.ASSASSIN, Card.JESTER, Card.CARDINAL, Card.BARONESS, Card.SYCOPHANT
+CO, CN, DQ, BI = Card.COUNT, Card.CONSTABLE, Card.DOWAGER_QUEEN, Card.BISHOP
+
+
+def play(h: Hand, order: Order | None, seed: int = 0) -> list:
+    out: list = []
+    play_turn(h, order, rng(seed), out)
+    return out
+
+
+def only(events: list, kind: str):
+    found = [e for e in events if e.kind == kind]
+    assert len(found) == 1, (kind, events)
+    return found[0]
+
+
+def of(events: list, kind: str) -> list:
+    return [e for e in events if e.kind == kind]
+
+
+def out_of_hand(h: Hand, *seats: int) -> None:
+    """Knock ``seats`` out before the test's play (their card face up, as rule 6 says)."""
+    for seat in seats:
+        h.alive[seat] = False
+        h.discards[seat].extend(h.cards[seat])
+        h.cards[seat] = []
+
+
+def six(held: dict[int, Card], draw: Card, **kw) -> Hand:
+    """Hand 1 of a six-player Premium game; seats not named hold a Guard."""
+    full = {seat: G for seat in range(6)}
+    full.update(held)
+    return hand(6, 1, full, draw=draw, **kw)
+
+
+def public_cards(events: list) -> list[Card]:
+    return [v for e in ev.public(events) for v in e if isinstance(v, Card)]
+
+
+def premium_game(hand1: list[Card], tokens: list[int] | None = None) -> Game:
+    decks = {n: shuffled_deck("audit", n, 6) for n in range(1, 14)}
+    decks[1] = tuple(hand1)
+    game = Game.new(6, decks)
+    if tokens is not None:
+        game.tokens = tokens
+    return game
+
+
+# == 10.3 the Assassin =================================================================================
+
+
+def test_assassin_guard_aimed_directly_knocks_out_the_guards_player_and_the_holder_draws():
+    h = six({2: A}, draw=G, pile=[DQ, S])
+    h.cards[0] = [G, CO]
+    events = play(h, Order(G, 2, 7))
+    assert not h.alive[0] and h.discards[0] == [G, CO]
+    assert h.alive[2] and h.discards[2] == [A] and h.cards[2] == [DQ]
+    assert DQ not in public_cards(events)         # all public except the card drawn
+    assert only(events, "assassin") in ev.public(events)  # the Assassin is revealed
+    assert h.active == 1                          # play goes on to the next player still in
+
+
+def test_assassin_guard_redirected_to_the_holder_by_a_handmaid():
+    h = six({1: H, 2: H, 3: A}, draw=G)
+    h.protected[1] = h.protected[2] = True
+    events = play(h, Order(G, 1, 4))
+    assert only(events, "played").recipient == 3
+    assert not h.alive[0] and h.alive[3] and h.discards[3] == [A]
+
+
+def test_assassin_guard_redirected_by_the_sycophants_mark_to_the_holder():
+    h = six({1: G, 3: A}, draw=SY)
+    play(h, Order(SY, 3))
+    h.cards[1] = [G, K]
+    play(h, Order(G, 2, 6))  # seat 1 names seat 2: completed onto the marked seat 3, who holds the Assassin
+    assert not h.alive[1] and h.alive[3] and h.discards[3] == [A]
+
+
+def test_assassin_protected_holder_is_not_reached_and_nothing_happens_to_the_guard():
+    h = six({1: A, 2: K}, draw=G)
+    h.protected[1] = True
+    events = play(h, Order(G, 1, 6))
+    assert only(events, "played").recipient == 2 and not h.alive[2]  # the redirected Guard hits seat 2
+    assert h.alive[0] and h.cards[1][0] == A
+
+
+def test_assassin_with_an_empty_pile_draws_the_set_aside_card():
+    h = six({4: A}, draw=G, set_aside=CN)
+    h.pile.clear()
+    events = play(h, Order(G, 4, 3))
+    assert not h.alive[0] and h.cards[4] == [CN] and h.set_aside is None
+    assert CN not in public_cards(events)
+    assert h.ended  # the pile was empty at the end of the turn
+
+
+def test_assassin_knock_out_that_ends_the_hand_still_draws():
+    h = six({1: A}, draw=G, pile=[BI, S])
+    out_of_hand(h, 2, 3, 4, 5)
+    events = play(h, Order(G, 1, 9))
+    assert h.ended and h.winners == (1,)
+    assert h.discards[1] == [A] and h.cards[1] == [BI]
+    assert only(events, "ended").winners == (1,)
+
+
+def test_assassin_knock_out_of_a_guard_player_with_a_constable_on_their_discards_gains_a_token():
+    h = six({1: A}, draw=G)
+    h.discards[0] = [CN]
+    play(h, Order(G, 1, 5))
+    assert not h.alive[0] and (0, CN) in h.bonus
+
+
+def test_a_bishop_ignores_the_assassin_hit_on_zero_gains_a_token():
+    h = six({1: A}, draw=BI)
+    events = play(h, Order(BI, 1, 0))
+    assert h.alive[0] and h.alive[1] and only(events, "bishop").hit and h.bonus == [(0, BI)]
+    assert h.cards[1][0] == A
+
+
+def test_a_bishop_missing_an_assassin_holder_also_ignores_it():
+    h = six({1: A}, draw=BI)
+    play(h, Order(BI, 1, 5))
+    assert all(h.alive) and h.bonus == []
+
+
+# == the Jester ========================================================================================
+
+
+def test_jester_on_oneself_is_completed_with_another_player():
+    for seed in range(8):
+        h = six({}, draw=J)
+        played = only(play(h, Order(J, 0), seed), "played")
+        assert played.random_target and played.recipient not in (0, None)
+        assert h.jesters == [(0, played.recipient)]
+
+
+def test_jester_no_token_when_the_named_player_is_knocked_out_and_another_wins():
+    h = six({1: K, 2: G}, draw=J)
+    out_of_hand(h, 3, 4, 5)
+    play(h, Order(J, 2))
+    assert h.jesters == [(0, 2)]
+    h.cards[1] = [K, G]
+    play(h, Order(G, 2, 2))                    # a Guard of 2 misses seat 2's Guard
+    h.cards[2] = [G, X]
+    play(h, Order(X))                          # seat 2 plays the Princess: out
+    assert not h.alive[2] and not h.ended
+    h.cards[0] = [G, B]
+    play(h, Order(B, 1))                       # seat 0's Guard against seat 1's King: seat 0 out
+    assert h.ended and h.winners == (1,) and h.bonus == []
+
+
+def test_jester_shared_win_gains_a_token_and_the_named_player_also_gets_theirs():
+    game = premium_game(deck(6, 1, {0: G, 1: K, 2: CN, 3: G, 4: G, 5: G}, draw=H))
+    h = game.hand(1)
+    out_of_hand(h, 3, 4, 5)
+    h.pile.clear()
+    h.discards[1], h.discards[2] = [S], [CA]   # 2 and 2: a shared win
+    h.jesters = [(3, 2)]
+    new, events = resolve_turn(game, {1: Order(H)}, "s")
+    assert new.hand(1).winners == (1, 2)
+    assert new.tokens[3] == 1 and new.tokens[1] == 1 and new.tokens[2] == 1
+
+
+def test_jester_with_nowhere_to_go_has_no_effect():
+    h = six({1: H}, draw=J)
+    out_of_hand(h, 2, 3, 4, 5)
+    h.protected[1] = True
+    play(h, Order(J, 1))
+    assert h.jesters == []
+
+
+# == the Cardinal ======================================================================================
+
+
+def test_cardinal_between_two_others_default_look_is_the_first_named():
+    h = six({3: K, 4: DQ}, draw=CA)
+    events = play(h, Order(CA, 4, None, 3))
+    assert h.cards[4] == [K] and h.cards[3] == [DQ]
+    saw = only(events, "cardinal_saw")
+    assert (saw.seat, saw.other, saw.card) == (0, 4, K)
+    assert K not in public_cards(events) and DQ not in public_cards(events)
+
+
+def test_cardinal_with_yourself_named_second_default_look_is_the_other():
+    h = six({2: DQ}, draw=CA)
+    h.cards[0] = [CA, CO]
+    events = play(h, Order(CA, 2, None, 0))
+    assert h.cards[0] == [DQ] and h.cards[2] == [CO]
+    saw = only(events, "cardinal_saw")
+    assert (saw.other, saw.card) == (2, CO)
+
+
+def test_cardinal_with_yourself_and_look_at_yourself():
+    h = six({2: DQ}, draw=CA)
+    h.cards[0] = [CA, CO]
+    saw = only(play(h, Order(CA, 0, None, 2, look=0)), "cardinal_saw")
+    assert (saw.other, saw.card) == (0, DQ)
+
+
+def test_cardinal_both_named_protected_each_redirected_never_onto_the_others_recipient():
+    h = six({1: H, 2: H}, draw=CA)
+    h.protected[1] = h.protected[2] = True
+    events = play(h, Order(CA, 1, None, 2))
+    # first slot: after seat 1, skipping 2 (protected): seat 3; second: after 2, not 3: seat 4
+    assert only(events, "chose").chosen == (3, 4)
+
+
+def test_cardinal_second_slot_redirect_skips_the_first_slots_recipient():
+    h = six({1: H, 3: H}, draw=CA)
+    h.protected[1] = h.protected[3] = True
+    out_of_hand(h, 2)
+    events = play(h, Order(CA, 3, None, 1))
+    # first slot (3): next in and unprotected after 3, not the other named (1): 4
+    # second slot (1): next after 1 is 2 (out), 3 (protected), 4 (the first's recipient): 5
+    assert only(events, "chose").chosen == (4, 5)
+
+
+def test_cardinal_redirection_may_land_on_the_player():
+    h = six({5: H}, draw=CA)
+    h.protected[5] = True
+    events = play(h, Order(CA, 5, None, 1))
+    assert only(events, "chose").chosen == (0, 1)
+
+
+def test_cardinal_look_follows_a_redirected_slot():
+    h = six({1: H, 2: X, 3: K}, draw=CA)
+    h.protected[1] = True
+    saw = only(play(h, Order(CA, 1, None, 3, look=1)), "cardinal_saw")
+    assert saw.other == 2 and saw.card == K
+
+
+def test_cardinal_with_fewer_than_two_valid_players_has_no_effect_even_counting_yourself():
+    h = six({1: H}, draw=CA)
+    out_of_hand(h, 2, 3, 4, 5)
+    h.protected[1] = True
+    held = [list(c) for c in h.cards]
+    events = play(h, Order(CA, 1, None, 0))  # seat 1 protected and no one else: only seat 0 is valid
+    assert not of(events, "cardinal_received") and not of(events, "cardinal_saw")
+    assert h.cards[1][0] == held[1][0]
+
+
+def test_cardinal_private_results_reach_only_their_players():
+    h = six({1: K, 2: DQ}, draw=CA)
+    events = play(h, Order(CA, 1, None, 2))
+    for e in of(events, "cardinal_received"):
+        assert e.audience == (e.seat,)
+    assert only(events, "cardinal_saw").audience == (0,)
+
+
+# == the Baroness =====================================================================================
+
+
+def test_baroness_one_player():
+    h = six({3: DQ}, draw=BS)
+    events = play(h, Order(BS, 3))
+    assert [(e.seat, e.other, e.card) for e in of(events, "baroness_saw")] == [(0, 3, DQ)]
+    assert DQ not in public_cards(events)
+
+
+def test_baroness_second_redirect_never_onto_the_first_named():
+    h = six({1: K, 2: H}, draw=BS)
+    h.protected[2] = True
+    out_of_hand(h, 3)
+    events = play(h, Order(BS, 1, None, 2))   # 2 protected: after it 3 is out, 4 next
+    assert only(events, "chose").chosen == (1, 4)
+
+
+def test_baroness_a_look_with_nowhere_to_go_is_lost():
+    h = six({1: H, 2: DQ}, draw=BS)
+    out_of_hand(h, 3, 4, 5)
+    h.protected[1] = True
+    events = play(h, Order(BS, 1, None, 2))   # seat 1's look can go only to seat 2, already named
+    assert [(e.other, e.card) for e in of(events, "baroness_saw")] == [(2, DQ)]
+
+
+def test_baroness_alone_with_a_protected_player_has_no_effect():
+    h = six({1: H}, draw=BS)
+    out_of_hand(h, 2, 3, 4, 5)
+    h.protected[1] = True
+    events = play(h, Order(BS, 1))
+    assert of(events, "baroness_saw") == []
+
+
+# == the Sycophant ====================================================================================
+
+
+def test_sycophant_the_next_play_is_bound_whoever_plays_it_prince_onto_the_marked():
+    h = six({1: P, 3: K}, draw=SY, pile=[B, S, G])
+    play(h, Order(SY, 3))
+    h.cards[1] = [P, G]
+    events = play(h, Order(P, 1))             # a Prince on oneself: completed onto the marked seat 3
+    assert only(events, "prince").recipient == 3
+    assert h.discards[3] == [K]
+
+
+def test_sycophant_mark_binds_a_baroness_naming_one_other():
+    h = six({1: BS, 4: DQ}, draw=SY)
+    play(h, Order(SY, 4))
+    h.cards[1] = [BS, G]
+    events = play(h, Order(BS, 2))
+    assert [(e.other, e.card) for e in of(events, "baroness_saw")] == [(4, DQ)]
+
+
+def test_sycophant_mark_on_a_baroness_that_names_the_marked_second_is_not_corrected():
+    h = six({1: BS, 4: DQ, 2: CO}, draw=SY)
+    play(h, Order(SY, 4))
+    h.cards[1] = [BS, G]
+    events = play(h, Order(BS, 2, None, 4))
+    assert only(events, "chose").chosen == (2, 4)
+
+
+def test_sycophant_marked_player_playing_a_bishop_has_no_effect_and_the_mark_ends():
+    h = six({1: K, 3: CN}, draw=SY)
+    play(h, Order(SY, 1))
+    h.cards[1] = [K, BI]
+    events = play(h, Order(BI, 3, 6))
+    assert h.bonus == [] and h.marked is None and only(events, "played").recipient is None
+
+
+def test_sycophant_marked_player_playing_a_cardinal_must_include_themselves():
+    h = six({1: CO, 3: K, 4: DQ}, draw=SY)
+    play(h, Order(SY, 1))
+    h.cards[1] = [CO, CA]
+    events = play(h, Order(CA, 3, None, 4))
+    assert 1 in only(events, "chose").chosen and h.marked is None
+
+
+def test_sycophant_mark_ends_with_a_countess_played_next():
+    h = six({1: C, 3: K}, draw=SY)
+    play(h, Order(SY, 3))
+    h.cards[1] = [C, G]
+    play(h, Order(C))
+    assert h.marked is None
+    h.cards[2] = [G, G]
+    events = play(h, Order(G, 4, 6))
+    assert only(events, "played").recipient == 4
+
+
+def test_sycophant_followed_by_a_sycophant_marks_the_marked_player_again():
+    h = six({1: SY, 3: K}, draw=SY)
+    play(h, Order(SY, 3))
+    h.cards[1] = [SY, G]
+    play(h, Order(SY, 5))
+    assert h.marked == 3
+
+
+def test_sycophant_mark_binds_the_nmr_default_of_a_baroness():
+    for seed in range(10):
+        h = six({1: BS, 4: DQ}, draw=SY)
+        play(h, Order(SY, 4))
+        h.cards[1] = [BS, BS]
+        events = play(h, None, seed)
+        assert 4 in only(events, "chose").chosen
+
+
+def test_sycophant_marked_player_out_of_reach_mark_is_public():
+    h = six({1: K}, draw=SY)
+    events = play(h, Order(SY, 2))
+    assert only(events, "marked") in ev.public(events)
+
+
+def test_the_mark_is_on_the_hand_alone():
+    h = six({1: K}, draw=SY)
+    play(h, Order(SY, 2))
+    other = six({1: K}, draw=G)
+    assert other.marked is None
+
+
+# == the Count, the Constable, the Dowager Queen ======================================================
+
+
+def test_counts_add_to_the_value_at_the_end_of_the_hand_only():
+    h = six({1: CO, 2: K}, draw=H)
+    out_of_hand(h, 3, 4, 5)
+    h.pile.clear()
+    h.discards[1] = [CO]                      # Count 5 + 1 = 6: ties the King
+    h.discards[2] = [G]
+    h.cards[0] = [H, G]
+    events = play(h, Order(H))
+    values = dict(only(events, "values").values)
+    assert values == {0: 1, 1: 6, 2: 6}
+    assert only(events, "ended").winners == (1,)  # discard totals 5 against 1 (plain ranks)
+
+
+def test_a_count_discarded_by_a_bishop_hit_still_counts():
+    h = six({2: CO}, draw=BI, pile=[S])
+    h.bishop_discard[2] = True
+    play(h, Order(BI, 2, 5))
+    assert h.discards[2] == [CO] and h.cards[2] == [S]
+    assert hand_values(h)[2] == 3  # the Spy (2) and one Count
+
+
+def test_constable_lost_at_the_end_of_the_hand_is_no_knock_out():
+    h = six({1: K, 2: G}, draw=H)
+    out_of_hand(h, 3, 4, 5)
+    h.pile.clear()
+    h.discards[2] = [CN]
+    h.cards[0] = [H, G]
+    play(h, Order(H))
+    assert h.ended and h.winners == (1,) and h.bonus == []
+
+
+def test_constable_knocked_out_by_a_prince_discarding_the_princess():
+    h = six({1: X}, draw=P)
+    h.discards[1] = [CN]
+    play(h, Order(P, 1))
+    assert not h.alive[1] and h.bonus == [(1, CN)]
+
+
+def test_constable_knocked_out_by_a_guard_and_by_a_dowager_queen():
+    h = six({1: K}, draw=G)
+    h.discards[1] = [CN]
+    play(h, Order(G, 1, 6))
+    assert h.bonus == [(1, CN)]
+    h = six({1: X}, draw=DQ)
+    h.cards[0] = [DQ, G]
+    h.discards[1] = [CN]
+    play(h, Order(DQ, 1))
+    assert not h.alive[1] and h.bonus == [(1, CN)]
+
+
+def test_constable_knocked_out_by_a_bishops_discarded_princess():
+    h = six({1: X}, draw=BI)
+    h.discards[1] = [CN]
+    h.bishop_discard[1] = True
+    play(h, Order(BI, 1, 8))
+    assert not h.alive[1] and sorted(h.bonus) == sorted([(0, BI), (1, CN)])
+
+
+def test_constable_revealed_by_a_baron_knock_out_gains_nothing():
+    h = six({1: CN}, draw=B)
+    h.cards[0] = [B, C]
+    play(h, Order(B, 1))
+    assert not h.alive[1] and h.bonus == []
+
+
+def test_dowager_queen_the_bishop_is_higher_than_the_princess():
+    h = six({1: X}, draw=DQ)
+    h.cards[0] = [DQ, BI]
+    events = play(h, Order(DQ, 1))
+    assert only(events, "queen").loser == 0 and not h.alive[0] and h.alive[1]
+
+
+def test_dowager_queen_tie_on_rank_between_different_cards_does_nothing():
+    h = six({1: K}, draw=DQ)
+    h.cards[0] = [DQ, CN]
+    events = play(h, Order(DQ, 1))
+    assert only(events, "queen").loser is None and all(h.alive)
+    assert not [e for e in ev.public(events) if e.kind == "eliminated"]
+
+
+# == the Bishop =======================================================================================
+
+
+@pytest.mark.parametrize("held, number", [(S, 2), (CA, 2), (B, 3), (BS, 3), (P, 5), (CO, 5), (K, 6),
+                                          (CN, 6), (A, 0), (J, 0)])
+def test_bishop_number_hits_every_card_of_the_rank(held, number):
+    h = six({2: held}, draw=BI)
+    assert only(play(h, Order(BI, 2, number)), "bishop").hit and h.bonus == [(0, BI)]
+
+
+def test_bishop_discard_with_an_empty_pile_draws_the_set_aside_card():
+    h = six({1: K}, draw=BI, set_aside=CO)
+    h.pile.clear()
+    h.bishop_discard[1] = True
+    events = play(h, Order(BI, 1, 6))
+    assert h.cards[1] == [CO] and h.set_aside is None and h.discards[1] == [K]
+    assert CO not in public_cards(events)
+
+
+def test_bishop_keep_is_public_and_the_card_stays_secret():
+    h = six({1: DQ}, draw=BI)
+    events = play(h, Order(BI, 1, 7))
+    assert only(events, "bishop").hit and h.cards[1][0] == DQ
+    assert DQ not in public_cards(events) or only(events, "bishop").card is None
+
+
+def test_bishop_on_oneself_or_a_guess_of_one_is_completed():
+    h = six({1: K}, draw=BI)
+    played = only(play(h, Order(BI, 0, 6)), "played")
+    assert played.random_target and played.recipient not in (0, None)
+    h = six({1: K}, draw=BI)
+    played = only(play(h, Order(BI, 1, 1)), "played")
+    assert played.random_guess and played.guess != 1
+
+
+def test_standing_discard_order_counts_from_the_resolution_it_arrives_at():
+    hand1 = deck(6, 1, {0: BI, 1: K, 2: G, 3: G, 4: G, 5: G}, draw=G, pile=[S])
+    game = premium_game(hand1)
+    new, events = resolve_turn(game, {1: Order(BI, 1, 6)}, "s", standing={1: {1: True}})
+    result = [e for e in events if e.kind == "bishop" and e.hand == 1][0]
+    assert result.hit and result.discarded and new.hand(1).cards[1][0] == S
+    assert new.tokens[0] == 1
+
+
+def test_standing_keep_undoes_a_discard_order_at_that_resolution():
+    hand1 = deck(6, 1, {0: BI, 1: K, 2: G, 3: G, 4: G, 5: G}, draw=G, pile=[S])
+    game = premium_game(hand1)
+    game.hand(1).bishop_discard[1] = True
+    new, events = resolve_turn(game, {1: Order(BI, 1, 6)}, "s", standing={1: {1: False}})
+    result = [e for e in events if e.kind == "bishop" and e.hand == 1][0]
+    assert result.hit and not result.discarded and new.hand(1).cards[1][0] == K
+
+
+# == 10.4 end-of-hand values ==========================================================================
+
+
+def test_princess_is_8_without_a_bishop_still_in():
+    h = six({1: X, 2: CO}, draw=H)
+    out_of_hand(h, 3, 4, 5)
+    h.discards[0] = [BI]   # the Bishop was played: no one holds it
+    h.cards[0] = [C]
+    assert hand_values(h) == {0: 7, 1: 8, 2: 5}
+
+
+def test_princess_with_counts_and_a_bishop_held():
+    h = six({1: X, 2: BI}, draw=H)
+    out_of_hand(h, 3, 4, 5)
+    h.discards[1] = [CO]
+    h.cards[0] = [G]
+    assert hand_values(h) == {0: 1, 1: 10.5, 2: 9}
+
+
+def test_a_bishop_held_by_a_player_out_of_the_hand_does_not_lift_the_princess():
+    h = six({1: X, 2: BI}, draw=H)
+    out_of_hand(h, 2, 3, 4, 5)
+    h.cards[0] = [G]
+    assert hand_values(h)[1] == 8
+
+
+# == tokens and the end of the game (7, 10.4) =========================================================
+
+
+def test_card_tokens_and_hand_winners_counted_together_a_tie_for_most_plays_on():
+    hand1 = deck(6, 1, {0: BI, 1: K, 2: G, 3: G, 4: G, 5: G}, draw=G)
+    game = premium_game(hand1, tokens=[3, 4, 0, 0, 0, 0])
+    new, _ = resolve_turn(game, {1: Order(BI, 1, 6)}, "s")
+    assert new.tokens[:2] == [4, 4] and not new.finished  # 4 and 4: play goes on
+
+
+def test_a_card_token_breaks_a_tie_at_the_end_of_the_turn():
+    hand1 = deck(6, 1, {0: BI, 1: K, 2: G, 3: G, 4: G, 5: G}, draw=G)
+    game = premium_game(hand1, tokens=[4, 4, 0, 0, 0, 0])
+    new, _ = resolve_turn(game, {1: Order(BI, 1, 6)}, "s")
+    assert new.finished and new.winners == (0,)
+
+
+def test_every_hand_ended_without_anyone_at_four_most_tokens_win():
+    game = premium_game(list(shuffled_deck("x", 1, 6)))
+    for h in game.hands:
+        h.ended, h.active, h.winners = True, None, (2,)
+    game.tokens = [1, 0, 3, 0, 0, 0]
+    assert game_winners(game) == (2,)
+
+
+def test_every_hand_ended_tied_on_tokens_and_hands_won_is_shared():
+    game = premium_game(list(shuffled_deck("x", 1, 6)))
+    for h in game.hands:
+        h.ended, h.active = True, None
+        h.winners = (1,) if h.number % 2 else (3,)
+    game.hands[12].winners = (1, 3)
+    game.tokens = [0, 3, 0, 3, 0, 0]
+    assert game_winners(game) == (1, 3)
+
+
+def test_a_tie_for_most_above_the_target_plays_on_while_hands_remain():
+    game = premium_game(list(shuffled_deck("x", 1, 6)))
+    game.tokens = [5, 5, 0, 0, 0, 0]
+    assert game_winners(game) == ()
+
+
+# == 10.2 numbers =====================================================================================
+
+
+@pytest.mark.parametrize("number", [0, 2, 3, 4, 5, 6, 7, 8, 9])
+def test_every_number_0_and_2_to_9_is_a_valid_guess(number):
+    card = {0: J, 2: CA, 3: BS, 4: SY, 5: CO, 6: CN, 7: DQ, 8: X, 9: BI}[number]
+    h = six({1: card}, draw=G)
+    events = play(h, Order(G, 1, number))
+    played = only(events, "played")
+    assert played.guess == number and not played.random_guess
+    assert only(events, "guard").hit and not h.alive[1]
+
+
+def test_guess_one_and_guess_guard_are_completed():
+    h = six({1: G}, draw=G)
+    played = only(play(h, Order(G, 1, 1)), "played")
+    assert played.random_guess and played.guess in {0, 2, 3, 4, 5, 6, 7, 8, 9}
+    assert h.alive[1]  # no number can name the Guard
+
+
+def test_the_default_guess_follows_the_32_card_pack_through_play():
+    expected = {0: 2, 2: 4, 3: 4, 4: 4, 5: 4, 6: 2, 7: 2, 8: 1, 9: 1}
+    n = 2400
+    seen: Counter = Counter()
+    for seed in range(n):
+        h = six({1: K}, draw=G)
+        seen[only(play(h, Order(G, 1, None), seed), "played").guess] += 1
+    assert set(seen) == set(expected)
+    for number, k in expected.items():
+        p = k / 24
+        sigma = (n * p * (1 - p)) ** 0.5
+        assert abs(seen[number] - n * p) < 5 * sigma, (number, seen)
+
+
+# == 9 two players ====================================================================================
+
+
+def test_two_players_the_face_up_cards_are_never_drawn():
+    h = hand(2, 1, {0: G, 1: G}, draw=S, face_up=[X, C, K], pile=[B, H])
+    seen: list[Card] = []
+    r = random.Random(3)
+    while not h.ended:
+        seen.extend(c for cs in h.cards for c in cs)
+        play_turn(h, None, r, [])
+    assert h.face_up == (X, C, K) or list(h.face_up) == [X, C, K]
+    assert X not in seen and C not in seen and K not in seen
+
+
+def test_two_players_prince_on_an_empty_pile_gives_the_set_aside_card():
+    h = hand(2, 1, {0: P, 1: G}, draw=G, set_aside=K, face_up=[X, C, B])
+    h.pile.clear()
+    events = play(h, Order(P, 1))
+    assert h.discards[1] == [G] and h.cards[1] == [K] and h.set_aside is None
+    assert h.face_up and K not in public_cards(events)
+
+
+@pytest.mark.parametrize("card", [G, S, B, K])
+def test_two_players_a_card_aimed_at_the_protected_opponent_has_no_effect(card):
+    h = hand(2, 1, {0: card, 1: H}, draw=X if card != G else C, face_up=[P, P, G])
+    h.protected[1] = True
+    before1 = list(h.cards[1])
+    held0 = [c for c in h.cards[0] if c is not card]
+    events = play(h, Order(card, 1, Card.COUNTESS if card is G else None))
+    assert only(events, "played").recipient is None
+    assert h.alive[0] and h.alive[1] and h.cards[0] == held0 or h.cards[0][:1] == held0
+    assert h.cards[1][:1] == before1
+
+
+def test_two_players_a_prince_at_the_protected_opponent_goes_to_the_player():
+    h = hand(2, 1, {0: P, 1: H}, draw=G, face_up=[B, B, S], pile=[C])
+    h.protected[1] = True
+    events = play(h, Order(P, 1))
+    assert only(events, "prince").recipient == 0 and h.discards[0] == [P, G]
+
+
+def test_two_players_seven_tokens_win_and_six_do_not():
+    from pbem.engine import tokens_to_win
+
+    assert tokens_to_win(2) == 7
+    decks = {n: shuffled_deck("duo", n, 2) for n in range(1, 14)}
+    game = Game.new(2, decks)
+    game.tokens = [6, 5]
+    assert game_winners(game) == ()
+    game.tokens = [7, 5]
+    assert game_winners(game) == (0,)
+    game.tokens = [7, 7]
+    assert game_winners(game) == ()
+
+
+def test_two_players_seat_one_first_in_odd_hands_seat_two_in_even():
+    decks = {n: shuffled_deck("duo", n, 2) for n in range(1, 14)}
+    game = Game.new(2, decks)
+    assert [game.hand(n).active for n in range(1, 14)] == [(n - 1) % 2 for n in range(1, 14)]
+    assert all(len(game.hand(n).pile) == 9 for n in range(1, 14))
+
+
+def test_premium_hand_has_a_pile_of_30_minus_n():
+    for n in (5, 6, 7, 8):
+        h = Hand.deal(1, shuffled_deck("p", 1, n), n)
+        assert len(h.pile) == 30 - n and sorted(h.cards_accounted()) == sorted(PREMIUM_DECK)
