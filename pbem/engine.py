@@ -463,15 +463,16 @@ def _choose_pair(hand: Hand, seat: int, targets: int, first: int | None, second:
     alive, protected = hand.alive, hand.protected
     redirected = completed = False
     names = [first, second]
+    # The look follows its slot: whoever takes the looked-at player's place, by the mark or by
+    # redirection, is looked at (RULES 10.3); so the slot is read before the mark replaces anyone.
+    look_slot: int | None = names.index(look) if look is not None and look in names else None
     if marked is not None:
         if not cardinal and marked == seat:
             return None, False, False  # the Baroness cannot choose her own player: no effect
         if marked not in names:
             names[0] = marked
-    if look is not None and look in names:
-        look_slot: int | None = names.index(look)
-    else:
-        look_slot = None
+    if look_slot is None and look is not None and look in names:
+        look_slot = names.index(look)
     chosen: list[int | None] = []
     for slot, named in enumerate(names):
         # The first never lands on the second named; the second never on the first's player

@@ -514,11 +514,11 @@ def _check_pair(written: WrittenOrder, hand, seat: int, card: Card, players: lis
                                f"a random {what} will be chosen")
         elif slot == 1 and s == seats[0]:
             completions.append(f"{name} is named twice: a random second player will be chosen")
-    if look is not None and look not in seats:
+    if look is not None and look not in seats and look not in (first, second):  # the look follows its slot
         notes.append(f"{written.look} is not one of the two players: the look goes by the default")
     if completions:
         return first, second, look
-    chosen = choose_pair(hand, seat, card, seats[0], seats[1], look)
+    chosen = choose_pair(hand, seat, card, first, second, look)  # the engine applies the mark itself
     if chosen is None:
         notes.append(f"nobody else can be chosen: the {card.title} will have no effect")
     elif cardinal:

@@ -687,3 +687,172 @@ def test_premium_hand_has_a_pile_of_30_minus_n():
     for n in (5, 6, 7, 8):
         h = Hand.deal(1, shuffled_deck("p", 1, n), n)
         assert len(h.pile) == 30 - n and sorted(h.cards_accounted()) == sorted(PREMIUM_DECK)
+
+
+# == orders and export (RULES 3, 10.3, 10.4; INTERFACE.md) ============================================
+
+SIX = [{"name": n, "email": f"{n.lower()}@example.org"}
+       for n in ("Arthur", "Bruno", "Charles", "Didier", "Emma", "Fanny")]
+
+
+def premium_names(*top: str) -> list[str]:
+    rest = [c.title for c in PREMIUM_DECK]
+    for name in top:
+        rest.remove(name)
+    return list(top) + rest
+
+
+@pytest.fixture
+def marked(tmp_path, kit, cli):
+    """Hand 1: Arthur holds the Sycophant and a Guard; Bruno a Guard and draws the Baroness next;
+    Charles the King, Didier the Princess, Emma the Assassin, Fanny the Count."""
+    folder = tmp_path / "marked"
+    deck = premium_names("Spy", "Sycophant", "Guard", "King", "Princess", "Assassin", "Count", "Guard",
+                         "Baroness")
+    kit.write_config(folder, kit.config(SIX, decks={1: deck}, seed="audit-marked"))
+    cli.ok("start", folder)
+    return folder
+
+
+def mark(folder, cli, whom: str) -> None:
+    cli.ok("order", folder, "--player", "Arthur", f"Hand 1: Sycophant on {whom}")
+    cli.ok("resolve", folder, "--force")
+
+
+def test_export_marked_names_the_marked_player_then_null(marked, cli):
+    assert cli.export(marked)["hands"][0]["marked"] is None
+    mark(marked, cli, "Charles")
+    assert cli.export(marked)["hands"][0]["marked"] == "Charles"
+    cli.ok("resolve", marked, "--force")
+    assert cli.export(marked)["hands"][0]["marked"] is None
+
+
+def test_an_order_that_ignores_the_mark_is_completed_and_warned(marked, cli):
+    mark(marked, cli, "Charles")
+    out = cli.ok("order", marked, "--player", "Bruno", "Hand 1: Guard on Didier, guess 8").output
+    assert "completed" in out.lower() and "Charles" in out
+    order = cli.export(marked)["orders"]["Bruno"]["1"]
+    assert order["status"] == "completed"
+    assert order["target"] == "Didier" and order["guess"] == 8  # shown as the player wrote it
+    cli.ok("resolve", marked, "--force")
+    h1 = cli.export(marked)["hands"][0]
+    assert h1["players"]["Didier"]["in"] and h1["players"]["Charles"]["in"]  # 8 named: the King stays
+
+
+def test_an_order_naming_the_marked_player_is_accepted(marked, cli):
+    mark(marked, cli, "Charles")
+    cli.ok("order", marked, "--player", "Bruno", "Hand 1: Guard on Charles, guess 6")
+    assert cli.export(marked)["orders"]["Bruno"]["1"]["status"] == "accepted"
+    cli.ok("resolve", marked, "--force")
+    assert not cli.export(marked)["hands"][0]["players"]["Charles"]["in"]
+
+
+def test_a_baroness_order_ignoring_the_mark_keeps_targets_as_written(marked, cli):
+    mark(marked, cli, "Charles")
+    cli.ok("order", marked, "--player", "Bruno", "Hand 1: Baroness on Didier and Emma")
+    order = cli.export(marked)["orders"]["Bruno"]["1"]
+    assert order["status"] == "completed"
+    assert order["targets"] == ["Didier", "Emma"] and order["target"] == "Didier"
+    assert "look" not in order
+
+
+def test_the_marked_players_order_that_cannot_choose_oneself_is_accepted_with_a_warning(marked, cli):
+    mark(marked, cli, "Bruno")
+    out = cli.ok("order", marked, "--player", "Bruno", "Hand 1: Guard on Didier, guess 8").output
+    assert "no effect" in out
+    assert cli.export(marked)["orders"]["Bruno"]["1"]["status"] == "accepted"
+    cli.ok("resolve", marked, "--force")
+    h1 = cli.export(marked)["hands"][0]
+    assert h1["players"]["Didier"]["in"] and h1["marked"] is None
+
+
+def test_a_guard_order_on_the_protected_says_where_it_will_go(tmp_path, kit, cli):
+    folder = tmp_path / "hm"
+    # Arthur plays the Handmaid; Bruno (Guard and Guard) aims at Arthur: the Guard goes to Charles.
+    deck = premium_names("Spy", "Handmaid", "Guard", "Assassin", "Princess", "King", "Count", "Guard",
+                         "Guard")
+    kit.write_config(folder, kit.config(SIX, decks={1: deck}, seed="audit-hm"))
+    cli.ok("start", folder)
+    cli.ok("order", folder, "--player", "Arthur", "Hand 1: Handmaid")
+    cli.ok("resolve", folder, "--force")
+    out = cli.ok("order", folder, "--player", "Bruno", "Hand 1: Guard on Arthur, guess 3").output
+    assert "Charles" in out
+
+
+def test_export_guess_is_an_integer_in_premium_and_a_name_in_classic(marked, started3, cli):
+    cli.ok("order", marked, "--player", "Arthur", "Hand 1: Guard on Charles, guess King")
+    assert cli.export(marked)["orders"]["Arthur"]["1"]["guess"] == 6
+    data = cli.export(started3)
+    assert "marked" not in data["hands"][0] and "face_up" not in data["hands"][0]
+
+
+def test_export_cardinal_look_default_filled_in(tmp_path, kit, cli):
+    folder = tmp_path / "card"
+    deck = premium_names("Spy", "Cardinal", "Guard", "King", "Princess", "Assassin", "Count", "Guard")
+    kit.write_config(folder, kit.config(SIX, decks={1: deck}, seed="audit-card"))
+    cli.ok("start", folder)
+    cli.ok("order", folder, "--player", "Arthur", "Hand 1: Cardinal on Charles and Didier")
+    order = cli.export(folder)["orders"]["Arthur"]["1"]
+    assert order["targets"] == ["Charles", "Didier"] and order["look"] == "Charles"
+    cli.ok("order", folder, "--player", "Arthur", "Hand 1: Cardinal on Charles and Didier, look at Didier")
+    assert cli.export(folder)["orders"]["Arthur"]["1"]["look"] == "Didier"
+    cli.ok("order", folder, "--player", "Arthur", "Hand 1: Cardinal on Charles and myself")
+    assert cli.export(folder)["orders"]["Arthur"]["1"]["look"] == "Charles"
+
+
+def test_export_face_up_of_a_two_player_game(tmp_path, kit, cli):
+    folder = tmp_path / "duo"
+    players = SIX[:2]
+    deck = ["Guard", "Princess", "Countess", "King", "Baron", "Spy", "Handmaid", "Guard", "Guard", "Guard",
+            "Guard", "Spy", "Baron", "Handmaid", "Prince", "Prince"]
+    kit.write_config(folder, kit.config(players, decks={1: deck}, seed="audit-duo"))
+    cli.ok("start", folder)
+    h1 = cli.export(folder)["hands"][0]
+    assert h1["face_up"] == ["Princess", "Countess", "King"] and h1["draw_pile"] == 9
+    assert h1["players"]["Arthur"]["cards"] == ["Baron", "Handmaid"]
+    assert "marked" not in h1
+
+
+# == found by reading the implementation ==============================================================
+
+
+def test_cardinal_look_follows_its_slot_when_the_mark_puts_the_player_there():
+    # Seat 1 is marked, then plays a Cardinal on seats 3 and 4, looking at 3: the mark takes the first
+    # slot (seat 3's), so seat 1 trades with seat 4 and the look follows the slot: seat 1's new card.
+    h = six({1: CO, 3: K, 4: DQ}, draw=SY)
+    play(h, Order(SY, 1))
+    h.cards[1] = [CO, CA]
+    events = play(h, Order(CA, 3, None, 4, look=3))
+    assert only(events, "chose").chosen == (1, 4)
+    saw = only(events, "cardinal_saw")
+    assert (saw.seat, saw.other, saw.card) == (1, 1, DQ)
+
+
+def test_cardinal_look_at_the_second_named_stays_on_the_second_slot_under_the_mark():
+    h = six({1: CO, 3: K, 4: DQ, 5: BI}, draw=SY)
+    play(h, Order(SY, 5))
+    h.cards[1] = [CO, CA]
+    events = play(h, Order(CA, 3, None, 4, look=4))
+    assert only(events, "chose").chosen == (5, 4)
+    saw = only(events, "cardinal_saw")
+    assert (saw.other, saw.card) == (4, BI)
+
+
+def test_the_acknowledgement_of_a_cardinal_under_the_mark(tmp_path, kit, cli):
+    folder = tmp_path / "cm"
+    # Arthur: Sycophant and Guard; Bruno: Count, draws the Cardinal; Charles King, Didier Princess,
+    # Emma Assassin, Fanny Count.
+    deck = premium_names("Spy", "Sycophant", "Count", "King", "Princess", "Assassin", "Count", "Guard",
+                         "Cardinal")
+    kit.write_config(folder, kit.config(SIX, decks={1: deck}, seed="audit-cm"))
+    cli.ok("start", folder)
+    mark(folder, cli, "Bruno")
+    out = cli.ok("order", folder, "--player", "Bruno",
+                 "Hand 1: Cardinal on Charles and Didier, look at Charles").output
+    assert "completed" in out.lower()
+    assert "not one of the two players" not in out
+    cli.ok("resolve", folder, "--force")
+    private = cli.report(folder, 2, "Bruno")
+    h1 = cli.export(folder)["hands"][0]
+    assert h1["players"]["Bruno"]["cards"][0] == "Princess"   # traded with Didier
+    assert "Princess" in private
