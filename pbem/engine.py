@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import Callable, Iterable, Mapping, NamedTuple
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, cast
 
 from . import events as ev
 from .cards import (
@@ -235,7 +235,8 @@ class Hand:
 
 
 def _cards(names: Iterable[str]) -> list[Card]:
-    return [card_named(n) for n in names]
+    # The names come from pbem's own state files, written with canonical names.
+    return [cast(Card, card_named(n)) for n in names]
 
 
 _SORTED_DECK = sorted(FULL_DECK)
@@ -369,10 +370,15 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     rejects anything else before it gets here.
     """
     seat = hand.active
+    assert seat is not None, "an ended hand has no play"
     held = hand.cards[seat]
     number = hand.number
     nmr = order is None
-    if nmr:
+    target: int | None
+    guess: Card | int | None
+    second: int | None
+    look: int | None
+    if order is None:
         card = default_card(held, rng)
         target = guess = second = look = None
     else:
@@ -386,7 +392,8 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     hand.discards[seat].append(card)
 
     effect, targets, guesses = _PLAY[card]
-    recipient = None
+    recipient: int | tuple | None = None  # a seat; for the Cardinal and the Baroness, the pair's tuple
+    pair: tuple | None = None
     redirected = random_tgt = random_gss = False
     marked = hand.marked
     if marked is not None:
@@ -394,9 +401,10 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     if not targets:
         first = None
     elif targets >= PAIR_ANY:
-        recipient, redirected, random_tgt = _choose_pair(hand, seat, targets, target, second, look,
-                                                         marked, nmr, rng)
-        first = recipient[0] if recipient else None
+        pair, redirected, random_tgt = _choose_pair(hand, seat, targets, target, second, look,
+                                                    marked, nmr, rng)
+        recipient = pair
+        first = pair[0] if pair else None
     elif marked is not None:  # the Sycophant's mark chooses the target (RULES 10.3)
         first = recipient = marked if (marked != seat or targets == ANY) else None
     else:
@@ -423,8 +431,8 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
         if marked is not None and targets:
             named = (target,) if targets < PAIR_ANY else (target, second)
             out.append(_new(ev.MarkFollowed, (number, seat, marked, named, recipient is not None)))
-        if targets >= PAIR_ANY and recipient is not None:
-            out.append(_new(ev.Chose, (number, seat, card, (target, second), recipient[:-1])))
+        if pair is not None:
+            out.append(_new(ev.Chose, (number, seat, card, (target, second), pair[:-1])))
     effect(hand, seat, recipient, guess, out)
 
     # End the hand (RULES 7) or pass the turn to the next player still in, whose
@@ -483,10 +491,10 @@ def _choose_pair(hand: Hand, seat: int, targets: int, first: int | None, second:
             break
         usable = (named is not None and 0 <= named < n and alive[named] and (cardinal or named != seat)
                   and (slot == 0 or named != other))
-        if usable and not protected[named]:
+        if usable and named is not None and not protected[named]:
             chosen.append(named)
             continue
-        if usable:
+        if usable and named is not None:
             redirected = True
             pick = None
             for step in range(1, n):  # the Cardinal's own player is among them ("you allowed")
@@ -539,7 +547,9 @@ def _draw_replacement(hand: Hand, seat: int, cause: Card, out: list | None) -> b
         new = hand.pile.pop()
         from_set_aside = False
     else:
-        new, hand.set_aside = hand.set_aside, None
+        set_aside = hand.set_aside
+        assert set_aside is not None, "one draw per play: the set-aside card is there for the last one"
+        new, hand.set_aside = set_aside, None
         from_set_aside = True
     hand.cards[seat].append(new)
     if out is not None:
@@ -637,7 +647,9 @@ def _prince(hand: Hand, seat: int, recipient: int | None, guess: Card | None, ou
         new = hand.pile.pop()
         from_set_aside = False
     else:
-        new, hand.set_aside = hand.set_aside, None
+        set_aside = hand.set_aside
+        assert set_aside is not None, "one draw per play: the set-aside card is there for the last one"
+        new, hand.set_aside = set_aside, None
         from_set_aside = True
     held.append(new)
     if out is not None:
@@ -767,8 +779,9 @@ CARD_RULES: dict[Card, CardRule] = {
 #: The table as play_turn reads it: (effect, targets, guesses) by card value. A
 #: tuple index and an unpacking cost less than a dict lookup and three attribute
 #: reads, at every play (bench/engine.py: about 6%).
-_PLAY = tuple((rule.effect, rule.targets, rule.guesses) if rule else None
-              for rule in (CARD_RULES.get(v) for v in range(max(Card) + 1)))
+_RULE_BY_VALUE: dict[int, CardRule] = {card.value: rule for card, rule in CARD_RULES.items()}
+_PLAY: tuple[Any, ...] = tuple((rule.effect, rule.targets, rule.guesses) if rule else None
+              for rule in (_RULE_BY_VALUE.get(v) for v in range(max(Card) + 1)))
 
 #: Cards that choose a player (derived from the table).
 TARGETED = frozenset(card for card, rule in CARD_RULES.items() if rule.targets)
@@ -923,7 +936,7 @@ class Game:
         out: dict[int, list[int]] = {seat: [] for seat in range(self.players)}
         if not self.finished:
             for hand in self.hands:
-                if not hand.ended:
+                if not hand.ended and hand.active is not None:  # a hand in play has an active player
                     out[hand.active].append(hand.number)
         return out
 

@@ -327,8 +327,10 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
         if (written.standing == "discard") == now:
             note += "; this was already your standing order"
         return CheckedOrder(written, ACCEPTED, "", note)
-    if hand.active != seat:
-        return rejected(f"it is not your turn in hand {h}: {players[hand.active]} plays there this turn")
+    active = hand.active
+    assert active is not None, "a hand in play has an active player"
+    if active != seat:
+        return rejected(f"it is not your turn in hand {h}: {players[active]} plays there this turn")
     held = hand.cards[seat]
     holding = " and ".join(c.title for c in held)
     card = written.card
@@ -367,7 +369,7 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
         if problem:
             target_replaced = True
             completions.append(f"{problem}: a random player will be chosen")
-        elif hand.protected[target_seat] and target_seat != seat:
+        elif target_seat is not None and hand.protected[target_seat] and target_seat != seat:
             to = redirect(hand, seat, card, target_seat)
             if to is None:
                 notes.append(f"{players[target_seat]} is protected by the Handmaid and nobody else "
