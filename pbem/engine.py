@@ -21,11 +21,19 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, cast
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, NamedTuple, cast
 
 from . import events as ev
 from .cards import (
-    CLASSIC_CARDS, DECK_SIZE, FULL_DECK, PREMIUM_DECK, PREMIUM_DECK_SIZE, RANK, Card, card_named,
+    CLASSIC_CARDS,
+    DECK_SIZE,
+    FULL_DECK,
+    PREMIUM_DECK,
+    PREMIUM_DECK_SIZE,
+    RANK,
+    Card,
+    card_named,
 )
 
 GUARD, SPY, BARON, HANDMAID, PRINCE, KING, COUNTESS, PRINCESS = CLASSIC_CARDS
@@ -117,7 +125,7 @@ class Hand:
     bonus: list[tuple[int, Card]]
 
     @classmethod
-    def deal(cls, number: int, deck: Iterable[Card], players: int) -> "Hand":
+    def deal(cls, number: int, deck: Iterable[Card], players: int) -> Hand:
         """Set up a hand from a deck given top first (RULES 2, 9): one card set
         aside, with two players three cards face up, one dealt to each player
         from the first player around the board, then the first player draws for
@@ -156,7 +164,7 @@ class Hand:
         hand.bonus = []
         return hand
 
-    def copy(self) -> "Hand":
+    def copy(self) -> Hand:
         new = Hand.__new__(Hand)
         new.number = self.number
         new.deck = self.deck
@@ -212,7 +220,7 @@ class Hand:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Hand":
+    def from_dict(cls, data: dict) -> Hand:
         hand = cls()
         hand.number = data["hand"]
         hand.deck = tuple(_cards(data["deck"]))
@@ -806,7 +814,7 @@ def _nmr_choice(a: Card, b: Card) -> Card | None:
     return _forced(a, b)
 
 
-def _pair_table(rule: Callable[[Card, Card], "Card | None"]) -> tuple:
+def _pair_table(rule: Callable[[Card, Card], Card | None]) -> tuple:
     """``rule`` tabled for every pair of cards, indexed by card value: the engine
     asks it at every play, and two tuple lookups are its cheapest form."""
     by_value = {card.value: card for card in Card}
@@ -915,7 +923,7 @@ class Game:
         self.winners = winners
 
     @classmethod
-    def new(cls, players: int, decks: Mapping[int, Iterable[Card]]) -> "Game":
+    def new(cls, players: int, decks: Mapping[int, Iterable[Card]]) -> Game:
         """Deal all thirteen hands from ``decks`` (hand number -> deck, top first)."""
         hands = [Hand.deal(h, decks[h], players) for h in range(1, HANDS_PER_GAME + 1)]
         return cls(hands, [0] * players)
@@ -927,7 +935,7 @@ class Game:
     def hand(self, number: int) -> Hand:
         return self.hands[number - 1]
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         return Game([h.copy() for h in self.hands], self.tokens[:], self.turn,
                     self.finished, self.winners)
 
@@ -950,7 +958,7 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Game":
+    def from_dict(cls, data: dict) -> Game:
         return cls([Hand.from_dict(h) for h in data["hands"]], list(data["tokens"]),
                    data["turn"], data["finished"], tuple(data["winners"]))
 

@@ -478,7 +478,7 @@ def private_to(events: list, seat: int) -> list:
 def to_dict(event: Any) -> dict:
     """A JSON-ready dict: cards by canonical name, tuples as lists."""
     out: dict[str, Any] = {"kind": event.kind}
-    for name, value in zip(event._fields, event):
+    for name, value in zip(event._fields, event, strict=True):
         out[name] = _jsonable(value)
     return out
 

@@ -29,7 +29,15 @@ from typing import NamedTuple
 
 from .cards import CLASSIC_CARDS, CLASSIC_NAMES, NAMES, RANK, Card, card_of_rank
 from .engine import (
-    CARD_RULES, PAIRED, PREMIUM_PLAYERS, TARGETED, Game, Order, choose_pair, forced_card, may_target_self,
+    CARD_RULES,
+    PAIRED,
+    PREMIUM_PLAYERS,
+    TARGETED,
+    Game,
+    Order,
+    choose_pair,
+    forced_card,
+    may_target_self,
     redirect,
 )
 from .grammar import HAND_REF
@@ -335,7 +343,8 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
     holding = " and ".join(c.title for c in held)
     card = written.card
     if card is None:
-        return rejected(f"no card named for hand {h} (you hold {holding}){_did_you_mean_card(written, held)}; "
+        hint = _did_you_mean_card(written, held)
+        return rejected(f"no card named for hand {h} (you hold {holding}){hint}; "
                         f"write e.g. \"Hand {h}: {held[0].title}\"")
     if card not in held:
         return rejected(f"you do not hold the {card.title} in hand {h} (you hold {holding})"
@@ -499,7 +508,7 @@ def _check_pair(written: WrittenOrder, hand, seat: int, card: Card, players: lis
             completions.append(f"the Sycophant marked {_you(marked, seat, players)}: the {card.title} must "
                                f"choose {'you' if marked == seat else players[marked]}{instead}")
             seats[0] = marked
-    for slot, (name, s) in enumerate(zip(named, seats)):
+    for slot, (name, s) in enumerate(zip(named, seats, strict=True)):
         if s is not None and marked is not None and s == marked:
             continue
         what = "player" if slot == 0 else "second player"
