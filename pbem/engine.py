@@ -101,9 +101,23 @@ class Hand:
     """
 
     __slots__ = (
-        "number", "deck", "set_aside", "face_up", "pile", "cards", "discards",
-        "alive", "protected", "active", "ended", "winners",
-        "premium", "marked", "jesters", "bishop_discard", "bonus",
+        "number",
+        "deck",
+        "set_aside",
+        "face_up",
+        "pile",
+        "cards",
+        "discards",
+        "alive",
+        "protected",
+        "active",
+        "ended",
+        "winners",
+        "premium",
+        "marked",
+        "jesters",
+        "bishop_discard",
+        "bonus",
     )
 
     number: int
@@ -132,25 +146,27 @@ class Hand:
         postal turn 1."""
         deck = tuple(deck)
         if players not in CLASSIC_PLAYERS and players not in PREMIUM_PLAYERS:
-            raise ValueError(f"a game has 2 to 4 players with the classic deck, 5 to 8 with the Premium "
-                             f"deck; not {players}")
+            raise ValueError(
+                f"a game has 2 to 4 players with the classic deck, 5 to 8 with the Premium "
+                f"deck; not {players}"
+            )
         check_deck(deck, players)
         hand = cls()
         hand.number = number
         hand.deck = deck
         hand.set_aside = deck[0]
         up = FACE_UP_WITH_TWO if players == 2 else 0
-        hand.face_up = deck[1:1 + up]
+        hand.face_up = deck[1 : 1 + up]
         first = first_player(number, players)
         # Rotate the dealt cards so that the first player gets the first of them.
         start = 1 + up
-        dealt = deck[start:start + players]
+        dealt = deck[start : start + players]
         shift = players - first
         # list(map(list, ...)) builds the lists in C: no comprehension frame.
         cards = list(map(list, zip(dealt[shift:] + dealt[:shift])))
         cards[first].append(deck[start + players])
         hand.cards = cards
-        hand.pile = list(deck[:start + players:-1])  # the rest, top at the end
+        hand.pile = list(deck[: start + players : -1])  # the rest, top at the end
         hand.discards = list(map(list, [()] * players))
         hand.alive = [True] * players
         hand.protected = [False] * players
@@ -215,8 +231,15 @@ class Hand:
             "active": self.active,
             "ended": self.ended,
             "winners": list(self.winners),
-            **({"marked": self.marked, "jesters": [list(j) for j in self.jesters],
-                "bishop_discard": list(self.bishop_discard)} if self.premium else {}),
+            **(
+                {
+                    "marked": self.marked,
+                    "jesters": [list(j) for j in self.jesters],
+                    "bishop_discard": list(self.bishop_discard),
+                }
+                if self.premium
+                else {}
+            ),
         }
 
     @classmethod
@@ -409,8 +432,9 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     if not targets:
         first = None
     elif targets >= PAIR_ANY:
-        pair, redirected, random_tgt = _choose_pair(hand, seat, targets, target, second, look,
-                                                    marked, nmr, rng)
+        pair, redirected, random_tgt = _choose_pair(
+            hand, seat, targets, target, second, look, marked, nmr, rng
+        )
         recipient = pair
         first = pair[0] if pair else None
     elif marked is not None:  # the Sycophant's mark chooses the target (RULES 10.3)
@@ -434,8 +458,9 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
         random_gss = not nmr
         guess = random_number(rng) if hand.premium else random_guess(rng)
     if out is not None:
-        out.append(_new(_Played, (number, seat, card, target, first, guess, nmr,
-                                  random_tgt, random_gss, redirected)))
+        out.append(
+            _new(_Played, (number, seat, card, target, first, guess, nmr, random_tgt, random_gss, redirected))
+        )
         if marked is not None and targets:
             named = (target,) if targets < PAIR_ANY else (target, second)
             out.append(_new(ev.MarkFollowed, (number, seat, marked, named, recipient is not None)))
@@ -461,9 +486,17 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     hand.cards[nxt].append(pile.pop())
 
 
-def _choose_pair(hand: Hand, seat: int, targets: int, first: int | None, second: int | None,
-                 look: int | None, marked: int | None, nmr: bool,
-                 rng: random.Random) -> tuple[tuple | None, bool, bool]:
+def _choose_pair(
+    hand: Hand,
+    seat: int,
+    targets: int,
+    first: int | None,
+    second: int | None,
+    look: int | None,
+    marked: int | None,
+    nmr: bool,
+    rng: random.Random,
+) -> tuple[tuple | None, bool, bool]:
     """The players of a Cardinal (PAIR_ANY: two, oneself allowed) or a Baroness
     (PAIR_OTHERS: one or two others), RULES 10.3: each named player still usable
     is taken, a protected one redirected (never onto the other one's player), an
@@ -497,8 +530,13 @@ def _choose_pair(hand: Hand, seat: int, targets: int, first: int | None, second:
         wanted = slot == 0 or cardinal or named is not None or nmr
         if not wanted:
             break
-        usable = (named is not None and 0 <= named < n and alive[named] and (cardinal or named != seat)
-                  and (slot == 0 or named != other))
+        usable = (
+            named is not None
+            and 0 <= named < n
+            and alive[named]
+            and (cardinal or named != seat)
+            and (slot == 0 or named != other)
+        )
         if usable and named is not None and not protected[named]:
             chosen.append(named)
             continue
@@ -528,17 +566,18 @@ def _choose_pair(hand: Hand, seat: int, targets: int, first: int | None, second:
     return (*chosen, None), redirected, completed
 
 
-def choose_pair(hand: Hand, seat: int, card: Card, first: int | None, second: int | None,
-                look: int | None) -> tuple | None:
+def choose_pair(
+    hand: Hand, seat: int, card: Card, first: int | None, second: int | None, look: int | None
+) -> tuple | None:
     """Whom a Cardinal or a Baroness order will act on, as :func:`play_turn`
     will choose (for the acknowledgement of an order that needs no completion)."""
-    chosen, _, _ = _choose_pair(hand, seat, CARD_RULES[card].targets, first, second, look, hand.marked,
-                                False, random.Random(0))
+    chosen, _, _ = _choose_pair(
+        hand, seat, CARD_RULES[card].targets, first, second, look, hand.marked, False, random.Random(0)
+    )
     return chosen
 
 
-def _random_player(hand: Hand, seat: int, rng: random.Random, self_ok: bool,
-                   avoid: tuple = ()) -> int | None:
+def _random_player(hand: Hand, seat: int, rng: random.Random, self_ok: bool, avoid: tuple = ()) -> int | None:
     """A random player still in and unprotected, not in ``avoid``; the acting
     player only when ``self_ok`` and nobody else qualifies (RULES 10.4)."""
     alive, protected = hand.alive, hand.protected
@@ -617,8 +656,9 @@ def _baron(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out
         _eliminate(hand, loser, out)
 
 
-def _dowager_queen(hand: Hand, seat: int, recipient: int | None, guess: Card | None,
-                   out: list | None) -> None:
+def _dowager_queen(
+    hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None
+) -> None:
     """The Baron reversed: the higher card is out (RULES 10.3)."""
     if recipient is None:
         return
@@ -732,8 +772,12 @@ def _bishop(hand: Hand, seat: int, recipient: int | None, guess: int | None, out
     if hit:
         hand.bonus.append((seat, BISHOP))
     if out is not None:
-        out.append(_new(ev.BishopResult, (hand.number, seat, recipient, guess, hit, discard,
-                                          card if discard else None)))
+        out.append(
+            _new(
+                ev.BishopResult,
+                (hand.number, seat, recipient, guess, hit, discard, card if discard else None),
+            )
+        )
     if not discard:
         return
     held.pop()
@@ -788,8 +832,10 @@ CARD_RULES: dict[Card, CardRule] = {
 #: tuple index and an unpacking cost less than a dict lookup and three attribute
 #: reads, at every play (bench/engine.py: about 6%).
 _RULE_BY_VALUE: dict[int, CardRule] = {card.value: rule for card, rule in CARD_RULES.items()}
-_PLAY: tuple[Any, ...] = tuple((rule.effect, rule.targets, rule.guesses) if rule else None
-              for rule in (_RULE_BY_VALUE.get(v) for v in range(max(Card) + 1)))
+_PLAY: tuple[Any, ...] = tuple(
+    (rule.effect, rule.targets, rule.guesses) if rule else None
+    for rule in (_RULE_BY_VALUE.get(v) for v in range(max(Card) + 1))
+)
 
 #: Cards that choose a player (derived from the table).
 TARGETED = frozenset(card for card, rule in CARD_RULES.items() if rule.targets)
@@ -819,8 +865,12 @@ def _pair_table(rule: Callable[[Card, Card], Card | None]) -> tuple:
     asks it at every play, and two tuple lookups are its cheapest form."""
     by_value = {card.value: card for card in Card}
     size = max(by_value) + 1
-    return tuple(tuple(rule(by_value[a], by_value[b]) if a in by_value and b in by_value else None
-                       for b in range(size)) for a in range(size))
+    return tuple(
+        tuple(
+            rule(by_value[a], by_value[b]) if a in by_value and b in by_value else None for b in range(size)
+        )
+        for a in range(size)
+    )
 
 
 _FORCED = _pair_table(_forced)
@@ -877,8 +927,10 @@ def hand_values(hand: Hand) -> dict[int, float]:
     alive, cards = hand.alive, hand.cards
     held = {p: cards[p][0] for p in range(len(alive)) if alive[p]}
     bishop_in = BISHOP in held.values()
-    return {p: (9.5 if card == PRINCESS and bishop_in else RANK[card]) + hand.discards[p].count(COUNT)
-            for p, card in held.items()}
+    return {
+        p: (9.5 if card == PRINCESS and bishop_in else RANK[card]) + hand.discards[p].count(COUNT)
+        for p, card in held.items()
+    }
 
 
 def _end_premium(hand: Hand, out: list | None) -> None:
@@ -914,8 +966,14 @@ class Game:
 
     __slots__ = ("hands", "tokens", "turn", "finished", "winners")
 
-    def __init__(self, hands: list[Hand], tokens: list[int], turn: int = 1,
-                 finished: bool = False, winners: tuple[int, ...] = ()):
+    def __init__(
+        self,
+        hands: list[Hand],
+        tokens: list[int],
+        turn: int = 1,
+        finished: bool = False,
+        winners: tuple[int, ...] = (),
+    ):
         self.hands = hands
         self.tokens = tokens
         self.turn = turn
@@ -936,8 +994,7 @@ class Game:
         return self.hands[number - 1]
 
     def copy(self) -> Game:
-        return Game([h.copy() for h in self.hands], self.tokens[:], self.turn,
-                    self.finished, self.winners)
+        return Game([h.copy() for h in self.hands], self.tokens[:], self.turn, self.finished, self.winners)
 
     def awaited(self) -> dict[int, list[int]]:
         """Seat -> the hands in which that player must send orders this turn."""
@@ -959,13 +1016,22 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: dict) -> Game:
-        return cls([Hand.from_dict(h) for h in data["hands"]], list(data["tokens"]),
-                   data["turn"], data["finished"], tuple(data["winners"]))
+        return cls(
+            [Hand.from_dict(h) for h in data["hands"]],
+            list(data["tokens"]),
+            data["turn"],
+            data["finished"],
+            tuple(data["winners"]),
+        )
 
 
-def resolve_turn(game: Game, orders: Mapping[int, Order | None], seed: str,
-                 events: bool = True,
-                 standing: Mapping[int, Mapping[int, bool]] | None = None) -> tuple[Game, list]:
+def resolve_turn(
+    game: Game,
+    orders: Mapping[int, Order | None],
+    seed: str,
+    events: bool = True,
+    standing: Mapping[int, Mapping[int, bool]] | None = None,
+) -> tuple[Game, list]:
     """Resolve the awaited postal turn: every hand in play, each with its order
     (hand number -> Order; missing or None: NMR defaults), then tokens and the
     end of the game (RULES 7). Returns the new game and the events, in hand order.

@@ -448,19 +448,65 @@ class BaronessSaw(_BaronessSawFields):
 
 
 Event = (
-    Played | GuardResult | BaronResult | PrinceDiscard | KingTrade | Protected | Eliminated
-    | HandEnded | TokensWon | GameOver | SpySaw | BaronSaw | KingReceived | PrinceDrew
-    | Marked | MarkFollowed | Chose | AssassinStruck | QueenResult | BishopResult | HandValues | CardTokens
-    | CardDrew | QueenSaw | CardinalReceived | CardinalSaw | BaronessSaw
+    Played
+    | GuardResult
+    | BaronResult
+    | PrinceDiscard
+    | KingTrade
+    | Protected
+    | Eliminated
+    | HandEnded
+    | TokensWon
+    | GameOver
+    | SpySaw
+    | BaronSaw
+    | KingReceived
+    | PrinceDrew
+    | Marked
+    | MarkFollowed
+    | Chose
+    | AssassinStruck
+    | QueenResult
+    | BishopResult
+    | HandValues
+    | CardTokens
+    | CardDrew
+    | QueenSaw
+    | CardinalReceived
+    | CardinalSaw
+    | BaronessSaw
 )
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
-        Played, GuardResult, BaronResult, PrinceDiscard, KingTrade, Protected, Eliminated,
-        HandEnded, TokensWon, GameOver, SpySaw, BaronSaw, KingReceived, PrinceDrew,
-        Marked, MarkFollowed, Chose, AssassinStruck, QueenResult, BishopResult, HandValues, CardTokens,
-        CardDrew, QueenSaw, CardinalReceived, CardinalSaw, BaronessSaw,
+        Played,
+        GuardResult,
+        BaronResult,
+        PrinceDiscard,
+        KingTrade,
+        Protected,
+        Eliminated,
+        HandEnded,
+        TokensWon,
+        GameOver,
+        SpySaw,
+        BaronSaw,
+        KingReceived,
+        PrinceDrew,
+        Marked,
+        MarkFollowed,
+        Chose,
+        AssassinStruck,
+        QueenResult,
+        BishopResult,
+        HandValues,
+        CardTokens,
+        CardDrew,
+        QueenSaw,
+        CardinalReceived,
+        CardinalSaw,
+        BaronessSaw,
     )
 }
 
