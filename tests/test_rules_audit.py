@@ -167,6 +167,19 @@ def test_jester_no_token_when_the_named_player_is_knocked_out_and_another_wins()
     assert h.ended and h.winners == (1,) and h.bonus == []
 
 
+def test_jester_player_knocked_out_still_gains_when_the_named_player_wins_at_the_end_of_the_turn():
+    hand1 = deck(6, 1, {0: J, 1: K, 2: G, 3: G, 4: G, 5: G}, draw=X)
+    game = premium_game(hand1)
+    h = game.hand(1)
+    out_of_hand(h, 2, 3, 4, 5)
+    h.jesters = [(0, 1)]          # seat 0 played the Jester on seat 1 earlier
+    h.cards[0] = [X, G]
+    new, events = resolve_turn(game, {1: Order(X)}, "s")  # seat 0 plays the Princess: out, seat 1 wins
+    assert new.hand(1).winners == (1,) and not new.hand(1).alive[0]
+    assert new.tokens[:2] == [1, 1]
+    assert [e for e in events if e.kind == "card_tokens"][0].gained == ((0, 1, J),)
+
+
 def test_jester_shared_win_gains_a_token_and_the_named_player_also_gets_theirs():
     game = premium_game(deck(6, 1, {0: G, 1: K, 2: CN, 3: G, 4: G, 5: G}, draw=H))
     h = game.hand(1)
