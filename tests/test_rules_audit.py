@@ -891,3 +891,30 @@ def test_sycophant_orders(marked, cli, text, status):
 def test_sycophant_on_myself_marks_the_player_for_the_next_play(marked, cli):
     mark(marked, cli, "myself")
     assert cli.export(marked)["hands"][0]["marked"] == "Arthur"
+
+
+@pytest.mark.parametrize("card", [DQ, BI, J, S, B, K, G])
+def test_a_card_for_another_player_with_nobody_valid_has_no_effect(card):
+    h = six({1: H}, draw=card if card is not G else CO)
+    if card is G:
+        h.cards[0] = [G, CO]
+    out_of_hand(h, 2, 3, 4, 5)
+    h.protected[1] = True
+    held1 = h.cards[1][0]
+    events = play(h, Order(card, 1, 4))
+    assert only(events, "played").recipient is None
+    assert h.alive[0] and h.alive[1] and h.cards[1][0] == held1
+    assert h.bonus == [] and h.jesters == []
+
+
+def test_a_two_player_hand_lasts_at_most_ten_turns():
+    longest = 0
+    for seed in range(200):
+        h = Hand.deal(1, shuffled_deck(str(seed), 1, 2), 2)
+        r = random.Random(seed)
+        turns = 0
+        while not h.ended:
+            play_turn(h, None, r, [])
+            turns += 1
+        longest = max(longest, turns)
+    assert longest <= 10
