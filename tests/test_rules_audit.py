@@ -15,8 +15,16 @@ from pbem import events as ev
 from pbem.cards import PREMIUM_DECK, Card
 from pbem.engine import Game, Hand, Order, game_winners, hand_values, play_turn, resolve_turn, shuffled_deck
 
-G, S, B, H, P, K, C, X = (Card.GUARD, Card.SPY, Card.BARON, Card.HANDMAID, Card.PRINCE, Card.KING,
-                          Card.COUNTESS, Card.PRINCESS)
+G, S, B, H, P, K, C, X = (
+    Card.GUARD,
+    Card.SPY,
+    Card.BARON,
+    Card.HANDMAID,
+    Card.PRINCE,
+    Card.KING,
+    Card.COUNTESS,
+    Card.PRINCESS,
+)
 A, J, CA, BS, SY = Card.ASSASSIN, Card.JESTER, Card.CARDINAL, Card.BARONESS, Card.SYCOPHANT
 CO, CN, DQ, BI = Card.COUNT, Card.CONSTABLE, Card.DOWAGER_QUEEN, Card.BISHOP
 
@@ -74,9 +82,9 @@ def test_assassin_guard_aimed_directly_knocks_out_the_guards_player_and_the_hold
     events = play(h, Order(G, 2, 7))
     assert not h.alive[0] and h.discards[0] == [G, CO]
     assert h.alive[2] and h.discards[2] == [A] and h.cards[2] == [DQ]
-    assert DQ not in public_cards(events)         # all public except the card drawn
+    assert DQ not in public_cards(events)  # all public except the card drawn
     assert only(events, "assassin") in ev.public(events)  # the Assassin is revealed
-    assert h.active == 1                          # play goes on to the next player still in
+    assert h.active == 1  # play goes on to the next player still in
 
 
 def test_assassin_guard_redirected_to_the_holder_by_a_handmaid():
@@ -158,12 +166,12 @@ def test_jester_no_token_when_the_named_player_is_knocked_out_and_another_wins()
     play(h, Order(J, 2))
     assert h.jesters == [(0, 2)]
     h.cards[1] = [K, G]
-    play(h, Order(G, 2, 2))                    # a Guard of 2 misses seat 2's Guard
+    play(h, Order(G, 2, 2))  # a Guard of 2 misses seat 2's Guard
     h.cards[2] = [G, X]
-    play(h, Order(X))                          # seat 2 plays the Princess: out
+    play(h, Order(X))  # seat 2 plays the Princess: out
     assert not h.alive[2] and not h.ended
     h.cards[0] = [G, B]
-    play(h, Order(B, 1))                       # seat 0's Guard against seat 1's King: seat 0 out
+    play(h, Order(B, 1))  # seat 0's Guard against seat 1's King: seat 0 out
     assert h.ended and h.winners == (1,) and h.bonus == []
 
 
@@ -172,7 +180,7 @@ def test_jester_player_knocked_out_still_gains_when_the_named_player_wins_at_the
     game = premium_game(hand1)
     h = game.hand(1)
     out_of_hand(h, 2, 3, 4, 5)
-    h.jesters = [(0, 1)]          # seat 0 played the Jester on seat 1 earlier
+    h.jesters = [(0, 1)]  # seat 0 played the Jester on seat 1 earlier
     h.cards[0] = [X, G]
     new, events = resolve_turn(game, {1: Order(X)}, "s")  # seat 0 plays the Princess: out, seat 1 wins
     assert new.hand(1).winners == (1,) and not new.hand(1).alive[0]
@@ -185,7 +193,7 @@ def test_jester_shared_win_gains_a_token_and_the_named_player_also_gets_theirs()
     h = game.hand(1)
     out_of_hand(h, 3, 4, 5)
     h.pile.clear()
-    h.discards[1], h.discards[2] = [S], [CA]   # 2 and 2: a shared win
+    h.discards[1], h.discards[2] = [S], [CA]  # 2 and 2: a shared win
     h.jesters = [(3, 2)]
     new, events = resolve_turn(game, {1: Order(H)}, "s")
     assert new.hand(1).winners == (1, 2)
@@ -292,7 +300,7 @@ def test_baroness_second_redirect_never_onto_the_first_named():
     h = six({1: K, 2: H}, draw=BS)
     h.protected[2] = True
     out_of_hand(h, 3)
-    events = play(h, Order(BS, 1, None, 2))   # 2 protected: after it 3 is out, 4 next
+    events = play(h, Order(BS, 1, None, 2))  # 2 protected: after it 3 is out, 4 next
     assert only(events, "chose").chosen == (1, 4)
 
 
@@ -300,7 +308,7 @@ def test_baroness_a_look_with_nowhere_to_go_is_lost():
     h = six({1: H, 2: DQ}, draw=BS)
     out_of_hand(h, 3, 4, 5)
     h.protected[1] = True
-    events = play(h, Order(BS, 1, None, 2))   # seat 1's look can go only to seat 2, already named
+    events = play(h, Order(BS, 1, None, 2))  # seat 1's look can go only to seat 2, already named
     assert [(e.other, e.card) for e in of(events, "baroness_saw")] == [(2, DQ)]
 
 
@@ -319,7 +327,7 @@ def test_sycophant_the_next_play_is_bound_whoever_plays_it_prince_onto_the_marke
     h = six({1: P, 3: K}, draw=SY, pile=[B, S, G])
     play(h, Order(SY, 3))
     h.cards[1] = [P, G]
-    events = play(h, Order(P, 1))             # a Prince on oneself: completed onto the marked seat 3
+    events = play(h, Order(P, 1))  # a Prince on oneself: completed onto the marked seat 3
     assert only(events, "prince").recipient == 3
     assert h.discards[3] == [K]
 
@@ -397,7 +405,7 @@ def test_counts_add_to_the_value_at_the_end_of_the_hand_only():
     h = six({1: CO, 2: K}, draw=H)
     out_of_hand(h, 3, 4, 5)
     h.pile.clear()
-    h.discards[1] = [CO]                      # Count 5 + 1 = 6: ties the King
+    h.discards[1] = [CO]  # Count 5 + 1 = 6: ties the King
     h.discards[2] = [G]
     h.cards[0] = [H, G]
     events = play(h, Order(H))
@@ -476,8 +484,9 @@ def test_dowager_queen_tie_on_rank_between_different_cards_does_nothing():
 # == the Bishop =======================================================================================
 
 
-@pytest.mark.parametrize("held, number", [(S, 2), (CA, 2), (B, 3), (BS, 3), (P, 5), (CO, 5), (K, 6),
-                                          (CN, 6), (A, 0), (J, 0)])
+@pytest.mark.parametrize(
+    "held, number", [(S, 2), (CA, 2), (B, 3), (BS, 3), (P, 5), (CO, 5), (K, 6), (CN, 6), (A, 0), (J, 0)]
+)
 def test_bishop_number_hits_every_card_of_the_rank(held, number):
     h = six({2: held}, draw=BI)
     assert only(play(h, Order(BI, 2, number)), "bishop").hit and h.bonus == [(0, BI)]
@@ -532,7 +541,7 @@ def test_standing_keep_undoes_a_discard_order_at_that_resolution():
 def test_princess_is_8_without_a_bishop_still_in():
     h = six({1: X, 2: CO}, draw=H)
     out_of_hand(h, 3, 4, 5)
-    h.discards[0] = [BI]   # the Bishop was played: no one holds it
+    h.discards[0] = [BI]  # the Bishop was played: no one holds it
     h.cards[0] = [C]
     assert hand_values(h) == {0: 7, 1: 8, 2: 5}
 
@@ -697,8 +706,10 @@ def test_premium_hand_has_a_pile_of_30_minus_n():
 
 # == orders and export (RULES 3, 10.3, 10.4; INTERFACE.md) ============================================
 
-SIX = [{"name": n, "email": f"{n.lower()}@example.org"}
-       for n in ("Arthur", "Bruno", "Charles", "Didier", "Emma", "Fanny")]
+SIX = [
+    {"name": n, "email": f"{n.lower()}@example.org"}
+    for n in ("Arthur", "Bruno", "Charles", "Didier", "Emma", "Fanny")
+]
 
 
 def premium_names(*top: str) -> list[str]:
@@ -713,8 +724,9 @@ def marked(tmp_path, kit, cli):
     """Hand 1: Arthur holds the Sycophant and a Guard; Bruno a Guard and draws the Baroness next;
     Charles the King, Didier the Princess, Emma the Assassin, Fanny the Count."""
     folder = tmp_path / "marked"
-    deck = premium_names("Spy", "Sycophant", "Guard", "King", "Princess", "Assassin", "Count", "Guard",
-                         "Baroness")
+    deck = premium_names(
+        "Spy", "Sycophant", "Guard", "King", "Princess", "Assassin", "Count", "Guard", "Baroness"
+    )
     kit.write_config(folder, kit.config(SIX, decks={1: deck}, seed="audit-marked"))
     cli.ok("start", folder)
     return folder
@@ -775,8 +787,9 @@ def test_the_marked_players_order_that_cannot_choose_oneself_is_accepted_with_a_
 def test_a_guard_order_on_the_protected_says_where_it_will_go(tmp_path, kit, cli):
     folder = tmp_path / "hm"
     # Arthur plays the Handmaid; Bruno (Guard and Guard) aims at Arthur: the Guard goes to Charles.
-    deck = premium_names("Spy", "Handmaid", "Guard", "Assassin", "Princess", "King", "Count", "Guard",
-                         "Guard")
+    deck = premium_names(
+        "Spy", "Handmaid", "Guard", "Assassin", "Princess", "King", "Count", "Guard", "Guard"
+    )
     kit.write_config(folder, kit.config(SIX, decks={1: deck}, seed="audit-hm"))
     cli.ok("start", folder)
     cli.ok("order", folder, "--player", "Arthur", "Hand 1: Handmaid")
@@ -809,8 +822,24 @@ def test_export_cardinal_look_default_filled_in(tmp_path, kit, cli):
 def test_export_face_up_of_a_two_player_game(tmp_path, kit, cli):
     folder = tmp_path / "duo"
     players = SIX[:2]
-    deck = ["Guard", "Princess", "Countess", "King", "Baron", "Spy", "Handmaid", "Guard", "Guard", "Guard",
-            "Guard", "Spy", "Baron", "Handmaid", "Prince", "Prince"]
+    deck = [
+        "Guard",
+        "Princess",
+        "Countess",
+        "King",
+        "Baron",
+        "Spy",
+        "Handmaid",
+        "Guard",
+        "Guard",
+        "Guard",
+        "Guard",
+        "Spy",
+        "Baron",
+        "Handmaid",
+        "Prince",
+        "Prince",
+    ]
     kit.write_config(folder, kit.config(players, decks={1: deck}, seed="audit-duo"))
     cli.ok("start", folder)
     h1 = cli.export(folder)["hands"][0]
@@ -848,41 +877,49 @@ def test_the_acknowledgement_of_a_cardinal_under_the_mark(tmp_path, kit, cli):
     folder = tmp_path / "cm"
     # Arthur: Sycophant and Guard; Bruno: Count, draws the Cardinal; Charles King, Didier Princess,
     # Emma Assassin, Fanny Count.
-    deck = premium_names("Spy", "Sycophant", "Count", "King", "Princess", "Assassin", "Count", "Guard",
-                         "Cardinal")
+    deck = premium_names(
+        "Spy", "Sycophant", "Count", "King", "Princess", "Assassin", "Count", "Guard", "Cardinal"
+    )
     kit.write_config(folder, kit.config(SIX, decks={1: deck}, seed="audit-cm"))
     cli.ok("start", folder)
     mark(folder, cli, "Bruno")
-    out = cli.ok("order", folder, "--player", "Bruno",
-                 "Hand 1: Cardinal on Charles and Didier, look at Charles").output
+    out = cli.ok(
+        "order", folder, "--player", "Bruno", "Hand 1: Cardinal on Charles and Didier, look at Charles"
+    ).output
     assert "completed" in out.lower()
     assert "not one of the two players" not in out
     cli.ok("resolve", folder, "--force")
     private = cli.report(folder, 2, "Bruno")
     h1 = cli.export(folder)["hands"][0]
-    assert h1["players"]["Bruno"]["cards"][0] == "Princess"   # traded with Didier
+    assert h1["players"]["Bruno"]["cards"][0] == "Princess"  # traded with Didier
     assert "Princess" in private
 
 
-@pytest.mark.parametrize("text, status, guess", [
-    ("Hand 1: Guard on Charles, guess 0", "accepted", 0),
-    ("Hand 1: Guard on Charles, guess 9", "accepted", 9),
-    ("Hand 1: Guard on Charles, guess Bishop", "accepted", 9),
-    ("Hand 1: Guard on Charles, guess Assassin", "accepted", 0),
-    ("Hand 1: Guard on Charles, guess 1", "completed", 1),
-    ("Hand 1: Guard on Charles, guess Guard", "completed", 1),
-])
+@pytest.mark.parametrize(
+    "text, status, guess",
+    [
+        ("Hand 1: Guard on Charles, guess 0", "accepted", 0),
+        ("Hand 1: Guard on Charles, guess 9", "accepted", 9),
+        ("Hand 1: Guard on Charles, guess Bishop", "accepted", 9),
+        ("Hand 1: Guard on Charles, guess Assassin", "accepted", 0),
+        ("Hand 1: Guard on Charles, guess 1", "completed", 1),
+        ("Hand 1: Guard on Charles, guess Guard", "completed", 1),
+    ],
+)
 def test_premium_guesses_by_number_or_name(marked, cli, text, status, guess):
     cli.ok("order", marked, "--player", "Arthur", text)
     order = cli.export(marked)["orders"]["Arthur"]["1"]
     assert order["status"] == status and order["guess"] == guess
 
 
-@pytest.mark.parametrize("text, status", [
-    ("Hand 1: Sycophant on myself", "accepted"),
-    ("Hand 1: Sycophant on Charles", "accepted"),
-    ("Hand 1: Sycophant on Zoe", "completed"),
-])
+@pytest.mark.parametrize(
+    "text, status",
+    [
+        ("Hand 1: Sycophant on myself", "accepted"),
+        ("Hand 1: Sycophant on Charles", "accepted"),
+        ("Hand 1: Sycophant on Zoe", "completed"),
+    ],
+)
 def test_sycophant_orders(marked, cli, text, status):
     cli.ok("order", marked, "--player", "Arthur", text)
     assert cli.export(marked)["orders"]["Arthur"]["1"]["status"] == status
