@@ -892,7 +892,7 @@ def test_the_acknowledgement_of_a_cardinal_under_the_mark(tmp_path, kit, cli):
     private = cli.report(folder, 2, "Bruno")
     h1 = cli.export(folder)["hands"][0]
     assert h1["players"]["Bruno"]["cards"][0] == "Princess"  # traded with Didier
-    assert "Princess" in private
+    assert "your Cardinal showed you your own new card: the Princess" in private
 
 
 @pytest.mark.parametrize(
