@@ -21,11 +21,19 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import Callable, Iterable, Mapping, NamedTuple
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, NamedTuple, cast
 
 from . import events as ev
 from .cards import (
-    CLASSIC_CARDS, DECK_SIZE, FULL_DECK, PREMIUM_DECK, PREMIUM_DECK_SIZE, RANK, Card, card_named,
+    CLASSIC_CARDS,
+    DECK_SIZE,
+    FULL_DECK,
+    PREMIUM_DECK,
+    PREMIUM_DECK_SIZE,
+    RANK,
+    Card,
+    card_named,
 )
 
 GUARD, SPY, BARON, HANDMAID, PRINCE, KING, COUNTESS, PRINCESS = CLASSIC_CARDS
@@ -93,9 +101,23 @@ class Hand:
     """
 
     __slots__ = (
-        "number", "deck", "set_aside", "face_up", "pile", "cards", "discards",
-        "alive", "protected", "active", "ended", "winners",
-        "premium", "marked", "jesters", "bishop_discard", "bonus",
+        "number",
+        "deck",
+        "set_aside",
+        "face_up",
+        "pile",
+        "cards",
+        "discards",
+        "alive",
+        "protected",
+        "active",
+        "ended",
+        "winners",
+        "premium",
+        "marked",
+        "jesters",
+        "bishop_discard",
+        "bonus",
     )
 
     number: int
@@ -117,32 +139,34 @@ class Hand:
     bonus: list[tuple[int, Card]]
 
     @classmethod
-    def deal(cls, number: int, deck: Iterable[Card], players: int) -> "Hand":
+    def deal(cls, number: int, deck: Iterable[Card], players: int) -> Hand:
         """Set up a hand from a deck given top first (RULES 2, 9): one card set
         aside, with two players three cards face up, one dealt to each player
         from the first player around the board, then the first player draws for
         postal turn 1."""
         deck = tuple(deck)
         if players not in CLASSIC_PLAYERS and players not in PREMIUM_PLAYERS:
-            raise ValueError(f"a game has 2 to 4 players with the classic deck, 5 to 8 with the Premium "
-                             f"deck; not {players}")
+            raise ValueError(
+                f"a game has 2 to 4 players with the classic deck, 5 to 8 with the Premium "
+                f"deck; not {players}"
+            )
         check_deck(deck, players)
         hand = cls()
         hand.number = number
         hand.deck = deck
         hand.set_aside = deck[0]
         up = FACE_UP_WITH_TWO if players == 2 else 0
-        hand.face_up = deck[1:1 + up]
+        hand.face_up = deck[1 : 1 + up]
         first = first_player(number, players)
         # Rotate the dealt cards so that the first player gets the first of them.
         start = 1 + up
-        dealt = deck[start:start + players]
+        dealt = deck[start : start + players]
         shift = players - first
         # list(map(list, ...)) builds the lists in C: no comprehension frame.
         cards = list(map(list, zip(dealt[shift:] + dealt[:shift])))
         cards[first].append(deck[start + players])
         hand.cards = cards
-        hand.pile = list(deck[:start + players:-1])  # the rest, top at the end
+        hand.pile = list(deck[: start + players : -1])  # the rest, top at the end
         hand.discards = list(map(list, [()] * players))
         hand.alive = [True] * players
         hand.protected = [False] * players
@@ -156,7 +180,7 @@ class Hand:
         hand.bonus = []
         return hand
 
-    def copy(self) -> "Hand":
+    def copy(self) -> Hand:
         new = Hand.__new__(Hand)
         new.number = self.number
         new.deck = self.deck
@@ -207,12 +231,19 @@ class Hand:
             "active": self.active,
             "ended": self.ended,
             "winners": list(self.winners),
-            **({"marked": self.marked, "jesters": [list(j) for j in self.jesters],
-                "bishop_discard": list(self.bishop_discard)} if self.premium else {}),
+            **(
+                {
+                    "marked": self.marked,
+                    "jesters": [list(j) for j in self.jesters],
+                    "bishop_discard": list(self.bishop_discard),
+                }
+                if self.premium
+                else {}
+            ),
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Hand":
+    def from_dict(cls, data: dict) -> Hand:
         hand = cls()
         hand.number = data["hand"]
         hand.deck = tuple(_cards(data["deck"]))
@@ -235,7 +266,8 @@ class Hand:
 
 
 def _cards(names: Iterable[str]) -> list[Card]:
-    return [card_named(n) for n in names]
+    # The names come from pbem's own state files, written with canonical names.
+    return [cast(Card, card_named(n)) for n in names]
 
 
 _SORTED_DECK = sorted(FULL_DECK)
@@ -369,10 +401,15 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     rejects anything else before it gets here.
     """
     seat = hand.active
+    assert seat is not None, "an ended hand has no play"
     held = hand.cards[seat]
     number = hand.number
     nmr = order is None
-    if nmr:
+    target: int | None
+    guess: Card | int | None
+    second: int | None
+    look: int | None
+    if order is None:
         card = default_card(held, rng)
         target = guess = second = look = None
     else:
@@ -386,7 +423,8 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     hand.discards[seat].append(card)
 
     effect, targets, guesses = _PLAY[card]
-    recipient = None
+    recipient: int | tuple | None = None  # a seat; for the Cardinal and the Baroness, the pair's tuple
+    pair: tuple | None = None
     redirected = random_tgt = random_gss = False
     marked = hand.marked
     if marked is not None:
@@ -394,9 +432,11 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     if not targets:
         first = None
     elif targets >= PAIR_ANY:
-        recipient, redirected, random_tgt = _choose_pair(hand, seat, targets, target, second, look,
-                                                         marked, nmr, rng)
-        first = recipient[0] if recipient else None
+        pair, redirected, random_tgt = _choose_pair(
+            hand, seat, targets, target, second, look, marked, nmr, rng
+        )
+        recipient = pair
+        first = pair[0] if pair else None
     elif marked is not None:  # the Sycophant's mark chooses the target (RULES 10.3)
         first = recipient = marked if (marked != seat or targets == ANY) else None
     else:
@@ -418,13 +458,14 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
         random_gss = not nmr
         guess = random_number(rng) if hand.premium else random_guess(rng)
     if out is not None:
-        out.append(_new(_Played, (number, seat, card, target, first, guess, nmr,
-                                  random_tgt, random_gss, redirected)))
+        out.append(
+            _new(_Played, (number, seat, card, target, first, guess, nmr, random_tgt, random_gss, redirected))
+        )
         if marked is not None and targets:
             named = (target,) if targets < PAIR_ANY else (target, second)
             out.append(_new(ev.MarkFollowed, (number, seat, marked, named, recipient is not None)))
-        if targets >= PAIR_ANY and recipient is not None:
-            out.append(_new(ev.Chose, (number, seat, card, (target, second), recipient[:-1])))
+        if pair is not None:
+            out.append(_new(ev.Chose, (number, seat, card, (target, second), pair[:-1])))
     effect(hand, seat, recipient, guess, out)
 
     # End the hand (RULES 7) or pass the turn to the next player still in, whose
@@ -445,9 +486,17 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     hand.cards[nxt].append(pile.pop())
 
 
-def _choose_pair(hand: Hand, seat: int, targets: int, first: int | None, second: int | None,
-                 look: int | None, marked: int | None, nmr: bool,
-                 rng: random.Random) -> tuple[tuple | None, bool, bool]:
+def _choose_pair(
+    hand: Hand,
+    seat: int,
+    targets: int,
+    first: int | None,
+    second: int | None,
+    look: int | None,
+    marked: int | None,
+    nmr: bool,
+    rng: random.Random,
+) -> tuple[tuple | None, bool, bool]:
     """The players of a Cardinal (PAIR_ANY: two, oneself allowed) or a Baroness
     (PAIR_OTHERS: one or two others), RULES 10.3: each named player still usable
     is taken, a protected one redirected (never onto the other one's player), an
@@ -463,28 +512,35 @@ def _choose_pair(hand: Hand, seat: int, targets: int, first: int | None, second:
     alive, protected = hand.alive, hand.protected
     redirected = completed = False
     names = [first, second]
+    # The look follows its slot: whoever takes the looked-at player's place, by the mark or by
+    # redirection, is looked at (RULES 10.3); so the slot is read before the mark replaces anyone.
+    look_slot: int | None = names.index(look) if look is not None and look in names else None
     if marked is not None:
         if not cardinal and marked == seat:
             return None, False, False  # the Baroness cannot choose her own player: no effect
         if marked not in names:
             names[0] = marked
-    if look is not None and look in names:
-        look_slot: int | None = names.index(look)
-    else:
-        look_slot = None
+    if look_slot is None and look is not None and look in names:
+        look_slot = names.index(look)
     chosen: list[int | None] = []
     for slot, named in enumerate(names):
-        # The first never lands on the second named; the second never on the first's player.
-        other = chosen[0] if chosen else names[1]
+        # The first never lands on the second named; the second never on the first's player
+        # (nothing to avoid when the Baroness's first look was lost).
+        other = chosen[0] if chosen else names[1] if slot == 0 else None
         wanted = slot == 0 or cardinal or named is not None or nmr
         if not wanted:
             break
-        usable = (named is not None and 0 <= named < n and alive[named] and (cardinal or named != seat)
-                  and (slot == 0 or named != other))
-        if usable and not protected[named]:
+        usable = (
+            named is not None
+            and 0 <= named < n
+            and alive[named]
+            and (cardinal or named != seat)
+            and (slot == 0 or named != other)
+        )
+        if usable and named is not None and not protected[named]:
             chosen.append(named)
             continue
-        if usable:
+        if usable and named is not None:
             redirected = True
             pick = None
             for step in range(1, n):  # the Cardinal's own player is among them ("you allowed")
@@ -496,10 +552,12 @@ def _choose_pair(hand: Hand, seat: int, targets: int, first: int | None, second:
             completed = completed or (not nmr and (named is not None or slot == 0 or cardinal))
             pick = _random_player(hand, seat, rng, cardinal, () if other is None else (other,))
         if pick is None:
-            if cardinal or slot == 0:
+            if cardinal:
                 return None, redirected, completed
-            break
+            continue  # a Baroness's look with nowhere to go is lost, the other one stands
         chosen.append(pick)
+    if not chosen:
+        return None, redirected, completed
     if cardinal:
         a, b = chosen
         if look_slot is None:
@@ -508,17 +566,18 @@ def _choose_pair(hand: Hand, seat: int, targets: int, first: int | None, second:
     return (*chosen, None), redirected, completed
 
 
-def choose_pair(hand: Hand, seat: int, card: Card, first: int | None, second: int | None,
-                look: int | None) -> tuple | None:
+def choose_pair(
+    hand: Hand, seat: int, card: Card, first: int | None, second: int | None, look: int | None
+) -> tuple | None:
     """Whom a Cardinal or a Baroness order will act on, as :func:`play_turn`
     will choose (for the acknowledgement of an order that needs no completion)."""
-    chosen, _, _ = _choose_pair(hand, seat, CARD_RULES[card].targets, first, second, look, hand.marked,
-                                False, random.Random(0))
+    chosen, _, _ = _choose_pair(
+        hand, seat, CARD_RULES[card].targets, first, second, look, hand.marked, False, random.Random(0)
+    )
     return chosen
 
 
-def _random_player(hand: Hand, seat: int, rng: random.Random, self_ok: bool,
-                   avoid: tuple = ()) -> int | None:
+def _random_player(hand: Hand, seat: int, rng: random.Random, self_ok: bool, avoid: tuple = ()) -> int | None:
     """A random player still in and unprotected, not in ``avoid``; the acting
     player only when ``self_ok`` and nobody else qualifies (RULES 10.4)."""
     alive, protected = hand.alive, hand.protected
@@ -535,7 +594,9 @@ def _draw_replacement(hand: Hand, seat: int, cause: Card, out: list | None) -> b
         new = hand.pile.pop()
         from_set_aside = False
     else:
-        new, hand.set_aside = hand.set_aside, None
+        set_aside = hand.set_aside
+        assert set_aside is not None, "one draw per play: the set-aside card is there for the last one"
+        new, hand.set_aside = set_aside, None
         from_set_aside = True
     hand.cards[seat].append(new)
     if out is not None:
@@ -595,8 +656,9 @@ def _baron(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out
         _eliminate(hand, loser, out)
 
 
-def _dowager_queen(hand: Hand, seat: int, recipient: int | None, guess: Card | None,
-                   out: list | None) -> None:
+def _dowager_queen(
+    hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None
+) -> None:
     """The Baron reversed: the higher card is out (RULES 10.3)."""
     if recipient is None:
         return
@@ -633,7 +695,9 @@ def _prince(hand: Hand, seat: int, recipient: int | None, guess: Card | None, ou
         new = hand.pile.pop()
         from_set_aside = False
     else:
-        new, hand.set_aside = hand.set_aside, None
+        set_aside = hand.set_aside
+        assert set_aside is not None, "one draw per play: the set-aside card is there for the last one"
+        new, hand.set_aside = set_aside, None
         from_set_aside = True
     held.append(new)
     if out is not None:
@@ -708,8 +772,12 @@ def _bishop(hand: Hand, seat: int, recipient: int | None, guess: int | None, out
     if hit:
         hand.bonus.append((seat, BISHOP))
     if out is not None:
-        out.append(_new(ev.BishopResult, (hand.number, seat, recipient, guess, hit, discard,
-                                          card if discard else None)))
+        out.append(
+            _new(
+                ev.BishopResult,
+                (hand.number, seat, recipient, guess, hit, discard, card if discard else None),
+            )
+        )
     if not discard:
         return
     held.pop()
@@ -763,8 +831,11 @@ CARD_RULES: dict[Card, CardRule] = {
 #: The table as play_turn reads it: (effect, targets, guesses) by card value. A
 #: tuple index and an unpacking cost less than a dict lookup and three attribute
 #: reads, at every play (bench/engine.py: about 6%).
-_PLAY = tuple((rule.effect, rule.targets, rule.guesses) if rule else None
-              for rule in (CARD_RULES.get(v) for v in range(max(Card) + 1)))
+_RULE_BY_VALUE: dict[int, CardRule] = {card.value: rule for card, rule in CARD_RULES.items()}
+_PLAY: tuple[Any, ...] = tuple(
+    (rule.effect, rule.targets, rule.guesses) if rule else None
+    for rule in (_RULE_BY_VALUE.get(v) for v in range(max(Card) + 1))
+)
 
 #: Cards that choose a player (derived from the table).
 TARGETED = frozenset(card for card, rule in CARD_RULES.items() if rule.targets)
@@ -789,13 +860,17 @@ def _nmr_choice(a: Card, b: Card) -> Card | None:
     return _forced(a, b)
 
 
-def _pair_table(rule: Callable[[Card, Card], "Card | None"]) -> tuple:
+def _pair_table(rule: Callable[[Card, Card], Card | None]) -> tuple:
     """``rule`` tabled for every pair of cards, indexed by card value: the engine
     asks it at every play, and two tuple lookups are its cheapest form."""
     by_value = {card.value: card for card in Card}
     size = max(by_value) + 1
-    return tuple(tuple(rule(by_value[a], by_value[b]) if a in by_value and b in by_value else None
-                       for b in range(size)) for a in range(size))
+    return tuple(
+        tuple(
+            rule(by_value[a], by_value[b]) if a in by_value and b in by_value else None for b in range(size)
+        )
+        for a in range(size)
+    )
 
 
 _FORCED = _pair_table(_forced)
@@ -852,8 +927,10 @@ def hand_values(hand: Hand) -> dict[int, float]:
     alive, cards = hand.alive, hand.cards
     held = {p: cards[p][0] for p in range(len(alive)) if alive[p]}
     bishop_in = BISHOP in held.values()
-    return {p: (9.5 if card == PRINCESS and bishop_in else RANK[card]) + hand.discards[p].count(COUNT)
-            for p, card in held.items()}
+    return {
+        p: (9.5 if card == PRINCESS and bishop_in else RANK[card]) + hand.discards[p].count(COUNT)
+        for p, card in held.items()
+    }
 
 
 def _end_premium(hand: Hand, out: list | None) -> None:
@@ -889,8 +966,14 @@ class Game:
 
     __slots__ = ("hands", "tokens", "turn", "finished", "winners")
 
-    def __init__(self, hands: list[Hand], tokens: list[int], turn: int = 1,
-                 finished: bool = False, winners: tuple[int, ...] = ()):
+    def __init__(
+        self,
+        hands: list[Hand],
+        tokens: list[int],
+        turn: int = 1,
+        finished: bool = False,
+        winners: tuple[int, ...] = (),
+    ):
         self.hands = hands
         self.tokens = tokens
         self.turn = turn
@@ -898,7 +981,7 @@ class Game:
         self.winners = winners
 
     @classmethod
-    def new(cls, players: int, decks: Mapping[int, Iterable[Card]]) -> "Game":
+    def new(cls, players: int, decks: Mapping[int, Iterable[Card]]) -> Game:
         """Deal all thirteen hands from ``decks`` (hand number -> deck, top first)."""
         hands = [Hand.deal(h, decks[h], players) for h in range(1, HANDS_PER_GAME + 1)]
         return cls(hands, [0] * players)
@@ -910,16 +993,15 @@ class Game:
     def hand(self, number: int) -> Hand:
         return self.hands[number - 1]
 
-    def copy(self) -> "Game":
-        return Game([h.copy() for h in self.hands], self.tokens[:], self.turn,
-                    self.finished, self.winners)
+    def copy(self) -> Game:
+        return Game([h.copy() for h in self.hands], self.tokens[:], self.turn, self.finished, self.winners)
 
     def awaited(self) -> dict[int, list[int]]:
         """Seat -> the hands in which that player must send orders this turn."""
         out: dict[int, list[int]] = {seat: [] for seat in range(self.players)}
         if not self.finished:
             for hand in self.hands:
-                if not hand.ended:
+                if not hand.ended and hand.active is not None:  # a hand in play has an active player
                     out[hand.active].append(hand.number)
         return out
 
@@ -933,14 +1015,23 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Game":
-        return cls([Hand.from_dict(h) for h in data["hands"]], list(data["tokens"]),
-                   data["turn"], data["finished"], tuple(data["winners"]))
+    def from_dict(cls, data: dict) -> Game:
+        return cls(
+            [Hand.from_dict(h) for h in data["hands"]],
+            list(data["tokens"]),
+            data["turn"],
+            data["finished"],
+            tuple(data["winners"]),
+        )
 
 
-def resolve_turn(game: Game, orders: Mapping[int, Order | None], seed: str,
-                 events: bool = True,
-                 standing: Mapping[int, Mapping[int, bool]] | None = None) -> tuple[Game, list]:
+def resolve_turn(
+    game: Game,
+    orders: Mapping[int, Order | None],
+    seed: str,
+    events: bool = True,
+    standing: Mapping[int, Mapping[int, bool]] | None = None,
+) -> tuple[Game, list]:
     """Resolve the awaited postal turn: every hand in play, each with its order
     (hand number -> Order; missing or None: NMR defaults), then tokens and the
     end of the game (RULES 7). Returns the new game and the events, in hand order.

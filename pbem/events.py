@@ -6,7 +6,11 @@ here and only here: a *public* event (``audience is None``) holds nothing secret
 a *private* event holds a secret and is seen by its ``seat`` alone.
 
 Events are NamedTuples: cheap to make in the engine's hot loop, readable by
-attribute in templates, and easy to turn into JSON (:func:`to_dict`).
+attribute in templates, and easy to turn into JSON (:func:`to_dict`). Each one
+is a NamedTuple of its fields (``_PlayedFields``) with a subclass that adds the
+class attributes ``kind`` and ``audience``: a NamedTuple body may hold fields
+only (at run time and for mypy), so they go in the subclass (``__slots__ = ()``
+keeps it a plain tuple).
 Seats are 0-based indexes into the campaign's player list.
 """
 
@@ -17,13 +21,7 @@ from typing import Any, NamedTuple
 from .cards import Card
 
 
-class Played(NamedTuple):
-    """``seat`` played ``card``. ``target`` is the player named in the order (or
-    None), ``recipient`` the one the card acted on (None: no effect, nobody valid).
-    ``nmr``: no order was received and the card was chosen by the default rules;
-    ``random_target`` / ``random_guess``: the order was completed (RULES 5.4, 5.5);
-    ``redirected``: the named target was protected by a Handmaid (RULES 4)."""
-
+class _PlayedFields(NamedTuple):
     hand: int
     seat: int
     card: Card
@@ -34,88 +32,134 @@ class Played(NamedTuple):
     random_target: bool
     random_guess: bool
     redirected: bool
+
+
+class Played(_PlayedFields):
+    """``seat`` played ``card``. ``target`` is the player named in the order (or
+    None), ``recipient`` the one the card acted on (None: no effect, nobody valid).
+    ``nmr``: no order was received and the card was chosen by the default rules;
+    ``random_target`` / ``random_guess``: the order was completed (RULES 5.4, 5.5);
+    ``redirected``: the named target was protected by a Handmaid (RULES 4)."""
+
+    __slots__ = ()
     audience = None
     kind = "played"
 
 
-class GuardResult(NamedTuple):
+class _GuardResultFields(NamedTuple):
     hand: int
     seat: int
     recipient: int
     guess: Card
     hit: bool
+
+
+class GuardResult(_GuardResultFields):
+    __slots__ = ()
     audience = None
     kind = "guard"
 
 
-class BaronResult(NamedTuple):
-    """The public outcome of a Baron: the loser (None on a tie)."""
-
+class _BaronResultFields(NamedTuple):
     hand: int
     seat: int
     recipient: int
     loser: int | None
+
+
+class BaronResult(_BaronResultFields):
+    """The public outcome of a Baron: the loser (None on a tie)."""
+
+    __slots__ = ()
     audience = None
     kind = "baron"
 
 
-class PrinceDiscard(NamedTuple):
+class _PrinceDiscardFields(NamedTuple):
     hand: int
     recipient: int
     card: Card
     from_set_aside: bool  # the recipient's new card is the set-aside card (pile empty)
+
+
+class PrinceDiscard(_PrinceDiscardFields):
+    __slots__ = ()
     audience = None
     kind = "prince"
 
 
-class KingTrade(NamedTuple):
+class _KingTradeFields(NamedTuple):
     hand: int
     seat: int
     recipient: int
+
+
+class KingTrade(_KingTradeFields):
+    __slots__ = ()
     audience = None
     kind = "king"
 
 
-class Protected(NamedTuple):
+class _ProtectedFields(NamedTuple):
     hand: int
     seat: int
+
+
+class Protected(_ProtectedFields):
+    __slots__ = ()
     audience = None
     kind = "protected"
 
 
-class Eliminated(NamedTuple):
-    """``seat`` is out of the hand; ``card`` is the card they held, now face up
-    (None when they held none, e.g. a Prince made them discard the Princess)."""
-
+class _EliminatedFields(NamedTuple):
     hand: int
     seat: int
     card: Card | None
+
+
+class Eliminated(_EliminatedFields):
+    """``seat`` is out of the hand; ``card`` is the card they held, now face up
+    (None when they held none, e.g. a Prince made them discard the Princess)."""
+
+    __slots__ = ()
     audience = None
     kind = "eliminated"
 
 
-class HandEnded(NamedTuple):
-    """``reveals``: (seat, card) of every player still in. ``totals``: (seat,
-    discard total) of the players tied on rank, when such a tie had to be broken."""
-
+class _HandEndedFields(NamedTuple):
     hand: int
     winners: tuple[int, ...]
     reveals: tuple[tuple[int, Card], ...]
     totals: tuple[tuple[int, int], ...]
+
+
+class HandEnded(_HandEndedFields):
+    """``reveals``: (seat, card) of every player still in. ``totals``: (seat,
+    discard total) of the players tied on rank, when such a tie had to be broken."""
+
+    __slots__ = ()
     audience = None
     kind = "ended"
 
 
-class TokensWon(NamedTuple):
+class _TokensWonFields(NamedTuple):
+    won: tuple[tuple[int, int], ...]
+
+
+class TokensWon(_TokensWonFields):
     """Tokens handed out at the end of the turn: (seat, hand) pairs."""
 
-    won: tuple[tuple[int, int], ...]
+    __slots__ = ()
     audience = None
     kind = "tokens"
 
 
-class GameOver(NamedTuple):
+class _GameOverFields(NamedTuple):
     winners: tuple[int, ...]
+
+
+class GameOver(_GameOverFields):
+    __slots__ = ()
     audience = None
     kind = "game_over"
 
@@ -123,70 +167,87 @@ class GameOver(NamedTuple):
 # Public events of the Premium cards (RULES 10.3).
 
 
-class Marked(NamedTuple):
-    """The Sycophant marked ``marked``: the next card played in the hand must choose them."""
-
+class _MarkedFields(NamedTuple):
     hand: int
     seat: int
     marked: int
+
+
+class Marked(_MarkedFields):
+    """The Sycophant marked ``marked``: the next card played in the hand must choose them."""
+
+    __slots__ = ()
     audience = None
     kind = "marked"
 
 
-class MarkFollowed(NamedTuple):
-    """A card that chooses players was bound by the Sycophant's mark on
-    ``marked``; ``named``: the players its order named (None: none or a
-    default); ``effect`` False: it could not choose the marked player."""
-
+class _MarkFollowedFields(NamedTuple):
     hand: int
     seat: int
     marked: int
     named: tuple
     effect: bool
+
+
+class MarkFollowed(_MarkFollowedFields):
+    """A card that chooses players was bound by the Sycophant's mark on
+    ``marked``; ``named``: the players its order named (None: none or a
+    default); ``effect`` False: it could not choose the marked player."""
+
+    __slots__ = ()
     audience = None
     kind = "mark_followed"
 
 
-class Chose(NamedTuple):
-    """The players a Cardinal or a Baroness named (``named``, None where none)
-    and the ones it acted on (``chosen``), after redirection and completion."""
-
+class _ChoseFields(NamedTuple):
     hand: int
     seat: int
     card: Card
     named: tuple
     chosen: tuple
+
+
+class Chose(_ChoseFields):
+    """The players a Cardinal or a Baroness named (``named``, None where none)
+    and the ones it acted on (``chosen``), after redirection and completion."""
+
+    __slots__ = ()
     audience = None
     kind = "chose"
 
 
-class AssassinStruck(NamedTuple):
-    """``seat``'s Guard reached ``recipient``, who held the Assassin: ``seat``
-    is out; ``recipient`` discards the Assassin and draws."""
-
+class _AssassinStruckFields(NamedTuple):
     hand: int
     seat: int
     recipient: int
     guess: Any
+
+
+class AssassinStruck(_AssassinStruckFields):
+    """``seat``'s Guard reached ``recipient``, who held the Assassin: ``seat``
+    is out; ``recipient`` discards the Assassin and draws."""
+
+    __slots__ = ()
     audience = None
     kind = "assassin"
 
 
-class QueenResult(NamedTuple):
-    """The public outcome of a Dowager Queen: the loser, who held the higher card (None on a tie)."""
-
+class _QueenResultFields(NamedTuple):
     hand: int
     seat: int
     recipient: int
     loser: int | None
+
+
+class QueenResult(_QueenResultFields):
+    """The public outcome of a Dowager Queen: the loser, who held the higher card (None on a tie)."""
+
+    __slots__ = ()
     audience = None
     kind = "queen"
 
 
-class BishopResult(NamedTuple):
-    """``guess``: the number named; ``hit``: ``seat`` gains a token;
-    ``discarded``: the target's standing order made them discard ``card``."""
-
+class _BishopResultFields(NamedTuple):
     hand: int
     seat: int
     recipient: int
@@ -194,23 +255,38 @@ class BishopResult(NamedTuple):
     hit: bool
     discarded: bool
     card: Card | None
+
+
+class BishopResult(_BishopResultFields):
+    """``guess``: the number named; ``hit``: ``seat`` gains a token;
+    ``discarded``: the target's standing order made them discard ``card``."""
+
+    __slots__ = ()
     audience = None
     kind = "bishop"
 
 
-class HandValues(NamedTuple):
-    """The value of every player still in at the end of a Premium hand (RULES 10.4)."""
-
+class _HandValuesFields(NamedTuple):
     hand: int
     values: tuple
+
+
+class HandValues(_HandValuesFields):
+    """The value of every player still in at the end of a Premium hand (RULES 10.4)."""
+
+    __slots__ = ()
     audience = None
     kind = "values"
 
 
-class CardTokens(NamedTuple):
+class _CardTokensFields(NamedTuple):
+    gained: tuple
+
+
+class CardTokens(_CardTokensFields):
     """Tokens earned by cards this turn (Jester, Constable, Bishop): (seat, hand, card)."""
 
-    gained: tuple
+    __slots__ = ()
     audience = None
     kind = "card_tokens"
 
@@ -218,11 +294,15 @@ class CardTokens(NamedTuple):
 # Private events: ``seat`` is the only reader.
 
 
-class SpySaw(NamedTuple):
+class _SpySawFields(NamedTuple):
     hand: int
     seat: int
     other: int
     card: Card
+
+
+class SpySaw(_SpySawFields):
+    __slots__ = ()
     kind = "spy_saw"
 
     @property
@@ -230,11 +310,15 @@ class SpySaw(NamedTuple):
         return (self.seat,)
 
 
-class BaronSaw(NamedTuple):
+class _BaronSawFields(NamedTuple):
     hand: int
     seat: int
     other: int
     card: Card
+
+
+class BaronSaw(_BaronSawFields):
+    __slots__ = ()
     kind = "baron_saw"
 
     @property
@@ -242,11 +326,15 @@ class BaronSaw(NamedTuple):
         return (self.seat,)
 
 
-class KingReceived(NamedTuple):
+class _KingReceivedFields(NamedTuple):
     hand: int
     seat: int
     other: int
     card: Card
+
+
+class KingReceived(_KingReceivedFields):
+    __slots__ = ()
     kind = "king_received"
 
     @property
@@ -254,14 +342,18 @@ class KingReceived(NamedTuple):
         return (self.seat,)
 
 
-class PrinceDrew(NamedTuple):
+class _PrinceDrewFields(NamedTuple):
+    hand: int
+    seat: int
+    card: Card
+
+
+class PrinceDrew(_PrinceDrewFields):
     """After a Prince, ``seat`` drew ``card`` (perhaps the set-aside card).
     The ordinary draw of the next active player is no event: the private report
     reads it from the new state."""
 
-    hand: int
-    seat: int
-    card: Card
+    __slots__ = ()
     kind = "prince_drew"
 
     @property
@@ -269,13 +361,17 @@ class PrinceDrew(NamedTuple):
         return (self.seat,)
 
 
-class CardDrew(NamedTuple):
-    """``seat`` drew ``card`` after ``cause`` (the Assassin's reveal, the Bishop's discard)."""
-
+class _CardDrewFields(NamedTuple):
     hand: int
     seat: int
     card: Card
     cause: Card
+
+
+class CardDrew(_CardDrewFields):
+    """``seat`` drew ``card`` after ``cause`` (the Assassin's reveal, the Bishop's discard)."""
+
+    __slots__ = ()
     kind = "card_drew"
 
     @property
@@ -283,11 +379,15 @@ class CardDrew(NamedTuple):
         return (self.seat,)
 
 
-class QueenSaw(NamedTuple):
+class _QueenSawFields(NamedTuple):
     hand: int
     seat: int
     other: int
     card: Card
+
+
+class QueenSaw(_QueenSawFields):
+    __slots__ = ()
     kind = "queen_saw"
 
     @property
@@ -295,13 +395,17 @@ class QueenSaw(NamedTuple):
         return (self.seat,)
 
 
-class CardinalReceived(NamedTuple):
-    """One of the Cardinal's two players received ``card`` from ``other``."""
-
+class _CardinalReceivedFields(NamedTuple):
     hand: int
     seat: int
     other: int
     card: Card
+
+
+class CardinalReceived(_CardinalReceivedFields):
+    """One of the Cardinal's two players received ``card`` from ``other``."""
+
+    __slots__ = ()
     kind = "cardinal_received"
 
     @property
@@ -309,13 +413,17 @@ class CardinalReceived(NamedTuple):
         return (self.seat,)
 
 
-class CardinalSaw(NamedTuple):
-    """The Cardinal's player looked at ``other``'s new card."""
-
+class _CardinalSawFields(NamedTuple):
     hand: int
     seat: int
     other: int
     card: Card
+
+
+class CardinalSaw(_CardinalSawFields):
+    """The Cardinal's player looked at ``other``'s new card."""
+
+    __slots__ = ()
     kind = "cardinal_saw"
 
     @property
@@ -323,11 +431,15 @@ class CardinalSaw(NamedTuple):
         return (self.seat,)
 
 
-class BaronessSaw(NamedTuple):
+class _BaronessSawFields(NamedTuple):
     hand: int
     seat: int
     other: int
     card: Card
+
+
+class BaronessSaw(_BaronessSawFields):
+    __slots__ = ()
     kind = "baroness_saw"
 
     @property
@@ -336,19 +448,65 @@ class BaronessSaw(NamedTuple):
 
 
 Event = (
-    Played | GuardResult | BaronResult | PrinceDiscard | KingTrade | Protected | Eliminated
-    | HandEnded | TokensWon | GameOver | SpySaw | BaronSaw | KingReceived | PrinceDrew
-    | Marked | MarkFollowed | Chose | AssassinStruck | QueenResult | BishopResult | HandValues | CardTokens
-    | CardDrew | QueenSaw | CardinalReceived | CardinalSaw | BaronessSaw
+    Played
+    | GuardResult
+    | BaronResult
+    | PrinceDiscard
+    | KingTrade
+    | Protected
+    | Eliminated
+    | HandEnded
+    | TokensWon
+    | GameOver
+    | SpySaw
+    | BaronSaw
+    | KingReceived
+    | PrinceDrew
+    | Marked
+    | MarkFollowed
+    | Chose
+    | AssassinStruck
+    | QueenResult
+    | BishopResult
+    | HandValues
+    | CardTokens
+    | CardDrew
+    | QueenSaw
+    | CardinalReceived
+    | CardinalSaw
+    | BaronessSaw
 )
 
-EVENT_TYPES: dict[str, type] = {
+EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
-        Played, GuardResult, BaronResult, PrinceDiscard, KingTrade, Protected, Eliminated,
-        HandEnded, TokensWon, GameOver, SpySaw, BaronSaw, KingReceived, PrinceDrew,
-        Marked, MarkFollowed, Chose, AssassinStruck, QueenResult, BishopResult, HandValues, CardTokens,
-        CardDrew, QueenSaw, CardinalReceived, CardinalSaw, BaronessSaw,
+        Played,
+        GuardResult,
+        BaronResult,
+        PrinceDiscard,
+        KingTrade,
+        Protected,
+        Eliminated,
+        HandEnded,
+        TokensWon,
+        GameOver,
+        SpySaw,
+        BaronSaw,
+        KingReceived,
+        PrinceDrew,
+        Marked,
+        MarkFollowed,
+        Chose,
+        AssassinStruck,
+        QueenResult,
+        BishopResult,
+        HandValues,
+        CardTokens,
+        CardDrew,
+        QueenSaw,
+        CardinalReceived,
+        CardinalSaw,
+        BaronessSaw,
     )
 }
 
@@ -366,7 +524,7 @@ def private_to(events: list, seat: int) -> list:
 def to_dict(event: Any) -> dict:
     """A JSON-ready dict: cards by canonical name, tuples as lists."""
     out: dict[str, Any] = {"kind": event.kind}
-    for name, value in zip(event._fields, event):
+    for name, value in zip(event._fields, event, strict=True):
         out[name] = _jsonable(value)
     return out
 

@@ -29,7 +29,15 @@ from typing import NamedTuple
 
 from .cards import CLASSIC_CARDS, CLASSIC_NAMES, NAMES, RANK, Card, card_of_rank
 from .engine import (
-    CARD_RULES, PAIRED, PREMIUM_PLAYERS, TARGETED, Game, Order, choose_pair, forced_card, may_target_self,
+    CARD_RULES,
+    PAIRED,
+    PREMIUM_PLAYERS,
+    TARGETED,
+    Game,
+    Order,
+    choose_pair,
+    forced_card,
+    may_target_self,
     redirect,
 )
 from .grammar import HAND_REF
@@ -41,7 +49,8 @@ SELF_WORDS = frozenset({"me", "myself", "self", "moi", "mich", "mir", "yo"})
 
 #: Words that carry no meaning for an order (dropped before names are matched,
 #: so that "he" or "the" never pass for a prefix of Helen or Theo).
-FILLER = frozenset("""
+FILLER = frozenset(
+    """
     a an the and or on at to of for with against vs versus into onto upon
     play plays playing played use using discard discarding lay
     target targets targeting targetting aim aimed aiming
@@ -49,7 +58,8 @@ FILLER = frozenset("""
     that which who he she they it him her them his hers their its i i'm im you
     has have having hold holds holding holds is are was be being maybe probably
     card cards my your please thanks thank
-""".split())
+""".split()
+)
 
 _WORD = re.compile(r"[^\W_](?:[\w'\u2019.-]*[^\W_])?")
 
@@ -58,8 +68,9 @@ _PREMIUM_NAMES = frozenset(name for name, card in NAMES.items() if card not in C
 #: Words that say the next player named is the one the Cardinal looks at.
 LOOK_WORDS = frozenset({"look", "looks", "looking", "see", "view", "peek", "check"})
 #: "if Bishop, discard" / "keep" (RULES 10.3): a standing order, not a play.
-_STANDING = re.compile(r"^\W*(?:if|when)\W+(?:the\W+|a\W+|my\W+)?bishop\b[\W\w]*?\b(?P<what>discard|keep)\b",
-                       re.IGNORECASE)
+_STANDING = re.compile(
+    r"^\W*(?:if|when)\W+(?:the\W+|a\W+|my\W+)?bishop\b[\W\w]*?\b(?P<what>discard|keep)\b", re.IGNORECASE
+)
 #: The numbers a Guard or a Bishop may name in a Premium game (RULES 10.2; 1 is completed).
 NUMBERS = range(0, 10)
 
@@ -93,8 +104,14 @@ class WrittenOrder(NamedTuple):
         return canonical_text(self.hand, self.card, self.target, self.guess, self.second, self.look)
 
 
-def canonical_text(hand: int, card: Card | None, target: str | None, guess: Card | int | None,
-                   second: str | None = None, look: str | None = None) -> str:
+def canonical_text(
+    hand: int,
+    card: Card | None,
+    target: str | None,
+    guess: Card | int | None,
+    second: str | None = None,
+    look: str | None = None,
+) -> str:
     if card is None:
         return f"Hand {hand}: (no card)"
     out = f"Hand {hand}: {card.title}"
@@ -219,8 +236,13 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
             else:
                 target = as_player
             continue
-        if (card in PAIRED and target is not None and second is None and as_player is not None
-                and not as_player.startswith("?")):
+        if (
+            card in PAIRED
+            and target is not None
+            and second is None
+            and as_player is not None
+            and not as_player.startswith("?")
+        ):
             second = as_player
             continue
         if guess is None and (as_card is not None or number is not None):
@@ -319,30 +341,40 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
         return rejected(f"you are out of hand {h}")
     if written.standing:  # any player in the hand, at any time (RULES 10.3)
         if not hand.premium:
-            return rejected("\"if Bishop\" orders are for games with the Premium deck (5 to 8 players)")
+            return rejected('"if Bishop" orders are for games with the Premium deck (5 to 8 players)')
         now = hand.bishop_discard[seat]
         said = "discard your card" if written.standing == "discard" else "keep your card"
-        note = (f"if a Bishop hits you in hand {h}, you will {said} (from the next resolution on, "
-                f"until you change it)")
+        note = (
+            f"if a Bishop hits you in hand {h}, you will {said} (from the next resolution on, "
+            f"until you change it)"
+        )
         if (written.standing == "discard") == now:
             note += "; this was already your standing order"
         return CheckedOrder(written, ACCEPTED, "", note)
-    if hand.active != seat:
-        return rejected(f"it is not your turn in hand {h}: {players[hand.active]} plays there this turn")
+    active = hand.active
+    assert active is not None, "a hand in play has an active player"
+    if active != seat:
+        return rejected(f"it is not your turn in hand {h}: {players[active]} plays there this turn")
     held = hand.cards[seat]
     holding = " and ".join(c.title for c in held)
     card = written.card
     if card is None:
-        return rejected(f"no card named for hand {h} (you hold {holding}){_did_you_mean_card(written, held)}; "
-                        f"write e.g. \"Hand {h}: {held[0].title}\"")
+        hint = _did_you_mean_card(written, held)
+        return rejected(
+            f'no card named for hand {h} (you hold {holding}){hint}; write e.g. "Hand {h}: {held[0].title}"'
+        )
     if card not in held:
-        return rejected(f"you do not hold the {card.title} in hand {h} (you hold {holding})"
-                        f"{_did_you_mean_card(written, held)}")
+        return rejected(
+            f"you do not hold the {card.title} in hand {h} (you hold {holding})"
+            f"{_did_you_mean_card(written, held)}"
+        )
     forced = forced_card(held)
     if forced is not None and card != forced:
         other = next(c for c in held if c != forced)
-        return rejected(f"you hold the {forced.title} with the {other.title} in hand {h}: "
-                        f"the {forced.title} must be played")
+        return rejected(
+            f"you hold the {forced.title} with the {other.title} in hand {h}: "
+            f"the {forced.title} must be played"
+        )
 
     completions: list[str] = []
     notes: list[str] = []
@@ -351,30 +383,39 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
     target_replaced = False
     marked = hand.marked
     if card in PAIRED:
-        target_seat, second_seat, look_seat = _check_pair(written, hand, seat, card, players,
-                                                          completions, notes)
+        target_seat, second_seat, look_seat = _check_pair(
+            written, hand, seat, card, players, completions, notes
+        )
     elif card in TARGETED and marked is not None:  # the Sycophant's mark (RULES 10.3)
         if written.target is not None:
             target_seat = players.index(written.target)
         if marked == seat and not may_target_self(card):
-            notes.append(f"the Sycophant marked you in hand {h}: the {card.title} cannot choose you, "
-                         f"so it will have no effect")
+            notes.append(
+                f"the Sycophant marked you in hand {h}: the {card.title} cannot choose you, "
+                f"so it will have no effect"
+            )
         elif target_seat != marked:
-            completions.append(f"the Sycophant marked {_you(marked, seat, players)}: the {card.title} "
-                               f"must choose {'you' if marked == seat else players[marked]}")
+            completions.append(
+                f"the Sycophant marked {_you(marked, seat, players)}: the {card.title} "
+                f"must choose {'you' if marked == seat else players[marked]}"
+            )
     elif card in TARGETED:
         target_seat, problem = _target_problem(written, hand, seat, card, players)
         if problem:
             target_replaced = True
             completions.append(f"{problem}: a random player will be chosen")
-        elif hand.protected[target_seat] and target_seat != seat:
+        elif target_seat is not None and hand.protected[target_seat] and target_seat != seat:
             to = redirect(hand, seat, card, target_seat)
             if to is None:
-                notes.append(f"{players[target_seat]} is protected by the Handmaid and nobody else "
-                             f"can take it: the {card.title} will have no effect")
+                notes.append(
+                    f"{players[target_seat]} is protected by the Handmaid and nobody else "
+                    f"can take it: the {card.title} will have no effect"
+                )
             else:
-                notes.append(f"{players[target_seat]} is protected by the Handmaid: the {card.title} "
-                             f"will go to {'you' if to == seat else players[to]}")
+                notes.append(
+                    f"{players[target_seat]} is protected by the Handmaid: the {card.title} "
+                    f"will go to {'you' if to == seat else players[to]}"
+                )
     elif written.target or written.target_text:
         notes.append(f"the {card.title} takes no target; the target is ignored")
     guess = written.guess
@@ -382,7 +423,7 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
         guess = None
     elif hand.premium:
         if guess is None:
-            what = f"\"{written.guess_text}\" is not a number" if written.guess_text else "no number named"
+            what = f'"{written.guess_text}" is not a number' if written.guess_text else "no number named"
             completions.append(f"{what}: a random number will be named")
         elif guess == 1:
             completions.append(f"a {card.title} may not name 1 (the Guard): a random number will be named")
@@ -391,9 +432,12 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
             completions.append(f"{guess} is not a number from 0 to 9: a random number will be named")
             guess = None
     elif guess is None:
-        what = (f"\"{as_written(written.guess_text, written.text)}\" is not a card"
-                f"{did_you_mean(written.guess_text, CARD_TITLES)}"
-                if written.guess_text else "no guess")
+        what = (
+            f'"{as_written(written.guess_text, written.text)}" is not a card'
+            f"{did_you_mean(written.guess_text, CARD_TITLES)}"
+            if written.guess_text
+            else "no guess"
+        )
         completions.append(f"{what}: a random card other than the Guard will be named")
     elif guess == Card.GUARD:
         completions.append("a Guard may not name a Guard: a random card other than the Guard will be named")
@@ -419,10 +463,15 @@ def one_order_per_hand(checked: list[CheckedOrder]) -> list[CheckedOrder]:
             first[order.hand] = order
             out.append(order)
         elif order.written.canonical() != earlier.written.canonical():
-            out.append(CheckedOrder(order.written, REJECTED,
-                                    f"this message already gives hand {order.hand} another order "
-                                    f"(\"{earlier.written.canonical()}\"), and that first one stands; "
-                                    f"to change it, send a new message with the order you want"))
+            out.append(
+                CheckedOrder(
+                    order.written,
+                    REJECTED,
+                    f"this message already gives hand {order.hand} another order "
+                    f'("{earlier.written.canonical()}"), and that first one stands; '
+                    f"to change it, send a new message with the order you want",
+                )
+            )
     return out
 
 
@@ -436,7 +485,7 @@ def as_written(word: str, text: str) -> str:
 
 
 def did_you_mean(word: str, options: list[str]) -> str:
-    """" (did you mean Arthur?)" for a word close to one or two of ``options``
+    """ " (did you mean Arthur?)" for a word close to one or two of ``options``
     (difflib's ratio, the way a spelling checker guesses), else ""."""
     import difflib  # only on this path: a misspelt word is rare
 
@@ -476,8 +525,15 @@ def _you(seat: int, me: int, players: list[str]) -> str:
     return "you" if seat == me else players[seat]
 
 
-def _check_pair(written: WrittenOrder, hand, seat: int, card: Card, players: list[str],
-                completions: list[str], notes: list[str]) -> tuple[int | None, int | None, int | None]:
+def _check_pair(
+    written: WrittenOrder,
+    hand,
+    seat: int,
+    card: Card,
+    players: list[str],
+    completions: list[str],
+    notes: list[str],
+) -> tuple[int | None, int | None, int | None]:
     """The Cardinal's and the Baroness's players (RULES 10.3): what will be
     completed, and (when nothing is) who will trade and whom the player looks at."""
     cardinal = card == Card.CARDINAL
@@ -489,57 +545,67 @@ def _check_pair(written: WrittenOrder, hand, seat: int, card: Card, players: lis
     marked = hand.marked
     if marked is not None:
         if not cardinal and marked == seat:
-            notes.append(f"the Sycophant marked you in hand {h}: the Baroness cannot look at your own "
-                         f"card, so it will have no effect")
+            notes.append(
+                f"the Sycophant marked you in hand {h}: the Baroness cannot look at your own "
+                f"card, so it will have no effect"
+            )
             return first, second, look
         if marked not in seats:
             instead = f" in place of {named[0]}" if named[0] else ""
-            completions.append(f"the Sycophant marked {_you(marked, seat, players)}: the {card.title} must "
-                               f"choose {'you' if marked == seat else players[marked]}{instead}")
+            completions.append(
+                f"the Sycophant marked {_you(marked, seat, players)}: the {card.title} must "
+                f"choose {'you' if marked == seat else players[marked]}{instead}"
+            )
             seats[0] = marked
-    for slot, (name, s) in enumerate(zip(named, seats)):
+    for slot, (name, s) in enumerate(zip(named, seats, strict=True)):
         if s is not None and marked is not None and s == marked:
             continue
         what = "player" if slot == 0 else "second player"
         if s is None:
             if slot == 0 and written.target_text:
-                completions.append(f"\"{written.target_text}\" names no player (or more than one): "
-                                   f"a random player will be chosen")
+                completions.append(
+                    f'"{written.target_text}" names no player (or more than one): '
+                    f"a random player will be chosen"
+                )
             elif slot == 0 or cardinal:
                 completions.append(f"no {what} named: a random {what} will be chosen")
         elif not hand.alive[s]:
             completions.append(f"{name} is out of hand {h}: a random {what} will be chosen")
         elif s == seat and not cardinal:
-            completions.append(f"the Baroness looks at other players' cards, not yours: "
-                               f"a random {what} will be chosen")
+            completions.append(
+                f"the Baroness looks at other players' cards, not yours: a random {what} will be chosen"
+            )
         elif slot == 1 and s == seats[0]:
             completions.append(f"{name} is named twice: a random second player will be chosen")
-    if look is not None and look not in seats:
+    if look is not None and look not in seats and look not in (first, second):  # the look follows its slot
         notes.append(f"{written.look} is not one of the two players: the look goes by the default")
     if completions:
         return first, second, look
-    chosen = choose_pair(hand, seat, card, seats[0], seats[1], look)
+    chosen = choose_pair(hand, seat, card, first, second, look)  # the engine applies the mark itself
     if chosen is None:
         notes.append(f"nobody else can be chosen: the {card.title} will have no effect")
     elif cardinal:
         a, b, slot = chosen
         looked = (a, b)[slot]
         who = f"{_you(a, seat, players)} and {_you(b, seat, players)}"
-        notes.append(f"{who[0].upper() + who[1:]} will trade hands; you will look at "
-                     f"{'your own' if looked == seat else players[looked] + chr(39) + 's'} new card")
+        notes.append(
+            f"{who[0].upper() + who[1:]} will trade hands; you will look at "
+            f"{'your own' if looked == seat else players[looked] + chr(39) + 's'} new card"
+        )
     else:
         notes.append("you will look at the card of " + " and ".join(players[p] for p in chosen[:-1]))
     return first, second, look
 
 
-def _target_problem(written: WrittenOrder, hand, seat: int, card: Card,
-                    players: list[str]) -> tuple[int | None, str]:
+def _target_problem(
+    written: WrittenOrder, hand, seat: int, card: Card, players: list[str]
+) -> tuple[int | None, str]:
     """The target seat, or why the target cannot be used as written."""
     if written.target is None:
         if written.target_text:
             choosable = [p for i, p in enumerate(players) if i != seat or card == Card.PRINCE]
             hint = _did_you_mean_player(written.target_text, choosable)
-            return None, f"\"{as_written(written.target_text, written.text)}\" names no player{hint}"
+            return None, f'"{as_written(written.target_text, written.text)}" names no player{hint}'
         return None, "no target named"
     target = players.index(written.target)
     # The seat goes to the engine all the same: it replaces an unusable target by
@@ -549,5 +615,3 @@ def _target_problem(written: WrittenOrder, hand, seat: int, card: Card,
     if not hand.alive[target]:
         return target, f"{written.target} is out of hand {hand.number}"
     return target, ""
-
-

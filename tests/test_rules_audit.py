@@ -1,0 +1,957 @@
+"""A rules lawyer's audit of RULES.md sections 3-5, 7, 9 and 10: every sentence
+that decides something, written from the rules alone, with exact decks
+(tests/builders.py: seat s is dealt held[s]; seat 0 is first in hand 1 and holds
+held[0] and ``draw``) and exact orders."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from builders import deck, hand, rng
+
+from pbem import events as ev
+from pbem.cards import PREMIUM_DECK, Card
+from pbem.engine import Game, Hand, Order, game_winners, hand_values, play_turn, resolve_turn, shuffled_deck
+
+G, S, B, H, P, K, C, X = (
+    Card.GUARD,
+    Card.SPY,
+    Card.BARON,
+    Card.HANDMAID,
+    Card.PRINCE,
+    Card.KING,
+    Card.COUNTESS,
+    Card.PRINCESS,
+)
+A, J, CA, BS, SY = Card.ASSASSIN, Card.JESTER, Card.CARDINAL, Card.BARONESS, Card.SYCOPHANT
+CO, CN, DQ, BI = Card.COUNT, Card.CONSTABLE, Card.DOWAGER_QUEEN, Card.BISHOP
+
+
+def play(h: Hand, order: Order | None, seed: int = 0) -> list:
+    out: list = []
+    play_turn(h, order, rng(seed), out)
+    return out
+
+
+def only(events: list, kind: str):
+    found = [e for e in events if e.kind == kind]
+    assert len(found) == 1, (kind, events)
+    return found[0]
+
+
+def of(events: list, kind: str) -> list:
+    return [e for e in events if e.kind == kind]
+
+
+def out_of_hand(h: Hand, *seats: int) -> None:
+    """Knock ``seats`` out before the test's play (their card face up, as rule 6 says)."""
+    for seat in seats:
+        h.alive[seat] = False
+        h.discards[seat].extend(h.cards[seat])
+        h.cards[seat] = []
+
+
+def six(held: dict[int, Card], draw: Card, **kw) -> Hand:
+    """Hand 1 of a six-player Premium game; seats not named hold a Guard."""
+    full = {seat: G for seat in range(6)}
+    full.update(held)
+    return hand(6, 1, full, draw=draw, **kw)
+
+
+def public_cards(events: list) -> list[Card]:
+    return [v for e in ev.public(events) for v in e if isinstance(v, Card)]
+
+
+def premium_game(hand1: list[Card], tokens: list[int] | None = None) -> Game:
+    decks = {n: shuffled_deck("audit", n, 6) for n in range(1, 14)}
+    decks[1] = tuple(hand1)
+    game = Game.new(6, decks)
+    if tokens is not None:
+        game.tokens = tokens
+    return game
+
+
+# == 10.3 the Assassin =================================================================================
+
+
+def test_assassin_guard_aimed_directly_knocks_out_the_guards_player_and_the_holder_draws():
+    h = six({2: A}, draw=G, pile=[DQ, S])
+    h.cards[0] = [G, CO]
+    events = play(h, Order(G, 2, 7))
+    assert not h.alive[0] and h.discards[0] == [G, CO]
+    assert h.alive[2] and h.discards[2] == [A] and h.cards[2] == [DQ]
+    assert DQ not in public_cards(events)  # all public except the card drawn
+    assert only(events, "assassin") in ev.public(events)  # the Assassin is revealed
+    assert h.active == 1  # play goes on to the next player still in
+
+
+def test_assassin_guard_redirected_to_the_holder_by_a_handmaid():
+    h = six({1: H, 2: H, 3: A}, draw=G)
+    h.protected[1] = h.protected[2] = True
+    events = play(h, Order(G, 1, 4))
+    assert only(events, "played").recipient == 3
+    assert not h.alive[0] and h.alive[3] and h.discards[3] == [A]
+
+
+def test_assassin_guard_redirected_by_the_sycophants_mark_to_the_holder():
+    h = six({1: G, 3: A}, draw=SY)
+    play(h, Order(SY, 3))
+    h.cards[1] = [G, K]
+    play(h, Order(G, 2, 6))  # seat 1 names seat 2: completed onto the marked seat 3, who holds the Assassin
+    assert not h.alive[1] and h.alive[3] and h.discards[3] == [A]
+
+
+def test_assassin_protected_holder_is_not_reached_and_nothing_happens_to_the_guard():
+    h = six({1: A, 2: K}, draw=G)
+    h.protected[1] = True
+    events = play(h, Order(G, 1, 6))
+    assert only(events, "played").recipient == 2 and not h.alive[2]  # the redirected Guard hits seat 2
+    assert h.alive[0] and h.cards[1][0] == A
+
+
+def test_assassin_with_an_empty_pile_draws_the_set_aside_card():
+    h = six({4: A}, draw=G, set_aside=CN)
+    h.pile.clear()
+    events = play(h, Order(G, 4, 3))
+    assert not h.alive[0] and h.cards[4] == [CN] and h.set_aside is None
+    assert CN not in public_cards(events)
+    assert h.ended  # the pile was empty at the end of the turn
+
+
+def test_assassin_knock_out_that_ends_the_hand_still_draws():
+    h = six({1: A}, draw=G, pile=[BI, S])
+    out_of_hand(h, 2, 3, 4, 5)
+    events = play(h, Order(G, 1, 9))
+    assert h.ended and h.winners == (1,)
+    assert h.discards[1] == [A] and h.cards[1] == [BI]
+    assert only(events, "ended").winners == (1,)
+
+
+def test_assassin_knock_out_of_a_guard_player_with_a_constable_on_their_discards_gains_a_token():
+    h = six({1: A}, draw=G)
+    h.discards[0] = [CN]
+    play(h, Order(G, 1, 5))
+    assert not h.alive[0] and (0, CN) in h.bonus
+
+
+def test_a_bishop_ignores_the_assassin_hit_on_zero_gains_a_token():
+    h = six({1: A}, draw=BI)
+    events = play(h, Order(BI, 1, 0))
+    assert h.alive[0] and h.alive[1] and only(events, "bishop").hit and h.bonus == [(0, BI)]
+    assert h.cards[1][0] == A
+
+
+def test_a_bishop_missing_an_assassin_holder_also_ignores_it():
+    h = six({1: A}, draw=BI)
+    play(h, Order(BI, 1, 5))
+    assert all(h.alive) and h.bonus == []
+
+
+# == the Jester ========================================================================================
+
+
+def test_jester_on_oneself_is_completed_with_another_player():
+    for seed in range(8):
+        h = six({}, draw=J)
+        played = only(play(h, Order(J, 0), seed), "played")
+        assert played.random_target and played.recipient not in (0, None)
+        assert h.jesters == [(0, played.recipient)]
+
+
+def test_jester_no_token_when_the_named_player_is_knocked_out_and_another_wins():
+    h = six({1: K, 2: G}, draw=J)
+    out_of_hand(h, 3, 4, 5)
+    play(h, Order(J, 2))
+    assert h.jesters == [(0, 2)]
+    h.cards[1] = [K, G]
+    play(h, Order(G, 2, 2))  # a Guard of 2 misses seat 2's Guard
+    h.cards[2] = [G, X]
+    play(h, Order(X))  # seat 2 plays the Princess: out
+    assert not h.alive[2] and not h.ended
+    h.cards[0] = [G, B]
+    play(h, Order(B, 1))  # seat 0's Guard against seat 1's King: seat 0 out
+    assert h.ended and h.winners == (1,) and h.bonus == []
+
+
+def test_jester_player_knocked_out_still_gains_when_the_named_player_wins_at_the_end_of_the_turn():
+    hand1 = deck(6, 1, {0: J, 1: K, 2: G, 3: G, 4: G, 5: G}, draw=X)
+    game = premium_game(hand1)
+    h = game.hand(1)
+    out_of_hand(h, 2, 3, 4, 5)
+    h.jesters = [(0, 1)]  # seat 0 played the Jester on seat 1 earlier
+    h.cards[0] = [X, G]
+    new, events = resolve_turn(game, {1: Order(X)}, "s")  # seat 0 plays the Princess: out, seat 1 wins
+    assert new.hand(1).winners == (1,) and not new.hand(1).alive[0]
+    assert new.tokens[:2] == [1, 1]
+    assert [e for e in events if e.kind == "card_tokens"][0].gained == ((0, 1, J),)
+
+
+def test_jester_shared_win_gains_a_token_and_the_named_player_also_gets_theirs():
+    game = premium_game(deck(6, 1, {0: G, 1: K, 2: CN, 3: G, 4: G, 5: G}, draw=H))
+    h = game.hand(1)
+    out_of_hand(h, 3, 4, 5)
+    h.pile.clear()
+    h.discards[1], h.discards[2] = [S], [CA]  # 2 and 2: a shared win
+    h.jesters = [(3, 2)]
+    new, events = resolve_turn(game, {1: Order(H)}, "s")
+    assert new.hand(1).winners == (1, 2)
+    assert new.tokens[3] == 1 and new.tokens[1] == 1 and new.tokens[2] == 1
+
+
+def test_jester_with_nowhere_to_go_has_no_effect():
+    h = six({1: H}, draw=J)
+    out_of_hand(h, 2, 3, 4, 5)
+    h.protected[1] = True
+    play(h, Order(J, 1))
+    assert h.jesters == []
+
+
+# == the Cardinal ======================================================================================
+
+
+def test_cardinal_between_two_others_default_look_is_the_first_named():
+    h = six({3: K, 4: DQ}, draw=CA)
+    events = play(h, Order(CA, 4, None, 3))
+    assert h.cards[4] == [K] and h.cards[3] == [DQ]
+    saw = only(events, "cardinal_saw")
+    assert (saw.seat, saw.other, saw.card) == (0, 4, K)
+    assert K not in public_cards(events) and DQ not in public_cards(events)
+
+
+def test_cardinal_with_yourself_named_second_default_look_is_the_other():
+    h = six({2: DQ}, draw=CA)
+    h.cards[0] = [CA, CO]
+    events = play(h, Order(CA, 2, None, 0))
+    assert h.cards[0] == [DQ] and h.cards[2] == [CO]
+    saw = only(events, "cardinal_saw")
+    assert (saw.other, saw.card) == (2, CO)
+
+
+def test_cardinal_with_yourself_and_look_at_yourself():
+    h = six({2: DQ}, draw=CA)
+    h.cards[0] = [CA, CO]
+    saw = only(play(h, Order(CA, 0, None, 2, look=0)), "cardinal_saw")
+    assert (saw.other, saw.card) == (0, DQ)
+
+
+def test_cardinal_both_named_protected_each_redirected_never_onto_the_others_recipient():
+    h = six({1: H, 2: H}, draw=CA)
+    h.protected[1] = h.protected[2] = True
+    events = play(h, Order(CA, 1, None, 2))
+    # first slot: after seat 1, skipping 2 (protected): seat 3; second: after 2, not 3: seat 4
+    assert only(events, "chose").chosen == (3, 4)
+
+
+def test_cardinal_second_slot_redirect_skips_the_first_slots_recipient():
+    h = six({1: H, 3: H}, draw=CA)
+    h.protected[1] = h.protected[3] = True
+    out_of_hand(h, 2)
+    events = play(h, Order(CA, 3, None, 1))
+    # first slot (3): next in and unprotected after 3, not the other named (1): 4
+    # second slot (1): next after 1 is 2 (out), 3 (protected), 4 (the first's recipient): 5
+    assert only(events, "chose").chosen == (4, 5)
+
+
+def test_cardinal_redirection_may_land_on_the_player():
+    h = six({5: H}, draw=CA)
+    h.protected[5] = True
+    events = play(h, Order(CA, 5, None, 1))
+    assert only(events, "chose").chosen == (0, 1)
+
+
+def test_cardinal_look_follows_a_redirected_slot():
+    h = six({1: H, 2: X, 3: K}, draw=CA)
+    h.protected[1] = True
+    saw = only(play(h, Order(CA, 1, None, 3, look=1)), "cardinal_saw")
+    assert saw.other == 2 and saw.card == K
+
+
+def test_cardinal_with_fewer_than_two_valid_players_has_no_effect_even_counting_yourself():
+    h = six({1: H}, draw=CA)
+    out_of_hand(h, 2, 3, 4, 5)
+    h.protected[1] = True
+    held = [list(c) for c in h.cards]
+    events = play(h, Order(CA, 1, None, 0))  # seat 1 protected and no one else: only seat 0 is valid
+    assert not of(events, "cardinal_received") and not of(events, "cardinal_saw")
+    assert h.cards[1][0] == held[1][0]
+
+
+def test_cardinal_private_results_reach_only_their_players():
+    h = six({1: K, 2: DQ}, draw=CA)
+    events = play(h, Order(CA, 1, None, 2))
+    for e in of(events, "cardinal_received"):
+        assert e.audience == (e.seat,)
+    assert only(events, "cardinal_saw").audience == (0,)
+
+
+# == the Baroness =====================================================================================
+
+
+def test_baroness_one_player():
+    h = six({3: DQ}, draw=BS)
+    events = play(h, Order(BS, 3))
+    assert [(e.seat, e.other, e.card) for e in of(events, "baroness_saw")] == [(0, 3, DQ)]
+    assert DQ not in public_cards(events)
+
+
+def test_baroness_second_redirect_never_onto_the_first_named():
+    h = six({1: K, 2: H}, draw=BS)
+    h.protected[2] = True
+    out_of_hand(h, 3)
+    events = play(h, Order(BS, 1, None, 2))  # 2 protected: after it 3 is out, 4 next
+    assert only(events, "chose").chosen == (1, 4)
+
+
+def test_baroness_a_look_with_nowhere_to_go_is_lost():
+    h = six({1: H, 2: DQ}, draw=BS)
+    out_of_hand(h, 3, 4, 5)
+    h.protected[1] = True
+    events = play(h, Order(BS, 1, None, 2))  # seat 1's look can go only to seat 2, already named
+    assert [(e.other, e.card) for e in of(events, "baroness_saw")] == [(2, DQ)]
+
+
+def test_baroness_alone_with_a_protected_player_has_no_effect():
+    h = six({1: H}, draw=BS)
+    out_of_hand(h, 2, 3, 4, 5)
+    h.protected[1] = True
+    events = play(h, Order(BS, 1))
+    assert of(events, "baroness_saw") == []
+
+
+# == the Sycophant ====================================================================================
+
+
+def test_sycophant_the_next_play_is_bound_whoever_plays_it_prince_onto_the_marked():
+    h = six({1: P, 3: K}, draw=SY, pile=[B, S, G])
+    play(h, Order(SY, 3))
+    h.cards[1] = [P, G]
+    events = play(h, Order(P, 1))  # a Prince on oneself: completed onto the marked seat 3
+    assert only(events, "prince").recipient == 3
+    assert h.discards[3] == [K]
+
+
+def test_sycophant_mark_binds_a_baroness_naming_one_other():
+    h = six({1: BS, 4: DQ}, draw=SY)
+    play(h, Order(SY, 4))
+    h.cards[1] = [BS, G]
+    events = play(h, Order(BS, 2))
+    assert [(e.other, e.card) for e in of(events, "baroness_saw")] == [(4, DQ)]
+
+
+def test_sycophant_mark_on_a_baroness_that_names_the_marked_second_is_not_corrected():
+    h = six({1: BS, 4: DQ, 2: CO}, draw=SY)
+    play(h, Order(SY, 4))
+    h.cards[1] = [BS, G]
+    events = play(h, Order(BS, 2, None, 4))
+    assert only(events, "chose").chosen == (2, 4)
+
+
+def test_sycophant_marked_player_playing_a_bishop_has_no_effect_and_the_mark_ends():
+    h = six({1: K, 3: CN}, draw=SY)
+    play(h, Order(SY, 1))
+    h.cards[1] = [K, BI]
+    events = play(h, Order(BI, 3, 6))
+    assert h.bonus == [] and h.marked is None and only(events, "played").recipient is None
+
+
+def test_sycophant_marked_player_playing_a_cardinal_must_include_themselves():
+    h = six({1: CO, 3: K, 4: DQ}, draw=SY)
+    play(h, Order(SY, 1))
+    h.cards[1] = [CO, CA]
+    events = play(h, Order(CA, 3, None, 4))
+    assert 1 in only(events, "chose").chosen and h.marked is None
+
+
+def test_sycophant_mark_ends_with_a_countess_played_next():
+    h = six({1: C, 3: K}, draw=SY)
+    play(h, Order(SY, 3))
+    h.cards[1] = [C, G]
+    play(h, Order(C))
+    assert h.marked is None
+    h.cards[2] = [G, G]
+    events = play(h, Order(G, 4, 6))
+    assert only(events, "played").recipient == 4
+
+
+def test_sycophant_followed_by_a_sycophant_marks_the_marked_player_again():
+    h = six({1: SY, 3: K}, draw=SY)
+    play(h, Order(SY, 3))
+    h.cards[1] = [SY, G]
+    play(h, Order(SY, 5))
+    assert h.marked == 3
+
+
+def test_sycophant_mark_binds_the_nmr_default_of_a_baroness():
+    for seed in range(10):
+        h = six({1: BS, 4: DQ}, draw=SY)
+        play(h, Order(SY, 4))
+        h.cards[1] = [BS, BS]
+        events = play(h, None, seed)
+        assert 4 in only(events, "chose").chosen
+
+
+def test_the_mark_is_public():
+    h = six({1: K}, draw=SY)
+    events = play(h, Order(SY, 2))
+    assert only(events, "marked") in ev.public(events)
+
+
+# == the Count, the Constable, the Dowager Queen ======================================================
+
+
+def test_counts_add_to_the_value_at_the_end_of_the_hand_only():
+    h = six({1: CO, 2: K}, draw=H)
+    out_of_hand(h, 3, 4, 5)
+    h.pile.clear()
+    h.discards[1] = [CO]  # Count 5 + 1 = 6: ties the King
+    h.discards[2] = [G]
+    h.cards[0] = [H, G]
+    events = play(h, Order(H))
+    values = dict(only(events, "values").values)
+    assert values == {0: 1, 1: 6, 2: 6}
+    assert only(events, "ended").winners == (1,)  # discard totals 5 against 1 (plain ranks)
+
+
+def test_a_count_discarded_by_a_bishop_hit_still_counts():
+    h = six({2: CO}, draw=BI, pile=[S])
+    h.bishop_discard[2] = True
+    play(h, Order(BI, 2, 5))
+    assert h.discards[2] == [CO] and h.cards[2] == [S]
+    assert hand_values(h)[2] == 3  # the Spy (2) and one Count
+
+
+def test_constable_lost_at_the_end_of_the_hand_is_no_knock_out():
+    h = six({1: K, 2: G}, draw=H)
+    out_of_hand(h, 3, 4, 5)
+    h.pile.clear()
+    h.discards[2] = [CN]
+    h.cards[0] = [H, G]
+    play(h, Order(H))
+    assert h.ended and h.winners == (1,) and h.bonus == []
+
+
+def test_constable_knocked_out_by_a_prince_discarding_the_princess():
+    h = six({1: X}, draw=P)
+    h.discards[1] = [CN]
+    play(h, Order(P, 1))
+    assert not h.alive[1] and h.bonus == [(1, CN)]
+
+
+def test_constable_knocked_out_by_a_guard_and_by_a_dowager_queen():
+    h = six({1: K}, draw=G)
+    h.discards[1] = [CN]
+    play(h, Order(G, 1, 6))
+    assert h.bonus == [(1, CN)]
+    h = six({1: X}, draw=DQ)
+    h.cards[0] = [DQ, G]
+    h.discards[1] = [CN]
+    play(h, Order(DQ, 1))
+    assert not h.alive[1] and h.bonus == [(1, CN)]
+
+
+def test_constable_knocked_out_by_a_bishops_discarded_princess():
+    h = six({1: X}, draw=BI)
+    h.discards[1] = [CN]
+    h.bishop_discard[1] = True
+    play(h, Order(BI, 1, 8))
+    assert not h.alive[1] and sorted(h.bonus) == sorted([(0, BI), (1, CN)])
+
+
+def test_constable_revealed_by_a_baron_knock_out_gains_nothing():
+    h = six({1: CN}, draw=B)
+    h.cards[0] = [B, C]
+    play(h, Order(B, 1))
+    assert not h.alive[1] and h.bonus == []
+
+
+def test_dowager_queen_the_bishop_is_higher_than_the_princess():
+    h = six({1: X}, draw=DQ)
+    h.cards[0] = [DQ, BI]
+    events = play(h, Order(DQ, 1))
+    assert only(events, "queen").loser == 0 and not h.alive[0] and h.alive[1]
+
+
+def test_dowager_queen_tie_on_rank_between_different_cards_does_nothing():
+    h = six({1: K}, draw=DQ)
+    h.cards[0] = [DQ, CN]
+    events = play(h, Order(DQ, 1))
+    assert only(events, "queen").loser is None and all(h.alive)
+    assert not [e for e in ev.public(events) if e.kind == "eliminated"]
+
+
+# == the Bishop =======================================================================================
+
+
+@pytest.mark.parametrize(
+    "held, number", [(S, 2), (CA, 2), (B, 3), (BS, 3), (P, 5), (CO, 5), (K, 6), (CN, 6), (A, 0), (J, 0)]
+)
+def test_bishop_number_hits_every_card_of_the_rank(held, number):
+    h = six({2: held}, draw=BI)
+    assert only(play(h, Order(BI, 2, number)), "bishop").hit and h.bonus == [(0, BI)]
+
+
+def test_bishop_discard_with_an_empty_pile_draws_the_set_aside_card():
+    h = six({1: K}, draw=BI, set_aside=CO)
+    h.pile.clear()
+    h.bishop_discard[1] = True
+    events = play(h, Order(BI, 1, 6))
+    assert h.cards[1] == [CO] and h.set_aside is None and h.discards[1] == [K]
+    assert CO not in public_cards(events)
+
+
+def test_bishop_keep_is_public_and_the_card_stays_secret():
+    h = six({1: DQ}, draw=BI)
+    events = play(h, Order(BI, 1, 7))
+    assert only(events, "bishop").hit and h.cards[1][0] == DQ
+    assert only(events, "bishop").card is None and DQ not in public_cards(events)
+
+
+def test_bishop_on_oneself_or_a_guess_of_one_is_completed():
+    h = six({1: K}, draw=BI)
+    played = only(play(h, Order(BI, 0, 6)), "played")
+    assert played.random_target and played.recipient not in (0, None)
+    h = six({1: K}, draw=BI)
+    played = only(play(h, Order(BI, 1, 1)), "played")
+    assert played.random_guess and played.guess != 1
+
+
+def test_standing_discard_order_counts_from_the_resolution_it_arrives_at():
+    hand1 = deck(6, 1, {0: BI, 1: K, 2: G, 3: G, 4: G, 5: G}, draw=G, pile=[S])
+    game = premium_game(hand1)
+    new, events = resolve_turn(game, {1: Order(BI, 1, 6)}, "s", standing={1: {1: True}})
+    result = [e for e in events if e.kind == "bishop" and e.hand == 1][0]
+    assert result.hit and result.discarded and new.hand(1).cards[1][0] == S
+    assert new.tokens[0] == 1
+
+
+def test_standing_keep_undoes_a_discard_order_at_that_resolution():
+    hand1 = deck(6, 1, {0: BI, 1: K, 2: G, 3: G, 4: G, 5: G}, draw=G, pile=[S])
+    game = premium_game(hand1)
+    game.hand(1).bishop_discard[1] = True
+    new, events = resolve_turn(game, {1: Order(BI, 1, 6)}, "s", standing={1: {1: False}})
+    result = [e for e in events if e.kind == "bishop" and e.hand == 1][0]
+    assert result.hit and not result.discarded and new.hand(1).cards[1][0] == K
+
+
+# == 10.4 end-of-hand values ==========================================================================
+
+
+def test_princess_is_8_without_a_bishop_still_in():
+    h = six({1: X, 2: CO}, draw=H)
+    out_of_hand(h, 3, 4, 5)
+    h.discards[0] = [BI]  # the Bishop was played: no one holds it
+    h.cards[0] = [C]
+    assert hand_values(h) == {0: 7, 1: 8, 2: 5}
+
+
+def test_princess_with_counts_and_a_bishop_held():
+    h = six({1: X, 2: BI}, draw=H)
+    out_of_hand(h, 3, 4, 5)
+    h.discards[1] = [CO]
+    h.cards[0] = [G]
+    assert hand_values(h) == {0: 1, 1: 10.5, 2: 9}
+
+
+def test_a_bishop_held_by_a_player_out_of_the_hand_does_not_lift_the_princess():
+    h = six({1: X, 2: BI}, draw=H)
+    out_of_hand(h, 2, 3, 4, 5)
+    h.cards[0] = [G]
+    assert hand_values(h)[1] == 8
+
+
+# == tokens and the end of the game (7, 10.4) =========================================================
+
+
+def test_card_tokens_and_hand_winners_counted_together_a_tie_for_most_plays_on():
+    hand1 = deck(6, 1, {0: BI, 1: K, 2: G, 3: G, 4: G, 5: G}, draw=G)
+    game = premium_game(hand1, tokens=[3, 4, 0, 0, 0, 0])
+    new, _ = resolve_turn(game, {1: Order(BI, 1, 6)}, "s")
+    assert new.tokens[:2] == [4, 4] and not new.finished  # 4 and 4: play goes on
+
+
+def test_a_card_token_breaks_a_tie_at_the_end_of_the_turn():
+    hand1 = deck(6, 1, {0: BI, 1: K, 2: G, 3: G, 4: G, 5: G}, draw=G)
+    game = premium_game(hand1, tokens=[4, 4, 0, 0, 0, 0])
+    new, _ = resolve_turn(game, {1: Order(BI, 1, 6)}, "s")
+    assert new.finished and new.winners == (0,)
+
+
+def test_every_hand_ended_without_anyone_at_four_most_tokens_win():
+    game = premium_game(list(shuffled_deck("x", 1, 6)))
+    for h in game.hands:
+        h.ended, h.active, h.winners = True, None, (2,)
+    game.tokens = [1, 0, 3, 0, 0, 0]
+    assert game_winners(game) == (2,)
+
+
+def test_every_hand_ended_tied_on_tokens_and_hands_won_is_shared():
+    game = premium_game(list(shuffled_deck("x", 1, 6)))
+    for h in game.hands:
+        h.ended, h.active = True, None
+        h.winners = (1,) if h.number % 2 else (3,)
+    game.hands[12].winners = (1, 3)
+    game.tokens = [0, 3, 0, 3, 0, 0]
+    assert game_winners(game) == (1, 3)
+
+
+def test_a_tie_for_most_above_the_target_plays_on_while_hands_remain():
+    game = premium_game(list(shuffled_deck("x", 1, 6)))
+    game.tokens = [5, 5, 0, 0, 0, 0]
+    assert game_winners(game) == ()
+
+
+# == 10.2 numbers =====================================================================================
+
+
+@pytest.mark.parametrize("number", [0, 2, 3, 4, 5, 6, 7, 8, 9])
+def test_every_number_0_and_2_to_9_is_a_valid_guess(number):
+    card = {0: J, 2: CA, 3: BS, 4: SY, 5: CO, 6: CN, 7: DQ, 8: X, 9: BI}[number]
+    h = six({1: card}, draw=G)
+    events = play(h, Order(G, 1, number))
+    played = only(events, "played")
+    assert played.guess == number and not played.random_guess
+    assert only(events, "guard").hit and not h.alive[1]
+
+
+def test_guess_one_and_guess_guard_are_completed():
+    h = six({1: G}, draw=G)
+    played = only(play(h, Order(G, 1, 1)), "played")
+    assert played.random_guess and played.guess in {0, 2, 3, 4, 5, 6, 7, 8, 9}
+    assert h.alive[1]  # no number can name the Guard
+
+
+def test_the_default_guess_follows_the_32_card_pack_through_play():
+    expected = {0: 2, 2: 4, 3: 4, 4: 4, 5: 4, 6: 2, 7: 2, 8: 1, 9: 1}
+    n = 2400
+    seen: Counter = Counter()
+    for seed in range(n):
+        h = six({1: K}, draw=G)
+        seen[only(play(h, Order(G, 1, None), seed), "played").guess] += 1
+    assert set(seen) == set(expected)
+    for number, k in expected.items():
+        p = k / 24
+        sigma = (n * p * (1 - p)) ** 0.5
+        assert abs(seen[number] - n * p) < 5 * sigma, (number, seen)
+
+
+# == 9 two players ====================================================================================
+
+
+def test_two_players_the_face_up_cards_are_never_drawn():
+    h = hand(2, 1, {0: G, 1: G}, draw=S, face_up=[X, C, K], pile=[B, H])
+    seen: list[Card] = []
+    r = random.Random(3)
+    while not h.ended:
+        seen.extend(c for cs in h.cards for c in cs)
+        play_turn(h, None, r, [])
+    assert tuple(h.face_up) == (X, C, K)
+    assert X not in seen and C not in seen and K not in seen
+
+
+def test_two_players_prince_on_an_empty_pile_gives_the_set_aside_card():
+    h = hand(2, 1, {0: P, 1: G}, draw=G, set_aside=K, face_up=[X, C, B])
+    h.pile.clear()
+    events = play(h, Order(P, 1))
+    assert h.discards[1] == [G] and h.cards[1] == [K] and h.set_aside is None
+    assert h.face_up and K not in public_cards(events)
+
+
+@pytest.mark.parametrize("card", [G, S, B, K])
+def test_two_players_a_card_aimed_at_the_protected_opponent_has_no_effect(card):
+    h = hand(2, 1, {0: card, 1: H}, draw=X if card != G else C, face_up=[P, P, G])
+    h.protected[1] = True
+    before1 = list(h.cards[1])
+    held0 = [c for c in h.cards[0] if c is not card]
+    events = play(h, Order(card, 1, Card.COUNTESS if card is G else None))
+    assert only(events, "played").recipient is None
+    assert h.alive[0] and h.alive[1] and h.cards[0] == held0  # nothing traded, nobody out
+    assert h.cards[1][:1] == before1
+
+
+def test_two_players_a_prince_at_the_protected_opponent_goes_to_the_player():
+    h = hand(2, 1, {0: P, 1: H}, draw=G, face_up=[B, B, S], pile=[C])
+    h.protected[1] = True
+    events = play(h, Order(P, 1))
+    assert only(events, "prince").recipient == 0 and h.discards[0] == [P, G]
+
+
+def test_two_players_seven_tokens_win_and_six_do_not():
+    from pbem.engine import tokens_to_win
+
+    assert tokens_to_win(2) == 7
+    decks = {n: shuffled_deck("duo", n, 2) for n in range(1, 14)}
+    game = Game.new(2, decks)
+    game.tokens = [6, 5]
+    assert game_winners(game) == ()
+    game.tokens = [7, 5]
+    assert game_winners(game) == (0,)
+    game.tokens = [7, 7]
+    assert game_winners(game) == ()
+
+
+def test_two_players_seat_one_first_in_odd_hands_seat_two_in_even():
+    decks = {n: shuffled_deck("duo", n, 2) for n in range(1, 14)}
+    game = Game.new(2, decks)
+    assert [game.hand(n).active for n in range(1, 14)] == [(n - 1) % 2 for n in range(1, 14)]
+    assert all(len(game.hand(n).pile) == 9 for n in range(1, 14))
+
+
+def test_premium_hand_has_a_pile_of_30_minus_n():
+    for n in (5, 6, 7, 8):
+        h = Hand.deal(1, shuffled_deck("p", 1, n), n)
+        assert len(h.pile) == 30 - n and sorted(h.cards_accounted()) == sorted(PREMIUM_DECK)
+
+
+# == orders and export (RULES 3, 10.3, 10.4; INTERFACE.md) ============================================
+
+SIX = [
+    {"name": n, "email": f"{n.lower()}@example.org"}
+    for n in ("Arthur", "Bruno", "Charles", "Didier", "Emma", "Fanny")
+]
+
+
+def premium_names(*top: str) -> list[str]:
+    rest = [c.title for c in PREMIUM_DECK]
+    for name in top:
+        rest.remove(name)
+    return list(top) + rest
+
+
+@pytest.fixture
+def marked(tmp_path, kit, cli):
+    """Hand 1: Arthur holds the Sycophant and a Guard; Bruno a Guard and draws the Baroness next;
+    Charles the King, Didier the Princess, Emma the Assassin, Fanny the Count."""
+    folder = tmp_path / "marked"
+    deck = premium_names(
+        "Spy", "Sycophant", "Guard", "King", "Princess", "Assassin", "Count", "Guard", "Baroness"
+    )
+    kit.write_config(folder, kit.config(SIX, decks={1: deck}, seed="audit-marked"))
+    cli.ok("start", folder)
+    return folder
+
+
+def mark(folder, cli, whom: str) -> None:
+    cli.ok("order", folder, "--player", "Arthur", f"Hand 1: Sycophant on {whom}")
+    cli.ok("resolve", folder, "--force")
+
+
+def test_export_marked_names_the_marked_player_then_null(marked, cli):
+    assert cli.export(marked)["hands"][0]["marked"] is None
+    mark(marked, cli, "Charles")
+    assert cli.export(marked)["hands"][0]["marked"] == "Charles"
+    cli.ok("resolve", marked, "--force")
+    assert cli.export(marked)["hands"][0]["marked"] is None
+
+
+def test_an_order_that_ignores_the_mark_is_completed_and_warned(marked, cli):
+    mark(marked, cli, "Charles")
+    out = cli.ok("order", marked, "--player", "Bruno", "Hand 1: Guard on Didier, guess 8").output
+    assert "completed" in out.lower() and "Charles" in out
+    order = cli.export(marked)["orders"]["Bruno"]["1"]
+    assert order["status"] == "completed"
+    assert order["target"] == "Didier" and order["guess"] == 8  # shown as the player wrote it
+    cli.ok("resolve", marked, "--force")
+    h1 = cli.export(marked)["hands"][0]
+    assert h1["players"]["Didier"]["in"] and h1["players"]["Charles"]["in"]  # 8 named: the King stays
+
+
+def test_an_order_naming_the_marked_player_is_accepted(marked, cli):
+    mark(marked, cli, "Charles")
+    cli.ok("order", marked, "--player", "Bruno", "Hand 1: Guard on Charles, guess 6")
+    assert cli.export(marked)["orders"]["Bruno"]["1"]["status"] == "accepted"
+    cli.ok("resolve", marked, "--force")
+    assert not cli.export(marked)["hands"][0]["players"]["Charles"]["in"]
+
+
+def test_a_baroness_order_ignoring_the_mark_keeps_targets_as_written(marked, cli):
+    mark(marked, cli, "Charles")
+    cli.ok("order", marked, "--player", "Bruno", "Hand 1: Baroness on Didier and Emma")
+    order = cli.export(marked)["orders"]["Bruno"]["1"]
+    assert order["status"] == "completed"
+    assert order["targets"] == ["Didier", "Emma"] and order["target"] == "Didier"
+    assert "look" not in order
+
+
+def test_the_marked_players_order_that_cannot_choose_oneself_is_accepted_with_a_warning(marked, cli):
+    mark(marked, cli, "Bruno")
+    out = cli.ok("order", marked, "--player", "Bruno", "Hand 1: Guard on Didier, guess 8").output
+    assert "no effect" in out
+    assert cli.export(marked)["orders"]["Bruno"]["1"]["status"] == "accepted"
+    cli.ok("resolve", marked, "--force")
+    h1 = cli.export(marked)["hands"][0]
+    assert h1["players"]["Didier"]["in"] and h1["marked"] is None
+
+
+def test_a_guard_order_on_the_protected_says_where_it_will_go(tmp_path, kit, cli):
+    folder = tmp_path / "hm"
+    # Arthur plays the Handmaid; Bruno (Guard and Guard) aims at Arthur: the Guard goes to Charles.
+    deck = premium_names(
+        "Spy", "Handmaid", "Guard", "Assassin", "Princess", "King", "Count", "Guard", "Guard"
+    )
+    kit.write_config(folder, kit.config(SIX, decks={1: deck}, seed="audit-hm"))
+    cli.ok("start", folder)
+    cli.ok("order", folder, "--player", "Arthur", "Hand 1: Handmaid")
+    cli.ok("resolve", folder, "--force")
+    out = cli.ok("order", folder, "--player", "Bruno", "Hand 1: Guard on Arthur, guess 3").output
+    assert "Charles" in out
+
+
+def test_export_guess_is_an_integer_in_premium_and_a_name_in_classic(marked, started3, cli):
+    cli.ok("order", marked, "--player", "Arthur", "Hand 1: Guard on Charles, guess King")
+    assert cli.export(marked)["orders"]["Arthur"]["1"]["guess"] == 6
+    data = cli.export(started3)
+    assert "marked" not in data["hands"][0] and "face_up" not in data["hands"][0]
+
+
+def test_export_cardinal_look_default_filled_in(tmp_path, kit, cli):
+    folder = tmp_path / "card"
+    deck = premium_names("Spy", "Cardinal", "Guard", "King", "Princess", "Assassin", "Count", "Guard")
+    kit.write_config(folder, kit.config(SIX, decks={1: deck}, seed="audit-card"))
+    cli.ok("start", folder)
+    cli.ok("order", folder, "--player", "Arthur", "Hand 1: Cardinal on Charles and Didier")
+    order = cli.export(folder)["orders"]["Arthur"]["1"]
+    assert order["targets"] == ["Charles", "Didier"] and order["look"] == "Charles"
+    cli.ok("order", folder, "--player", "Arthur", "Hand 1: Cardinal on Charles and Didier, look at Didier")
+    assert cli.export(folder)["orders"]["Arthur"]["1"]["look"] == "Didier"
+    cli.ok("order", folder, "--player", "Arthur", "Hand 1: Cardinal on Charles and myself")
+    assert cli.export(folder)["orders"]["Arthur"]["1"]["look"] == "Charles"
+
+
+def test_export_face_up_of_a_two_player_game(tmp_path, kit, cli):
+    folder = tmp_path / "duo"
+    players = SIX[:2]
+    deck = [
+        "Guard",
+        "Princess",
+        "Countess",
+        "King",
+        "Baron",
+        "Spy",
+        "Handmaid",
+        "Guard",
+        "Guard",
+        "Guard",
+        "Guard",
+        "Spy",
+        "Baron",
+        "Handmaid",
+        "Prince",
+        "Prince",
+    ]
+    kit.write_config(folder, kit.config(players, decks={1: deck}, seed="audit-duo"))
+    cli.ok("start", folder)
+    h1 = cli.export(folder)["hands"][0]
+    assert h1["face_up"] == ["Princess", "Countess", "King"] and h1["draw_pile"] == 9
+    assert h1["players"]["Arthur"]["cards"] == ["Baron", "Handmaid"]
+    assert "marked" not in h1
+
+
+# == found by reading the implementation ==============================================================
+
+
+def test_cardinal_look_follows_its_slot_when_the_mark_puts_the_player_there():
+    # Seat 1 is marked, then plays a Cardinal on seats 3 and 4, looking at 3: the mark takes the first
+    # slot (seat 3's), so seat 1 trades with seat 4 and the look follows the slot: seat 1's new card.
+    h = six({1: CO, 3: K, 4: DQ}, draw=SY)
+    play(h, Order(SY, 1))
+    h.cards[1] = [CO, CA]
+    events = play(h, Order(CA, 3, None, 4, look=3))
+    assert only(events, "chose").chosen == (1, 4)
+    saw = only(events, "cardinal_saw")
+    assert (saw.seat, saw.other, saw.card) == (1, 1, DQ)
+
+
+def test_cardinal_look_at_the_second_named_stays_on_the_second_slot_under_the_mark():
+    h = six({1: CO, 3: K, 4: DQ, 5: BI}, draw=SY)
+    play(h, Order(SY, 5))
+    h.cards[1] = [CO, CA]
+    events = play(h, Order(CA, 3, None, 4, look=4))
+    assert only(events, "chose").chosen == (5, 4)
+    saw = only(events, "cardinal_saw")
+    assert (saw.other, saw.card) == (4, BI)
+
+
+def test_the_acknowledgement_of_a_cardinal_under_the_mark(tmp_path, kit, cli):
+    folder = tmp_path / "cm"
+    # Arthur: Sycophant and Guard; Bruno: Count, draws the Cardinal; Charles King, Didier Princess,
+    # Emma Assassin, Fanny Count.
+    deck = premium_names(
+        "Spy", "Sycophant", "Count", "King", "Princess", "Assassin", "Count", "Guard", "Cardinal"
+    )
+    kit.write_config(folder, kit.config(SIX, decks={1: deck}, seed="audit-cm"))
+    cli.ok("start", folder)
+    mark(folder, cli, "Bruno")
+    out = cli.ok(
+        "order", folder, "--player", "Bruno", "Hand 1: Cardinal on Charles and Didier, look at Charles"
+    ).output
+    assert "completed" in out.lower()
+    assert "not one of the two players" not in out
+    cli.ok("resolve", folder, "--force")
+    private = cli.report(folder, 2, "Bruno")
+    h1 = cli.export(folder)["hands"][0]
+    assert h1["players"]["Bruno"]["cards"][0] == "Princess"  # traded with Didier
+    assert "your Cardinal showed you your own new card: the Princess" in private
+
+
+@pytest.mark.parametrize(
+    "text, status, guess",
+    [
+        ("Hand 1: Guard on Charles, guess 0", "accepted", 0),
+        ("Hand 1: Guard on Charles, guess 9", "accepted", 9),
+        ("Hand 1: Guard on Charles, guess Bishop", "accepted", 9),
+        ("Hand 1: Guard on Charles, guess Assassin", "accepted", 0),
+        ("Hand 1: Guard on Charles, guess 1", "completed", 1),
+        ("Hand 1: Guard on Charles, guess Guard", "completed", 1),
+    ],
+)
+def test_premium_guesses_by_number_or_name(marked, cli, text, status, guess):
+    cli.ok("order", marked, "--player", "Arthur", text)
+    order = cli.export(marked)["orders"]["Arthur"]["1"]
+    assert order["status"] == status and order["guess"] == guess
+
+
+@pytest.mark.parametrize(
+    "text, status",
+    [
+        ("Hand 1: Sycophant on myself", "accepted"),
+        ("Hand 1: Sycophant on Charles", "accepted"),
+        ("Hand 1: Sycophant on Zoe", "completed"),
+    ],
+)
+def test_sycophant_orders(marked, cli, text, status):
+    cli.ok("order", marked, "--player", "Arthur", text)
+    assert cli.export(marked)["orders"]["Arthur"]["1"]["status"] == status
+
+
+def test_sycophant_on_myself_marks_the_player_for_the_next_play(marked, cli):
+    mark(marked, cli, "myself")
+    assert cli.export(marked)["hands"][0]["marked"] == "Arthur"
+
+
+@pytest.mark.parametrize("card", [DQ, BI, J, S, B, K, G])
+def test_a_card_for_another_player_with_nobody_valid_has_no_effect(card):
+    h = six({1: H}, draw=card if card is not G else CO)
+    if card is G:
+        h.cards[0] = [G, CO]
+    out_of_hand(h, 2, 3, 4, 5)
+    h.protected[1] = True
+    held1 = h.cards[1][0]
+    events = play(h, Order(card, 1, 4))
+    assert only(events, "played").recipient is None
+    assert h.alive[0] and h.alive[1] and h.cards[1][0] == held1
+    assert h.bonus == [] and h.jesters == []
+
+
+def test_a_two_player_hand_lasts_at_most_ten_turns():
+    longest = 0
+    for seed in range(200):
+        h = Hand.deal(1, shuffled_deck(str(seed), 1, 2), 2)
+        r = random.Random(seed)
+        turns = 0
+        while not h.ended:
+            play_turn(h, None, r, [])
+            turns += 1
+        longest = max(longest, turns)
+    assert longest <= 10
