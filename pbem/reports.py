@@ -366,7 +366,16 @@ def choices(names: list[str], hand, seat: int) -> list[dict]:
 
 #: The kinds of event :func:`_knowledge` reads: what a player learns, and what
 #: may make it stale.
-KNOWLEDGE_KINDS = frozenset({"spy_saw", "baron_saw", "king_received", "played", "prince", "king"})
+KNOWLEDGE_KINDS = frozenset({
+    "spy_saw", "baron_saw", "king_received", "played", "prince", "king",
+    # the Premium deck (RULES 10.3): looks, trades, and what makes a card change hands
+    "baroness_saw", "queen_saw", "cardinal_saw", "cardinal_received", "chose", "bishop", "assassin",
+})
+
+#: Private events in which the reader saw another player's card: (seat, other, card).
+_LOOKS = frozenset({"spy_saw", "baron_saw", "baroness_saw", "queen_saw", "cardinal_saw"})
+#: Private events of the receiving side of a trade: the giver (``other``) knows the card it gave.
+_GIVEN = {"king_received": "king_gave", "cardinal_received": "cardinal_gave"}
 
 
 class _Known(NamedTuple):
@@ -389,12 +398,12 @@ def _knowledge(table: Table, game: Game, seat: int, earlier: list, now: list) ->
     learned: list[tuple[int, int, Any]] = []   # (turn, index in the stream, event)
     stream = list(earlier) + list(now)
     for i, (turn, e) in enumerate(stream):
-        if e.kind in ("spy_saw", "baron_saw") and e.seat == seat:
+        if e.kind in _LOOKS and e.seat == seat:
             learned.append((turn, i, e))
-        elif e.kind == "king_received" and e.other == seat:
-            # The other side of a King trade received the reader's own card: the
-            # reader knew it (it was in their hand), so telling it leaks nothing.
-            learned.append((turn, i, _Known(e.hand, seat, e.seat, e.card, "king_gave")))
+        elif e.kind in _GIVEN and e.other == seat:
+            # The other side of a trade received the reader's own card: the reader
+            # knew it (it was in their hand), so telling it leaks nothing.
+            learned.append((turn, i, _Known(e.hand, seat, e.seat, e.card, _GIVEN[e.kind])))
     out: dict[int, list[dict]] = {}
     for turn, i, e in learned:
         hand = game.hand(e.hand)
@@ -412,6 +421,11 @@ def _knowledge(table: Table, game: Game, seat: int, earlier: list, now: list) ->
                 changed = True
             elif later.kind == "king" and e.other in (later.seat, later.recipient):
                 changed = True
+            elif later.kind == "chose" and later.card == Card.CARDINAL and e.other in later.chosen:
+                changed = True  # a Cardinal's trade
+            elif later.kind in ("bishop", "assassin") and later.recipient == e.other and \
+                    (later.kind == "assassin" or later.discarded):
+                changed = True  # discarded and drew a new card
         out.setdefault(e.hand, []).append({
             "turn": turn, "how": e.how if isinstance(e, _Known) else e.kind,
             "other": table.players[e.other], "card": e.card.title,

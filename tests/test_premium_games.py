@@ -432,3 +432,37 @@ def test_the_suggested_plays_follow_each_premium_cards_rule(held, lines):
     said = [macro.render(c=c) for c in choices(names, hand, 0)]
     for line in lines:
         assert any(s.startswith(line) for s in said), (line, said)
+
+
+def test_the_private_mail_remembers_premium_looks_and_trades_until_the_card_moves():
+    """What a player learned by a Baroness, a Dowager Queen or a Cardinal (and the card
+    they gave in a Cardinal's trade) is shown in later mails, marked as perhaps changed
+    once that card may have moved: a Cardinal's trade, a Bishop's discard, the Assassin."""
+    from pbem import events as ev
+    from pbem.reports import _knowledge
+
+    game = Game.new(6, {n: shuffled_deck("k", n, 6) for n in range(1, 14)})
+    table = Table("p", "Premium", [p["name"] for p in SIX])
+    earlier = [
+        (1, ev.BaronessSaw(1, 0, 1, Card.KING)),        # Arthur saw Bruno's King
+        (1, ev.QueenSaw(2, 0, 2, Card.COUNT)),          # Arthur saw Charles's Count
+        (1, ev.CardinalSaw(3, 0, 3, Card.SPY)),         # Arthur looked at Didier's new card
+        (1, ev.CardinalReceived(4, 4, 0, Card.GUARD)),  # Emma received Arthur's Guard
+        (1, ev.BaronessSaw(5, 3, 1, Card.PRINCE)),      # Didier's look: not Arthur's to know
+    ]
+    now = [
+        (2, ev.Chose(1, 5, Card.CARDINAL, (1, 2), (1, 2))),                   # Bruno's card moved
+        (2, ev.BishopResult(2, 5, 2, 5, True, True, Card.COUNT)),              # Charles discarded it
+        (2, ev.BishopResult(3, 5, 3, 2, True, False, None)),                   # Didier kept his Spy
+    ]
+    known = _knowledge(table, game, 0, earlier, now)
+    assert known[1][0]["how"] == "baroness_saw" and known[1][0]["may_have_changed"]
+    assert known[2][0]["how"] == "queen_saw" and known[2][0]["may_have_changed"]
+    assert known[3][0]["how"] == "cardinal_saw" and not known[3][0]["may_have_changed"]
+    assert known[4][0] | {"played_since": []} == {
+        "turn": 1, "how": "cardinal_gave", "other": "Emma", "card": "Guard", "played_since": [],
+        "may_have_changed": False}
+    assert 5 not in known  # another player's secret never reaches Arthur
+    macro = Renderer().env.from_string('{% import "_events.txt.j2" as say %}{{ say.known(k) }}')
+    assert macro.render(k=known[3][0]) == "Didier holds the Spy (your Cardinal showed it, turn 1)."
+    assert "may have changed" in macro.render(k=known[1][0])
