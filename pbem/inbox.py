@@ -38,9 +38,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from .campaign import Campaign, OrderBook, Receipt, order_code
+from .campaign import Campaign, order_code
 from .config import ConfigError
 from .grammar import SUBJECT_TAG, codes_in, mask_codes
+from .orderbook import OrderBook, Receipt
 from .outbox import Outbox, make_message, seat_part
 
 RECEIVED = Path("mail") / "received"
