@@ -29,7 +29,7 @@ from .orderbook import OrderBook, Position, Receipt, missing_hands
 from .orders import ACCEPTED, COMPLETED, REJECTED, as_written, check_order, name_key, parse_orders
 from .record import commitments, game_record, order_to_json, record_block
 from .reports import KNOWLEDGE_KINDS, Renderer, Table, private_context, public_context
-from .store import CampaignStore, StoreError, dump_json
+from .store import LOCK_FILE, CampaignStore, StoreError, dump_json, write_atomic
 
 TAG_MAX = 40  # the longest campaign tag grammar.TAG_WORD reads in a subject
 
@@ -95,9 +95,6 @@ def copy_campaign(source: Path | str, dest: Path | str) -> Path:
     copy and the original, perhaps tracked by git, stays as it was. The lock
     and half-written turns are left behind. Returns the copy's folder."""
     import shutil
-
-    from .config import CAMPAIGN_FILE
-    from .store import LOCK_FILE
 
     source, dest = Path(source), Path(dest)
     if not (source / CAMPAIGN_FILE).is_file():
@@ -489,8 +486,6 @@ class Campaign:
         stay with the seat. ``campaign.yaml`` is rewritten (the old one is kept as
         ``campaign.yaml.bak``). Returns the seat's name now."""
         from .config import config_from_data, config_to_data, dump_config
-        from .store import write_atomic
-
         with self.locked():
             pos = self.position()
             old = self._player(old, pos.players)
@@ -506,7 +501,7 @@ class Campaign:
             candidate = config_from_data({**config_to_data(config), **data}, CAMPAIGN_FILE)  # validates
             check_names_apart(candidate.players, CAMPAIGN_FILE)
             roster = [new_name if n == old else n for n in pos.players]
-            path = self.folder / CAMPAIGN_FILE
+            path = self.store.campaign_file
             write_atomic(path.with_name(CAMPAIGN_FILE + ".bak"), path.read_bytes())
             if new_name != old:
                 on_file = self.store.read_orders(pos.game.turn)
