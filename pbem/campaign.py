@@ -36,9 +36,13 @@ TAG_MAX = 40  # the longest campaign tag grammar.TAG_WORD reads in a subject
 class GameError(RuntimeError):
     """What the GM asked for cannot be done now; the message says why and what to do."""
 
+    exit_code = 1  # the `pbem` command's exit status for it
+
 
 class MissingOrders(GameError):
     """``resolve`` without ``--force`` while orders are missing."""
+
+    exit_code = 3  # a script (cron) can tell "not yet" from a failure
 
     def __init__(self, turn: int, missing: dict[str, list[int]], deadline: str = ""):
         self.turn = turn
@@ -136,6 +140,45 @@ class Campaign:
         self.store = CampaignStore(self.folder)
         self.clock: Clock = clock or system_clock
         self._config: CampaignConfig | None = None
+
+    @classmethod
+    def create(cls, folder: Path | str, players: list[dict[str, str]], *, seed: str | None = None,
+               decks: Any = None, title: str = "", gm: dict[str, str] | None = None,
+               clock: Clock | None = None) -> Campaign:
+        """Write a new campaign's ``campaign.yaml`` in ``folder`` (``pbem new``):
+        ``players`` ({"name", "email"}) seated in an order shuffled with the seed
+        (RULES 1), a 128-bit seed drawn when none is given, ``decks`` as a
+        campaign.yaml's ``decks:``. Everything is checked before the file is
+        written (at once, atomically); the game is not started (:meth:`start`)."""
+        import secrets
+
+        from .config import config_from_data, dump_config
+        from .engine import seat_order
+
+        folder = Path(folder)
+        check_tag(folder.resolve().name)  # before anything is written
+        store = CampaignStore(folder)
+        if store.campaign_file.exists():
+            if cls(folder).started():
+                raise GameError(f"{folder} holds a game that has already started (or is over); "
+                                f"give `pbem new` another folder")
+            raise GameError(f"{store.campaign_file} exists already; use `pbem start {folder}` for it")
+        seed = seed if seed is not None else secrets.token_hex(16)  # 128 bits
+        data: dict[str, Any] = {"title": title} if title else {}
+        if gm:
+            data["gm"] = gm
+        by_name = {p["name"]: p for p in players}
+        if len(by_name) != len(players):
+            raise GameError("two players have the same name")
+        data["players"] = [by_name[n] for n in seat_order(seed, list(by_name))]
+        data["seed"] = int(seed) if seed.isdigit() else seed
+        if decks is not None:
+            data["decks"] = decks
+        config = config_from_data(data, "the new campaign")  # validate before writing anything
+        check_names_apart(config.players, "the new campaign")
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomic(store.campaign_file, dump_config(config))
+        return cls(folder, clock)
 
     @property
     def name(self) -> str:

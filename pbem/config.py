@@ -33,6 +33,8 @@ PLAYER_COUNTS = "the game is for 2 to 4 players with the classic deck, or 5 to 8
 class ConfigError(ValueError):
     """``campaign.yaml`` cannot be used; the message names the key and the fix."""
 
+    exit_code = 1  # the `pbem` command's exit status for it
+
 
 _EMPTY: Mapping = MappingProxyType({})
 

@@ -64,6 +64,8 @@ TURN_MAIL_INDEX = f"{TURN_MAIL}/index.jsonl"
 class StoreError(RuntimeError):
     """The campaign folder is not in the shape the command needs."""
 
+    exit_code = 1  # the `pbem` command's exit status for it
+
 
 class Busy(StoreError):
     """Another pbem command holds the campaign's lock."""
