@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 
+import kit
 import pytest
 import yaml
 
@@ -73,7 +74,7 @@ def test_new_seating_is_shuffled_by_the_seed(cli, tmp_path):
     assert seatings != {given}
 
 
-def test_new_with_decks_file_fixes_the_decks(cli, kit, tmp_path):
+def test_new_with_decks_file_fixes_the_decks(cli, tmp_path):
     deck1 = kit.make_deck("Princess", "Guard", "Baron", "King", "Countess", "Spy", "Prince")
     canonical5 = kit.make_deck("Handmaid", "Spy", "Baron", "Guard", "Countess", "Prince")
     deck5 = ["Handmaid", "Priest", "Diplomat", "Guard", "Sensei", "Hatamoto"] + canonical5[6:]
@@ -93,7 +94,7 @@ def test_new_with_decks_file_fixes_the_decks(cli, kit, tmp_path):
     assert written["decks"][5] == canonical5, "campaign.yaml should hold canonical card names"
 
 
-def test_new_refuses_an_existing_campaign_yaml(cli, snap, kit, campaign3):
+def test_new_refuses_an_existing_campaign_yaml(cli, snap, campaign3):
     before = snap(campaign3)
     result = cli.fails(*_new_args(campaign3, 4, seed=1))
     assert "campaign.yaml" in result.output
@@ -126,7 +127,7 @@ def test_new_with_bad_players_writes_nothing(cli, tmp_path, people):
     assert not folder.exists() or not any(folder.iterdir())
 
 
-def test_new_with_bad_decks_file_writes_nothing(cli, kit, tmp_path):
+def test_new_with_bad_decks_file_writes_nothing(cli, tmp_path):
     decks_file = tmp_path / "decks.yaml"
     decks_file.write_text(yaml.safe_dump({1: kit.make_deck()[:-1]}), encoding="utf-8")
     folder = tmp_path / "game"
@@ -145,7 +146,7 @@ def test_new_with_bad_decks_file_writes_nothing(cli, kit, tmp_path):
 ORDER_SEATS = ["Arthur", "Charles", "Bruno"]
 
 
-def _order_decks(kit):
+def _order_decks():
     d = kit.deck_for
     return {
         1: d(1, [["Guard", "Guard"], ["Baron"], ["Handmaid"]]),
@@ -158,25 +159,25 @@ def _order_decks(kit):
     }
 
 
-def _order_config(kit):
+def _order_config():
     by_name = {p["name"]: p for p in kit.PLAYERS3}
-    return kit.config([by_name[n] for n in ORDER_SEATS], decks=_order_decks(kit))
+    return kit.config([by_name[n] for n in ORDER_SEATS], decks=_order_decks())
 
 
 @pytest.fixture(scope="module")
-def forms_game(tmp_path_factory, cli, kit):
+def forms_game(tmp_path_factory, cli):
     """A started campaign shared by the order-form tests (each test reads back
     the order it just wrote, so their order does not matter)."""
     folder = tmp_path_factory.mktemp("forms") / "game"
-    kit.write_config(folder, _order_config(kit))
+    kit.write_config(folder, _order_config())
     cli.ok("start", folder)
     return folder
 
 
 @pytest.fixture
-def order_game(tmp_path, cli, kit):
+def order_game(tmp_path, cli):
     folder = tmp_path / "game"
-    kit.write_config(folder, _order_config(kit))
+    kit.write_config(folder, _order_config())
     cli.ok("start", folder)
     return folder
 
@@ -445,7 +446,7 @@ def test_private_report_shows_own_cards(cli, started4):
             assert mine, f"{name}'s report shows no line for hand {hand['hand']} with {cards}:\n{private}"
 
 
-def test_private_report_shows_no_other_players_cards(cli, kit, tmp_path):
+def test_private_report_shows_no_other_players_cards(cli, tmp_path):
     """Arthur's opening report, in every hand: his cards only; the cards of the
     others are types Arthur does not hold there."""
     decks = {
@@ -468,7 +469,7 @@ def test_private_report_shows_no_other_players_cards(cli, kit, tmp_path):
                 assert not shown & others, f"{reader}'s report shows {shown & others} of another player: {line!r}"
 
 
-def _swap_campaign(kit, tmp_path, name, swap: bool):
+def _swap_campaign(tmp_path, name, swap: bool):
     """Hand 1 with 3 players; ``swap`` exchanges Bruno's and Charles's dealt
     cards and two cards deep in the pile, and changes the set-aside card:
     nothing Arthur may know changes."""
@@ -490,12 +491,12 @@ def _seen(cli, folder, turn=None, player=None) -> str:
     return _DIGEST.sub("<sha256>", cli.report(folder, turn, player))
 
 
-def test_reports_do_not_depend_on_cards_the_reader_may_not_see(cli, kit, tmp_path):
+def test_reports_do_not_depend_on_cards_the_reader_may_not_see(cli, tmp_path):
     """Non-interference: two games that differ only in cards Arthur may not
     see give Arthur the same private reports and everybody the same public
     reports, at the start and after a turn; Bruno's own report does change."""
-    a = _swap_campaign(kit, tmp_path, "a", swap=False)
-    b = _swap_campaign(kit, tmp_path, "b", swap=True)
+    a = _swap_campaign(tmp_path, "a", swap=False)
+    b = _swap_campaign(tmp_path, "b", swap=True)
     for folder in (a, b):
         cli.ok("start", folder)
         # Arthur protects himself in hand 1; Bruno then draws the top of the pile (King).
@@ -531,7 +532,7 @@ def test_report_of_each_turn_stays_readable(cli, started3):
     assert latest == cli.report(started3, turn=1) != opening
 
 
-def test_campaign_template_overrides_public_report(cli, kit, tmp_path):
+def test_campaign_template_overrides_public_report(cli, tmp_path):
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3))
     (folder / "templates").mkdir()
@@ -598,7 +599,7 @@ def test_status_after_orders(cli, order_game):
 # == the real executable ===========================================================================
 
 
-def test_end_to_end_with_the_real_executable(pbem_exe, kit, tmp_path):
+def test_end_to_end_with_the_real_executable(pbem_exe, tmp_path):
     folder = tmp_path / "game7"
     p = pbem_exe("new", folder, *[a for person in PEOPLE[:3] for a in ("--player", person)], "--seed", 11)
     assert p.returncode == 0, p.stderr
@@ -636,7 +637,7 @@ def test_end_to_end_with_the_real_executable(pbem_exe, kit, tmp_path):
     assert p.returncode != 0 and "Traceback" not in p.stderr
 
 
-def test_real_executable_start_refuses_invalid_file(pbem_exe, snap, kit, tmp_path):
+def test_real_executable_start_refuses_invalid_file(pbem_exe, snap, tmp_path):
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(kit.PLAYERS3[:1]))
     before = snap(folder)
