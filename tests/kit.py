@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from pathlib import Path
 
 import yaml
+from builders import B, C, G, H, K, P, S, X, deck
+
+from pbem.cards import Card
 
 PLAYERS3 = [
     {"name": "Arthur", "email": "arthur@example.org"},
@@ -30,29 +34,11 @@ FULL_DECK = [c for c in CARDS for _ in range(COUNTS[c])]
 SEED = 20261129
 
 
-def make_deck(*top: str) -> list[str]:
-    """A legal 16-card deck starting with ``top`` (top first); the rest of the
-    full deck follows in rank order."""
-    rest = list(FULL_DECK)
-    for card in top:
-        rest.remove(card)  # ValueError: the test asked for an impossible deck
-    return list(top) + rest
-
-
-def deck_for(hand: int, held: list[list[str]], set_aside: str = "Guard",
-             pile: tuple[str, ...] | list[str] = ()) -> list[str]:
-    """The deck (top first) that deals ``held`` in ``hand`` (RULES 2).
-
-    ``held[seat]`` is what the player at that seat (0-based) holds after the
-    deal: two cards for the hand's first player (the dealt one, then the one
-    drawn for turn 1), one for everybody else. ``pile`` is the top of the draw
-    pile after the deal."""
-    n = len(held)
-    first = (hand - 1) % n
-    for seat, cards in enumerate(held):
-        assert len(cards) == (2 if seat == first else 1), (hand, seat, cards)
-    order = [set_aside] + [held[(first + i) % n][0] for i in range(n)] + [held[first][1]] + list(pile)
-    return make_deck(*order)
+def deck_titles(players: int, number: int, held: dict[int, Card], draw: Card, **kw) -> list[str]:
+    """:func:`builders.deck` (the one deck builder: who holds what, the first
+    player's draw, then ``set_aside``, ``pile``, ``face_up``), as the card names
+    campaign.yaml's ``decks:`` holds."""
+    return [card.title for card in deck(players, number, held, draw, **kw)]
 
 
 def dealt(deck: list[str], hand: int, names: list[str]) -> dict[str, list[str]]:
@@ -111,3 +97,39 @@ def diff(before: dict, after: dict) -> str:
     removed = sorted(set(before) - set(after))
     changed = sorted(k for k in set(before) & set(after) if before[k] != after[k])
     return f"added={added} removed={removed} changed={changed}"
+
+
+# -- the order campaign: three players, decks that deal what the order tests need ---------------
+
+ORDER_SEATS = ["Arthur", "Charles", "Bruno"]
+
+
+def order_decks() -> dict[int, list[str]]:
+    return {
+        1: deck_titles(3, 1, {0: G, 1: B, 2: H}, G, set_aside=G),
+        3: deck_titles(3, 3, {0: B, 1: H, 2: G}, P, set_aside=G),
+        5: deck_titles(3, 5, {0: G, 1: P, 2: G}, G, set_aside=G),
+        6: deck_titles(3, 6, {0: G, 1: G, 2: S}, B, set_aside=G),
+        7: deck_titles(3, 7, {0: C, 1: G, 2: G}, H, set_aside=G),
+        9: deck_titles(3, 9, {0: G, 1: G, 2: K}, X, set_aside=G),
+        12: deck_titles(3, 12, {0: G, 1: G, 2: C}, P, set_aside=G),
+    }
+
+
+def order_config() -> dict:
+    """campaign.yaml of the order campaign (seats Arthur, Charles, Bruno)."""
+    by_name = {p["name"]: p for p in PLAYERS3}
+    return config([by_name[n] for n in ORDER_SEATS], decks=order_decks())
+
+
+def exported_order(card, target=None, guess=None, status="accepted") -> dict:
+    """An order as `pbem export` shows it."""
+    return {"card": card, "target": target, "guess": guess, "status": status}
+
+
+def ack_line(output: str, hand: int, status: str) -> str | None:
+    """The line of an acknowledgement that gives ``status`` for ``hand``."""
+    for line in output.splitlines():
+        if re.search(rf"(?i)\bhand {hand}\b", line) and re.search(rf"(?i)\b{status}\b", line):
+            return line
+    return None

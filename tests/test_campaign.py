@@ -18,6 +18,7 @@ import time
 
 import kit
 import pytest
+from builders import B, C, G, H, K, P, S, X
 
 from pbem.campaign import Campaign, GameError, MissingOrders
 
@@ -211,13 +212,13 @@ def test_resolve_exit_status_for_missing_orders(cli, started3):
 def test_resolve_force_applies_and_marks_nmr_defaults(cli, tmp_path):
     decks = {
         # Bruno (hand 2) holds the Princess and a Guard: the default plays the Guard (RULES 5.1)
-        2: kit.deck_for(2, [["Baron"], ["Princess", "Guard"], ["Handmaid"]]),
+        2: kit.deck_titles(3, 2, {0: B, 1: X, 2: H}, G, set_aside=G),
         # Charles (hand 3) holds the King and the Countess: the default plays the Countess (5.2)
-        3: kit.deck_for(3, [["Baron"], ["Handmaid"], ["King", "Countess"]]),
+        3: kit.deck_titles(3, 3, {0: B, 1: H, 2: K}, C, set_aside=G),
         # Bruno (hand 5): Countess and Prince -> Countess
-        5: kit.deck_for(5, [["Baron"], ["Prince", "Countess"], ["Handmaid"]]),
+        5: kit.deck_titles(3, 5, {0: B, 1: P, 2: H}, C, set_aside=G),
         # Charles (hand 6): Princess first -> the other card
-        6: kit.deck_for(6, [["Baron"], ["Guard"], ["Princess", "Handmaid"]]),
+        6: kit.deck_titles(3, 6, {0: B, 1: G, 2: X}, H, set_aside=G),
     }
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3, decks=decks))
@@ -260,8 +261,8 @@ def test_orders_are_resolved_as_recorded(cli, tmp_path):
     """The order on file is the one played: Arthur's Guard on Bruno guessing
     Bruno's card eliminates him (hand 1); his Handmaid protects him (hand 4)."""
     decks = {
-        1: kit.deck_for(1, [["Guard", "Spy"], ["Spy"], ["Baron"]]),
-        4: kit.deck_for(4, [["Handmaid", "Guard"], ["Guard"], ["Guard"]]),
+        1: kit.deck_titles(3, 1, {0: G, 1: S, 2: B}, S, set_aside=G),
+        4: kit.deck_titles(3, 4, {0: H, 1: G, 2: G}, G, set_aside=G),
     }
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3, decks=decks))
@@ -703,7 +704,7 @@ def test_rollback_restores_the_previous_export_and_keeps_orders(cli, snap, start
 
 
 def test_rollback_then_corrected_order_is_played(cli, tmp_path):
-    decks = {1: kit.deck_for(1, [["Handmaid", "Countess"], ["Guard"], ["Guard"]])}
+    decks = {1: kit.deck_titles(3, 1, {0: H, 1: G, 2: G}, C, set_aside=G)}
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3, decks=decks))
     cli.ok("start", folder)

@@ -166,7 +166,7 @@ def test_player_written_as_plain_text_is_refused(cli, snap, tmp_path):
 
 
 def _deck_case(name):
-    full = kit.make_deck()
+    full = list(kit.FULL_DECK)
     if name == "15 cards":
         return {1: full[:-1]}, "decks"
     if name == "17 cards":
@@ -215,7 +215,7 @@ def test_bad_deck_is_refused(cli, snap, tmp_path, case):
 
 def test_bad_deck_for_a_later_hand_is_refused(cli, snap, tmp_path):
     """A good deck for hand 1 and a bad one for hand 9: the message names hand 9."""
-    deck = kit.make_deck()
+    deck = list(kit.FULL_DECK)
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3, decks={1: deck, 9: deck[:-1]}))
     message = _refused(cli, snap, folder, "decks")

@@ -67,7 +67,7 @@ def test_five_to_eight_players_start(tmp_path, cli, count):
 
 def test_a_classic_deck_in_a_six_player_game_is_refused(tmp_path, cli, snap):
     folder = tmp_path / "bad"
-    kit.write_config(folder, kit.config(SIX, decks={2: kit.make_deck()}))
+    kit.write_config(folder, kit.config(SIX, decks={2: kit.FULL_DECK}))
     before = snap(folder)
     out = cli.fails("start", folder).output
     assert snap(folder) == before
@@ -75,7 +75,7 @@ def test_a_classic_deck_in_a_six_player_game_is_refused(tmp_path, cli, snap):
 
 
 def test_a_premium_card_in_a_classic_deck_is_refused(tmp_path, cli):
-    deck = kit.make_deck()
+    deck = list(kit.FULL_DECK)
     deck[deck.index("Princess")] = "Bishop"
     folder = tmp_path / "bad"
     kit.write_config(folder, kit.config(3, decks={1: deck}))

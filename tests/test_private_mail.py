@@ -34,8 +34,7 @@ def block(mail: str, hand: int) -> str:
 def scripted(tmp_path) -> Campaign:
     """Hand 1: Arthur holds Spy and Guard, Bruno the Prince, Charles a Handmaid;
     the pile starts Handmaid, Countess, Guard."""
-    hand1 = kit.deck_for(1, [["Spy", "Guard"], ["Prince"], ["Handmaid"]], set_aside="Baron",
-                         pile=["Handmaid", "Countess", "Guard"])
+    hand1 = kit.deck_titles(3, 1, {0: S, 1: P, 2: H}, G, set_aside=B, pile=[H, C, G])
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3, decks={1: hand1}))
     campaign = Campaign(folder)
@@ -72,8 +71,7 @@ def test_the_player_on_turn_sees_discards_protections_and_what_they_know(tmp_pat
 def test_knowledge_that_may_be_stale_says_so(tmp_path):
     """Bruno was seen holding the Prince, then played the Prince: what Arthur
     saw may no longer hold, and the mail says so rather than "holds"."""
-    hand1 = kit.deck_for(1, [["Spy", "Guard"], ["Prince"], ["Handmaid"]], set_aside="Baron",
-                         pile=["Prince", "Countess", "Guard"])
+    hand1 = kit.deck_titles(3, 1, {0: S, 1: P, 2: H}, G, set_aside=B, pile=[P, C, G])
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3, decks={1: hand1}))
     campaign = Campaign(folder)
