@@ -19,27 +19,30 @@ import os
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Any, Callable, Iterator
 
 from . import events as ev
-from .cards import Card
 from .config import CAMPAIGN_FILE, CampaignConfig, ConfigError, check_names_apart, load_config
-from .engine import PAIRED, PREMIUM_PLAYERS, Game, Order, derive_secret, resolve_turn, shuffled_deck
+from .engine import Game, Order, derive_secret, resolve_turn, shuffled_deck
 from .grammar import format_code, is_plain_tag
-from .orders import (ACCEPTED, COMPLETED, REJECTED, CheckedOrder, as_written, check_order, name_key,
-                     one_order_per_hand, parse_orders)
+from .orderbook import OrderBook, Position, Receipt, missing_hands
+from .orders import ACCEPTED, COMPLETED, REJECTED, as_written, check_order, name_key, parse_orders
+from .record import commitments, game_record, order_to_json, record_block
 from .reports import KNOWLEDGE_KINDS, Renderer, Table, private_context, public_context
-from .record import build_record, commitments, order_to_json, record_block
-from .store import CampaignStore, StoreError, dump_json
+from .store import LOCK_FILE, CampaignStore, StoreError, dump_json, write_atomic
 
 TAG_MAX = 40  # the longest campaign tag grammar.TAG_WORD reads in a subject
 
 class GameError(RuntimeError):
     """What the GM asked for cannot be done now; the message says why and what to do."""
 
+    exit_code = 1  # the `pbem` command's exit status for it
+
 
 class MissingOrders(GameError):
     """``resolve`` without ``--force`` while orders are missing."""
+
+    exit_code = 3  # a script (cron) can tell "not yet" from a failure
 
     def __init__(self, turn: int, missing: dict[str, list[int]], deadline: str = ""):
         self.turn = turn
@@ -49,35 +52,6 @@ class MissingOrders(GameError):
         due = f" The deadline is {deadline}; after it, resolve plays them by default." if deadline else ""
         super().__init__(f"turn {turn} cannot be resolved yet, orders are missing from {who}.{due} "
                          f"Record them, or use --force to play the missing ones by the NMR defaults.")
-
-
-class Receipt(NamedTuple):
-    """What became of one submission of orders."""
-
-    player: str
-    turn: int
-    checked: list[CheckedOrder]
-    ignored: list[str]
-    on_file: dict[int, dict]          # hand -> order on file after this submission
-    missing: list[int]                # hands still without an order
-
-    @property
-    def any_rejected(self) -> bool:
-        return any(c.status == REJECTED for c in self.checked)
-
-    def lines(self) -> list[str]:
-        """One line per order as read, then the lines ignored and the hands missing."""
-        out = []
-        for c in self.checked:
-            line = f"  hand {c.hand}: {c.status:<9} {c.written.canonical()}"
-            if c.reason:
-                line += f"  -- {c.reason}"
-            if c.note:
-                line += f"  ({c.note})"
-            out.append(line)
-        out += [f"  ignored (not an order): {text}" for text in self.ignored]
-        out.append(f"  still missing: {', '.join(map(str, self.missing)) if self.missing else 'none'}")
-        return out
 
 
 class TurnResult:
@@ -92,28 +66,6 @@ class TurnResult:
         self.private_reports = private_reports
         self.defaults = defaults      # player -> hands played by the NMR defaults
         self.warning = warning        # something the GM should know (the turn is resolved all the same)
-
-
-class Position(NamedTuple):
-    """The game as of the latest resolved turn."""
-
-    turn_on_file: int        # the latest turn folder (0: the start)
-    game: Game
-    players: list[str]
-    seed: str
-    opened_at: datetime      # when the awaited turn opened (the latest turn folder was written)
-
-
-def missing_hands(position: Position, on_file: dict) -> dict[str, list[int]]:
-    """Player -> hands in which they must play and have no order on file."""
-    out = {}
-    for seat, hands in position.game.awaited().items():
-        name = position.players[seat]
-        mine = on_file.get(name, {})
-        missing = [h for h in hands if str(h) not in mine]
-        if missing:
-            out[name] = missing
-    return out
 
 
 def check_tag(name: str) -> None:
@@ -147,9 +99,6 @@ def copy_campaign(source: Path | str, dest: Path | str) -> Path:
     copy and the original, perhaps tracked by git, stays as it was. The lock
     and half-written turns are left behind. Returns the copy's folder."""
     import shutil
-
-    from .config import CAMPAIGN_FILE
-    from .store import LOCK_FILE
 
     source, dest = Path(source), Path(dest)
     if not (source / CAMPAIGN_FILE).is_file():
@@ -191,6 +140,45 @@ class Campaign:
         self.store = CampaignStore(self.folder)
         self.clock: Clock = clock or system_clock
         self._config: CampaignConfig | None = None
+
+    @classmethod
+    def create(cls, folder: Path | str, players: list[dict[str, str]], *, seed: str | None = None,
+               decks: Any = None, title: str = "", gm: dict[str, str] | None = None,
+               clock: Clock | None = None) -> Campaign:
+        """Write a new campaign's ``campaign.yaml`` in ``folder`` (``pbem new``):
+        ``players`` ({"name", "email"}) seated in an order shuffled with the seed
+        (RULES 1), a 128-bit seed drawn when none is given, ``decks`` as a
+        campaign.yaml's ``decks:``. Everything is checked before the file is
+        written (at once, atomically); the game is not started (:meth:`start`)."""
+        import secrets
+
+        from .config import config_from_data, dump_config
+        from .engine import seat_order
+
+        folder = Path(folder)
+        check_tag(folder.resolve().name)  # before anything is written
+        store = CampaignStore(folder)
+        if store.campaign_file.exists():
+            if cls(folder).started():
+                raise GameError(f"{folder} holds a game that has already started (or is over); "
+                                f"give `pbem new` another folder")
+            raise GameError(f"{store.campaign_file} exists already; use `pbem start {folder}` for it")
+        seed = seed if seed is not None else secrets.token_hex(16)  # 128 bits
+        data: dict[str, Any] = {"title": title} if title else {}
+        if gm:
+            data["gm"] = gm
+        by_name = {p["name"]: p for p in players}
+        if len(by_name) != len(players):
+            raise GameError("two players have the same name")
+        data["players"] = [by_name[n] for n in seat_order(seed, list(by_name))]
+        data["seed"] = int(seed) if seed.isdigit() else seed
+        if decks is not None:
+            data["decks"] = decks
+        config = config_from_data(data, "the new campaign")  # validate before writing anything
+        check_names_apart(config.players, "the new campaign")
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomic(store.campaign_file, dump_config(config))
+        return cls(folder, clock)
 
     @property
     def name(self) -> str:
@@ -346,13 +334,13 @@ class Campaign:
             book.save()
             return receipt
 
-    def order_book(self) -> "OrderBook":
+    def order_book(self) -> OrderBook:
         """The orders on file for the awaited turn, to add to in memory and save
         once (the caller holds the lock)."""
         pos = self.position()
         if pos.game.finished:
             raise GameError("the game is over; no more orders are taken")
-        return OrderBook(self, pos)
+        return OrderBook(self.store, pos, self.clock, self._player)
 
     def _player(self, given: str, players: list[str]) -> str:
         key = name_key(given.strip())
@@ -443,8 +431,8 @@ class Campaign:
         if turn == 0:
             context["commitments"] = commitments(seed, game)
         if game.finished:
-            context["record"] = record_block(self._record(players, seed, turn, game, events, records,
-                                                          standing or {}))
+            context["record"] = record_block(game_record(self.store, self.name, players, seed, turn, game,
+                                                         events, records, standing or {}))
         public = renderer.public(context)
         earlier = self._earlier_events(turn)
         private = {
@@ -509,32 +497,6 @@ class Campaign:
         return [(t, ev.from_dict(e)) for t in self.store.turns() if 0 < t < turn
                 for e in self.store.read_json(t, "events.json") if e["kind"] in KNOWLEDGE_KINDS]
 
-    def _record(self, players: list[str], seed: str, turn: int, game: Game, events: list,
-                records: dict, standing: dict) -> dict:
-        """The whole game's record for the final report (see :mod:`pbem.record`)."""
-        start = Game.from_dict(self.store.read_json(0, "state.json")["game"])
-        turns = []
-        for t in range(1, turn + 1):
-            if t == turn:
-                recs, evs, tokens = records, events, game.tokens
-                stand = {str(h): {str(s): v for s, v in per.items()} for h, per in standing.items()}
-            else:
-                recs = self.store.read_json(t, "orders.json")
-                evs = [ev.from_dict(e) for e in self.store.read_json(t, "events.json")]
-                tokens = self.store.read_json(t, "state.json")["game"]["tokens"]
-                path = self.store.turn_dir(t) / "standing.json"
-                stand = self.store.read_json(t, "standing.json") if path.exists() else {}
-            entry = {
-                "turn": t,
-                "orders": {h: (r.get("engine") if r["status"] != "nmr" else None) for h, r in recs.items()},
-                "events": [ev.to_dict(e) for e in ev.public(evs)],
-                "tokens": list(tokens),
-            }
-            if stand:
-                entry["standing"] = stand
-            turns.append(entry)
-        return build_record(self.name, players, seed, start, turns, game)
-
     def _turn_mails(self, turn: int, game: Game, public: str, private: dict[str, str],
                     players: list[str]) -> dict[str, str]:
         """The turn's mail drafts, as files of the turn folder (written with it, at once)."""
@@ -567,8 +529,6 @@ class Campaign:
         stay with the seat. ``campaign.yaml`` is rewritten (the old one is kept as
         ``campaign.yaml.bak``). Returns the seat's name now."""
         from .config import config_from_data, config_to_data, dump_config
-        from .store import write_atomic
-
         with self.locked():
             pos = self.position()
             old = self._player(old, pos.players)
@@ -584,7 +544,7 @@ class Campaign:
             candidate = config_from_data({**config_to_data(config), **data}, CAMPAIGN_FILE)  # validates
             check_names_apart(candidate.players, CAMPAIGN_FILE)
             roster = [new_name if n == old else n for n in pos.players]
-            path = self.folder / CAMPAIGN_FILE
+            path = self.store.campaign_file
             write_atomic(path.with_name(CAMPAIGN_FILE + ".bak"), path.read_bytes())
             if new_name != old:
                 on_file = self.store.read_orders(pos.game.turn)
@@ -635,68 +595,23 @@ class Campaign:
         return self.store.read_text(turn, f"reports/private-{name}.txt")
 
     def export(self) -> dict[str, Any]:
-        """The whole state as INTERFACE.md's JSON."""
+        """The whole state as INTERFACE.md's JSON (see :mod:`pbem.views`)."""
+        from .views import export_view  # only `pbem export` needs it: kept off the other commands' start-up
+
         pos = self.position()
-        game, players = pos.game, pos.players
-        on_file = self.store.read_orders(game.turn) if not game.finished else {}
-        hands = []
-        for h in game.hands:
-            hands.append({
-                "hand": h.number,
-                "ended": h.ended,
-                "active": None if h.active is None or h.ended else players[h.active],
-                "draw_pile": len(h.pile),
-                "set_aside": h.set_aside.title if h.set_aside else None,
-                "winners": [players[s] for s in h.winners],
-                **({"face_up": [c.title for c in h.face_up]} if game.players == 2 else {}),
-                **({"marked": None if h.marked is None or h.ended else players[h.marked]}
-                   if game.players in PREMIUM_PLAYERS else {}),
-                "players": {
-                    name: {
-                        "in": h.alive[s],
-                        "cards": [c.title for c in h.cards[s]] if h.alive[s] else [],
-                        "discards": [c.title for c in h.discards[s]],
-                        "protected": h.protected[s],
-                    }
-                    for s, name in enumerate(players)
-                },
-            })
-        orders = {
-            name: {hand: {k: rec[k] for k in ("card", "target", "guess", "targets", "look", "status")
-                          if k in rec}
-                   for hand, rec in sorted(per_hand.items(), key=lambda kv: int(kv[0]))}
-            for name, per_hand in on_file.items()
-        }
-        return {
-            "campaign": self.name,
-            "players": players,
-            "turn": game.turn,
-            "finished": game.finished,
-            "winners": [players[s] for s in game.winners],
-            "tokens": dict(zip(players, game.tokens)),
-            "hands": hands,
-            "orders": orders,
-        }
+        on_file = self.store.read_orders(pos.game.turn) if not pos.game.finished else {}
+        return export_view(self.name, pos, on_file)
 
     def status(self) -> dict[str, Any]:
-        """What the GM needs at a glance: turn, hands in play, who owes what, tokens.
-        (The mail side, refused messages and held acknowledgements, is the
-        inbox's: :func:`pbem.inbox.refused_messages`, :func:`pbem.inbox.held_acks`.)"""
+        """What the GM needs at a glance: turn, hands in play, who owes what, tokens
+        (see :mod:`pbem.views`). (The mail side, refused messages and held
+        acknowledgements, is the inbox's: :func:`pbem.inbox.refused_messages`,
+        :func:`pbem.inbox.held_acks`.)"""
+        from .views import status_view  # only `pbem status` and the tick need it: kept off resolve's start-up
+
         pos = self.position()
-        game = pos.game
-        return {
-            "campaign": self.name,
-            # the awaited turn; once the game is over, the turn it ended on
-            "turn": game.turn - 1 if game.finished else game.turn,
-            "finished": game.finished,
-            "winners": [pos.players[s] for s in game.winners],
-            "hands_in_play": [h.number for h in game.hands if not h.ended],
-            "missing": {} if game.finished else self.missing_orders(),
-            "on_file": {name: sorted(int(h) for h in hands)
-                        for name, hands in self.store.read_orders(game.turn).items()},
-            "tokens": dict(zip(pos.players, game.tokens)),
-            "deadline": self._deadline_status(game),
-        }
+        return status_view(self.name, pos, self.store.read_orders(pos.game.turn),
+                           self._deadline_status(pos.game))
 
     def _deadline_status(self, game: Game) -> dict | None:
         if game.finished:
@@ -708,115 +623,6 @@ class Campaign:
 
         return {"at": deadline.isoformat(timespec="seconds"), "text": self.deadline_text(deadline),
                 "left": time_left(deadline, self.now()), "passed": self.now() >= deadline}
-
-
-class OrderBook:
-    """The orders on file for the awaited turn, changed in memory, saved at once.
-
-    ``pbem order`` submits one text; the mail reader submits a whole batch of
-    messages and saves once (one write for the batch, not one per message).
-    """
-
-    def __init__(self, campaign: Campaign, position: Position):
-        self.campaign = campaign
-        self.position = position
-        self.turn = position.game.turn
-        self.on_file = campaign.store.read_orders(self.turn)
-        self.standing = campaign.store.read_standing(self.turn)  # "if Bishop" orders (RULES 10.3)
-        self.log: list[dict] = []
-
-    def player(self, given: str) -> str:
-        return self.campaign._player(given, self.position.players)
-
-    def submit(self, player: str, text: str, source: str = "gm", turn: int | None = None) -> Receipt:
-        pos = self.position
-        name = self.player(player)
-        game = pos.game
-        parsed = parse_orders(text, pos.players, name)
-        if turn is not None and turn != game.turn:
-            why = (f"your message answers the mail of turn {turn}, which is over; turn {game.turn} is "
-                   f"being played now: reply to the Turn {game.turn} mail")
-            checked = [CheckedOrder(w, REJECTED, why) for w in parsed.orders]
-        else:
-            checked = one_order_per_hand([check_order(w, game, pos.players, name) for w in parsed.orders])
-        mine = self.on_file.setdefault(name, {})
-        now = self.campaign.now().isoformat(timespec="seconds")
-        for c in checked:
-            if c.status != REJECTED and c.written.standing:  # not a play: it replaces no play order
-                self.standing.setdefault(name, {})[str(c.hand)] = c.written.standing
-            elif c.status != REJECTED:
-                mine[str(c.hand)] = _order_record(c, now, source, pos.players, name)
-        if not mine:
-            self.on_file.pop(name)
-        self.log.append({
-            "received": now, "player": name, "source": source, "text": text,
-            "results": [{"hand": c.hand, "status": c.status, "reason": c.reason or c.note,
-                         "order": c.written.canonical()} for c in checked],
-        })
-        return Receipt(name, game.turn, checked, parsed.ignored, self.mine(name), self.missing(name))
-
-    def clear(self, player: str, source: str = "gm") -> None:
-        """Drop every order of ``player`` for the awaited turn."""
-        name = self.player(player)
-        self.on_file.pop(name, None)
-        now = self.campaign.now().isoformat(timespec="seconds")
-        self.log.append({"received": now, "player": name, "source": source, "text": "CLEAR", "results": []})
-
-    def mine(self, name: str) -> dict[int, dict]:
-        return {int(h): o for h, o in sorted(self.on_file.get(name, {}).items(), key=lambda kv: int(kv[0]))}
-
-    def missing(self, name: str) -> list[int]:
-        return missing_hands(self.position, self.on_file).get(name, [])
-
-    def save(self) -> None:
-        """The orders file first, then the log: a crash in between loses no order."""
-        store = self.campaign.store
-        store.write_orders(self.turn, self.on_file)
-        if self.standing:
-            store.write_standing(self.turn, self.standing)
-        store.log_submissions(self.turn, self.log)
-        self.log = []
-
-
-def _order_record(checked: CheckedOrder, when: str, source: str, players: list[str] = (),
-                  me: str = "") -> dict:
-    w = checked.written
-    target = None  # null when a random target will be chosen
-    if checked.order is not None and checked.order.target is not None and not checked.random_target:
-        target = w.target
-    guess = checked.order.guess if checked.order is not None else None
-    premium: dict[str, Any] = {}
-    if len(players) in PREMIUM_PLAYERS:  # values as the player wrote them (RULES 10.4)
-        target = w.target
-        guess = w.guess
-        if w.card in PAIRED:
-            premium["targets"] = [t for t in (w.target, w.second) if t is not None]
-        if w.card == Card.CARDINAL:
-            premium["look"] = _cardinal_look(w, me)
-    return {
-        "card": w.card.title if w.card else None,
-        "target": target,
-        "guess": guess.title if isinstance(guess, Card) else guess,
-        **premium,
-        "status": checked.status,
-        "text": w.text,
-        "reason": checked.reason,
-        "note": checked.note,
-        "received": when,
-        "source": source,
-    }
-
-
-def _cardinal_look(w, me: str) -> str | None:
-    """The player a Cardinal order looks at, the default filled in (RULES 10.3):
-    the one named after "look", else the one of the two who is not the writer,
-    else the first named."""
-    names = [n for n in (w.target, w.second) if n is not None]
-    if w.look is not None and w.look in names:
-        return w.look
-    if not names:
-        return None
-    return names[1] if names[0] == me and len(names) > 1 else names[0]
 
 
 __all__ = ["Campaign", "GameError", "MissingOrders", "Receipt", "TurnResult", "ConfigError",

@@ -5,7 +5,9 @@ commands that need them, so that a command pays only for what it uses.
 
 Exit status: 0 on success; 1 when the command could not do what was asked
 (the message says why and what to do); 2 for a mistyped command line; 3 when
-``resolve`` finds orders missing.
+``resolve`` finds orders missing. Each error carries its status as data (its
+``exit_code``, click's way); :func:`_explain_errors` is the one place that
+turns the library's errors into a message and that status.
 """
 
 from __future__ import annotations
@@ -17,11 +19,26 @@ from pathlib import Path
 
 import click
 
-EXIT_MISSING_ORDERS = 3
 
 
 class PbemError(click.ClickException):
-    """An error the GM can act on: printed without a traceback, exit 1."""
+    """An error the GM can act on: printed without a traceback, exit 1 (or the
+    ``exit_code`` of the library error it stands for)."""
+
+    def __init__(self, message: str, exit_code: int = 1):
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+class Unfinished(click.exceptions.Exit):
+    """The command ran, and its output says what it could not do (orders
+    rejected, drafts not sent, a record not verified): exit 1, nothing more."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+
+
+EXIT_INTERRUPTED = 130  # the shell's status for Ctrl-C
 
 
 def _campaign(folder: str):
@@ -30,30 +47,28 @@ def _campaign(folder: str):
     return Campaign(folder)
 
 
-def _guard(func):
-    """Turn the library's errors into clear messages and exit codes."""
+def _explain_errors(func):
+    """Turn the library's errors into a message for the GM (no traceback) and
+    the exit status each carries (``exit_code``: 3 for orders missing, else 1)."""
     import functools
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        from .campaign import GameError, MissingOrders
+        from .campaign import GameError
         from .config import ConfigError
         from .store import StoreError
 
         try:
             return func(*args, **kwargs)
-        except MissingOrders as e:
-            click.echo(f"Error: {e}", err=True)
-            sys.exit(EXIT_MISSING_ORDERS)
         except BrokenPipeError:
             # `pbem preview DIR | head`: the reader has what it wanted. Python would
             # complain again when flushing stdout at exit: point it at /dev/null.
             import os
 
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            sys.exit(0)
+            raise click.exceptions.Exit(0) from None
         except (GameError, ConfigError, StoreError, OSError) as e:
-            raise PbemError(str(e)) from None
+            raise PbemError(str(e), getattr(e, "exit_code", PbemError.exit_code)) from None
         except Exception as e:
             # The mail transport's errors (server down, login refused, ledger busy)
             # are meant for the GM; checked by module so that no command pays for
@@ -63,7 +78,7 @@ def _guard(func):
             raise
         except KeyboardInterrupt:
             click.echo("Interrupted; the campaign is as it was before this command.", err=True)
-            sys.exit(130)
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
 
     return wrapper
 
@@ -100,54 +115,32 @@ def _person(text: str) -> dict:
               help="YAML file mapping hand numbers to 16 card names (32 with 5-8 players), top first.")
 @click.option("--title", default="", help="The game's title, used in reports.")
 @click.option("--gm", metavar='"NAME <EMAIL>"', help="The game master, the sender of every mail.")
-@_guard
+@_explain_errors
 def new(folder: str, players: tuple[str, ...], seed: str | None, decks_file: str | None,
         title: str, gm: str | None) -> None:
     """Write FOLDER/campaign.yaml and start the game."""
     from .campaign import Campaign
-    from .config import check_names_apart, config_from_data, dump_config
-    from .engine import seat_order
-    import secrets
 
-    import yaml
-
-    path = Path(folder)
-    from .campaign import check_tag
-
-    check_tag(path.resolve().name)  # before anything is written
-    if (path / "campaign.yaml").exists():
-        if Campaign(path).started():
-            raise PbemError(f"{path} holds a game that has already started (or is over); "
-                            f"give `pbem new` another folder")
-        raise PbemError(f"{path / 'campaign.yaml'} exists already; use `pbem start {folder}` for it")
     people = [_person(p) for p in players]
-    seed = seed if seed is not None else secrets.token_hex(16)  # 128 bits
-    data: dict = {"title": title} if title else {}
-    if gm:
-        data["gm"] = _person(gm)
-    by_name = {p["name"]: p for p in people}
-    if len(by_name) != len(people):
-        raise PbemError("two players have the same name")
-    data["players"] = [by_name[n] for n in seat_order(seed, list(by_name))]
-    data["seed"] = int(seed) if seed.isdigit() else seed
+    decks = None
     if decks_file:
+        import yaml
+
         try:
-            data["decks"] = yaml.safe_load(Path(decks_file).read_text(encoding="utf-8"))
+            decks = yaml.safe_load(Path(decks_file).read_text(encoding="utf-8"))
         except yaml.YAMLError as e:
             raise PbemError(f"{decks_file}: not valid YAML: {e}") from None
-    config = config_from_data(data, "the new campaign")  # validate before writing anything
-    check_names_apart(config.players, "the new campaign")
-    path.mkdir(parents=True, exist_ok=True)
-    (path / "campaign.yaml").write_text(dump_config(config), encoding="utf-8")
-    result = Campaign(path).start()
-    click.echo(f"Wrote {path / 'campaign.yaml'}; seats: {', '.join(config.names)}.")
-    _echo_started(path, result)
+    campaign = Campaign.create(folder, people, seed=seed, decks=decks, title=title,
+                               gm=_person(gm) if gm else None)
+    result = campaign.start()
+    click.echo(f"Wrote {campaign.store.campaign_file}; seats: {', '.join(campaign.config.names)}.")
+    _echo_started(Path(folder), result)
 
 
 @main.command()
 @click.argument("source", type=click.Path(file_okay=False, path_type=str))
 @click.argument("dest", type=click.Path(file_okay=False, path_type=str))
-@_guard
+@_explain_errors
 def copy(source: str, dest: str) -> None:
     """Copy the campaign SOURCE (e.g. campaigns/example) to DEST, a new folder,
     to try commands on the copy: the original stays unchanged."""
@@ -159,7 +152,7 @@ def copy(source: str, dest: str) -> None:
 
 @main.command()
 @folder_arg
-@_guard
+@_explain_errors
 def start(folder: str) -> None:
     """Start the game of a hand-written FOLDER/campaign.yaml."""
     result = _campaign(folder).start()
@@ -179,7 +172,7 @@ def _echo_started(path: Path, result) -> None:
 @click.option("--mail", "mail_file", type=click.Path(exists=True, dir_okay=False),
               help="One email message (RFC 5322 file); the sender is read from From:.")
 @click.argument("text", required=False)
-@_guard
+@_explain_errors
 def order(folder: str, player: str | None, mail_file: str | None, text: str | None) -> None:
     """Record orders received by other means (TEXT, or - for standard input)."""
     campaign = _campaign(folder)
@@ -191,7 +184,7 @@ def order(folder: str, player: str | None, mail_file: str | None, text: str | No
         outcome = receive_file(campaign, Path(mail_file))
         click.echo(outcome.summary())
         if not outcome.recorded:
-            sys.exit(1)
+            raise Unfinished()
         return
     if not player:
         raise click.UsageError("name the player (--player NAME) or give a message (--mail FILE)")
@@ -200,10 +193,9 @@ def order(folder: str, player: str | None, mail_file: str | None, text: str | No
     receipt = campaign.record_orders(player, text, source="gm")
     click.echo(_receipt_text(receipt))
     if not any(c.status != "rejected" for c in receipt.checked):
-        click.echo("Error: nothing was recorded: " + ("every order was rejected (the reasons are above)"
-                                                      if receipt.checked else "no order could be read")
-                   + "; correct the text and run the command again.", err=True)
-        sys.exit(1)
+        raise PbemError("nothing was recorded: " + ("every order was rejected (the reasons are above)"
+                                                     if receipt.checked else "no order could be read")
+                        + "; correct the text and run the command again.")
 
 
 def _receipt_text(receipt) -> str:
@@ -215,7 +207,7 @@ def _receipt_text(receipt) -> str:
 
 @main.command()
 @folder_arg
-@_guard
+@_explain_errors
 def fetch(folder: str) -> None:
     """Read new order mail: the campaign's Maildir (mail/inbox), or IMAP when
     campaign.yaml has a mail: section. Every message is kept and acknowledged."""
@@ -238,17 +230,18 @@ def fetch(folder: str) -> None:
 @main.command()
 @folder_arg
 @click.option("--force", is_flag=True, help="Play missing orders by the NMR defaults.")
-@_guard
+@_explain_errors
 def resolve(folder: str, force: bool) -> None:
     """Resolve the awaited turn and draft its reports."""
-    result = _campaign(folder).resolve(force=force)
+    campaign = _campaign(folder)
+    result = campaign.resolve(force=force)
     click.echo(result.public_report.rstrip())
     click.echo()
     for name, hands in result.defaults.items():
         click.echo(f"NMR defaults applied for {name}: hand{'s' if len(hands) > 1 else ''} "
                    f"{', '.join(map(str, hands))}")
     click.echo(f"Turn {result.turn} resolved; reports drafted in "
-               f"{Path(folder) / 'turns' / f'turn-{result.turn:03d}' / 'reports'}.")
+               f"{campaign.store.turn_dir(result.turn) / 'reports'}.")
     if result.warning:
         click.echo(f"Warning: {result.warning}", err=True)
 
@@ -256,7 +249,7 @@ def resolve(folder: str, force: bool) -> None:
 @main.command()
 @folder_arg
 @click.argument("draft", required=False)
-@_guard
+@_explain_errors
 def preview(folder: str, draft: str | None) -> None:
     """List the drafts waiting in the outbox, or show one (DRAFT: its id)."""
     from .outbox import Outbox, summarize
@@ -302,7 +295,7 @@ def preview(folder: str, draft: str | None) -> None:
                    "only once you know they did not arrive.")
 @click.option("--mark-sent", "mark", is_flag=True,
               help="Record the uncertain drafts named as sent (you saw them arrive); send nothing.")
-@_guard
+@_explain_errors
 def send(folder: str, drafts: tuple[str, ...], dry_run: bool, resend_uncertain: bool, mark: bool) -> None:
     """Send the drafts (all, or the DRAFTS named) by SMTP, each at most once.
 
@@ -366,7 +359,7 @@ def send(folder: str, drafts: tuple[str, ...], dry_run: bool, resend_uncertain: 
         click.echo(f"{len(report.held)} uncertain draft{plural} not sent again: {', '.join(report.held)}."
                    + _uncertain_advice(folder, report.held))
     if report.failed or report.held:
-        sys.exit(1)
+        raise Unfinished()
 
 
 def _uncertain_advice(folder: str, ids: list[str]) -> str:
@@ -381,7 +374,7 @@ def _uncertain_advice(folder: str, ids: list[str]) -> str:
 
 @main.command()
 @folder_arg
-@_guard
+@_explain_errors
 def export(folder: str) -> None:
     """Print the whole state as JSON."""
     click.echo(json.dumps(_campaign(folder).export(), indent=2, ensure_ascii=False))
@@ -391,7 +384,7 @@ def export(folder: str) -> None:
 @folder_arg
 @click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
 @click.option("--seen", is_flag=True, help="Mark the refused messages listed as read: later, only a count.")
-@_guard
+@_explain_errors
 def status(folder: str, as_json: bool, seen: bool) -> None:
     """Turn, hands in play, who still owes orders, tokens."""
     from .inbox import held_acks, mark_refused_seen, refused_messages, refused_seen
@@ -435,7 +428,7 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
                        f"{' -- ' + entry['detail'] if entry.get('detail') else ''}")
     if len(info["refused"]) > len(new):
         click.echo(f"Messages refused earlier, already seen: {len(info['refused']) - len(new)} "
-                   f"(kept in {Path(folder) / 'mail' / 'received'}).")
+                   f"(kept in {campaign.store.received}).")
     if seen:
         click.echo(f"Marked {mark_refused_seen(campaign)} refused message(s) as seen.")
     elif new:
@@ -458,7 +451,7 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
 @folder_arg
 @click.option("--turn", type=int, help="The turn (default: the latest; 0 is the opening).")
 @click.option("--player", help="Print this player's private report instead of the public one.")
-@_guard
+@_explain_errors
 def report(folder: str, turn: int | None, player: str | None) -> None:
     """Print a public or private report."""
     click.echo(_campaign(folder).report(turn, player).rstrip())
@@ -467,7 +460,7 @@ def report(folder: str, turn: int | None, player: str | None) -> None:
 @main.command()
 @folder_arg
 @click.option("--again", is_flag=True, help="Remind players already reminded this turn, too.")
-@_guard
+@_explain_errors
 def remind(folder: str, again: bool) -> None:
     """Draft a reminder to every player who still owes orders."""
     from .tick import remind as draft_reminders
@@ -481,7 +474,7 @@ def remind(folder: str, again: bool) -> None:
 
 @main.command()
 @folder_arg
-@_guard
+@_explain_errors
 def tick(folder: str) -> None:
     """One unattended pass, for cron: fetch and acknowledge, remind, resolve
     when due, send what campaign.yaml allows (mail.auto_send), tell the GM."""
@@ -491,13 +484,13 @@ def tick(folder: str) -> None:
     for line in report.lines():
         click.echo(line)
     if report.uncertain:  # cron mails a failing job's output: the GM must decide
-        sys.exit(1)
+        raise Unfinished()
 
 
 @main.command()
 @folder_arg
 @click.argument("when")
-@_guard
+@_explain_errors
 def deadline(folder: str, when: str) -> None:
     """Move the awaited turn's deadline: WHEN is "2026-12-01 20:00" (campaign
     time zone), an ISO time with offset, or relative: +2d, +36h."""
@@ -512,7 +505,7 @@ def deadline(folder: str, when: str) -> None:
 @click.argument("player")
 @click.option("--name", help="The new player's name.")
 @click.option("--email", help="The new player's address.")
-@_guard
+@_explain_errors
 def replace(folder: str, player: str, name: str | None, email: str | None) -> None:
     """Give PLAYER's seat to someone else (or a new address): same seat, cards,
     tokens and orders on file."""
@@ -525,7 +518,7 @@ def replace(folder: str, player: str, name: str | None, email: str | None) -> No
 @main.command()
 @folder_arg
 @click.argument("text")
-@_guard
+@_explain_errors
 def note(folder: str, text: str) -> None:
     """Add a GM's note to the next public report."""
     _campaign(folder).add_note(text)
@@ -569,7 +562,7 @@ def verify(final_report: str, opening: str | None) -> None:
                    f"\"{record.get('campaign')}\":")
         for problem in problems:
             click.echo(f"  - {problem}")
-        sys.exit(1)
+        raise Unfinished()
     winners = record["winners"]
     click.echo(f"VERIFIED: \"{record.get('campaign')}\": replaying {turns} turns from the decks and the seed "
                f"gives every result in the record; winner{'s' if len(winners) > 1 else ''}: "
@@ -599,7 +592,7 @@ def _mail_text(path: Path) -> str:
 
 @main.command()
 @click.option("--cards", is_flag=True, help="Only the card reference (rank, copies, effect), as in the mails.")
-@_guard
+@_explain_errors
 def rules(cards: bool) -> None:
     """Print the rules pbem adjudicates (docs/RULES.md), or the card reference."""
     from .reports import Renderer, card_reference_text, rules_text
@@ -617,7 +610,7 @@ def rules(cards: bool) -> None:
 @folder_arg
 @click.option("--out", metavar="FOLDER", help="Where to write the pages (default: site: out: in "
               "campaign.yaml, else FOLDER/site). The folder is replaced whole.")
-@_guard
+@_explain_errors
 def site(folder: str, out: str | None) -> None:
     """Write the game's web pages: a static archive of everything public."""
     from .site import LeakError, SiteError, build_site
@@ -634,7 +627,7 @@ def site(folder: str, out: str | None) -> None:
 
 @main.command()
 @folder_arg
-@_guard
+@_explain_errors
 def rollback(folder: str) -> None:
     """Undo the latest resolution (its orders stay on file)."""
     campaign = _campaign(folder)

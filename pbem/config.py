@@ -16,8 +16,7 @@ from typing import Any, Mapping, NamedTuple
 from .cards import CLASSIC_NAMES, NAMES, Card, card_named
 from .engine import CLASSIC_PLAYERS, PREMIUM_PLAYERS, check_deck, full_deck
 from .orders import FILLER, SELF_WORDS, name_key
-
-CAMPAIGN_FILE = "campaign.yaml"
+from .store import CAMPAIGN_FILE  # the folder's file names are the store's
 
 # A name is used in orders, mail headers and file names: letters, digits,
 # spaces, and . ' - inside; nothing that could break a header or a path.
@@ -33,6 +32,8 @@ PLAYER_COUNTS = "the game is for 2 to 4 players with the classic deck, or 5 to 8
 
 class ConfigError(ValueError):
     """``campaign.yaml`` cannot be used; the message names the key and the fix."""
+
+    exit_code = 1  # the `pbem` command's exit status for it
 
 
 _EMPTY: Mapping = MappingProxyType({})

@@ -38,15 +38,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from .campaign import Campaign, OrderBook, Receipt, order_code
+from .campaign import Campaign, order_code
 from .config import ConfigError
 from .grammar import SUBJECT_TAG, codes_in, mask_codes
+from .orderbook import OrderBook, Receipt
 from .outbox import Outbox, make_message, seat_part
+from .store import RECEIVED, CampaignStore, fsync_dir, fsync_file, write_atomic
 
-RECEIVED = Path("mail") / "received"
-INDEX = Path("mail") / "received.jsonl"
-INBOX = Path("mail") / "inbox"
-SENT = Path("mail") / "sent"  # where `pbem send` moves the drafts it sent (postoffice.SENT_FOLDER)
 # The tool's own mails a reply may repeat (the turn mail under an Outlook header, say); acks
 # are left out: a player who repeats an acknowledged order repeats their own words.
 ANSWERABLE_KINDS = ("private", "public", "reminder")
@@ -119,6 +117,7 @@ class Mailroom:
     def __init__(self, campaign: Campaign):
         self.campaign = campaign
         self.root = campaign.folder
+        self.store: CampaignStore = campaign.store
         self.outbox = Outbox(self.root, durable=False)
         self._renderer = None
         self._position = None
@@ -154,14 +153,23 @@ class Mailroom:
 
     def flush(self) -> None:
         """Make the batch durable: orders and drafts, then the index."""
-        self.outbox.wait()  # every draft file written
-        if self._raw_written or self.outbox.pending:
-            os.sync()  # the messages kept and the drafts, all at once
+        self.outbox.wait()  # every draft file written (and fsync'd by the outbox's writer)
+        if self._raw_written:  # the messages kept: their bytes, then their names (one folder)
+            if len(self._raw_written) > 1:
+                from concurrent.futures import ThreadPoolExecutor  # (a batch only)
+
+                # Side by side: the file system commits concurrent syncs together,
+                # where one after the other each waits for the disk.
+                with ThreadPoolExecutor(max_workers=8, thread_name_prefix="pbem-sync") as pool:
+                    list(pool.map(fsync_file, self._raw_written))
+            else:
+                fsync_file(self._raw_written[0])
+            fsync_dir(self.store.received)
         self.outbox.flush()
         if self._book is not None:
             self._book.save()
         if self._pending_index:
-            index = self.root / INDEX
+            index = self.store.received_index
             with open(index, "a", encoding="utf-8") as f:
                 for entry in self._pending_index:
                     f.write(json.dumps(entry, ensure_ascii=False) + "\n")
@@ -209,15 +217,13 @@ class Mailroom:
                 return
             except OSError:
                 pass  # another file system, or no hard links: copy
-        tmp = path.with_suffix(".tmp")
-        tmp.write_bytes(raw)
-        os.replace(tmp, path)
+        write_atomic(path, raw, durable=False)  # synced with the batch, in flush()
         self._raw_written.append(path)
 
     def _load_index(self) -> dict[str, str]:
         if self._index is None:
             self._index = {}
-            path = self.root / INDEX
+            path = self.store.received_index
             if path.exists():
                 for line in path.read_text(encoding="utf-8").splitlines():
                     try:
@@ -323,9 +329,9 @@ class Mailroom:
             text = ""
             draft = entry.get("draft")
             turn = entry.get("turn")
-            places = [self.outbox.folder, self.root / SENT]
+            places = [self.outbox.folder, self.store.sent_folder]
             if isinstance(turn, int) and turn >= 1:  # a turn's mails live in the folder of the turn before
-                places.append(self.campaign.store.turn_dir(turn - 1) / "mail")
+                places.append(self.store.turn_mail(self.store.turn_dir(turn - 1)))
             for place in places if isinstance(draft, str) and "/" not in draft else []:
                 try:
                     raw = (place / f"{draft}.eml").read_bytes()
@@ -544,7 +550,7 @@ def receive_file(campaign: Campaign, path: Path) -> Outcome:
 def fetch_maildir(campaign: Campaign, maildir: Path | None = None) -> list[Outcome]:
     """``pbem fetch`` without a ``mail:`` section: read every new message of the
     campaign's Maildir (``mail/inbox``), then file it under ``cur/`` as seen."""
-    maildir = Path(maildir) if maildir else campaign.folder / INBOX
+    maildir = Path(maildir) if maildir else campaign.store.inbox
     for sub in ("new", "cur", "tmp"):
         (maildir / sub).mkdir(parents=True, exist_ok=True)
     outcomes = []
@@ -563,7 +569,7 @@ def fetch_imap(campaign: Campaign) -> list[Outcome]:
     """Fetch this campaign's new messages by IMAP into the Mailroom: a message
     is the campaign's by its subject tag or as a reply to a message the tool sent."""
     # Imported here for start-up time: imapclient loads only when a fetch runs.
-    from .postoffice import IMAP_LEDGER, imap_settings
+    from .postoffice import imap_settings
     from .transport.imap import FetchLedger, fetch_new as fetch_from_server
 
     settings = imap_settings(campaign.config)
@@ -578,7 +584,7 @@ def fetch_imap(campaign: Campaign) -> list[Outcome]:
         return any(i in known for i in ids.split())
 
     outcomes: list[Outcome] = []
-    ledger = FetchLedger(campaign.folder / IMAP_LEDGER)
+    ledger = FetchLedger(campaign.store.imap_ledger)
     with Mailroom(campaign) as room:
         def deliver(raw: bytes) -> None:
             outcomes.append(room.receive(raw, source="imap"))
@@ -609,12 +615,9 @@ def _auto_ack(campaign: Campaign, outcomes: list[Outcome]) -> None:
         send(campaign, acks)
 
 
-REFUSED_SEEN = Path("mail") / "refused-seen.json"
-
-
 def refused_seen(campaign: Campaign) -> set[str]:
     """The refused messages the GM has acknowledged (``pbem status --seen``)."""
-    path = campaign.folder / REFUSED_SEEN
+    path = campaign.store.refused_seen
     if not path.exists():
         return set()
     try:
@@ -625,17 +628,15 @@ def refused_seen(campaign: Campaign) -> set[str]:
 
 def mark_refused_seen(campaign: Campaign) -> int:
     """Acknowledge every message refused so far; returns how many there are."""
-    from .store import write_atomic
-
     files = sorted({entry["file"] for entry in refused_messages(campaign)})
     with campaign.locked():
-        write_atomic(campaign.folder / REFUSED_SEEN, json.dumps(files, indent=1).encode("utf-8"))
+        write_atomic(campaign.store.refused_seen, json.dumps(files, indent=1).encode("utf-8"))
     return len(files)
 
 
 def refused_messages(campaign: Campaign) -> list[dict]:
     """The messages refused so far (for `pbem status`)."""
-    path = campaign.folder / INDEX
+    path = campaign.store.received_index
     if not path.exists():
         return []
     out = []
@@ -652,10 +653,10 @@ def refused_messages(campaign: Campaign) -> list[dict]:
 def held_acks(campaign: Campaign) -> list[dict]:
     """The acknowledgements held over the hourly limit and still in the outbox
     (for `pbem status`): each message's index entry."""
-    path = campaign.folder / INDEX
+    path = campaign.store.received_index
     if not path.exists():
         return []
-    outbox = campaign.folder / "mail" / "outbox"
+    outbox = campaign.store.outbox
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         try:

@@ -19,10 +19,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from .store import StoreError, append_line, fsync_dir
-
-OUTBOX = Path("mail") / "outbox"
-MESSAGES = Path("mail") / "messages.jsonl"
+from .store import CampaignStore, StoreError, append_line, fsync_dir
 
 
 class Draft(NamedTuple):
@@ -127,7 +124,8 @@ class Outbox:
 
     def __init__(self, root: Path, durable: bool = True):
         self.root = Path(root)
-        self.folder = self.root / OUTBOX
+        self.store = CampaignStore(self.root)
+        self.folder = self.store.outbox
         self.durable = durable
         self._known: dict[str, dict] | None = None
         self._pending: list[str] = []
@@ -156,7 +154,7 @@ class Outbox:
             self.folder.mkdir(parents=True, exist_ok=True)
             write_new(path, raw, sync=True)
             fsync_dir(self.folder)
-            append_line(self.root / MESSAGES, line)
+            append_line(self.store.messages, line)
         else:
             if self._writer is None:
                 from concurrent.futures import ThreadPoolExecutor
@@ -197,7 +195,7 @@ class Outbox:
             fsync_dir(self.folder)
             self._written = []
         if self._pending:
-            path = self.root / MESSAGES
+            path = self.store.messages
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "a", encoding="utf-8") as f:
                 f.write("\n".join(self._pending) + "\n")
@@ -217,7 +215,7 @@ class Outbox:
         """Message-ID -> what the tool sent it for (kind, turn, player)."""
         if self._known is not None:
             return self._known
-        path = self.root / MESSAGES
+        path = self.store.messages
         out: dict[str, dict] = {}
         if path.exists():
             for line in path.read_text(encoding="utf-8").splitlines():
@@ -330,7 +328,7 @@ def withdraw(root: Path, turn_dirs: list[Path]) -> list[str]:
     present = {p.stem for p in outbox.drafts()}
     withdrawn = []
     for turn_dir in turn_dirs:
-        index_path = turn_dir / "mail" / "index.jsonl"
+        index_path = outbox.store.turn_mail_index(turn_dir)
         if not present or not index_path.exists():
             continue
         for line in index_path.read_text(encoding="utf-8").splitlines():
@@ -351,17 +349,17 @@ def publish(root: Path, turn_dir: Path) -> list[str]:
     """Put a turn folder's drafts in the outbox, those not yet published
     (idempotent: `pbem preview` and `pbem send` run it again after a crash).
     A draft is hard-linked, not copied: the same bytes, no second write."""
-    index_path = turn_dir / "mail" / "index.jsonl"
+    outbox = Outbox(root, durable=False)
+    index_path = outbox.store.turn_mail_index(turn_dir)
     if not index_path.exists():
         return []
-    outbox = Outbox(root, durable=False)
     known = outbox.known_ids()
     published = []
     for line in index_path.read_text(encoding="utf-8").splitlines():
         entry = json.loads(line)
         if entry["message_id"] in known:
             continue
-        source = turn_dir / "mail" / f"{entry['draft']}.eml"
+        source = outbox.store.turn_mail(turn_dir) / f"{entry['draft']}.eml"
         target = outbox.folder / source.name
         outbox.folder.mkdir(parents=True, exist_ok=True)
         try:

@@ -27,10 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from .config import ConfigError
+from .store import CampaignStore
 
-SENT_LEDGER = Path("mail") / "sent.jsonl"
-SENT_FOLDER = Path("mail") / "sent"
-IMAP_LEDGER = Path("mail") / "imap-ledger.json"
 
 
 def _section(config, name: str) -> dict | None:
@@ -171,13 +169,13 @@ def send(campaign, names: list[str] | None = None, progress=None,
     settings = smtp_settings(config)
     if settings is None:
         raise ConfigError(f"{campaign.folder}: no mail.smtp section in campaign.yaml: the drafts stay in "
-                          f"{campaign.folder / 'mail' / 'outbox'} (send them with any mail client), or "
+                          f"{campaign.store.outbox} (send them with any mail client), or "
                           f"add an smtp section (see the README)")
     if config.gm is None or not config.gm.email:
         raise ConfigError(f"{config_file()}: gm: needed to send mail (gm: {{name: ..., email: ...}})")
     campaign.withdraw_drafts()  # a rollback killed half-way leaves its turn's drafts behind
     outbox = Outbox(campaign.folder)
-    ledger = SentLedger(campaign.folder / SENT_LEDGER)
+    ledger = SentLedger(campaign.store.sent_ledger)
     resend: list[str] = []
     if resend_uncertain is not None:
         resend = _uncertain_ids(ledger, resend_uncertain)
@@ -212,7 +210,7 @@ def uncertain_drafts(folder: Path) -> list[dict]:
     maybe not), for `preview` and `status`: id, Message-ID and since when."""
     from .transport.ledger import SentLedger
 
-    path = Path(folder) / SENT_LEDGER
+    path = CampaignStore(folder).sent_ledger
     if not path.exists():
         return []
     return [{"draft": draft_id, "message_id": entry.get("message_id", ""), "since": entry.get("at", "")}
@@ -226,7 +224,7 @@ def mark_sent(campaign, names: list[str]) -> list[str]:
     from .transport.ledger import LedgerBusy, SentLedger
 
     outbox = Outbox(campaign.folder)
-    ledger = SentLedger(campaign.folder / SENT_LEDGER)
+    ledger = SentLedger(campaign.store.sent_ledger)
     try:
         with ledger.lock():
             ids = _uncertain_ids(ledger, names)
@@ -254,7 +252,7 @@ def selected_drafts(outbox, names: list[str] | None) -> list[Path]:
 def _file_sent(root: Path, outbox, ledger) -> None:
     """Move the drafts the ledger says were sent to mail/sent (a rerun would
     skip them anyway: the ledger, not the folder, is what counts)."""
-    sent_folder = root / SENT_FOLDER
+    sent_folder = CampaignStore(root).sent_folder
     for path in outbox.drafts():
         if ledger.is_sent(path.stem):
             sent_folder.mkdir(parents=True, exist_ok=True)

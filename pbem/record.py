@@ -23,6 +23,7 @@ from . import events as ev
 from .audit import say_difference, say_tokens
 from .cards import Card, card_named
 from .engine import Game, Order, derive_secret, resolve_turn
+from .store import CampaignStore
 
 BEGIN = "-----BEGIN PBEM RECORD-----"
 END = "-----END PBEM RECORD-----"
@@ -64,6 +65,36 @@ def build_record(campaign: str, players: list[str], seed: str, start: Game,
         "tokens": list(final.tokens),
         "winners": [players[s] for s in final.winners],
     }
+
+
+def game_record(store: CampaignStore, campaign: str, players: list[str], seed: str, turn: int, final: Game,
+                events: list, records: dict, standing: dict) -> dict[str, Any]:
+    """The whole game's record for the final report, as ``turn`` (the last) is
+    resolved: the earlier turns read back from ``store``, the last from
+    ``events``, ``records`` (hand -> order record) and ``standing`` (hand -> seat
+    -> discard?), which are not on file yet."""
+    start = Game.from_dict(store.read_json(0, "state.json")["game"])
+    turns = []
+    for t in range(1, turn + 1):
+        if t == turn:
+            recs, evs, tokens = records, events, final.tokens
+            stand = {str(h): {str(s): v for s, v in per.items()} for h, per in standing.items()}
+        else:
+            recs = store.read_json(t, "orders.json")
+            evs = [ev.from_dict(e) for e in store.read_json(t, "events.json")]
+            tokens = store.read_json(t, "state.json")["game"]["tokens"]
+            path = store.turn_dir(t) / "standing.json"
+            stand = store.read_json(t, "standing.json") if path.exists() else {}
+        entry = {
+            "turn": t,
+            "orders": {h: (r.get("engine") if r["status"] != "nmr" else None) for h, r in recs.items()},
+            "events": [ev.to_dict(e) for e in ev.public(evs)],
+            "tokens": list(tokens),
+        }
+        if stand:
+            entry["standing"] = stand
+        turns.append(entry)
+    return build_record(campaign, players, seed, start, turns, final)
 
 
 def record_block(record: dict) -> str:

@@ -14,6 +14,11 @@ Layout (plain files a GM can read, back up and put under version control)::
     orders/turn-004.json          orders on file for the awaited turn
     orders/turn-004.log           every order submission, one JSON per line
     templates/                    the GM's template overrides (optional)
+    mail/                         mail in and out (see the names below)
+
+Every path in the folder is named here, once: other modules ask
+:class:`CampaignStore` for them (``store.outbox``, ``store.received``...)
+instead of joining strings.
 
 Crash safety: a turn folder is written aside (``turns/.turn-003.tmp``) and
 switched in with one ``rename``; a file is written to a temporary file and
@@ -31,13 +36,35 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
+# Every path of a campaign folder, relative to it (CampaignStore offers each as a property).
+CAMPAIGN_FILE = "campaign.yaml"
 TURNS = "turns"
+ROLLED_BACK = Path(TURNS) / "rolled-back"
 ORDERS = "orders"
+NOTES = "notes"
+TEMPLATES = "templates"
 LOCK_FILE = ".pbem.lock"
+ROSTER = "roster.json"          # the seats' names after `pbem replace`
+DEADLINES = "deadlines.json"    # deadlines moved by `pbem deadline`
+MAIL = Path("mail")
+RECEIVED = MAIL / "received"            # every message as it came, byte for byte
+RECEIVED_INDEX = MAIL / "received.jsonl"  # what became of each
+INBOX = MAIL / "inbox"                  # the Maildir `pbem fetch` reads by default
+OUTBOX = MAIL / "outbox"                # drafts waiting to be sent
+MESSAGES = MAIL / "messages.jsonl"      # every draft the tool made (its Message-ID, kind, turn)
+SENT_FOLDER = MAIL / "sent"             # where `pbem send` moves the drafts it sent
+SENT_LEDGER = MAIL / "sent.jsonl"       # what the SMTP server accepted
+IMAP_LEDGER = MAIL / "imap-ledger.json"  # what was fetched from the IMAP server
+REFUSED_SEEN = MAIL / "refused-seen.json"  # refused messages the GM has been shown
+REMINDERS = MAIL / "reminders.json"     # deadline reminders sent by `pbem tick`
+TURN_MAIL = "mail"                      # in a turn folder: its drafts and their index
+TURN_MAIL_INDEX = f"{TURN_MAIL}/index.jsonl"
 
 
 class StoreError(RuntimeError):
     """The campaign folder is not in the shape the command needs."""
+
+    exit_code = 1  # the `pbem` command's exit status for it
 
 
 class Busy(StoreError):
@@ -89,20 +116,29 @@ def file_lock(path: Path, timeout: float) -> Iterator[bool]:
         os.close(fd)
 
 
-def write_atomic(path: Path, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` so that readers see the old or the new file, never half."""
+def write_atomic(path: Path, data: str | bytes, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` so that readers see the old or the new file,
+    never half: the one way pbem replaces a file.
+
+    ``durable``: the bytes are fsync'd before the rename and the folder after
+    it, so the new file survives a crash once this returns. A batch that
+    writes many files passes False and syncs them once at its end
+    (:func:`fsync_file`, :func:`fsync_dir`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
-            f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    if durable:
+        fsync_dir(path.parent)
 
 
 def append_line(path: Path, line: str) -> None:
@@ -141,13 +177,69 @@ class CampaignStore:
     def __init__(self, root: Path | str):
         self.root = Path(root)
 
+    # -- the paths ----------------------------------------------------------
+    @property
+    def campaign_file(self) -> Path:
+        return self.root / CAMPAIGN_FILE
+
+    @property
+    def lock_file(self) -> Path:
+        return self.root / LOCK_FILE
+
+    @property
+    def received(self) -> Path:
+        return self.root / RECEIVED
+
+    @property
+    def received_index(self) -> Path:
+        return self.root / RECEIVED_INDEX
+
+    @property
+    def inbox(self) -> Path:
+        return self.root / INBOX
+
+    @property
+    def outbox(self) -> Path:
+        return self.root / OUTBOX
+
+    @property
+    def messages(self) -> Path:
+        return self.root / MESSAGES
+
+    @property
+    def sent_folder(self) -> Path:
+        return self.root / SENT_FOLDER
+
+    @property
+    def sent_ledger(self) -> Path:
+        return self.root / SENT_LEDGER
+
+    @property
+    def imap_ledger(self) -> Path:
+        return self.root / IMAP_LEDGER
+
+    @property
+    def refused_seen(self) -> Path:
+        return self.root / REFUSED_SEEN
+
+    @property
+    def reminders(self) -> Path:
+        return self.root / REMINDERS
+
+    def turn_mail(self, turn_dir: Path) -> Path:
+        """A turn folder's drafts (``turn_dir``: a turn's folder, resolved or rolled back)."""
+        return turn_dir / TURN_MAIL
+
+    def turn_mail_index(self, turn_dir: Path) -> Path:
+        return turn_dir / TURN_MAIL_INDEX
+
     # -- locking ------------------------------------------------------------
     @contextmanager
     def locked(self, timeout: float = 10.0) -> Iterator[None]:
         """Hold the campaign's lock (a second command waits, then gives up)."""
         if not self.root.is_dir():  # the lock must not create a mistyped folder
             raise StoreError(f"{self.root}: no such campaign folder")
-        with file_lock(self.root / LOCK_FILE, timeout) as acquired:
+        with file_lock(self.lock_file, timeout) as acquired:
             if not acquired:
                 raise Busy(f"{self.root}: another pbem command is working on this campaign; "
                            f"try again when it has finished")
@@ -221,7 +313,7 @@ class CampaignStore:
     def roll_back(self, turn: int) -> Path:
         """Move a resolved turn out of the way (kept under turns/rolled-back)."""
         source = self.turn_dir(turn)
-        parking = self.root / TURNS / "rolled-back"
+        parking = self.root / ROLLED_BACK
         parking.mkdir(parents=True, exist_ok=True)
         n = 1
         while (parking / f"{source.name}.{n}").exists():
@@ -234,14 +326,14 @@ class CampaignStore:
 
     def rolled_back_dirs(self) -> list[Path]:
         """The turn folders undone by rollbacks (under turns/rolled-back)."""
-        parking = self.root / TURNS / "rolled-back"
+        parking = self.root / ROLLED_BACK
         if not parking.is_dir():
             return []
         return sorted(p for p in parking.iterdir() if p.is_dir())
 
     def rolled_back_count(self, turn: int) -> int:
         """How many times ``turn`` was rolled back."""
-        parking = self.root / TURNS / "rolled-back"
+        parking = self.root / ROLLED_BACK
         if not parking.is_dir():
             return 0
         return sum(1 for p in parking.iterdir() if p.name.startswith(f"turn-{turn:03d}."))
@@ -291,22 +383,22 @@ class CampaignStore:
 
     # -- the roster after a replacement -----------------------------------------------------------
     def read_roster(self) -> list[str] | None:
-        path = self.root / "roster.json"
+        path = self.root / ROSTER
         return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
 
     def write_roster(self, names: list[str]) -> None:
-        write_atomic(self.root / "roster.json", dump_json(names))
+        write_atomic(self.root / ROSTER, dump_json(names))
 
     # -- deadlines moved by the GM, notes for the next report ----------------------------
     def read_deadlines(self) -> dict[str, str]:
-        path = self.root / "deadlines.json"
+        path = self.root / DEADLINES
         return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
     def write_deadlines(self, deadlines: dict[str, str]) -> None:
-        write_atomic(self.root / "deadlines.json", dump_json(deadlines))
+        write_atomic(self.root / DEADLINES, dump_json(deadlines))
 
     def notes_path(self, turn: int) -> Path:
-        return self.root / "notes" / f"turn-{turn:03d}.txt"
+        return self.root / NOTES / f"turn-{turn:03d}.txt"
 
     def add_note(self, turn: int, text: str) -> None:
         append_line(self.notes_path(turn), " ".join(text.split()))
@@ -317,7 +409,7 @@ class CampaignStore:
 
     # -- misc -----------------------------------------------------------------------
     def templates_dir(self) -> Path:
-        return self.root / "templates"
+        return self.root / TEMPLATES
 
 
 def fsync_dir(path: Path) -> None:

@@ -42,7 +42,7 @@ def auto_send_kinds(config) -> set[str]:
 
 
 def reminded(campaign: Campaign) -> dict[str, dict[str, str]]:
-    path = campaign.folder / "mail" / "reminders.json"
+    path = campaign.store.reminders
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
@@ -91,7 +91,7 @@ def remind(campaign: Campaign, again: bool = False) -> list[str]:
             this_turn[name] = campaign.now().isoformat(timespec="seconds")
             done.setdefault("counts", {})[f"{turn}/{name}"] = _count(done, turn, name) + 1
             drafted.append(draft_id)
-        write_atomic(campaign.folder / "mail" / "reminders.json", dump_json(done))
+        write_atomic(campaign.store.reminders, dump_json(done))
         return drafted
 
 

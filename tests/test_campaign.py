@@ -16,7 +16,9 @@ import subprocess
 import sys
 import time
 
+import kit
 import pytest
+from builders import B, C, G, H, K, P, S, X
 
 from pbem.campaign import Campaign, GameError, MissingOrders
 
@@ -26,7 +28,7 @@ SEAT_KEYS = {"in", "cards", "discards", "protected"}
 ORDER_KEYS = {"card", "target", "guess", "status"}
 
 
-def _all_decks(kit, n_hands=13, salt=0):
+def _all_decks(n_hands=13, salt=0):
     """A fixed, different deck for every hand (canonical names)."""
     decks = {}
     for h in range(1, n_hands + 1):
@@ -82,8 +84,8 @@ def _check_hand_invariants(hand: dict, names: list[str], finished: bool) -> None
 
 
 @pytest.mark.parametrize("n", [3, 4])
-def test_export_after_start_has_the_documented_shape(cli, kit, tmp_path, n):
-    decks = _all_decks(kit)
+def test_export_after_start_has_the_documented_shape(cli, tmp_path, n):
+    decks = _all_decks()
     players = kit.PLAYERS3 if n == 3 else kit.PLAYERS4
     names = [p["name"] for p in players]
     folder = tmp_path / "game7"
@@ -120,7 +122,7 @@ def test_export_after_start_has_the_documented_shape(cli, kit, tmp_path, n):
         _check_hand_invariants(hand, names, False)
 
 
-def test_export_without_fixed_decks_deals_legal_hands(cli, kit, started4):
+def test_export_without_fixed_decks_deals_legal_hands(cli, started4):
     data = cli.export(started4)
     for hand in data["hands"]:
         seen = [hand["set_aside"]] + [c for p in hand["players"].values() for c in p["cards"]]
@@ -131,7 +133,7 @@ def test_export_without_fixed_decks_deals_legal_hands(cli, kit, started4):
     assert len({json.dumps(h["players"]) for h in data["hands"]}) > 1
 
 
-def test_start_keeps_the_seating_as_written(cli, kit, tmp_path):
+def test_start_keeps_the_seating_as_written(cli, tmp_path):
     by_name = {p["name"]: p for p in kit.PLAYERS4}
     order = ["Diane", "Bruno", "Arthur", "Charles"]
     folder = tmp_path / "g"
@@ -149,7 +151,7 @@ def test_second_start_is_refused(cli, snap, started3):
     assert snap(started3) == before
 
 
-def test_same_seed_same_start(cli, kit, tmp_path):
+def test_same_seed_same_start(cli, tmp_path):
     outputs = []
     for side in ("a", "b"):
         folder = tmp_path / side / "game"
@@ -207,16 +209,16 @@ def test_resolve_exit_status_for_missing_orders(cli, started3):
     assert result.exit_code == 3, result.output
 
 
-def test_resolve_force_applies_and_marks_nmr_defaults(cli, kit, tmp_path):
+def test_resolve_force_applies_and_marks_nmr_defaults(cli, tmp_path):
     decks = {
         # Bruno (hand 2) holds the Princess and a Guard: the default plays the Guard (RULES 5.1)
-        2: kit.deck_for(2, [["Baron"], ["Princess", "Guard"], ["Handmaid"]]),
+        2: kit.deck_titles(3, 2, {0: B, 1: X, 2: H}, G, set_aside=G),
         # Charles (hand 3) holds the King and the Countess: the default plays the Countess (5.2)
-        3: kit.deck_for(3, [["Baron"], ["Handmaid"], ["King", "Countess"]]),
+        3: kit.deck_titles(3, 3, {0: B, 1: H, 2: K}, C, set_aside=G),
         # Bruno (hand 5): Countess and Prince -> Countess
-        5: kit.deck_for(5, [["Baron"], ["Prince", "Countess"], ["Handmaid"]]),
+        5: kit.deck_titles(3, 5, {0: B, 1: P, 2: H}, C, set_aside=G),
         # Charles (hand 6): Princess first -> the other card
-        6: kit.deck_for(6, [["Baron"], ["Guard"], ["Princess", "Handmaid"]]),
+        6: kit.deck_titles(3, 6, {0: B, 1: G, 2: X}, H, set_aside=G),
     }
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3, decks=decks))
@@ -255,12 +257,12 @@ def test_resolve_force_with_every_order_in_marks_nothing(cli, started4):
     assert "no valid order" not in public.lower()
 
 
-def test_orders_are_resolved_as_recorded(cli, kit, tmp_path):
+def test_orders_are_resolved_as_recorded(cli, tmp_path):
     """The order on file is the one played: Arthur's Guard on Bruno guessing
     Bruno's card eliminates him (hand 1); his Handmaid protects him (hand 4)."""
     decks = {
-        1: kit.deck_for(1, [["Guard", "Spy"], ["Spy"], ["Baron"]]),
-        4: kit.deck_for(4, [["Handmaid", "Guard"], ["Guard"], ["Guard"]]),
+        1: kit.deck_titles(3, 1, {0: G, 1: S, 2: B}, S, set_aside=G),
+        4: kit.deck_titles(3, 4, {0: H, 1: G, 2: G}, G, set_aside=G),
     }
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3, decks=decks))
@@ -291,7 +293,7 @@ def _copy(src, dst):
     return dst
 
 
-def test_resolve_is_deterministic_on_copies(cli, snap, kit, started3, tmp_path):
+def test_resolve_is_deterministic_on_copies(cli, snap, started3, tmp_path):
     a = _copy(started3, tmp_path / "a" / "game")
     b = _copy(started3, tmp_path / "b" / "game")
     names = [p["name"] for p in kit.PLAYERS3]
@@ -309,7 +311,7 @@ def test_resolve_is_deterministic_on_copies(cli, snap, kit, started3, tmp_path):
             assert _turn_files(snap, a / turn_dir) == _turn_files(snap, b / turn_dir)
 
 
-def test_resolve_is_deterministic_from_the_same_file(cli, kit, tmp_path):
+def test_resolve_is_deterministic_from_the_same_file(cli, tmp_path):
     names = [p["name"] for p in kit.PLAYERS4]
     runs = []
     for side in ("a", "b"):
@@ -353,7 +355,7 @@ def _play_to_the_end(cli, folder, n):
 
 
 @pytest.mark.parametrize("n, seed", [(3, 1), (3, 12), (3, 48), (3, 86), (4, 2), (4, 7), (4, 23)])
-def test_whole_game_to_the_end(cli, snap, kit, tmp_path, n, seed):
+def test_whole_game_to_the_end(cli, snap, tmp_path, n, seed):
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(n, seed=seed))
     cli.ok("start", folder)
@@ -556,7 +558,7 @@ def test_resolve_failing_midway_leaves_the_game_as_before(cli, monkeypatch, star
 
 
 @pytest.mark.parametrize("point, exc", CRASHES, ids=CRASH_IDS)
-def test_resolve_failing_midway_leaves_no_trace(cli, snap, monkeypatch, kit, started3, tmp_path, point, exc):
+def test_resolve_failing_midway_leaves_no_trace(cli, snap, monkeypatch, started3, tmp_path, point, exc):
     """Stricter: after a failed resolve the folder is byte-for-byte as before
     (no half-written turn folder left lying around)."""
     _prepare(cli, started3)
@@ -598,7 +600,7 @@ def _crash_resolve_any(cli, monkeypatch, folder, at, exc):
     return result
 
 
-def test_start_failing_midway_can_be_started_again(cli, monkeypatch, kit, campaign3, tmp_path):
+def test_start_failing_midway_can_be_started_again(cli, monkeypatch, campaign3, tmp_path):
     trap = Trap(campaign3, ("write", 2, "before"), _Boom("disk full"))
     with monkeypatch.context() as m:
         trap.install(m.setattr)
@@ -672,7 +674,7 @@ def test_resolve_killed_at_random_times_is_old_or_new(cli, pbem_exe, monkeypatch
 # == rollback ===================================================================================================
 
 
-def test_rollback_restores_the_previous_export_and_keeps_orders(cli, snap, kit, started3):
+def test_rollback_restores_the_previous_export_and_keeps_orders(cli, snap, started3):
     names = [p["name"] for p in kit.PLAYERS3]
     data = cli.export(started3)
     cli.ok("order", started3, "--player", "Arthur", _legal_orders(data, "Arthur"))
@@ -701,8 +703,8 @@ def test_rollback_restores_the_previous_export_and_keeps_orders(cli, snap, kit, 
         assert _turn_files(snap, turn_dir) == first_files
 
 
-def test_rollback_then_corrected_order_is_played(cli, kit, tmp_path):
-    decks = {1: kit.deck_for(1, [["Handmaid", "Countess"], ["Guard"], ["Guard"]])}
+def test_rollback_then_corrected_order_is_played(cli, tmp_path):
+    decks = {1: kit.deck_titles(3, 1, {0: H, 1: G, 2: G}, C, set_aside=G)}
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3, decks=decks))
     cli.ok("start", folder)
@@ -747,7 +749,7 @@ def test_rollback_before_start_is_refused(cli, campaign3):
 # == the library API ============================================================================================
 
 
-def test_library_api_round_trip(kit, started3):
+def test_library_api_round_trip(started3):
     game = Campaign(started3)
     data = game.export()
     receipt = game.record_orders("Arthur", _legal_orders(data, "Arthur"))

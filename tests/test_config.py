@@ -9,8 +9,10 @@ from __future__ import annotations
 import copy
 import re
 
+import kit
 import pytest
 import yaml
+
 
 def _refused(cli, snap, folder, *words):
     """`pbem start folder` must fail cleanly, say ``words``, and write nothing."""
@@ -29,7 +31,7 @@ def _refused(cli, snap, folder, *words):
 
 
 @pytest.mark.parametrize("n", [3, 4])
-def test_valid_campaign_starts(cli, kit, tmp_path, n):
+def test_valid_campaign_starts(cli, tmp_path, n):
     folder = tmp_path / f"ok{n}"
     kit.write_config(folder, kit.config(n))
     cli.ok("start", folder)
@@ -38,7 +40,7 @@ def test_valid_campaign_starts(cli, kit, tmp_path, n):
 
 
 @pytest.mark.parametrize("name", ["Anne-Marie", "O'Brien", "Jean Luc", "Zoë", "J.R"])
-def test_ordinary_names_are_accepted(cli, kit, tmp_path, name):
+def test_ordinary_names_are_accepted(cli, tmp_path, name):
     players = copy.deepcopy(kit.PLAYERS3)
     players[1]["name"] = name
     folder = tmp_path / "g"
@@ -51,14 +53,14 @@ def test_ordinary_names_are_accepted(cli, kit, tmp_path, name):
 
 
 @pytest.mark.parametrize("count", [0, 1, 9, 12])
-def test_player_count_other_than_2_to_8_is_refused(cli, snap, kit, tmp_path, count):
+def test_player_count_other_than_2_to_8_is_refused(cli, snap, tmp_path, count):
     players = [{"name": f"Player{chr(65 + i)}", "email": f"p{i}@example.org"} for i in range(count)]
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(players))
     _refused(cli, snap, folder, "players")
 
 
-def test_missing_players_key_is_refused(cli, snap, kit, tmp_path):
+def test_missing_players_key_is_refused(cli, snap, tmp_path):
     data = kit.config(3)
     del data["players"]
     folder = tmp_path / "g"
@@ -67,7 +69,7 @@ def test_missing_players_key_is_refused(cli, snap, kit, tmp_path):
 
 
 @pytest.mark.parametrize("second", ["Arthur", "arthur", "ARTHUR", " Arthur "])
-def test_duplicate_names_are_refused(cli, snap, kit, tmp_path, second):
+def test_duplicate_names_are_refused(cli, snap, tmp_path, second):
     players = copy.deepcopy(kit.PLAYERS3)
     players[1]["name"] = second
     folder = tmp_path / "g"
@@ -98,7 +100,7 @@ BAD_NAMES = {
 
 
 @pytest.mark.parametrize("name", list(BAD_NAMES.values()), ids=list(BAD_NAMES))
-def test_bad_player_name_is_refused(cli, snap, kit, tmp_path, name):
+def test_bad_player_name_is_refused(cli, snap, tmp_path, name):
     players = copy.deepcopy(kit.PLAYERS3)
     players[2]["name"] = name
     folder = tmp_path / "g"
@@ -106,7 +108,7 @@ def test_bad_player_name_is_refused(cli, snap, kit, tmp_path, name):
     _refused(cli, snap, folder, "players", "name")
 
 
-def test_missing_name_is_refused(cli, snap, kit, tmp_path):
+def test_missing_name_is_refused(cli, snap, tmp_path):
     players = copy.deepcopy(kit.PLAYERS3)
     del players[0]["name"]
     folder = tmp_path / "g"
@@ -128,7 +130,7 @@ BAD_EMAILS = {
 
 
 @pytest.mark.parametrize("email", list(BAD_EMAILS.values()), ids=list(BAD_EMAILS))
-def test_malformed_email_is_refused(cli, snap, kit, tmp_path, email):
+def test_malformed_email_is_refused(cli, snap, tmp_path, email):
     players = copy.deepcopy(kit.PLAYERS3)
     players[1]["email"] = email
     folder = tmp_path / "g"
@@ -136,7 +138,7 @@ def test_malformed_email_is_refused(cli, snap, kit, tmp_path, email):
     _refused(cli, snap, folder, "players", "email")
 
 
-def test_missing_email_is_refused(cli, snap, kit, tmp_path):
+def test_missing_email_is_refused(cli, snap, tmp_path):
     players = copy.deepcopy(kit.PLAYERS3)
     del players[1]["email"]
     folder = tmp_path / "g"
@@ -144,7 +146,7 @@ def test_missing_email_is_refused(cli, snap, kit, tmp_path):
     _refused(cli, snap, folder, "players", "email")
 
 
-def test_duplicate_email_is_refused(cli, snap, kit, tmp_path):
+def test_duplicate_email_is_refused(cli, snap, tmp_path):
     players = copy.deepcopy(kit.PLAYERS4)
     players[3]["email"] = players[0]["email"]
     folder = tmp_path / "g"
@@ -152,7 +154,7 @@ def test_duplicate_email_is_refused(cli, snap, kit, tmp_path):
     _refused(cli, snap, folder, "players", "email")
 
 
-def test_player_written_as_plain_text_is_refused(cli, snap, kit, tmp_path):
+def test_player_written_as_plain_text_is_refused(cli, snap, tmp_path):
     data = kit.config(3)
     data["players"][0] = "Arthur <arthur@example.org>"
     folder = tmp_path / "g"
@@ -163,8 +165,8 @@ def test_player_written_as_plain_text_is_refused(cli, snap, kit, tmp_path):
 # -- decks -------------------------------------------------------------------------------
 
 
-def _deck_case(kit, name):
-    full = kit.make_deck()
+def _deck_case(name):
+    full = list(kit.FULL_DECK)
     if name == "15 cards":
         return {1: full[:-1]}, "decks"
     if name == "17 cards":
@@ -204,23 +206,23 @@ DECK_CASES = ["15 cards", "17 cards", "6 Guards", "no Princess, 2 Countesses", "
 
 
 @pytest.mark.parametrize("case", DECK_CASES)
-def test_bad_deck_is_refused(cli, snap, kit, tmp_path, case):
-    decks, word = _deck_case(kit, case)
+def test_bad_deck_is_refused(cli, snap, tmp_path, case):
+    decks, word = _deck_case(case)
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3, decks=decks))
     _refused(cli, snap, folder, "decks", word)
 
 
-def test_bad_deck_for_a_later_hand_is_refused(cli, snap, kit, tmp_path):
+def test_bad_deck_for_a_later_hand_is_refused(cli, snap, tmp_path):
     """A good deck for hand 1 and a bad one for hand 9: the message names hand 9."""
-    deck = kit.make_deck()
+    deck = list(kit.FULL_DECK)
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3, decks={1: deck, 9: deck[:-1]}))
     message = _refused(cli, snap, folder, "decks")
     assert re.search(r"\b9\b", message), message
 
 
-def test_deck_aliases_are_accepted_and_exported_canonically(cli, kit, tmp_path):
+def test_deck_aliases_are_accepted_and_exported_canonically(cli, tmp_path):
     # Every alias and odd case; deal order puts aliases in set-aside and hands.
     deck = ["Priest", "diplomat", "SHUGENJA", "Hatamoto", "manipulator", "Sensei", "courtier",
             "Diplomat", "shugenja", "hatamoto", "princess", "guard", "Guard", "GUARD", "gUaRd", "Guard"]
@@ -259,7 +261,7 @@ def test_deck_aliases_are_accepted_and_exported_canonically(cli, kit, tmp_path):
     ("# nothing but a comment\n", "empty"),
     ("42\n", "number"),
 ], ids=["list", "string", "empty-file", "comment-only", "number"])
-def test_yaml_that_is_not_a_mapping_is_refused(cli, snap, kit, tmp_path, text, kind):
+def test_yaml_that_is_not_a_mapping_is_refused(cli, snap, tmp_path, text, kind):
     folder = tmp_path / "g"
     kit.write_config(folder, text)
     message = _refused(cli, snap, folder)
@@ -271,7 +273,7 @@ def test_yaml_that_is_not_a_mapping_is_refused(cli, snap, kit, tmp_path, text, k
     ("title: ok\nplayers:\n  - {name: Arthur, email: a@example.org\n  - {name: Bruno}\n", 4),
     ("title: ok\nseed: 1\n\tplayers: []\n", 3),
 ])
-def test_invalid_yaml_names_the_line(cli, snap, kit, tmp_path, text, line):
+def test_invalid_yaml_names_the_line(cli, snap, tmp_path, text, line):
     folder = tmp_path / "g"
     kit.write_config(folder, text)
     message = _refused(cli, snap, folder, "yaml")
@@ -279,7 +281,7 @@ def test_invalid_yaml_names_the_line(cli, snap, kit, tmp_path, text, line):
 
 
 @pytest.mark.parametrize("where", ["document", "title", "player-name"])
-def test_python_tag_is_refused_and_nothing_runs(cli, snap, kit, tmp_path, where):
+def test_python_tag_is_refused_and_nothing_runs(cli, snap, tmp_path, where):
     marker = tmp_path / "PWNED"
     tag = f'!!python/object/apply:os.system ["touch {marker}"]'
     good = yaml.safe_dump(kit.config(3), sort_keys=False)
@@ -297,7 +299,7 @@ def test_python_tag_is_refused_and_nothing_runs(cli, snap, kit, tmp_path, where)
 
 
 @pytest.mark.parametrize("tag", ["!!python/name:os.system", "!!python/object:pbem.config.Person {}"])
-def test_other_python_tags_are_refused(cli, snap, kit, tmp_path, tag):
+def test_other_python_tags_are_refused(cli, snap, tmp_path, tag):
     folder = tmp_path / "g"
     text = yaml.safe_dump(kit.config(3), sort_keys=False).replace("title: Test game", f"title: {tag}")
     kit.write_config(folder, text)
@@ -318,26 +320,26 @@ def test_missing_campaign_folder_is_refused_and_not_created(cli, tmp_path):
     assert not folder.exists()
 
 
-def test_title_on_several_lines_is_refused(cli, snap, kit, tmp_path):
+def test_title_on_several_lines_is_refused(cli, snap, tmp_path):
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3, title="Game\nBcc: x@example.org"))
     _refused(cli, snap, folder, "title")
 
 
 @pytest.mark.parametrize("seed", [True, [1, 2], {"a": 1}, ""])
-def test_bad_seed_is_refused(cli, snap, kit, tmp_path, seed):
+def test_bad_seed_is_refused(cli, snap, tmp_path, seed):
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3, seed=seed))
     _refused(cli, snap, folder, "seed")
 
 
-def test_bad_gm_is_refused(cli, snap, kit, tmp_path):
+def test_bad_gm_is_refused(cli, snap, tmp_path):
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3, gm={"name": "Rita", "email": "rita@@example.org"}))
     _refused(cli, snap, folder, "gm", "email")
 
 
-def test_gm_and_title_of_the_interface_example_are_accepted(cli, kit, tmp_path):
+def test_gm_and_title_of_the_interface_example_are_accepted(cli, tmp_path):
     folder = tmp_path / "game7"
     kit.write_config(folder, kit.config(
         3, title="Love Letter, postal game 7", gm={"name": "Rita", "email": "gm@example.org"}))
@@ -352,7 +354,7 @@ def test_not_utf8_is_refused(cli, snap, tmp_path):
     _refused(cli, snap, folder, "campaign.yaml")
 
 
-def test_the_message_of_a_refusal_names_the_offending_player(cli, snap, kit, tmp_path):
+def test_the_message_of_a_refusal_names_the_offending_player(cli, snap, tmp_path):
     """A GM with four players must be able to find the one at fault."""
     players = copy.deepcopy(kit.PLAYERS4)
     players[2]["email"] = "charles@"
@@ -375,7 +377,7 @@ LOOK_ALIKES = {
 
 
 @pytest.mark.parametrize("pair", list(LOOK_ALIKES.values()), ids=list(LOOK_ALIKES))
-def test_look_alike_names_are_refused_at_start(cli, snap, kit, tmp_path, pair):
+def test_look_alike_names_are_refused_at_start(cli, snap, tmp_path, pair):
     first, second = pair
     players = copy.deepcopy(kit.PLAYERS3)
     players[0]["name"], players[1]["name"], players[2]["name"] = first, "Maxime", second
@@ -393,7 +395,7 @@ def test_look_alike_names_are_refused_by_new(cli, tmp_path, pair):
     assert not (folder / "campaign.yaml").exists()
 
 
-def test_names_in_other_scripts_that_look_like_no_one_are_accepted(cli, kit, tmp_path):
+def test_names_in_other_scripts_that_look_like_no_one_are_accepted(cli, tmp_path):
     names = ["Борис", "Ζωή", "Arthur", "Ольга"]
     players = [{"name": n, "email": f"p{i}@example.org"} for i, n in enumerate(names)]
     folder = tmp_path / "g"
@@ -401,7 +403,7 @@ def test_names_in_other_scripts_that_look_like_no_one_are_accepted(cli, kit, tmp
     cli.ok("start", folder)
 
 
-def test_the_gm_names_a_player_accent_blind(cli, kit, tmp_path):
+def test_the_gm_names_a_player_accent_blind(cli, tmp_path):
     players = [{"name": n, "email": f"p{i}@example.org"} for i, n in enumerate(["Arthur", "Chloé", "Bruno"])]
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(players))
@@ -411,7 +413,7 @@ def test_the_gm_names_a_player_accent_blind(cli, kit, tmp_path):
     assert "Chloé" in out
 
 
-def test_replace_refuses_a_name_that_looks_like_another_players(cli, snap, kit, tmp_path):
+def test_replace_refuses_a_name_that_looks_like_another_players(cli, snap, tmp_path):
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3))
     cli.ok("start", folder)

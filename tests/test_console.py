@@ -9,6 +9,8 @@ import subprocess
 from email.message import EmailMessage
 from pathlib import Path
 
+import kit
+
 from pbem.campaign import Campaign
 
 
@@ -55,14 +57,14 @@ def test_send_without_smtp_prints_only_the_error(cli, started3):
     assert "no mail.smtp section" in result.output
 
 
-def test_new_on_a_started_campaign_does_not_suggest_start(cli, started3, kit):
+def test_new_on_a_started_campaign_does_not_suggest_start(cli, started3):
     result = cli.fails("new", started3, "--player", "A <a@example.org>", "--player", "B <b@example.org>",
                        "--player", "C <c@example.org>")
     assert "already started" in result.output and "pbem start" not in result.output
     cli.fails("start", started3)  # what `new` used to suggest: refused
 
 
-def test_new_campaign_not_started_still_points_to_start(cli, tmp_path, kit):
+def test_new_campaign_not_started_still_points_to_start(cli, tmp_path):
     folder = tmp_path / "fresh"
     kit.write_config(folder, kit.config(3))
     result = cli.fails("new", folder, "--player", "A <a@example.org>", "--player", "B <b@example.org>",

@@ -12,6 +12,7 @@ from email import message_from_bytes
 from email.policy import default
 from types import SimpleNamespace
 
+import kit
 import pytest
 
 from pbem.outbox import DraftClash, Outbox, make_message, turn_mails
@@ -34,7 +35,7 @@ def outbox_mail(folder):
 
 
 @pytest.fixture
-def cyrillic(tmp_path, kit, cli):
+def cyrillic(tmp_path, cli):
     folder = tmp_path / "script"
     kit.write_config(folder, kit.config(SCRIPTS, gm={"name": "Rita", "email": "gm@example.org"}))
     cli.ok("start", folder)

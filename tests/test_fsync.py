@@ -65,3 +65,31 @@ def test_publish_syncs_the_outbox_folder(cli, started3, synced):
     synced.clear()
     cli.ok("resolve", started3, "--force")
     assert str(started3 / "mail" / "outbox") in synced
+
+
+def test_the_mailroom_syncs_each_message_it_keeps_and_never_the_machine(started3, synced, tmp_path):
+    """Issue 9.5: the inbox kept messages with a bare rename and then flushed
+    the whole machine (os.sync()); now each kept file and its folder are synced."""
+    from pbem import inbox
+    from pbem.campaign import Campaign
+
+    game = Campaign(started3)
+    message = tmp_path / "reply.eml"
+    message.write_bytes(b"From: Bruno <bruno@example.org>\r\nTo: gm@example.org\r\n"
+                        b"Subject: Re: [game3] Turn 1\r\nMessage-ID: <r1@example.org>\r\n\r\nHand 1: Guard\r\n")
+    synced.clear()
+    outcome = inbox.receive_file(game, message)
+    assert str(started3 / outcome.file) in synced, synced
+    assert str(game.store.received) in synced
+    assert str(game.store.received_index) in synced
+
+
+def test_write_atomic_syncs_the_file_and_its_folder(tmp_path, synced):
+    from pbem.store import write_atomic
+
+    target = tmp_path / "deep" / "roster.json"
+    write_atomic(target, "[]\n")
+    assert target.read_text() == "[]\n"
+    assert any(Path(p).parent == target.parent and Path(p).name.startswith(".roster.json.") for p in synced)
+    assert str(target.parent) in synced, "the rename was not made durable"
+    assert [p.name for p in target.parent.iterdir()] == ["roster.json"]

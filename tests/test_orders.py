@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import kit
 import pytest
 
 from builders import B, C, G, H, K, P, S, X, deck
@@ -438,3 +439,150 @@ def test_unicode_digits_are_no_crash(text, guess):
 def test_a_unicode_digit_in_a_premium_guess_is_no_crash(digit, number):
     o = six_one(f"Hand 3: Guard on Charles, guess {digit}")
     assert o.card == G and o.target == "Charles" and o.guess == number
+
+
+# == the order forms through `pbem order` (INTERFACE.md "Order lines"): accepted, completed, rejected ==
+
+_line = kit.ack_line  # the acknowledgement's line for a hand and status
+_o = kit.exported_order  # an order as `pbem export` shows it
+
+
+@pytest.fixture(scope="module")
+def forms_game(tmp_path_factory, cli):
+    """A started campaign shared by the order-form tests (each test reads back
+    the order it just wrote, so their order does not matter)."""
+    folder = tmp_path_factory.mktemp("forms") / "game"
+    kit.write_config(folder, kit.order_config())
+    cli.ok("start", folder)
+    return folder
+
+
+def test_order_campaign_deals_what_the_forms_need(cli, forms_game):
+    hands = cli.export(forms_game)["hands"]
+    assert hands[2]["active"] == "Bruno" and hands[2]["players"]["Bruno"]["cards"] == ["Guard", "Prince"]
+    assert hands[4]["active"] == "Charles" and hands[4]["players"]["Charles"]["cards"] == ["Prince", "Guard"]
+    assert hands[6]["active"] == "Arthur" and hands[6]["players"]["Arthur"]["cards"] == ["Countess", "Handmaid"]
+
+
+ACCEPTED_FORMS = [
+    # INTERFACE.md, "Order lines", verbatim
+    ("Bruno", "Hand 3: Guard on Charles, guess Prince", 3, _o("Guard", "Charles", "Prince")),
+    ("Bruno", "H3 Guard Charles Prince", 3, _o("Guard", "Charles", "Prince")),
+    ("Bruno", "3: guard charles prince", 3, _o("Guard", "Charles", "Prince")),
+    ("Bruno", "Hand 3 - play the Guard on Charles and guess that he has a Prince", 3,
+     _o("Guard", "Charles", "Prince")),
+    ("Bruno", "hand 3: guard -> charles (prince)", 3, _o("Guard", "Charles", "Prince")),
+    ("Bruno", "Hand 3: Guard on Charles, guess 5", 3, _o("Guard", "Charles", "Prince")),
+    ("Charles", "Hand 5: Prince on myself", 5, _o("Prince", "Charles")),
+    ("Arthur", "Hand 7: Countess", 7, _o("Countess")),
+    # "me", "myself", "self", or the player's own name
+    ("Charles", "Hand 5: Prince on me", 5, _o("Prince", "Charles")),
+    ("Charles", "Hand 5: Prince on self", 5, _o("Prince", "Charles")),
+    ("Charles", "Hand 5: Prince on Charles", 5, _o("Prince", "Charles")),
+    ("Charles", "hand 5: prince on CHARLES", 5, _o("Prince", "Charles")),
+    ("Charles", "Hand 5: Prince on Arthur", 5, _o("Prince", "Arthur")),
+    # player names in any case, or by a prefix naming one player only
+    ("Bruno", "Hand 3: Guard on CHARLES, guess PRINCE", 3, _o("Guard", "Charles", "Prince")),
+    ("Bruno", "Hand 3: Guard on cha, guess Princess", 3, _o("Guard", "Charles", "Princess")),
+    ("Bruno", "Hand 3: Guard on Art, guess King", 3, _o("Guard", "Arthur", "King")),
+    ("Bruno", "Hand 3: Guard on arthur, guess 8", 3, _o("Guard", "Arthur", "Princess")),
+    ("Bruno", "Hand 3: Guard on Arthur, guess 2", 3, _o("Guard", "Arthur", "Spy")),
+    # every alias of RULES.md section 1
+    ("Bruno", "Hand 3: Guard on Arthur, guess Priest", 3, _o("Guard", "Arthur", "Spy")),
+    ("Bruno", "Hand 3: Guard on Arthur, guess Courtier", 3, _o("Guard", "Arthur", "Spy")),
+    ("Bruno", "Hand 3: Guard on Arthur, guess Diplomat", 3, _o("Guard", "Arthur", "Baron")),
+    ("Bruno", "Hand 3: Guard on Arthur, guess Shugenja", 3, _o("Guard", "Arthur", "Handmaid")),
+    ("Bruno", "Hand 3: Guard on Arthur, guess Manipulator", 3, _o("Guard", "Arthur", "King")),
+    ("Bruno", "Hand 3: Guard on Arthur, guess Sensei", 3, _o("Guard", "Arthur", "Countess")),
+    ("Bruno", "Hand 3: Hatamoto on me", 3, _o("Prince", "Bruno")),
+    ("Charles", "Hand 5: Hatamoto on myself", 5, _o("Prince", "Charles")),
+    ("Arthur", "Hand 7: Sensei", 7, _o("Countess")),
+    ("Arthur", "hand 7: countess", 7, _o("Countess")),
+    ("Arthur", "Hand 7: Handmaid", 7, _o("Handmaid")),
+    ("Arthur", "Hand 7: Shugenja", 7, _o("Handmaid")),
+    ("Bruno", "Hand 6: Spy on Arthur", 6, _o("Spy", "Arthur")),
+    ("Bruno", "Hand 6: Priest on Arthur", 6, _o("Spy", "Arthur")),
+    ("Bruno", "Hand 6: Courtier on arthur", 6, _o("Spy", "Arthur")),
+    ("Bruno", "Hand 6: Baron on Charles", 6, _o("Baron", "Charles")),
+    ("Bruno", "Hand 6: Diplomat on Charles", 6, _o("Baron", "Charles")),
+    ("Bruno", "Hand 9: King on Arthur", 9, _o("King", "Arthur")),
+    ("Bruno", "Hand 9: Manipulator on Charles", 9, _o("King", "Charles")),
+    ("Bruno", "Hand 9: Princess", 9, _o("Princess")),  # legal, and fatal
+    ("Bruno", "Hand 12: Countess", 12, _o("Countess")),
+    # ranks name cards
+    ("Arthur", "Hand 7: 7", 7, _o("Countess")),
+    ("Arthur", "Hand 1: Guard on Bruno, guess Baron", 1, _o("Guard", "Bruno", "Baron")),
+]
+
+
+def _canonical(hand, o):
+    text = f"Hand {hand}: {o['card']}"
+    if o["target"]:
+        text += f" on {o['target']}"
+    if o["guess"]:
+        text += f", guess {o['guess']}"
+    return text
+
+
+@pytest.mark.parametrize("player, text, hand, expected", ACCEPTED_FORMS,
+                         ids=[f"{p}:{t}" for p, t, _, _ in ACCEPTED_FORMS])
+def test_order_forms_are_accepted(cli, forms_game, player, text, hand, expected):
+    result = cli.ok("order", forms_game, "--player", player, text)
+    assert _line(result.output, hand, "accepted"), result.output
+    assert _line(result.output, hand, "rejected") is None, result.output
+    assert _canonical(hand, expected) in result.output, \
+        f"the acknowledgement should echo the canonical form {_canonical(hand, expected)!r}:\n{result.output}"
+    orders = cli.export(forms_game)["orders"]
+    assert orders[player][str(hand)] == expected
+
+
+COMPLETED_FORMS = [
+    ("Bruno", "Hand 3: Guard", 3, _o("Guard", status="completed")),
+    ("Bruno", "Hand 3: Guard on Charles", 3, _o("Guard", "Charles", status="completed")),
+    ("Bruno", "Hand 3: Guard on Charles, guess Guard", 3, _o("Guard", "Charles", status="completed")),
+    ("Bruno", "Hand 3: Guard on Charles, guess 1", 3, _o("Guard", "Charles", status="completed")),
+    ("Bruno", "Hand 3: Guard on Zelda, guess Prince", 3, _o("Guard", None, "Prince", "completed")),
+    ("Bruno", "Hand 3: Guard on myself, guess Prince", 3, _o("Guard", None, "Prince", "completed")),
+    ("Bruno", "Hand 3: Guard on Bruno, guess Prince", 3, _o("Guard", None, "Prince", "completed")),
+    ("Bruno", "Hand 3: Prince", 3, _o("Prince", status="completed")),
+    ("Bruno", "Hand 6: Spy", 6, _o("Spy", status="completed")),
+    ("Bruno", "Hand 6: Baron on me", 6, _o("Baron", status="completed")),
+    ("Bruno", "Hand 9: King on Nobody", 9, _o("King", status="completed")),
+]
+
+
+@pytest.mark.parametrize("player, text, hand, expected", COMPLETED_FORMS,
+                         ids=[f"{p}:{t}" for p, t, _, _ in COMPLETED_FORMS])
+def test_order_forms_are_completed(cli, forms_game, player, text, hand, expected):
+    result = cli.ok("order", forms_game, "--player", player, text)
+    line = _line(result.output, hand, "completed")
+    assert line, result.output
+    assert "random" in result.output.lower(), f"the player must be told what will be filled in:\n{result.output}"
+    orders = cli.export(forms_game)["orders"]
+    assert orders[player][str(hand)] == expected
+
+
+REJECTED_FORMS = [
+    ("Bruno", "Hand 14: Guard on Charles, guess Prince", 14, "14"),
+    ("Bruno", "Hand 0: Guard on Charles, guess Prince", 0, "0"),
+    ("Bruno", "Hand 1: Guard on Charles, guess Prince", 1, "turn"),      # Arthur is active there
+    ("Bruno", "Hand 3: King on Charles", 3, "hold"),                      # not held
+    ("Bruno", "Hand 3: Princess", 3, "hold"),
+    ("Bruno", "Hand 12: Prince on Arthur", 12, "Countess"),               # the Countess rule
+    ("Bruno", "Hand 9: Countess", 9, "hold"),
+    ("Bruno", "Hand 3: on Charles", 3, "card"),                           # no card named
+    ("Arthur", "Hand 3: Guard on Charles, guess Prince", 3, "turn"),
+]
+
+
+@pytest.mark.parametrize("player, text, hand, word", REJECTED_FORMS,
+                         ids=[f"{p}:{t}" for p, t, _, _ in REJECTED_FORMS])
+def test_order_rejected_with_reason_and_not_exported(cli, forms_game, player, text, hand, word):
+    before = cli.export(forms_game)
+    result = cli("order", forms_game, "--player", player, text)
+    assert result.exit_code == 1, result.output  # nothing was recorded (issue 11: it used to exit 0)
+    line = _line(result.output, hand, "rejected")
+    assert line, result.output
+    assert word.lower() in line.lower(), f"the reason should mention {word!r}: {line!r}"
+    after = cli.export(forms_game)
+    assert after == before, "a rejected order must not change the orders on file"

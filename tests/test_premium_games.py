@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 
+import kit
 import pytest
 
 from pbem.campaign import Campaign
@@ -29,7 +30,7 @@ def premium_deck(*top: str) -> list[str]:
 
 
 @pytest.fixture
-def six(tmp_path, kit, cli):
+def six(tmp_path, cli):
     """Hand 1: Arthur holds the Guard and the Cardinal; Bruno the Assassin, Charles the King,
     Didier the Princess, Emma the Bishop, Fanny the Count; the set-aside card is a Spy."""
     folder = tmp_path / "six"
@@ -55,7 +56,7 @@ def test_a_six_player_campaign_starts_with_the_premium_deck(six, cli):
 
 
 @pytest.mark.parametrize("count", [5, 7, 8])
-def test_five_to_eight_players_start(tmp_path, kit, cli, count):
+def test_five_to_eight_players_start(tmp_path, cli, count):
     players = [{"name": f"Player{chr(65 + i)}", "email": f"p{i}@example.org"} for i in range(count)]
     folder = tmp_path / f"g{count}"
     kit.write_config(folder, kit.config(players))
@@ -64,17 +65,17 @@ def test_five_to_eight_players_start(tmp_path, kit, cli, count):
     assert all(h["draw_pile"] == 30 - count for h in data["hands"])
 
 
-def test_a_classic_deck_in_a_six_player_game_is_refused(tmp_path, kit, cli, snap):
+def test_a_classic_deck_in_a_six_player_game_is_refused(tmp_path, cli, snap):
     folder = tmp_path / "bad"
-    kit.write_config(folder, kit.config(SIX, decks={2: kit.make_deck()}))
+    kit.write_config(folder, kit.config(SIX, decks={2: kit.FULL_DECK}))
     before = snap(folder)
     out = cli.fails("start", folder).output
     assert snap(folder) == before
     assert "decks.2" in out and "32 cards of the Premium deck" in out and "has 16" in out
 
 
-def test_a_premium_card_in_a_classic_deck_is_refused(tmp_path, kit, cli):
-    deck = kit.make_deck()
+def test_a_premium_card_in_a_classic_deck_is_refused(tmp_path, cli):
+    deck = list(kit.FULL_DECK)
     deck[deck.index("Princess")] = "Bishop"
     folder = tmp_path / "bad"
     kit.write_config(folder, kit.config(3, decks={1: deck}))
@@ -185,7 +186,7 @@ def test_verify_replays_a_premium_game_with_standing_orders(tmp_path):
     assert any(isinstance(o.get("guess"), int) for t in record["turns"] for o in t["orders"].values() if o)
 
 
-def test_a_standing_discard_order_changes_the_bishops_result_and_verify_checks_it(tmp_path, kit, cli):
+def test_a_standing_discard_order_changes_the_bishops_result_and_verify_checks_it(tmp_path, cli):
     folder = tmp_path / "bish"
     # Hand 2: Bruno is first, with the Bishop and a Handmaid; Charles holds the King.
     deck = premium_deck("Spy", "Bishop", "King", "Guard", "Guard", "Guard", "Guard", "Handmaid", "Prince")
@@ -313,7 +314,7 @@ def test_the_premium_example_is_what_its_script_builds_and_resolves(cli, tmp_pat
     assert all("marked" in h for h in data["hands"])
 
 
-def test_premium_orders_by_mail_are_acknowledged(tmp_path, kit, cli):
+def test_premium_orders_by_mail_are_acknowledged(tmp_path, cli):
     from email import message_from_bytes
     from email.policy import default
 
@@ -351,7 +352,7 @@ def test_a_standing_order_stays_with_the_seat_when_its_player_is_replaced(six, c
     assert Campaign(six).position().game.hand(1).bishop_discard[2]
 
 
-def test_a_premium_card_name_is_a_fine_player_name_in_a_classic_game_only(tmp_path, kit, cli):
+def test_a_premium_card_name_is_a_fine_player_name_in_a_classic_game_only(tmp_path, cli):
     players = [dict(p) for p in kit.PLAYERS3]
     players[1]["name"] = "Count"
     folder = tmp_path / "classic"

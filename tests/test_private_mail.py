@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 
+import kit
 from builders import B, C, G, H, K, P, S, X, deck
+
 from pbem.campaign import Campaign
 from pbem.cards import COUNTS
 from pbem.engine import Game, shuffled_deck
@@ -29,11 +31,10 @@ def block(mail: str, hand: int) -> str:
     return mail[start:end]
 
 
-def scripted(kit, tmp_path) -> Campaign:
+def scripted(tmp_path) -> Campaign:
     """Hand 1: Arthur holds Spy and Guard, Bruno the Prince, Charles a Handmaid;
     the pile starts Handmaid, Countess, Guard."""
-    hand1 = kit.deck_for(1, [["Spy", "Guard"], ["Prince"], ["Handmaid"]], set_aside="Baron",
-                         pile=["Handmaid", "Countess", "Guard"])
+    hand1 = kit.deck_titles(3, 1, {0: S, 1: P, 2: H}, G, set_aside=B, pile=[H, C, G])
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3, decks={1: hand1}))
     campaign = Campaign(folder)
@@ -41,8 +42,8 @@ def scripted(kit, tmp_path) -> Campaign:
     return campaign
 
 
-def test_the_player_on_turn_sees_discards_protections_and_what_they_know(kit, tmp_path):
-    campaign = scripted(kit, tmp_path)
+def test_the_player_on_turn_sees_discards_protections_and_what_they_know(tmp_path):
+    campaign = scripted(tmp_path)
     campaign.record_orders("Arthur", "Hand 1: Spy on Bruno")          # turn 1: Arthur sees the Prince
     campaign.resolve(force=True)
     campaign.record_orders("Bruno", "Hand 1: Handmaid")               # turn 2: Bruno protected
@@ -67,11 +68,10 @@ def test_the_player_on_turn_sees_discards_protections_and_what_they_know(kit, tm
     assert "holds the Prince" not in campaign.report()
 
 
-def test_knowledge_that_may_be_stale_says_so(kit, tmp_path):
+def test_knowledge_that_may_be_stale_says_so(tmp_path):
     """Bruno was seen holding the Prince, then played the Prince: what Arthur
     saw may no longer hold, and the mail says so rather than "holds"."""
-    hand1 = kit.deck_for(1, [["Spy", "Guard"], ["Prince"], ["Handmaid"]], set_aside="Baron",
-                         pile=["Prince", "Countess", "Guard"])
+    hand1 = kit.deck_titles(3, 1, {0: S, 1: P, 2: H}, G, set_aside=B, pile=[P, C, G])
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3, decks={1: hand1}))
     campaign = Campaign(folder)
@@ -182,7 +182,7 @@ def _orders_from_mail(mail: str, players: list[str], me: str) -> str:
     return "\n".join(lines)
 
 
-def test_a_whole_game_played_from_the_private_mails_alone(kit, tmp_path):
+def test_a_whole_game_played_from_the_private_mails_alone(tmp_path):
     """Every turn, each player writes what their mail suggests: every order is
     accepted, no card is suggested that the player does not hold, and the game
     ends without a single default."""
@@ -212,10 +212,10 @@ def test_a_whole_game_played_from_the_private_mails_alone(kit, tmp_path):
     assert campaign.position().game.finished
 
 
-def test_last_turn_in_the_hand_is_told_in_the_private_mail(kit, tmp_path):
+def test_last_turn_in_the_hand_is_told_in_the_private_mail(tmp_path):
     """Bruno decides hand 1 without the public report: Arthur's Spy play on him
     last turn is in his mail (the public part only: not what the Spy saw)."""
-    campaign = scripted(kit, tmp_path)
+    campaign = scripted(tmp_path)
     campaign.record_orders("Arthur", "Hand 1: Spy on Bruno")
     campaign.resolve(force=True)
     table = block(campaign.report(player="Bruno"), 1)

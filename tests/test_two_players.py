@@ -9,24 +9,27 @@ from __future__ import annotations
 
 import re
 
+import kit
 import pytest
+from builders import B, C, G, H, K, P, X
 
 from pbem.campaign import Campaign
+from pbem.cards import Card
 from pbem.record import extract, verify
 
 PLAYERS2 = [{"name": "Arthur", "email": "arthur@example.org"},
             {"name": "Bruno", "email": "bruno@example.org"}]
 
 
-def duo_deck(face_up: list[str], held: list[str], draw: str, set_aside: str, kit) -> list[str]:
+def duo_deck(face_up: list[Card], held: list[Card], draw: Card, set_aside: Card) -> list[str]:
     """Hand 1's deck: set-aside, three face up, Arthur's card, Bruno's, Arthur's draw."""
-    return kit.make_deck(set_aside, *face_up, held[0], held[1], draw)
+    return kit.deck_titles(2, 1, dict(enumerate(held)), draw, set_aside=set_aside, face_up=face_up)
 
 
 @pytest.fixture
-def duo(tmp_path, kit, cli):
+def duo(tmp_path, cli):
     folder = tmp_path / "duo"
-    deck = duo_deck(["Princess", "Countess", "King"], ["Guard", "Handmaid"], "Baron", "Prince", kit)
+    deck = duo_deck([X, C, K], [G, H], B, P)
     kit.write_config(folder, kit.config(PLAYERS2, decks={1: deck}))
     cli.ok("start", folder)
     return folder
@@ -78,7 +81,7 @@ def test_a_guard_on_the_protected_lone_opponent_is_accepted_and_has_no_effect(du
 
 
 @pytest.mark.parametrize("count", [1, 9])
-def test_one_or_nine_players_are_refused_naming_the_allowed_counts(cli, snap, kit, tmp_path, count):
+def test_one_or_nine_players_are_refused_naming_the_allowed_counts(cli, snap, tmp_path, count):
     players = [{"name": f"Player{chr(65 + i)}", "email": f"p{i}@example.org"} for i in range(count)]
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(players))
@@ -98,8 +101,8 @@ def test_pbem_new_with_two_players_starts_and_with_one_is_refused(cli, tmp_path)
 
 
 @pytest.mark.parametrize("length", [15, 17, 32])
-def test_a_deck_of_the_wrong_length_for_the_player_count_is_refused(cli, snap, kit, tmp_path, length):
-    full = kit.make_deck()
+def test_a_deck_of_the_wrong_length_for_the_player_count_is_refused(cli, snap, tmp_path, length):
+    full = list(kit.FULL_DECK)
     deck = (full * 2)[:length]
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(PLAYERS2, decks={3: deck}))
@@ -107,7 +110,7 @@ def test_a_deck_of_the_wrong_length_for_the_player_count_is_refused(cli, snap, k
     assert "decks.3" in out and "16 cards" in out and f"has {length}" in out and "2 players" in out
 
 
-def test_verify_replays_a_two_player_game(tmp_path, kit):
+def test_verify_replays_a_two_player_game(tmp_path):
     folder = tmp_path / "vduo"
     kit.write_config(folder, kit.config(PLAYERS2, seed="a-long-secret-seed-for-the-duo"))
     campaign = Campaign(folder)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -23,7 +22,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from ..store import fsync_dir
+from ..store import fsync_dir, write_atomic
 
 __all__ = ["LedgerBusy", "LedgerError", "SentLedger", "FetchLedger"]
 
@@ -308,21 +307,7 @@ class FetchLedger(_Locked):
             "folders": self._folders,
             "delivered": sorted(self._delivered),
         }
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=self.path.name + ".", suffix=".tmp", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(data, handle, ensure_ascii=False, separators=(",", ":"))
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
-            raise
-        fsync_dir(self.path.parent)
+        write_atomic(self.path, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
         # Only now is the journal redundant; a crash before this line replays it harmlessly.
         try:
             os.unlink(self.journal_path)

@@ -110,9 +110,9 @@ def test_the_same_message_twice_is_recorded_once(game7):
     first = inbox.receive_file(game7, CORPUS / EXPECTED[0]["file"])
     again = inbox.receive_file(game7, CORPUS / EXPECTED[0]["file"])
     assert first.status == inbox.RECORDED and again.status == inbox.DUPLICATE
-    index = (game7.folder / inbox.INDEX).read_text(encoding="utf-8").splitlines()
+    index = game7.store.received_index.read_text(encoding="utf-8").splitlines()
     assert len(index) == 1
-    assert len(list((game7.folder / inbox.RECEIVED).glob("*.eml"))) == 1
+    assert len(list(game7.store.received.glob("*.eml"))) == 1
     assert raw == (game7.folder / first.file).read_bytes()
 
 
@@ -173,7 +173,7 @@ def test_clear_drops_orders_and_status_sends_cards(game7):
 
 
 def test_maildir_fetch_reads_new_mail_once(game7):
-    maildir = game7.folder / inbox.INBOX
+    maildir = game7.store.inbox
     (maildir / "new").mkdir(parents=True)
     for entry in EXPECTED[:5]:
         (maildir / "new" / entry["file"]).write_bytes((CORPUS / entry["file"]).read_bytes())

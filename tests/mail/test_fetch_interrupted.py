@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import kit
 import pytest
 from test_imap import PROCESSED, Mailbox, box  # noqa: F401 - box is a fixture
 
@@ -128,7 +129,7 @@ def test_a_uid_missing_from_a_cut_off_reply_is_read_next_time(box, monkeypatch):
 # -- two fetches at once on a Maildir ---------------------------------------------------------------
 
 
-def _maildir_game(tmp_path, kit, cli, count: int) -> Path:
+def _maildir_game(tmp_path, cli, count: int) -> Path:
     from pbem.outbox import make_message
 
     folder = tmp_path / "md"
@@ -144,12 +145,12 @@ def _maildir_game(tmp_path, kit, cli, count: int) -> Path:
     return folder
 
 
-def test_second_fetch_waiting_for_the_lock_does_not_fail(tmp_path, kit, cli, monkeypatch):
+def test_second_fetch_waiting_for_the_lock_does_not_fail(tmp_path, cli, monkeypatch):
     """The second `pbem fetch` waits for the first one's lock; meanwhile the first
     files every message under cur/. Before: "No such file or directory"."""
     from pbem.campaign import Campaign
 
-    folder = _maildir_game(tmp_path, kit, cli, 3)
+    folder = _maildir_game(tmp_path, cli, 3)
     new, cur = folder / "mail" / "inbox" / "new", folder / "mail" / "inbox" / "cur"
     real_locked = Campaign.locked
 
@@ -165,8 +166,8 @@ def test_second_fetch_waiting_for_the_lock_does_not_fail(tmp_path, kit, cli, mon
     assert "No such file" not in result.output
 
 
-def test_two_fetch_processes_at_once_read_every_message_once(tmp_path, kit, cli, pbem_exe):
-    folder = _maildir_game(tmp_path, kit, cli, 40)
+def test_two_fetch_processes_at_once_read_every_message_once(tmp_path, cli, pbem_exe):
+    folder = _maildir_game(tmp_path, cli, 40)
     procs = [pbem_exe.popen("fetch", folder) for _ in range(2)]
     for proc in procs:
         out, err = proc.communicate(timeout=60)

@@ -118,7 +118,7 @@ def test_a_forgery_warning_never_mails_the_forged_code(game, how):
     assert "not yours" in warning and to_of(drafts(game)[outcome.ack]) == ADDRESS["Bruno"]
     # Nor in what the tool prints or records about the message.
     for text in (outcome.detail, outcome.summary(), gm_output(game),
-                 (game.folder / inbox.INDEX).read_text(encoding="utf-8")):
+                 game.store.received_index.read_text(encoding="utf-8")):
         assert chloe not in text.upper() and carried.upper() not in text.upper(), text
     # The GM still learns whose code it was.
     assert "Chloé" in outcome.detail
@@ -272,8 +272,8 @@ def test_a_hundred_spoofed_messages_make_a_few_acknowledgements(tmp_path, smtp, 
     assert report.messages == 101
     assert f"{100 - inbox.ACKS_PER_HOUR} acknowledgement(s) held" in "\n".join(report.lines())
     # Every message kept and indexed, none lost.
-    index = (campaign.folder / inbox.INDEX).read_text(encoding="utf-8").splitlines()
-    assert len(index) == 101 and len(list((campaign.folder / inbox.RECEIVED).glob("*.eml"))) == 101
+    index = campaign.store.received_index.read_text(encoding="utf-8").splitlines()
+    assert len(index) == 101 and len(list(campaign.store.received.glob("*.eml"))) == 101
     # Bruno's address got a few acknowledgements, Arthur his own one; the rest wait for the GM.
     sent_to = [r.rcpt_tos[0] for r in smtp.received]
     assert sent_to.count(ADDRESS["Bruno"]) == inbox.ACKS_PER_HOUR

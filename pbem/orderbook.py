@@ -1,0 +1,181 @@
+"""The order book: the orders on file for the awaited turn, and what became of
+each submission (its :class:`Receipt`).
+
+Orders come from `pbem order` (one text) and from the mail reader (a batch of
+messages, saved once); both go through :class:`OrderBook`, which checks each
+order against the position (:mod:`pbem.orders`) and keeps the record the
+resolution reads back.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Callable, NamedTuple
+
+from .cards import Card
+from .engine import PAIRED, PREMIUM_PLAYERS, Game
+from .orders import REJECTED, CheckedOrder, check_order, one_order_per_hand, parse_orders
+from .store import CampaignStore
+
+
+class Position(NamedTuple):
+    """The game as of the latest resolved turn."""
+
+    turn_on_file: int        # the latest turn folder (0: the start)
+    game: Game
+    players: list[str]
+    seed: str
+    opened_at: datetime      # when the awaited turn opened (the latest turn folder was written)
+
+
+def missing_hands(position: Position, on_file: dict) -> dict[str, list[int]]:
+    """Player -> hands in which they must play and have no order on file."""
+    out = {}
+    for seat, hands in position.game.awaited().items():
+        name = position.players[seat]
+        mine = on_file.get(name, {})
+        missing = [h for h in hands if str(h) not in mine]
+        if missing:
+            out[name] = missing
+    return out
+
+
+class Receipt(NamedTuple):
+    """What became of one submission of orders."""
+
+    player: str
+    turn: int
+    checked: list[CheckedOrder]
+    ignored: list[str]
+    on_file: dict[int, dict]          # hand -> order on file after this submission
+    missing: list[int]                # hands still without an order
+
+    @property
+    def any_rejected(self) -> bool:
+        return any(c.status == REJECTED for c in self.checked)
+
+    def lines(self) -> list[str]:
+        """One line per order as read, then the lines ignored and the hands missing."""
+        out = []
+        for c in self.checked:
+            line = f"  hand {c.hand}: {c.status:<9} {c.written.canonical()}"
+            if c.reason:
+                line += f"  -- {c.reason}"
+            if c.note:
+                line += f"  ({c.note})"
+            out.append(line)
+        out += [f"  ignored (not an order): {text}" for text in self.ignored]
+        out.append(f"  still missing: {', '.join(map(str, self.missing)) if self.missing else 'none'}")
+        return out
+
+
+class OrderBook:
+    """The orders on file for the awaited turn, changed in memory, saved at once.
+
+    ``pbem order`` submits one text; the mail reader submits a whole batch of
+    messages and saves once (one write for the batch, not one per message).
+    """
+
+    def __init__(self, store: CampaignStore, position: Position, clock: Callable[[], datetime],
+                 find_player: Callable[[str, list[str]], str]):
+        self.store = store
+        self.position = position
+        self.clock = clock              # the campaign's: order and log timestamps
+        self.find_player = find_player  # a name as given -> the player's name (or an error naming the players)
+        self.turn = position.game.turn
+        self.on_file = store.read_orders(self.turn)
+        self.standing = store.read_standing(self.turn)  # "if Bishop" orders (RULES 10.3)
+        self.log: list[dict] = []
+
+    def player(self, given: str) -> str:
+        return self.find_player(given, self.position.players)
+
+    def submit(self, player: str, text: str, source: str = "gm", turn: int | None = None) -> Receipt:
+        pos = self.position
+        name = self.player(player)
+        game = pos.game
+        parsed = parse_orders(text, pos.players, name)
+        if turn is not None and turn != game.turn:
+            why = (f"your message answers the mail of turn {turn}, which is over; turn {game.turn} is "
+                   f"being played now: reply to the Turn {game.turn} mail")
+            checked = [CheckedOrder(w, REJECTED, why) for w in parsed.orders]
+        else:
+            checked = one_order_per_hand([check_order(w, game, pos.players, name) for w in parsed.orders])
+        mine = self.on_file.setdefault(name, {})
+        now = self.clock().isoformat(timespec="seconds")
+        for c in checked:
+            if c.status != REJECTED and c.written.standing:  # not a play: it replaces no play order
+                self.standing.setdefault(name, {})[str(c.hand)] = c.written.standing
+            elif c.status != REJECTED:
+                mine[str(c.hand)] = _order_record(c, now, source, pos.players, name)
+        if not mine:
+            self.on_file.pop(name)
+        self.log.append({
+            "received": now, "player": name, "source": source, "text": text,
+            "results": [{"hand": c.hand, "status": c.status, "reason": c.reason or c.note,
+                         "order": c.written.canonical()} for c in checked],
+        })
+        return Receipt(name, game.turn, checked, parsed.ignored, self.mine(name), self.missing(name))
+
+    def clear(self, player: str, source: str = "gm") -> None:
+        """Drop every order of ``player`` for the awaited turn."""
+        name = self.player(player)
+        self.on_file.pop(name, None)
+        now = self.clock().isoformat(timespec="seconds")
+        self.log.append({"received": now, "player": name, "source": source, "text": "CLEAR", "results": []})
+
+    def mine(self, name: str) -> dict[int, dict]:
+        return {int(h): o for h, o in sorted(self.on_file.get(name, {}).items(), key=lambda kv: int(kv[0]))}
+
+    def missing(self, name: str) -> list[int]:
+        return missing_hands(self.position, self.on_file).get(name, [])
+
+    def save(self) -> None:
+        """The orders file first, then the log: a crash in between loses no order."""
+        store = self.store
+        store.write_orders(self.turn, self.on_file)
+        if self.standing:
+            store.write_standing(self.turn, self.standing)
+        store.log_submissions(self.turn, self.log)
+        self.log = []
+
+
+def _order_record(checked: CheckedOrder, when: str, source: str, players: list[str] = (),
+                  me: str = "") -> dict:
+    w = checked.written
+    target = None  # null when a random target will be chosen
+    if checked.order is not None and checked.order.target is not None and not checked.random_target:
+        target = w.target
+    guess = checked.order.guess if checked.order is not None else None
+    premium: dict[str, Any] = {}
+    if len(players) in PREMIUM_PLAYERS:  # values as the player wrote them (RULES 10.4)
+        target = w.target
+        guess = w.guess
+        if w.card in PAIRED:
+            premium["targets"] = [t for t in (w.target, w.second) if t is not None]
+        if w.card == Card.CARDINAL:
+            premium["look"] = _cardinal_look(w, me)
+    return {
+        "card": w.card.title if w.card else None,
+        "target": target,
+        "guess": guess.title if isinstance(guess, Card) else guess,
+        **premium,
+        "status": checked.status,
+        "text": w.text,
+        "reason": checked.reason,
+        "note": checked.note,
+        "received": when,
+        "source": source,
+    }
+
+
+def _cardinal_look(w, me: str) -> str | None:
+    """The player a Cardinal order looks at, the default filled in (RULES 10.3):
+    the one named after "look", else the one of the two who is not the writer,
+    else the first named."""
+    names = [n for n in (w.target, w.second) if n is not None]
+    if w.look is not None and w.look in names:
+        return w.look
+    if not names:
+        return None
+    return names[1] if names[0] == me and len(names) > 1 else names[0]
