@@ -412,6 +412,15 @@ class CampaignStore:
         return self.root / TEMPLATES
 
 
+def fsync_file(path: Path) -> None:
+    """Make a file written without a sync durable (its bytes; its name is its folder's)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def fsync_dir(path: Path) -> None:
     """Make a file's creation or rename durable (the entry lives in the directory)."""
     fd = os.open(path, os.O_RDONLY)

@@ -116,7 +116,7 @@ def test_a_draft_never_replaces_another_in_a_batch(tmp_path):
 # -- never replacing must not wedge a rerun after a crash ---------------------------------------------
 
 
-def test_a_fetch_rerun_after_a_crash_keeps_the_ack_already_drafted(cli, tmp_path, kit):
+def test_a_fetch_rerun_after_a_crash_keeps_the_ack_already_drafted(cli, tmp_path):
     """A batch killed after its acknowledgement was drafted but before its index
     was written reads the message again: the ack already there is kept (not
     replaced, not doubled, no clash)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import kit
 import pytest
 from builders import deck, hand, rng
 
@@ -720,7 +721,7 @@ def premium_names(*top: str) -> list[str]:
 
 
 @pytest.fixture
-def marked(tmp_path, kit, cli):
+def marked(tmp_path, cli):
     """Hand 1: Arthur holds the Sycophant and a Guard; Bruno a Guard and draws the Baroness next;
     Charles the King, Didier the Princess, Emma the Assassin, Fanny the Count."""
     folder = tmp_path / "marked"
@@ -784,7 +785,7 @@ def test_the_marked_players_order_that_cannot_choose_oneself_is_accepted_with_a_
     assert h1["players"]["Didier"]["in"] and h1["marked"] is None
 
 
-def test_a_guard_order_on_the_protected_says_where_it_will_go(tmp_path, kit, cli):
+def test_a_guard_order_on_the_protected_says_where_it_will_go(tmp_path, cli):
     folder = tmp_path / "hm"
     # Arthur plays the Handmaid; Bruno (Guard and Guard) aims at Arthur: the Guard goes to Charles.
     deck = premium_names(
@@ -805,7 +806,7 @@ def test_export_guess_is_an_integer_in_premium_and_a_name_in_classic(marked, sta
     assert "marked" not in data["hands"][0] and "face_up" not in data["hands"][0]
 
 
-def test_export_cardinal_look_default_filled_in(tmp_path, kit, cli):
+def test_export_cardinal_look_default_filled_in(tmp_path, cli):
     folder = tmp_path / "card"
     deck = premium_names("Spy", "Cardinal", "Guard", "King", "Princess", "Assassin", "Count", "Guard")
     kit.write_config(folder, kit.config(SIX, decks={1: deck}, seed="audit-card"))
@@ -819,7 +820,7 @@ def test_export_cardinal_look_default_filled_in(tmp_path, kit, cli):
     assert cli.export(folder)["orders"]["Arthur"]["1"]["look"] == "Charles"
 
 
-def test_export_face_up_of_a_two_player_game(tmp_path, kit, cli):
+def test_export_face_up_of_a_two_player_game(tmp_path, cli):
     folder = tmp_path / "duo"
     players = SIX[:2]
     deck = [
@@ -873,7 +874,7 @@ def test_cardinal_look_at_the_second_named_stays_on_the_second_slot_under_the_ma
     assert (saw.other, saw.card) == (4, BI)
 
 
-def test_the_acknowledgement_of_a_cardinal_under_the_mark(tmp_path, kit, cli):
+def test_the_acknowledgement_of_a_cardinal_under_the_mark(tmp_path, cli):
     folder = tmp_path / "cm"
     # Arthur: Sycophant and Guard; Bruno: Count, draws the Cardinal; Charles King, Didier Princess,
     # Emma Assassin, Fanny Count.
