@@ -32,8 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from pbem.site import build_site  # noqa: E402
 from site_games import play, write_campaign  # noqa: E402
+
+from pbem.site import build_site  # noqa: E402
 
 TARGET = 1.0
 

@@ -17,8 +17,18 @@ from typing import Any, NamedTuple
 
 from . import events as ev
 from .cards import COUNTS, PREMIUM_COUNTS, Card
-from .engine import (ANY, CARD_RULES, OTHER, PAIR_ANY, PAIR_OTHERS, PREMIUM_PLAYERS, Game, countess_forced,
-                     legal_cards, tokens_to_win)
+from .engine import (
+    ANY,
+    CARD_RULES,
+    OTHER,
+    PAIR_ANY,
+    PAIR_OTHERS,
+    PREMIUM_PLAYERS,
+    Game,
+    countess_forced,
+    legal_cards,
+    tokens_to_win,
+)
 from .store import StoreError
 
 
@@ -43,7 +53,7 @@ def rules_text() -> str:
     raise FileNotFoundError("RULES.md is missing from this installation of pbem (docs/RULES.md)")
 
 
-def card_reference_text(renderer: "Renderer") -> str:
+def card_reference_text(renderer: Renderer) -> str:
     """The card reference as the mails show it (``pbem rules --cards``)."""
     return renderer.env.from_string('{% import "_cards.txt.j2" as deck %}{{ deck.reference(cards) }}') \
         .render(cards=card_reference())
