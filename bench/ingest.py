@@ -29,9 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "mail"))  # the corpus and its campaign
 
-from pbem import inbox  # noqa: E402
 from corpus_game import CORPUS, corpus_code, make_game7  # noqa: E402
 
+from pbem import inbox  # noqa: E402
 
 
 def messages(count: int) -> list[bytes]:

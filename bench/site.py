@@ -35,9 +35,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from site_games import play, write_campaign  # noqa: E402
+
 from pbem.campaign import Campaign  # noqa: E402
 from pbem.site import build_site  # noqa: E402
-from site_games import play, write_campaign  # noqa: E402
 
 TARGET = 1.0
 

@@ -16,10 +16,11 @@ campaign as it was.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from . import events as ev
 from .config import CAMPAIGN_FILE, CampaignConfig, ConfigError, check_names_apart, load_config
@@ -123,8 +124,8 @@ def system_clock() -> datetime:
     fixed = os.environ.get("PBEM_NOW")
     if fixed:
         moment = datetime.fromisoformat(fixed)
-        return (moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)).astimezone(timezone.utc)
-    return datetime.now(timezone.utc)
+        return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(UTC)
+    return datetime.now(UTC)
 
 
 class Campaign:
@@ -230,7 +231,7 @@ class Campaign:
             return ""
         from .deadlines import describe
 
-        zone = self.schedule.zone if self.schedule is not None else timezone.utc
+        zone = self.schedule.zone if self.schedule is not None else UTC
         return describe(deadline, zone)
 
     def set_deadline(self, when: str) -> datetime:
@@ -299,7 +300,7 @@ class Campaign:
     def start(self) -> TurnResult:
         """Validate ``campaign.yaml``, deal the thirteen hands, draft the opening reports."""
         config = self.config
-        self.schedule  # a bad deadline: section fails here, before anything is written
+        _ = self.schedule  # a bad deadline: section fails here, before anything is written
         check_tag(self.name)
         check_names_apart(config.players, str(self.folder / CAMPAIGN_FILE))
         with self.locked():

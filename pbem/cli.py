@@ -20,7 +20,6 @@ from pathlib import Path
 import click
 
 
-
 class PbemError(click.ClickException):
     """An error the GM can act on: printed without a traceback, exit 1 (or the
     ``exit_code`` of the library error it stands for)."""
@@ -303,7 +302,8 @@ def send(folder: str, drafts: tuple[str, ...], dry_run: bool, resend_uncertain: 
     is *uncertain*, never sent again by itself; check, then --resend-uncertain or
     --mark-sent."""
     from .outbox import Outbox, summarize
-    from .postoffice import mark_sent, selected_drafts, send as send_all
+    from .postoffice import mark_sent, selected_drafts
+    from .postoffice import send as send_all
 
     campaign = _campaign(folder)
     campaign.publish_drafts()
@@ -345,7 +345,7 @@ def send(folder: str, drafts: tuple[str, ...], dry_run: bool, resend_uncertain: 
         if bars:
             bars[0].__exit__(None, None, None)
     recipients: dict[str, list[str]] = {}
-    for draft_id, per in report.per_recipient.items():
+    for per in report.per_recipient.values():
         for address, result in per.items():
             recipients.setdefault(address, []).append(result)
     for address, results in sorted(recipients.items()):
@@ -534,7 +534,8 @@ def verify(final_report: str, opening: str | None) -> None:
     against the opening commitments, and every result by replaying the game.
     Exit 0 when everything checks out, 1 otherwise."""
     from .audit import RecordError, check_readable, check_shape
-    from .record import extract, opening_commitments, verify as check
+    from .record import extract, opening_commitments
+    from .record import verify as check
 
     text = _mail_text(Path(final_report))
     try:

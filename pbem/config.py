@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from types import MappingProxyType
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping, NamedTuple
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from .cards import CLASSIC_NAMES, NAMES, Card, card_named
 from .engine import CLASSIC_PLAYERS, PREMIUM_PLAYERS, check_deck, full_deck

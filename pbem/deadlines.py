@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from .config import ConfigError
 
-UTC = timezone.utc
+UTC = UTC
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ apply them.
 from __future__ import annotations
 
 import re
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 # --------------------------------------------------------------------------------------------
 # Hand references

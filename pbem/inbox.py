@@ -35,7 +35,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from .campaign import Campaign, order_code
@@ -134,7 +134,7 @@ class Mailroom:
         self._turn_mails: dict[tuple[str, int], list[str]] | None = None  # (player, turn) -> ids
 
     # -- batch ------------------------------------------------------------------------------
-    def __enter__(self) -> "Mailroom":
+    def __enter__(self) -> Mailroom:
         self._lock = self.campaign.locked()
         self._lock.__enter__()
         return self
@@ -503,8 +503,8 @@ def _moment(text: str | None) -> datetime:
     try:
         moment = datetime.fromisoformat(text)
     except (TypeError, ValueError):
-        return datetime.min.replace(tzinfo=timezone.utc)  # unreadable: counts as long ago
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+        return datetime.min.replace(tzinfo=UTC)  # unreadable: counts as long ago
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _tag_of(subject: str) -> str | None:
@@ -570,7 +570,8 @@ def fetch_imap(campaign: Campaign) -> list[Outcome]:
     is the campaign's by its subject tag or as a reply to a message the tool sent."""
     # Imported here for start-up time: imapclient loads only when a fetch runs.
     from .postoffice import imap_settings
-    from .transport.imap import FetchLedger, fetch_new as fetch_from_server
+    from .transport.imap import FetchLedger
+    from .transport.imap import fetch_new as fetch_from_server
 
     settings = imap_settings(campaign.config)
     known = Outbox(campaign.folder).known_ids()

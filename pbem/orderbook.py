@@ -9,8 +9,9 @@ resolution reads back.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import Card
 from .engine import PAIRED, PREMIUM_PLAYERS, Game

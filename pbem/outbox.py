@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from datetime import UTC
 from pathlib import Path
 from typing import NamedTuple
 
@@ -72,9 +73,9 @@ def make_message(*, sender_name: str, sender: str, to_name: str, to: str, subjec
         return f"{name} <{addr}>"
 
     if date is None:
-        from datetime import datetime, timezone
+        from datetime import datetime
 
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         date = (f"{_DAYS[now.weekday()]}, {now.day:02d} {_MONTHS[now.month - 1]} {now.year} "
                 f"{now:%H:%M:%S} +0000")
     headers = [

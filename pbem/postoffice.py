@@ -30,7 +30,6 @@ from .config import ConfigError
 from .store import CampaignStore
 
 
-
 def _section(config, name: str) -> dict | None:
     mail = config.extra.get("mail")
     if mail is None:

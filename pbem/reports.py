@@ -17,8 +17,19 @@ from typing import Any, NamedTuple
 
 from . import events as ev
 from .cards import COUNTS, PREMIUM_COUNTS, Card
-from .engine import (ANY, CARD_RULES, NO_TARGET, OTHER, PAIR_ANY, PAIR_OTHERS, PREMIUM_PLAYERS, Game,
-                     forced_card, legal_cards, tokens_to_win)
+from .engine import (
+    ANY,
+    CARD_RULES,
+    NO_TARGET,
+    OTHER,
+    PAIR_ANY,
+    PAIR_OTHERS,
+    PREMIUM_PLAYERS,
+    Game,
+    forced_card,
+    legal_cards,
+    tokens_to_win,
+)
 from .store import StoreError
 
 
@@ -43,7 +54,7 @@ def rules_text() -> str:
     raise FileNotFoundError("RULES.md is missing from this installation of pbem (docs/RULES.md)")
 
 
-def card_reference_text(renderer: "Renderer") -> str:
+def card_reference_text(renderer: Renderer) -> str:
     """The card reference as the mails show it (``pbem rules --cards``)."""
     return renderer.env.from_string('{% import "_cards.txt.j2" as deck %}{{ deck.reference(cards) }}') \
         .render(cards=card_reference())

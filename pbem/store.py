@@ -32,9 +32,10 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 # Every path of a campaign folder, relative to it (CampaignStore offers each as a property).
 CAMPAIGN_FILE = "campaign.yaml"
@@ -405,7 +406,7 @@ class CampaignStore:
 
     def read_notes(self, turn: int) -> list[str]:
         path = self.notes_path(turn)
-        return [l for l in path.read_text(encoding="utf-8").splitlines() if l.strip()] if path.exists() else []
+        return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()] if path.exists() else []
 
     # -- misc -----------------------------------------------------------------------
     def templates_dir(self) -> Path:

@@ -9,9 +9,9 @@ no background networking).
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service

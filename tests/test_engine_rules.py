@@ -6,13 +6,24 @@ import random
 from collections import Counter
 
 import pytest
-
 from builders import B, C, G, H, K, P, S, X, deck, hand, rng
+
 from pbem import events as ev
 from pbem.cards import CLASSIC_CARDS, FULL_DECK, Card
 from pbem.engine import (
-    Game, Hand, Order, check_deck, default_card, first_player, game_winners, play_turn,
-    random_guess, resolve_turn, seat_order, shuffled_deck, tokens_to_win,
+    Game,
+    Hand,
+    Order,
+    check_deck,
+    default_card,
+    first_player,
+    game_winners,
+    play_turn,
+    random_guess,
+    resolve_turn,
+    seat_order,
+    shuffled_deck,
+    tokens_to_win,
 )
 
 
@@ -182,7 +193,8 @@ def test_redirection_skips_players_out_and_protected():
     h = hand(4, 1, {0: G, 1: B, 2: P, 3: H}, draw=G)
     h.protected[1] = True
     h.alive[2] = False
-    h.discards[2].extend(h.cards[2]); h.cards[2] = []
+    h.discards[2].extend(h.cards[2])
+    h.cards[2] = []
     played = only(play(h, Order(G, 1, H)), "played")
     assert played.recipient == 3
 
@@ -335,7 +347,8 @@ def test_nmr_target_skips_protected_and_players_out():
         h = hand(4, 1, {0: G, 1: B, 2: P, 3: S}, draw=G)
         h.protected[1] = True
         h.alive[3] = False
-        h.discards[3].extend(h.cards[3]); h.cards[3] = []
+        h.discards[3].extend(h.cards[3])
+        h.cards[3] = []
         played = only(play(h, None, seed), "played")
         assert played.recipient == 2
 
@@ -370,7 +383,8 @@ def test_guard_without_usable_target_gets_a_random_valid_one(target):
 def test_target_out_of_the_hand_gets_a_random_valid_one():
     h = hand(3, 1, {0: B, 1: G, 2: P}, draw=S)
     h.alive[1] = False
-    h.discards[1].extend(h.cards[1]); h.cards[1] = []
+    h.discards[1].extend(h.cards[1])
+    h.cards[1] = []
     played = only(play(h, Order(S, 1)), "played")
     assert played.random_target and played.recipient == 2
 
@@ -419,7 +433,6 @@ def test_baron_lower_card_is_out_and_revealed_winner_secret():
     events = play(h, Order(B, 1))
     assert only(events, "baron").loser == 1
     assert only(events, "eliminated").card == G
-    public = ev.public(events)
     assert K not in public_cards(events)  # the winner's King stays secret
     saws = {e.seat: (e.other, e.card) for e in events if e.kind == "baron_saw"}
     assert saws == {0: (1, G), 1: (0, K)}
@@ -522,7 +535,8 @@ def test_engine_refuses_a_card_not_held():
 def test_last_one_standing_wins():
     h = hand(3, 1, {0: G, 1: K, 2: P}, draw=S)
     h.alive[2] = False
-    h.discards[2].extend(h.cards[2]); h.cards[2] = []
+    h.discards[2].extend(h.cards[2])
+    h.cards[2] = []
     events = play(h, Order(G, 1, K))
     end = only(events, "ended")
     assert end.winners == (0,) and h.ended and h.active is None

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import kit
 import pytest
-
 from builders import B, C, G, H, K, P, S, X, deck
+
 from pbem.cards import Card
 from pbem.engine import Game, shuffled_deck
 from pbem.orders import ACCEPTED, COMPLETED, REJECTED, check_order, parse_orders

@@ -7,13 +7,23 @@ import random
 from collections import Counter
 
 import pytest
-
 from builders import hand, rng
+
 from pbem import events as ev
 from pbem.cards import PREMIUM_DECK, RANK, Card, card_named
 from pbem.engine import (
-    Game, Hand, Order, check_deck, default_card, game_winners, hand_values, play_turn, random_number,
-    resolve_turn, shuffled_deck, tokens_to_win,
+    Game,
+    Hand,
+    Order,
+    check_deck,
+    default_card,
+    game_winners,
+    hand_values,
+    play_turn,
+    random_number,
+    resolve_turn,
+    shuffled_deck,
+    tokens_to_win,
 )
 
 G, S, B, H, P, K, C, X = (Card.GUARD, Card.SPY, Card.BARON, Card.HANDMAID, Card.PRINCE, Card.KING,

@@ -18,7 +18,15 @@ from hypothesis import strategies as st
 
 from pbem.cards import CLASSIC_CARDS, Card
 from pbem.engine import (
-    PAIRED, PREMIUM_PLAYERS, Game, Order, full_deck, legal_cards, resolve_turn, shuffled_deck, tokens_to_win,
+    PAIRED,
+    PREMIUM_PLAYERS,
+    Game,
+    Order,
+    full_deck,
+    legal_cards,
+    resolve_turn,
+    shuffled_deck,
+    tokens_to_win,
 )
 from pbem.reports import Renderer, Table, private_context, public_context
 
@@ -113,7 +121,7 @@ def test_cards_accounted_and_game_ends_with_a_winner(seed, players):
     turns = 0
     last = None
     by_cards = 0
-    for turn, _, _, after, events, _ in play_game(seed, players):
+    for _turn, _, _, after, events, _ in play_game(seed, players):
         turns += 1
         check_hand_invariants(after)
         by_cards += sum(len(e.gained) for e in events if e.kind == "card_tokens")

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from builders import B, C, G, H, K, P, S, X, deck
+from builders import B, G, H, K, P, S, X, deck
+
 from pbem.engine import Game, Order, resolve_turn, shuffled_deck
 from pbem.reports import Renderer, Table, private_context, public_context
 

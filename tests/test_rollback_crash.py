@@ -15,7 +15,6 @@ import signal
 import subprocess
 import sys
 
-import pytest
 from test_campaign import _TRAP_SRC, Trap, _copy, _prepare
 
 _UNLINK_TRAP = r'''

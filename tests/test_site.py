@@ -15,11 +15,12 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import html5lib
 import pytest
+from site_games import order_lines, play, write_campaign
 
 from pbem import events as ev
 from pbem.campaign import Campaign, order_code
@@ -34,8 +35,6 @@ from pbem.site.board import replay
 from pbem.site.build import MARKER, chart, render_site, write_site
 from pbem.store import CampaignStore, StoreError, file_lock
 from pbem.tick import tick
-
-from site_games import order_lines, play, write_campaign
 
 
 def state_after(folder: Path, turn: int) -> Game:
@@ -634,11 +633,11 @@ def test_titles_and_notes_are_escaped(tmp_path):
 def test_the_deadline_is_shown_in_the_campaigns_zone_and_in_utc_and_follows_a_moved_one(tmp_path):
     folder = write_campaign(tmp_path / "game", 3, seed=2,
                             deadline={"timezone": "Europe/Paris", "every_days": 3, "at": "20:00"})
-    Campaign(folder, clock=lambda: datetime(2026, 10, 22, 10, 0, tzinfo=timezone.utc)).start()
+    Campaign(folder, clock=lambda: datetime(2026, 10, 22, 10, 0, tzinfo=UTC)).start()
     build_site(folder, tmp_path / "out")
     index = (tmp_path / "out" / "index.html").read_text()
     assert "due by <strong>Sunday 25 October 2026, 20:00 Europe/Paris (19:00 UTC)</strong>" in index
-    Campaign(folder, clock=lambda: datetime(2026, 10, 23, tzinfo=timezone.utc)).set_deadline("2026-10-27 18:30")
+    Campaign(folder, clock=lambda: datetime(2026, 10, 23, tzinfo=UTC)).set_deadline("2026-10-27 18:30")
     build_site(folder, tmp_path / "out")
     index = (tmp_path / "out" / "index.html").read_text()
     assert "due by <strong>Tuesday 27 October 2026, 18:30 Europe/Paris (17:30 UTC)</strong>" in index
@@ -746,11 +745,11 @@ def test_a_campaign_without_site_key_gets_no_site(tmp_path, cli):
 def test_tick_rebuilds_the_site_when_it_resolves(tmp_path):
     folder = write_campaign(tmp_path / "game", 3, site={},
                             deadline={"timezone": "UTC", "every_days": 1, "at": "20:00"})
-    moment = [datetime(2026, 10, 22, 10, 0, tzinfo=timezone.utc)]
+    moment = [datetime(2026, 10, 22, 10, 0, tzinfo=UTC)]
     campaign = Campaign(folder, clock=lambda: moment[0])
     campaign.start()
     assert "Orders for turn 1 are due by" in (folder / "site" / "index.html").read_text()
-    moment[0] = datetime(2026, 10, 24, tzinfo=timezone.utc)
+    moment[0] = datetime(2026, 10, 24, tzinfo=UTC)
     assert tick(campaign).resolved == 1
     assert "Orders for turn 2 are due by" in (folder / "site" / "index.html").read_text()
 

@@ -13,12 +13,11 @@ import json
 from pathlib import Path
 
 import pytest
+from browser import DESKTOP, PHONE, chromium, full_page_screenshot
 from selenium.webdriver.common.by import By
+from site_games import play, write_campaign
 
 from pbem.site import build_site
-
-from browser import DESKTOP, PHONE, chromium, full_page_screenshot
-from site_games import play, write_campaign
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ is passed in (library) or set with PBEM_NOW (command line)."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -15,11 +15,11 @@ from click.testing import CliRunner
 from pbem.campaign import Campaign, MissingOrders
 from pbem.cli import main
 from pbem.config import ConfigError
-from pbem.deadlines import at_local, describe, parse_schedule, parse_when, scheduled
+from pbem.deadlines import describe, parse_schedule, parse_when, scheduled
 from pbem.record import BEGIN, END, extract, record_block
 from pbem.tick import remind, tick
 
-UTC = timezone.utc
+UTC = UTC
 PARIS = ZoneInfo("Europe/Paris")
 YAML = """\
 title: Clock game

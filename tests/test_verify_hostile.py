@@ -115,7 +115,7 @@ def test_the_game_winner_edited_in_the_text_is_caught(finished, tmp_path):
 def test_a_card_changed_in_the_audit_deck_list_is_caught(finished, tmp_path):
     final, opening = finished
     line = re.search(r"(?m)^  Hand  5: (\w+), (\w+)", final)
-    first, second = line.group(1), line.group(2)
+    first = line.group(1)
     replacement = "Princess" if first != "Princess" else "Guard"
     edited = final[:line.start(1)] + replacement + final[line.end(1):]
     code, out = verify(tmp_path, edited, opening)

@@ -252,7 +252,7 @@ class FetchLedger(_Locked):
         for line in lines:
             try:
                 entry = json.loads(line)
-                folder, validity, uid, key = (
+                _folder, _validity, _uid, key = (  # the rest only checked: a bad line is skipped
                     str(entry["folder"]), int(entry["uidvalidity"]), int(entry["uid"]), str(entry["key"])
                 )
             except (ValueError, KeyError, TypeError):

@@ -78,7 +78,7 @@ class SmtpSettings:
 class SendError(Exception):
     """Sending stopped: the server cannot be used now.  `summary` tells what was done."""
 
-    def __init__(self, message: str, summary: "SendSummary | None" = None):
+    def __init__(self, message: str, summary: SendSummary | None = None):
         super().__init__(message)
         self.summary = summary
 
@@ -197,7 +197,7 @@ class _Connection:
             return
         try:
             await client.quit()
-        except (SMTPException, OSError, asyncio.TimeoutError):
+        except (TimeoutError, SMTPException, OSError):
             client.close()
 
 
@@ -305,7 +305,7 @@ class _Run:
                 await client.rset()  # a clean envelope for the next attempt
             self._refused(conn, draft, exc)
             return
-        except (SMTPException, OSError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, SMTPException, OSError) as exc:
             conn.discard()  # before the message went out: certainly not delivered
             raise _Retry(f"connection lost: {_describe(exc)}", connection=True) from exc
         async with self.data_lock:
@@ -321,7 +321,7 @@ class _Run:
                 await asyncio.to_thread(self.ledger.not_sent, draft.draft_id, _describe(exc))
                 self._refused(conn, draft, exc)
                 return
-            except (SMTPException, OSError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, SMTPException, OSError) as exc:
                 conn.discard()
                 self._uncertain(draft, exc)
                 return

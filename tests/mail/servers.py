@@ -36,7 +36,7 @@ from pathlib import Path
 
 import trustme
 from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import AuthResult, Envelope, LoginPassword, Session, SMTP
+from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
 from imapclient import IMAPClient
 
 # aiosmtpd logs a deprecation warning on every AUTH (its own internals): keep output clean.
@@ -161,7 +161,7 @@ class DovecotServer:
 
     # -- lifecycle
 
-    def start(self) -> "DovecotServer":
+    def start(self) -> DovecotServer:
         """Write the config (first time only), start `dovecot -F`, wait for the greeting."""
         if self.dir is None:
             self._prepare_dir()
@@ -199,7 +199,7 @@ class DovecotServer:
         """Stop the process but keep the files (to tamper with the Maildir, then `start()`)."""
         self._kill()
 
-    def __enter__(self) -> "DovecotServer":
+    def __enter__(self) -> DovecotServer:
         return self.start()
 
     def __exit__(self, *exc) -> None:
@@ -449,7 +449,7 @@ class SmtpServer:
         self.ca.configure_trust(context)
         return context
 
-    def start(self) -> "SmtpServer":
+    def start(self) -> SmtpServer:
         self.controller.start()
         return self
 
@@ -457,7 +457,7 @@ class SmtpServer:
         with contextlib.suppress(AssertionError, RuntimeError):
             self.controller.stop()
 
-    def __enter__(self) -> "SmtpServer":
+    def __enter__(self) -> SmtpServer:
         return self.start()
 
     def __exit__(self, *exc) -> None:

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 import yaml
+from corpus_game import CODES, CORPUS, corpus_code, make_game7
 
 from pbem import inbox
 from pbem.campaign import Campaign
 from pbem.mailreader import UnreadableMail, read_mail
 from pbem.orders import parse_orders
-from corpus_game import CODES, CORPUS, corpus_code, make_game7
 
 EXPECTED = yaml.safe_load((CORPUS / "expected.yaml").read_text(encoding="utf-8"))
 PLAYERS = ["Arthur", "Bruno", "Chloé", "Dominik"]

@@ -19,11 +19,13 @@ from pathlib import Path
 
 import kit
 import pytest
-from test_imap import PROCESSED, Mailbox, box  # noqa: F401 - box is a fixture
+import test_imap
+from test_imap import PROCESSED, Mailbox
 
-from pbem.transport import FetchError, FetchLedger
+from pbem.transport import FetchError
 
 ROOT = Path(__file__).resolve().parents[2]
+box = test_imap.box  # the fixture, shared with test_imap: a Dovecot mailbox
 
 # A fetch in a process of its own that kills itself (SIGKILL) once it has
 # delivered and recorded `kill_after` messages: after they are kept, before they are filed.

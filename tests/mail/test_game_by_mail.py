@@ -19,9 +19,9 @@ from email.utils import formatdate, make_msgid
 
 import pytest
 from click.testing import CliRunner
+from servers import SMTP_PASSWORD, SMTP_USER
 
 from pbem.cli import main
-from servers import SMTP_PASSWORD, SMTP_USER
 
 NAMES = ["Arthur", "Bruno", "Chloé", "Dominik"]
 RANK = {"Guard": 1, "Spy": 2, "Baron": 3, "Handmaid": 4, "Prince": 5, "King": 6, "Countess": 7, "Princess": 8}
@@ -160,7 +160,7 @@ def test_a_whole_game_by_mail(mail_game):
                 p.reply(mail, orders)
         expected = sum(bool(p.orders_for(private[p.name].get_content(), NAMES)) for p in people)
 
-        def fetched():
+        def fetched(expected=expected):  # called at once, in this turn
             out = pbem("fetch", folder)
             fetched.total += out.count(": recorded (")
             return fetched.total >= expected
@@ -177,7 +177,7 @@ def test_a_whole_game_by_mail(mail_game):
 
     data = json.loads(export)
     assert data["finished"] and data["winners"]
-    for name, mail in final_mails.items():
+    for mail in final_mails.values():
         body = mail.get_content()
         assert "GAME OVER" in body or "game is over" in body.lower()
         for winner in data["winners"]:

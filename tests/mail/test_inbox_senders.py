@@ -7,8 +7,8 @@ and no order of it reaches the order book.
 from __future__ import annotations
 
 import pytest
-
 from corpus_game import make_game7
+
 from pbem import inbox
 
 TRICKS = {

@@ -12,8 +12,8 @@ from email import message_from_bytes
 from email.policy import default
 
 import pytest
-
 from corpus_game import make_game7
+
 from pbem import inbox
 
 PLAYER, ADDRESS = "Chloé", "chloe@example.fr"

@@ -13,8 +13,6 @@ import pytest
 import yaml
 from hypothesis import given
 from hypothesis import strategies as st
-
-from pbem.reader import ReadMail, UnreadableMail, api, read_mail
 from reader_kit import (
     CORPUS,
     FUZZ,
@@ -29,6 +27,8 @@ from reader_kit import (
     part,
     quote,
 )
+
+from pbem.reader import ReadMail, UnreadableMail, api, read_mail
 
 # --------------------------------------------------------------------------------------------
 # Bad input and speed

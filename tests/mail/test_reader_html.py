@@ -9,9 +9,6 @@ import lxml.etree
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from pbem.reader import htmltext, read_mail
-from pbem.reader.notes import _Notes
 from reader_kit import (
     FUZZ,
     TURN_HTML,
@@ -22,6 +19,9 @@ from reader_kit import (
     part,
     reply,
 )
+
+from pbem.reader import htmltext, read_mail
+from pbem.reader.notes import _Notes
 
 # --------------------------------------------------------------------------------------------
 # HTML: quotes of the big clients become "> " lines

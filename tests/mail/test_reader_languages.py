@@ -9,9 +9,9 @@ unrecognised header lets the turn mail's order look-alikes through as the player
 from __future__ import annotations
 
 import pytest
+from reader_kit import TURN_MAIL, assert_no_lookalikes, message, quote
 
 from pbem.reader import read_mail
-from reader_kit import TURN_MAIL, assert_no_lookalikes, message, quote
 
 ORDERS = "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import base64
 
 import pytest
+from reader_kit import message, multipart, multipart_message, part
 
 from pbem.reader import UnreadableMail, read_mail
-from reader_kit import message, multipart, multipart_message, part
 
 # --------------------------------------------------------------------------------------------
 # MIME structure

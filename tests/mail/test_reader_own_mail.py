@@ -14,8 +14,8 @@ from email import message_from_bytes
 from email.policy import default
 
 import pytest
-
 from corpus_game import make_game7
+
 from pbem import inbox
 from pbem.reader import read_mail
 

@@ -12,9 +12,9 @@ import email.policy
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from reader_kit import FUZZ, mutated
 
 from pbem.reader import headers, policy, text
-from reader_kit import FUZZ, mutated
 
 # --------------------------------------------------------------------------------------------
 # Speed without a change of meaning: each shortcut agrees with what it stands in for

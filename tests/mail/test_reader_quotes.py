@@ -10,8 +10,6 @@ import re
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from pbem.reader import read_mail
 from reader_kit import (
     ATTRIBUTION,
     FUZZ,
@@ -24,6 +22,8 @@ from reader_kit import (
     quote,
     reply,
 )
+
+from pbem.reader import read_mail
 
 # --------------------------------------------------------------------------------------------
 # own_text: quotes, attributions, originals, signatures, footers

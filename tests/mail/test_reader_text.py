@@ -6,9 +6,9 @@ Hand-written messages pin each rule (every test names what breaks if the rule br
 from __future__ import annotations
 
 import pytest
+from reader_kit import message
 
 from pbem.reader import read_mail
-from reader_kit import message
 
 # --------------------------------------------------------------------------------------------
 # Transfer encodings, charsets, line ends, format=flowed

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from email import message_from_bytes
 from email.policy import default as default_policy
+
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbem import inbox
 from pbem.campaign import Campaign, order_code
@@ -53,7 +55,7 @@ def mail(sender: str, body: str, *, subject: str = "[spoof] Turn 1") -> bytes:
     _count += 1
     return (f"From: {sender}\r\nTo: gm@example.org\r\nSubject: {subject}\r\n"
             f"Message-ID: <m{_count}@sender.example>\r\nDate: Mon, 30 Nov 2026 10:00:00 +0000\r\n"
-            f"Content-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n").encode("utf-8")
+            f"Content-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n").encode()
 
 
 def receive(campaign: Campaign, *raws: bytes) -> list[inbox.Outcome]:

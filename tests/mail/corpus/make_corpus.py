@@ -2037,7 +2037,7 @@ def y(s):
         return "true" if s else "false"
     if isinstance(s, int):
         return str(s)
-    plain_ok = (s and all(c.isalnum() or c in "@.-_ " for c in s) and not s[0] in "-. "
+    plain_ok = (s and all(c.isalnum() or c in "@.-_ " for c in s) and s[0] not in "-. "
                 and s.lower() not in ("null", "true", "false", "yes", "no", "on", "off")
                 and not s[0].isdigit())
     return s if plain_ok else json.dumps(s, ensure_ascii=False)
