@@ -105,8 +105,9 @@ def assert_board_is_the_gms(board, game: Game, where: str) -> None:
 
 
 #: The games the replay is checked on: every size the engine plays (RULES 1, 9, 10).
-REPLAYED = [(seed, players) for seed in range(1, 7) for players in (2, 3, 4)] + \
-    [(seed, 5 + seed % 4) for seed in range(1, 9)]
+REPLAYED = [(seed, players) for seed in range(1, 7) for players in (2, 3, 4)] + [
+    (seed, 5 + seed % 4) for seed in range(1, 9)
+]
 
 
 def test_the_public_replay_gives_the_gms_board_after_every_turn_of_many_games(tmp_path):
@@ -121,30 +122,53 @@ def test_the_public_replay_gives_the_gms_board_after_every_turn_of_many_games(tm
         boards = replay(players, [t.events for t in archive.turns[1:]], archive.face_up)
         assert len(boards) == len(archive.turns)
         for board in boards:
-            assert_board_is_the_gms(board, state_after(folder, board.turn),
-                                    f"seed {seed}, {players} players, turn {board.turn}")
+            assert_board_is_the_gms(
+                board, state_after(folder, board.turn), f"seed {seed}, {players} players, turn {board.turn}"
+            )
         for turn in archive.turns:
             for e in turn.events:
                 seen[e.kind] += 1
                 seen["prince from the set-aside card"] += e.kind == "prince" and e.from_set_aside
                 seen["prince on the princess"] += e.kind == "prince" and e.card == Card.PRINCESS
                 seen["redirected"] += e.kind == "played" and e.redirected
-                seen["no valid target"] += e.kind == "played" and e.recipient is None and e.card in (
-                    Card.GUARD, Card.SPY, Card.BARON, Card.KING)
+                seen["no valid target"] += (
+                    e.kind == "played"
+                    and e.recipient is None
+                    and e.card in (Card.GUARD, Card.SPY, Card.BARON, Card.KING)
+                )
                 seen["tie broken by discards"] += e.kind == "ended" and bool(e.totals)
-                seen["bishop: discard and draw"] += e.kind == "bishop" and e.discarded and \
-                    e.card != Card.PRINCESS
+                seen["bishop: discard and draw"] += (
+                    e.kind == "bishop" and e.discarded and e.card != Card.PRINCESS
+                )
                 seen["bishop: kept"] += e.kind == "bishop" and e.hit and not e.discarded
                 seen[f"{players == 2 and 'two players, '}a hand won"] += e.kind == "ended"
                 if e.kind == "card_tokens":
                     for _, _, card in e.gained:
                         seen[f"a token from the {card.title}"] += 1
     # The games above cover the rare cases of the replay (else this test proves less than it says).
-    for case in ("prince from the set-aside card", "prince on the princess", "redirected", "no valid target",
-                 "tie broken by discards", "king", "baron", "protected", "game_over",
-                 "two players, a hand won", "marked", "mark_followed", "chose", "assassin", "queen",
-                 "values", "bishop: discard and draw", "bishop: kept",
-                 "a token from the Jester", "a token from the Constable", "a token from the Bishop"):
+    for case in (
+        "prince from the set-aside card",
+        "prince on the princess",
+        "redirected",
+        "no valid target",
+        "tie broken by discards",
+        "king",
+        "baron",
+        "protected",
+        "game_over",
+        "two players, a hand won",
+        "marked",
+        "mark_followed",
+        "chose",
+        "assassin",
+        "queen",
+        "values",
+        "bishop: discard and draw",
+        "bishop: kept",
+        "a token from the Jester",
+        "a token from the Constable",
+        "a token from the Bishop",
+    ):
         assert seen[case] > 0, case
 
 
@@ -161,8 +185,10 @@ def test_the_replay_follows_a_bishop_that_knocks_out_a_princess_and_one_that_mak
     said "if Bishop, discard" (out, no draw), and a hit on a Spy (discarded, a new card)."""
     # 5 players: set-aside, one card each from the first player (Arthur in hand 1, Bruno in hand 2), the
     # first player's draw, the pile.
-    decks = {1: premium_deck("Count", "Bishop", "Princess", "Guard", "Guard", "Guard", "Guard"),
-             2: premium_deck("Count", "Bishop", "Spy", "Guard", "Guard", "Guard", "Guard")}
+    decks = {
+        1: premium_deck("Count", "Bishop", "Princess", "Guard", "Guard", "Guard", "Guard"),
+        2: premium_deck("Count", "Bishop", "Spy", "Guard", "Guard", "Guard", "Guard"),
+    }
     folder = write_campaign(tmp_path / "bishops", 5, seed="bishops", decks=decks)
     campaign = Campaign(folder)
     campaign.start()
@@ -192,9 +218,11 @@ def test_the_replay_refuses_a_private_event(finished):
 
 def test_the_builder_fails_when_the_public_filter_is_bypassed(finished, monkeypatch, tmp_path):
     """Belt and braces: were the archive to let private events through, the build stops."""
-    assert any(e.get("kind") in ("spy_saw", "baron_saw", "king_received", "prince_drew")
-               for t in range(1, 4) for e in json.loads(
-                   (finished / "turns" / f"turn-{t:03d}" / "events.json").read_text()))
+    assert any(
+        e.get("kind") in ("spy_saw", "baron_saw", "king_received", "prince_drew")
+        for t in range(1, 4)
+        for e in json.loads((finished / "turns" / f"turn-{t:03d}" / "events.json").read_text())
+    )
     monkeypatch.setattr(site_archive.ev, "public", lambda events: list(events))
     with pytest.raises(LeakError):
         build_site(finished, tmp_path / "out")
@@ -225,13 +253,20 @@ def files_opened(action) -> list[str]:
 
 
 def forbidden(paths: list[str]) -> list[str]:
-    return [p for p in paths if Path(p).name == "state.json" or Path(p).name.startswith("private-")
-            or "/orders/" in p or "/mail/" in p]
+    return [
+        p
+        for p in paths
+        if Path(p).name == "state.json"
+        or Path(p).name.startswith("private-")
+        or "/orders/" in p
+        or "/mail/" in p
+    ]
 
 
 @pytest.mark.parametrize("which", ["finished", "duel", "premium"])
-def test_the_builder_never_opens_the_state_the_private_reports_the_orders_or_the_mail(which, request,
-                                                                                      tmp_path):
+def test_the_builder_never_opens_the_state_the_private_reports_the_orders_or_the_mail(
+    which, request, tmp_path
+):
     folder = request.getfixturevalue(which)
     opened = files_opened(lambda: build_site(folder, tmp_path / "out"))
     assert any(p.endswith("events.json") for p in opened)
@@ -390,8 +425,16 @@ def test_the_pages_hold_no_address_no_order_code_and_no_private_line(which, requ
     build_site(folder, tmp_path / "out")
     config = load_config(folder)
     codes = [order_code(str(config.seed), p.name) for p in config.players]
-    private_lines = ("your Spy saw", "showed you the", "you traded hands", "you drew the", "Your cards",
-                     "your Cardinal", "your Baroness", "you received the")  # templates/_events.txt.j2
+    private_lines = (
+        "your Spy saw",
+        "showed you the",
+        "you traded hands",
+        "you drew the",
+        "Your cards",
+        "your Cardinal",
+        "your Baroness",
+        "you received the",
+    )  # templates/_events.txt.j2
     for name, data in site_files(tmp_path / "out").items():
         text = data.decode("utf-8")
         for p in config.players:
@@ -411,8 +454,12 @@ def test_a_turn_page_says_what_the_public_report_says(which, request, tmp_path):
     for turn in range(1, last + 1):
         report = (folder / "turns" / f"turn-{turn:03d}" / "reports" / "public.txt").read_text()
         doc = parse_strictly("turn", (tmp_path / "out" / f"turn-{turn:03d}.html").read_bytes())
-        lines = [html.unescape(text_of(li)) for ul in doc.iter("ul") if ul.get("class") == "plays"
-                 for li in ul.iter("li")]
+        lines = [
+            html.unescape(text_of(li))
+            for ul in doc.iter("ul")
+            if ul.get("class") == "plays"
+            for li in ul.iter("li")
+        ]
         assert turn > 3 or len(lines) > 13
         for line in lines:
             assert line in report, line
@@ -429,13 +476,23 @@ def test_the_front_page_shows_the_players_the_turn_tokens_and_who_still_owes_ord
     assert "seating order: Arthur, Bruno, Chloé." in body
     assert f"Turn {pos.game.turn}" in body
     awaited = table(doc, "Orders awaited")[1:]
-    assert awaited == [[name, ", ".join(map(str, pos.game.awaited()[seat]))]
-                       for seat, name in enumerate(pos.players) if pos.game.awaited()[seat]]
+    assert awaited == [
+        [name, ", ".join(map(str, pos.game.awaited()[seat]))]
+        for seat, name in enumerate(pos.players)
+        if pos.game.awaited()[seat]
+    ]
     tokens = table(doc, "Tokens of affection")[1:]
     assert [(row[0], int(row[1])) for row in tokens] == list(zip(pos.players, pos.game.tokens))
     board = table(doc, "The thirteen hands")
-    assert board[0] == ["Hand", "First to play", "Arthur", "Bruno", "Chloé", "Cards left",
-                        "Next to play, or won by"]
+    assert board[0] == [
+        "Hand",
+        "First to play",
+        "Arthur",
+        "Bruno",
+        "Chloé",
+        "Cards left",
+        "Next to play, or won by",
+    ]
     for row, hand in zip(board[1:], pos.game.hands):
         assert row[0] == f"Hand {hand.number}"
         assert row[5] == str(len(hand.pile))
@@ -458,10 +515,12 @@ def test_the_end_page_gives_the_results_the_decks_and_the_reports_to_verify(fini
     decks = table(doc, "Every deck")[1:]
     assert [row[2] for row in decks] == [", ".join(c.title for c in h.deck) for h in game.hands]
     results = table(doc, "The thirteen hands")[1:]
-    assert [row[1] for row in results if not row[1].startswith("not finished")] == \
-        [" and ".join(players[s] for s in h.winners) for h in game.hands if h.ended]
-    assert (out / "final-report.txt").read_bytes() == \
-        (finished / "turns" / f"turn-{game.turn - 1:03d}" / "reports" / "public.txt").read_bytes()
+    assert [row[1] for row in results if not row[1].startswith("not finished")] == [
+        " and ".join(players[s] for s in h.winners) for h in game.hands if h.ended
+    ]
+    assert (out / "final-report.txt").read_bytes() == (
+        finished / "turns" / f"turn-{game.turn - 1:03d}" / "reports" / "public.txt"
+    ).read_bytes()
     result = cli.ok("verify", out / "final-report.txt", "--opening", out / "opening-report.txt")
     assert "VERIFIED" in result.output
     record = "".join(doc.find(".//pre[@class='record']").itertext())
@@ -481,8 +540,12 @@ def test_a_hand_page_tells_the_story_from_the_deal_to_the_winner(finished, tmp_p
     players = archive.players
     for hand in game.hands:
         doc = parse_strictly("hand", (tmp_path / "out" / f"hand-{hand.number:02d}.html").read_bytes())
-        plays = [e for t in archive.turns for e in t.events if getattr(e, "hand", None) == hand.number
-                 and e.kind == "played"]
+        plays = [
+            e
+            for t in archive.turns
+            for e in t.events
+            if getattr(e, "hand", None) == hand.number and e.kind == "played"
+        ]
         items = [li for ul in doc.iter("ul") if ul.get("class") == "plays" for li in ul.iter("li")]
         played = tuple(f"{p} played the" for p in players)
         assert sum(text_of(li).startswith(played) for li in items) == len(plays)
@@ -543,8 +606,9 @@ def test_a_premium_site_shows_the_mark_and_tokens_from_cards(premium, tmp_path):
     game = state_after(premium, len(archive.turns) - 1)
     tokens = table(parse_strictly("index", (out / "index.html").read_bytes()), "Tokens of affection")
     assert tokens[0] == ["Player", "Tokens", "Hands won", "Tokens from cards"]
-    gained = Counter(seat for t in archive.turns for e in t.events if e.kind == "card_tokens"
-                     for seat, _, _ in e.gained)
+    gained = Counter(
+        seat for t in archive.turns for e in t.events if e.kind == "card_tokens" for seat, _, _ in e.gained
+    )
     assert sum(gained.values()) > 0
     for seat, row in enumerate(tokens[1:]):
         won = sum(seat in h.winners for h in game.hands)
@@ -581,9 +645,15 @@ def test_a_premium_site_shows_the_mark_and_tokens_from_cards(premium, tmp_path):
         for section in doc.iter("section"):
             hand = state.hand(int(section.get("id").split("-")[1]))
             said = [p for p in section.iter("p") if "'s Jester named " in text_of(p)]
-            expected = [] if hand.ended else [
-                f"{players[j]}'s Jester named {players[n]}: if {players[n]} wins this hand, "
-                f"{players[j]} gains a token." for j, n in hand.jesters]
+            expected = (
+                []
+                if hand.ended
+                else [
+                    f"{players[j]}'s Jester named {players[n]}: if {players[n]} wins this hand, "
+                    f"{players[j]} gains a token."
+                    for j, n in hand.jesters
+                ]
+            )
             assert [text_of(p) for p in said] == expected, (t.turn, hand.number)
             jesters += len(expected)
     assert jesters > 3
@@ -599,8 +669,9 @@ def test_the_front_pages_board_shows_each_jesters_pick_while_the_hand_goes_on(ei
     for row, hand in zip(board[1:], game.hands):
         for seat, name in enumerate(players):
             named = [players[n] for j, n in hand.jesters if j == seat and not hand.ended]
-            assert [f"Jester on {n}" for n in named] == \
-                [f"Jester on {n}" for n in players if f"Jester on {n}" in row[2 + seat]], (hand.number, name)
+            assert [f"Jester on {n}" for n in named] == [
+                f"Jester on {n}" for n in players if f"Jester on {n}" in row[2 + seat]
+            ], (hand.number, name)
             picks += len(named)
     assert picks > 0
 
@@ -631,8 +702,9 @@ def test_titles_and_notes_are_escaped(tmp_path):
 
 
 def test_the_deadline_is_shown_in_the_campaigns_zone_and_in_utc_and_follows_a_moved_one(tmp_path):
-    folder = write_campaign(tmp_path / "game", 3, seed=2,
-                            deadline={"timezone": "Europe/Paris", "every_days": 3, "at": "20:00"})
+    folder = write_campaign(
+        tmp_path / "game", 3, seed=2, deadline={"timezone": "Europe/Paris", "every_days": 3, "at": "20:00"}
+    )
     Campaign(folder, clock=lambda: datetime(2026, 10, 22, 10, 0, tzinfo=UTC)).start()
     build_site(folder, tmp_path / "out")
     index = (tmp_path / "out" / "index.html").read_text()
@@ -704,15 +776,18 @@ def test_a_campaign_not_started_has_no_site(tmp_path):
 # -- campaign.yaml, resolve, tick and the command line ----------------------------------------------
 
 
-@pytest.mark.parametrize("value, problem", [
-    ("site: yes", "site: must be a mapping"),
-    ("site:", "site: must be a mapping"),
-    ("site: [out]", "site: must be a mapping"),
-    ("site: {folder: www}", "site.folder: unknown key"),
-    ("site: {out: 3}", "site.out: a folder"),
-    ("site: {out: ''}", "site.out: a folder"),
-    ("site: {out: null}", "site.out: a folder"),
-])
+@pytest.mark.parametrize(
+    "value, problem",
+    [
+        ("site: yes", "site: must be a mapping"),
+        ("site:", "site: must be a mapping"),
+        ("site: [out]", "site: must be a mapping"),
+        ("site: {folder: www}", "site.folder: unknown key"),
+        ("site: {out: 3}", "site.out: a folder"),
+        ("site: {out: ''}", "site.out: a folder"),
+        ("site: {out: null}", "site.out: a folder"),
+    ],
+)
 def test_a_bad_site_key_is_a_clear_error(tmp_path, value, problem, cli):
     folder = write_campaign(tmp_path / "game", 3)
     with open(folder / "campaign.yaml", "a", encoding="utf-8") as f:
@@ -743,8 +818,9 @@ def test_a_campaign_without_site_key_gets_no_site(tmp_path, cli):
 
 
 def test_tick_rebuilds_the_site_when_it_resolves(tmp_path):
-    folder = write_campaign(tmp_path / "game", 3, site={},
-                            deadline={"timezone": "UTC", "every_days": 1, "at": "20:00"})
+    folder = write_campaign(
+        tmp_path / "game", 3, site={}, deadline={"timezone": "UTC", "every_days": 1, "at": "20:00"}
+    )
     moment = [datetime(2026, 10, 22, 10, 0, tzinfo=UTC)]
     campaign = Campaign(folder, clock=lambda: moment[0])
     campaign.start()
@@ -817,16 +893,26 @@ def test_the_two_player_and_premium_examples_have_a_site(tmp_path, cli, example,
     assert len(board[0]) == 4 + players + (players == 2)
 
 
-@pytest.mark.parametrize("damage, problem", [
-    (lambda f: (f / "turns" / "turn-002" / "events.json").write_text("[{\"kind\": \"played\""),
-     "turn-002/events.json: damaged JSON"),
-    (lambda f: (f / "turns" / "turn-002" / "events.json").write_text('[{"kind": "teleport", "hand": 1}]'),
-     "turn-002/events.json: an event cannot be read"),
-    (lambda f: (f / "turns" / "turn-003" / "reports" / "public.txt").unlink(),
-     "turn-003/reports/public.txt: no such file"),
-    (lambda f: shutil.rmtree(f / "turns" / "turn-001"),
-     "a turn folder is missing"),
-])
+@pytest.mark.parametrize(
+    "damage, problem",
+    [
+        (
+            lambda f: (f / "turns" / "turn-002" / "events.json").write_text('[{"kind": "played"'),
+            "turn-002/events.json: damaged JSON",
+        ),
+        (
+            lambda f: (f / "turns" / "turn-002" / "events.json").write_text(
+                '[{"kind": "teleport", "hand": 1}]'
+            ),
+            "turn-002/events.json: an event cannot be read",
+        ),
+        (
+            lambda f: (f / "turns" / "turn-003" / "reports" / "public.txt").unlink(),
+            "turn-003/reports/public.txt: no such file",
+        ),
+        (lambda f: shutil.rmtree(f / "turns" / "turn-001"), "a turn folder is missing"),
+    ],
+)
 def test_a_damaged_campaign_folder_is_a_clear_error_and_the_old_site_stays(tmp_path, cli, damage, problem):
     folder = write_campaign(tmp_path / "game", 3, seed=4)
     play(folder, turns=3, policy_seed=4)
@@ -881,11 +967,18 @@ def test_the_web_pages_and_the_mail_never_share_compiled_templates(tmp_path):
     folder.mkdir()
     (folder / "campaign.yaml").write_text(
         "players:\n  - {name: O'Brien, email: ob@example.org}\n  - {name: Bruno, email: b@example.org}\n"
-        "  - {name: Chloé, email: c@example.org}\nseed: 11\n", encoding="utf-8")
+        "  - {name: Chloé, email: c@example.org}\nseed: 11\n",
+        encoding="utf-8",
+    )
 
     def pbem(*args):
-        done = subprocess.run([sys.executable, "-m", "pbem", *map(str, args)], env=env,
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "pbem", *map(str, args)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 0, done.stderr
         return done
 

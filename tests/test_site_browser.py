@@ -49,8 +49,10 @@ def browser():
 def as_phone(driver, height: int = PHONE[1]) -> None:
     """Lay pages out at the phone's 390 CSS px: headless chromium will not make a
     window narrower than 500 px, so the phone's screen is emulated (DevTools)."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": PHONE[0], "height": height, "deviceScaleFactor": 1, "mobile": True})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": PHONE[0], "height": height, "deviceScaleFactor": 1, "mobile": True},
+    )
 
 
 def phone_screenshot(driver, path: Path) -> None:
@@ -81,9 +83,12 @@ def test_a_premium_games_chart_draws_six_lines_with_the_tokens_cards_gave(premiu
     folder, out = premium_site
     lines = assert_chart_draws_the_tokens(browser, folder, out)
     assert len(lines) == 6
-    by_cards = [e for t in sorted((folder / "turns").glob("turn-*"))
-                for e in json.loads((t / "events.json").read_text(encoding="utf-8"))
-                if e["kind"] == "card_tokens"]
+    by_cards = [
+        e
+        for t in sorted((folder / "turns").glob("turn-*"))
+        for e in json.loads((t / "events.json").read_text(encoding="utf-8"))
+        if e["kind"] == "card_tokens"
+    ]
     assert by_cards  # the points above count tokens from cards too
     full_page_screenshot(browser, tmp_path / "premium-index-desktop.png", DESKTOP[0])
 
@@ -94,20 +99,23 @@ def assert_chart_draws_the_tokens(browser, folder: Path, out: Path) -> list:
     browser.get((out / "index.html").as_uri())
     chart = browser.find_element(By.CSS_SELECTOR, "svg.chart")
     assert chart.is_displayed() and chart.size["width"] > 200 and chart.size["height"] > 100
-    assert browser.find_element(By.CSS_SELECTOR, "svg.chart > title").get_attribute("textContent") == \
-        "Tokens of affection after each turn"
+    assert (
+        browser.find_element(By.CSS_SELECTOR, "svg.chart > title").get_attribute("textContent")
+        == "Tokens of affection after each turn"
+    )
     expected = tokens_by_turn(folder)
     assert max(max(v) for v in expected.values()) >= 4  # a finished game: somebody reached the target
-    grid = {int(line.get_attribute("data-tokens")): float(line.get_attribute("y1"))
-            for line in chart.find_elements(By.CSS_SELECTOR, "g.grid line")}
+    grid = {
+        int(line.get_attribute("data-tokens")): float(line.get_attribute("y1"))
+        for line in chart.find_elements(By.CSS_SELECTOR, "g.grid line")
+    }
     lines = chart.find_elements(By.TAG_NAME, "polyline")
     assert [line.get_attribute("data-player") for line in lines] == list(expected)
     xs = None
     for line in lines:
         name = line.get_attribute("data-player")
         # The browser's own reading of the points (SVG DOM), not the attribute text.
-        points = browser.execute_script(
-            "return Array.from(arguments[0].points).map(p => [p.x, p.y]);", line)
+        points = browser.execute_script("return Array.from(arguments[0].points).map(p => [p.x, p.y]);", line)
         assert len(points) == len(expected[name])
         assert [round(y, 2) for _, y in points] == [grid[t] for t in expected[name]], name
         assert xs is None or [x for x, _ in points] == xs  # every line has a point at every turn
@@ -118,7 +126,8 @@ def assert_chart_draws_the_tokens(browser, folder: Path, out: Path) -> list:
     assert xs == sorted(xs) and len(set(xs)) == len(xs)
     # Every point is inside the drawing, and the drawing fills the chart's box on the page.
     view = browser.execute_script(
-        "var v = arguments[0].viewBox.baseVal; return [v.x, v.y, v.width, v.height];", chart)
+        "var v = arguments[0].viewBox.baseVal; return [v.x, v.y, v.width, v.height];", chart
+    )
     assert view[0] <= min(xs) and max(xs) <= view[0] + view[2]
     assert view[1] <= min(grid.values()) and max(grid.values()) <= view[1] + view[3]
     assert abs(chart.size["width"] / chart.size["height"] - view[2] / view[3]) < 0.05
@@ -168,8 +177,7 @@ def test_pages_read_at_phone_and_desktop_width(site, size, tmp_path):
             width = driver.execute_script("return document.documentElement.scrollWidth")
             inner = driver.execute_script("return window.innerWidth")
             assert inner == size[0] and width <= inner, (page, width, inner)
-            text_size = driver.execute_script(
-                "return parseFloat(getComputedStyle(document.body).fontSize)")
+            text_size = driver.execute_script("return parseFloat(getComputedStyle(document.body).fontSize)")
             assert text_size >= 16
             if size == PHONE:
                 phone_screenshot(driver, shots / f"{page[:-5]}-{size[0]}.png")
@@ -203,8 +211,10 @@ def test_an_eight_player_board_reads_on_a_phone_without_overflowing(tmp_path):
         rows = board.find_elements(By.CSS_SELECTOR, "tbody tr")
         assert len(rows) == 13
         cells = rows[0].find_elements(By.TAG_NAME, "td")
-        labels = [driver.execute_script(
-            "return getComputedStyle(arguments[0], '::before').content", cell) for cell in cells]
+        labels = [
+            driver.execute_script("return getComputedStyle(arguments[0], '::before').content", cell)
+            for cell in cells
+        ]
         assert labels[1:9] == [f'"{name}: "' for name in players]
         for cell in board.find_elements(By.TAG_NAME, "td"):
             right = driver.execute_script("return arguments[0].getBoundingClientRect().right", cell)
@@ -229,5 +239,7 @@ def test_the_browser_is_debians_and_selenium_manager_is_never_asked(monkeypatch)
     monkeypatch.setattr(SeleniumManager, "binary_paths", refuse)
     with chromium(*PHONE) as driver:
         assert driver.capabilities["browserName"] == "chrome"
-        assert driver.capabilities["chrome"]["chromedriverVersion"].split(".")[0] == \
-            driver.capabilities["browserVersion"].split(".")[0]
+        assert (
+            driver.capabilities["chrome"]["chromedriverVersion"].split(".")[0]
+            == driver.capabilities["browserVersion"].split(".")[0]
+        )
