@@ -88,11 +88,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--players", type=int, default=4, choices=range(2, 9))
-    parser.add_argument("--tmp", type=Path, default=Path(__file__).resolve().parent.parent.parent,
-                        help="where to make the campaigns (default: beside the repository)")
+    parser.add_argument(
+        "--tmp",
+        type=Path,
+        default=Path(__file__).resolve().parent.parent.parent,
+        help="where to make the campaigns (default: beside the repository)",
+    )
     args = parser.parse_args()
     global PLAYERS
-    PLAYERS = NAMES[:args.players]
+    PLAYERS = NAMES[: args.players]
     # The console script beside this interpreter (as in a virtualenv), not a
     # shim found on PATH: pyenv's shims are bash scripts that exec again, which
     # the baseline (run with sys.executable) does not pay either.
@@ -101,8 +105,12 @@ def main() -> None:
         pbem = shutil.which("pbem")
     if pbem is None:
         raise SystemExit("the pbem command is not installed (pip install .)")
-    installed = subprocess.run([sys.executable, "-c", "import pbem; print(pbem.__file__)"],
-                               check=True, capture_output=True, text=True).stdout.strip()
+    installed = subprocess.run(
+        [sys.executable, "-c", "import pbem; print(pbem.__file__)"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     compileall.compile_dir(str(Path(installed).parent), quiet=1)
     # Beside the repository: creating files in /tmp is ten times slower on this machine.
     with tempfile.TemporaryDirectory(dir=args.tmp, prefix="pbem-cli-") as tmp:
@@ -120,9 +128,11 @@ def main() -> None:
     resolve = statistics.median(resolve_times)
     baseline = statistics.median(import_times)
     ratio = resolve / baseline
-    print(f"{pbem} resolve ({args.players} players, turn 10, all orders on file): "
-          f"median {resolve * 1000:.0f} ms "
-          f"over {args.runs} runs")
+    print(
+        f"{pbem} resolve ({args.players} players, turn 10, all orders on file): "
+        f"median {resolve * 1000:.0f} ms "
+        f"over {args.runs} runs"
+    )
     print(f'python -c "import click, jinja2, yaml":               median {baseline * 1000:.0f} ms')
     print(f"ratio {ratio:.2f} ({'meets' if ratio <= 1.5 else 'MISSES'} the target of at most 1.5)")
 

@@ -49,8 +49,9 @@ def shuffled_decks(count: int, rng: random.Random, players: int = 4) -> list[tup
     return decks
 
 
-def play_hands(decks: list[tuple], players: int, rng: random.Random, policy: str = "mixed",
-               events: bool = True) -> int:
+def play_hands(
+    decks: list[tuple], players: int, rng: random.Random, policy: str = "mixed", events: bool = True
+) -> int:
     """Play one hand per deck to its end; return the number of plays made."""
     share = SHARE_OF_ORDERS[policy]
     premium = players in PREMIUM_PLAYERS
@@ -64,8 +65,9 @@ def play_hands(decks: list[tuple], players: int, rng: random.Random, policy: str
                 legal = legal_cards(hand.cards[hand.active])
                 card = legal[int(rng.random() * len(legal))]
                 if premium:
-                    order = Order(card, int(rng.random() * players), int(rng.random() * 10),
-                                  int(rng.random() * players))
+                    order = Order(
+                        card, int(rng.random() * players), int(rng.random() * 10), int(rng.random() * players)
+                    )
                 else:
                     order = Order(card, int(rng.random() * players), CARDS[int(rng.random() * 8)])
             play_turn(hand, order, rng, out)
@@ -84,20 +86,28 @@ def measure(players: int, args: argparse.Namespace) -> float:
         elapsed = time.perf_counter() - start
         rate = args.hands / elapsed
         best = max(best, rate)
-        print(f"{players} players, run {run + 1}: {args.hands} hands, {plays} plays in {elapsed:.2f} s: "
-              f"{rate:,.0f} hands/s ({plays / args.hands:.1f} plays/hand)")
+        print(
+            f"{players} players, run {run + 1}: {args.hands} hands, {plays} plays in {elapsed:.2f} s: "
+            f"{rate:,.0f} hands/s ({plays / args.hands:.1f} plays/hand)"
+        )
     return best
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=100_000)
-    parser.add_argument("--players", type=int, action="append", choices=range(2, 9),
-                        help="player count (repeatable; default: 4, then 2, then 6)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        action="append",
+        choices=range(2, 9),
+        help="player count (repeatable; default: 4, then 2, then 6)",
+    )
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--policy", default="mixed", choices=sorted(SHARE_OF_ORDERS))
-    parser.add_argument("--no-events", dest="events", action="store_false",
-                        help="build no events, as a simulation does")
+    parser.add_argument(
+        "--no-events", dest="events", action="store_false", help="build no events, as a simulation does"
+    )
     args = parser.parse_args()
     best = {players: measure(players, args) for players in args.players or (4, 2, 6)}
     target = 25_000
@@ -107,8 +117,10 @@ def main() -> None:
         if players == 4:
             verdict = f" ({'meets' if rate >= target else 'MISSES'} the target of {target:,})"
         deck = " Premium" if players in PREMIUM_PLAYERS else ""
-        print(f"best: {rate:,.0f} full {players}-player{deck} hands/s on one core, policy {args.policy}, "
-              f"{events} events{verdict}")
+        print(
+            f"best: {rate:,.0f} full {players}-player{deck} hands/s on one core, policy {args.policy}, "
+            f"{events} events{verdict}"
+        )
 
 
 if __name__ == "__main__":

@@ -69,8 +69,10 @@ def main() -> None:
             statuses[o.status] = statuses.get(o.status, 0) + 1
         kept = len(list((folder / "mail" / "received").glob("*.eml")))
         rate = len(outcomes) / elapsed
-        print(f"{len(outcomes)} messages read in {elapsed:.2f} s: {rate:,.0f} messages/s "
-              f"({'meets' if rate >= 500 else 'MISSES'} the target of 500)")
+        print(
+            f"{len(outcomes)} messages read in {elapsed:.2f} s: {rate:,.0f} messages/s "
+            f"({'meets' if rate >= 500 else 'MISSES'} the target of 500)"
+        )
         print(f"outcomes: {statuses}; {kept} messages kept byte for byte")
 
 

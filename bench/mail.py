@@ -19,6 +19,7 @@ clock starts, as LMTP delivery would have indexed them.
 
 Targets: >= 200 sends/s, >= 300 fetches/s, ratio <= 2.  --check exits 1 if one is missed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -78,9 +79,15 @@ def bench_send(count: int, workdir: Path) -> float:
                 f"\r\n{'Your hand: Guard, Baron. ' * 30}\r\n"
             ).encode()
             drafts.append((f"draft-{n}", raw))
-        settings = SmtpSettings(host=server.host, port=server.port, security="starttls",
-                                user="gm@example.test", password="pw",
-                                tls_context=server.client_context(), backoff=0.05)
+        settings = SmtpSettings(
+            host=server.host,
+            port=server.port,
+            security="starttls",
+            user="gm@example.test",
+            password="pw",
+            tls_context=server.client_context(),
+            backoff=0.05,
+        )
         ledger = SentLedger(workdir / "sent.jsonl")
         start = time.perf_counter()
         summary = send_drafts(drafts, settings, ledger)
@@ -89,8 +96,10 @@ def bench_send(count: int, workdir: Path) -> float:
     finally:
         server.stop()
     rate = count / elapsed
-    print(f"send:  {count} drafts in {elapsed:.2f} s = {rate:,.0f} sends/s "
-          f"({verdict(rate >= SEND_TARGET)} >= {SEND_TARGET:.0f})")
+    print(
+        f"send:  {count} drafts in {elapsed:.2f} s = {rate:,.0f} sends/s "
+        f"({verdict(rate >= SEND_TARGET)} >= {SEND_TARGET:.0f})"
+    )
     return rate
 
 
@@ -101,8 +110,9 @@ def open_once(dovecot: DovecotServer, user: str) -> None:
 
 
 def settings_for(dovecot: DovecotServer, user: str) -> ImapSettings:
-    return ImapSettings(host=dovecot.host, port=dovecot.imap_port, tls=False,
-                        user=user, password=dovecot.passwords[user])
+    return ImapSettings(
+        host=dovecot.host, port=dovecot.imap_port, tls=False, user=user, password=dovecot.passwords[user]
+    )
 
 
 def bench_fetch(dovecot: DovecotServer, count: int, workdir: Path) -> float:
@@ -116,13 +126,14 @@ def bench_fetch(dovecot: DovecotServer, count: int, workdir: Path) -> float:
         parsed.append(email.message_from_bytes(raw)["Subject"])
 
     start = time.perf_counter()
-    summary = fetch_new(settings_for(dovecot, user), FetchLedger(workdir / "fetch.json"),
-                        belongs, deliver)
+    summary = fetch_new(settings_for(dovecot, user), FetchLedger(workdir / "fetch.json"), belongs, deliver)
     elapsed = time.perf_counter() - start
     assert summary.delivered == count == len(parsed), summary
     rate = count / elapsed
-    print(f"fetch: {count} messages in {elapsed:.2f} s = {rate:,.0f} fetches/s "
-          f"({verdict(rate >= FETCH_TARGET)} >= {FETCH_TARGET:.0f})")
+    print(
+        f"fetch: {count} messages in {elapsed:.2f} s = {rate:,.0f} fetches/s "
+        f"({verdict(rate >= FETCH_TARGET)} >= {FETCH_TARGET:.0f})"
+    )
     return rate
 
 
@@ -134,8 +145,10 @@ def prepare_mailbox(dovecot: DovecotServer, size: int, workdir: Path) -> tuple[s
     open_once(dovecot, user)
     start = time.perf_counter()
     first = fetch_new(settings_for(dovecot, user), FetchLedger(ledger_path), belongs, lambda raw: None)
-    print(f"       first look at {size:,} old messages: {time.perf_counter() - start:.2f} s "
-          f"({first.ignored:,} examined once, never again)")
+    print(
+        f"       first look at {size:,} old messages: {time.perf_counter() - start:.2f} s "
+        f"({first.ignored:,} examined once, never again)"
+    )
     return user, ledger_path
 
 
@@ -144,8 +157,7 @@ def time_ten_new(dovecot: DovecotServer, user: str, ledger_path: Path) -> float:
     for n in range(10):
         dovecot.deliver(message(campaign_address(user), n), campaign_address(user))
     start = time.perf_counter()
-    summary = fetch_new(settings_for(dovecot, user), FetchLedger(ledger_path), belongs,
-                        lambda raw: None)
+    summary = fetch_new(settings_for(dovecot, user), FetchLedger(ledger_path), belongs, lambda raw: None)
     elapsed = time.perf_counter() - start
     assert summary.delivered == 10 and summary.ignored == 0, summary
     return elapsed
@@ -161,9 +173,11 @@ def bench_scale(dovecot: DovecotServer, big_size: int, rounds: int, workdir: Pat
         big_times.append(time_ten_new(dovecot, *big))
     t_small, t_big = statistics.median(small_times), statistics.median(big_times)
     ratio = t_big / t_small
-    print(f"scale: 10 new among {big_size:,}: {t_big * 1000:.1f} ms; among 10: "
-          f"{t_small * 1000:.1f} ms (medians of {rounds} rounds); ratio {ratio:.2f} "
-          f"({verdict(ratio <= RATIO_TARGET)} <= {RATIO_TARGET:.0f})")
+    print(
+        f"scale: 10 new among {big_size:,}: {t_big * 1000:.1f} ms; among 10: "
+        f"{t_small * 1000:.1f} ms (medians of {rounds} rounds); ratio {ratio:.2f} "
+        f"({verdict(ratio <= RATIO_TARGET)} <= {RATIO_TARGET:.0f})"
+    )
     return ratio
 
 

@@ -67,11 +67,15 @@ def main() -> None:
             built = build_site(folder)
             inside.append(time.perf_counter() - start)
         median = statistics.median(times)
-        print(f"pbem site, finished 4-player game ({turns} turns, {len(built.pages)} files): "
-              f"median {median:.3f} s (min {min(times):.3f}, max {max(times):.3f}) over {args.rounds} runs; "
-              f"target under {TARGET:.1f} s: {'met' if median < TARGET else 'NOT met'}")
-        print(f"build_site() alone, in one process: median {statistics.median(inside) * 1000:.0f} ms "
-              f"(min {min(inside) * 1000:.0f}, max {max(inside) * 1000:.0f})")
+        print(
+            f"pbem site, finished 4-player game ({turns} turns, {len(built.pages)} files): "
+            f"median {median:.3f} s (min {min(times):.3f}, max {max(times):.3f}) over {args.rounds} runs; "
+            f"target under {TARGET:.1f} s: {'met' if median < TARGET else 'NOT met'}"
+        )
+        print(
+            f"build_site() alone, in one process: median {statistics.median(inside) * 1000:.0f} ms "
+            f"(min {min(inside) * 1000:.0f}, max {max(inside) * 1000:.0f})"
+        )
 
 
 if __name__ == "__main__":

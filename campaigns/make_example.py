@@ -86,8 +86,10 @@ def record_turn(campaign: Campaign, policy: random.Random) -> None:
     pos = campaign.position()
     for seat, hands in pos.game.awaited().items():
         me = pos.players[seat]
-        lines = [order_line(h, policy.choice(legal_cards(pos.game.hand(h).cards[seat])),
-                            pos.players, me, policy) for h in hands]
+        lines = [
+            order_line(h, policy.choice(legal_cards(pos.game.hand(h).cards[seat])), pos.players, me, policy)
+            for h in hands
+        ]
         campaign.record_orders(me, "\n".join(lines), source="example")
 
 

@@ -20,8 +20,18 @@ from typing import Any
 from .cards import card_named
 
 MAX_DEPTH = 8  # a true record nests 5 deep (record / turns / turn / events / event / list)
-EVENT_KINDS = {"played", "guard", "baron", "prince", "king", "protected", "eliminated", "ended",
-               "tokens", "game_over"}
+EVENT_KINDS = {
+    "played",
+    "guard",
+    "baron",
+    "prince",
+    "king",
+    "protected",
+    "eliminated",
+    "ended",
+    "tokens",
+    "game_over",
+}
 
 
 class RecordError(ValueError):
@@ -38,22 +48,33 @@ def check_shape(record: Any) -> None:
     for key in ("players", "seed", "seed_salt", "commitments", "hands", "turns", "tokens", "winners"):
         _need(key in record, f"the record's {key!r}", "present")
     players = record["players"]
-    _need(isinstance(players, list) and 2 <= len(players) <= 8
-          and all(isinstance(p, str) and p for p in players) and len(set(players)) == len(players),
-          "'players'", "a list of 2 to 8 different names")
+    _need(
+        isinstance(players, list)
+        and 2 <= len(players) <= 8
+        and all(isinstance(p, str) and p for p in players)
+        and len(set(players)) == len(players),
+        "'players'",
+        "a list of 2 to 8 different names",
+    )
     _need(isinstance(record["seed"], (str, int)) and not isinstance(record["seed"], bool), "'seed'", "text")
     _need(isinstance(record["seed_salt"], str), "'seed_salt'", "text")
     commitments = record["commitments"]
-    _need(isinstance(commitments, dict) and all(isinstance(v, str) for v in commitments.values()),
-          "'commitments'", "an object of hand numbers to SHA-256 digests")
+    _need(
+        isinstance(commitments, dict) and all(isinstance(v, str) for v in commitments.values()),
+        "'commitments'",
+        "an object of hand numbers to SHA-256 digests",
+    )
     hands = record["hands"]
     _need(isinstance(hands, dict), "'hands'", "an object of hand numbers to decks")
     for number, hand in hands.items():
         where = f"hands[{number!r}]"
         _need(isinstance(hand, dict), where, "an object with deck, salt and set_aside")
         deck = hand.get("deck")
-        _need(isinstance(deck, list) and deck and all(isinstance(c, str) for c in deck),
-              f"{where}.deck", "a list of card names")
+        _need(
+            isinstance(deck, list) and deck and all(isinstance(c, str) for c in deck),
+            f"{where}.deck",
+            "a list of card names",
+        )
         unknown = sorted({c for c in deck if card_named(c) is None})
         _need(not unknown, f"{where}.deck", f"known cards, not {', '.join(map(repr, unknown))}")
         _need(isinstance(hand.get("salt"), str), f"{where}.salt", "text")
@@ -63,8 +84,11 @@ def check_shape(record: Any) -> None:
     for i, entry in enumerate(turns):
         _check_turn(entry, f"turns[{i}]", len(players))
     _need(_ints(record["tokens"], len(players)), "'tokens'", f"a list of {len(players)} whole numbers")
-    _need(isinstance(record["winners"], list) and all(isinstance(w, str) for w in record["winners"]),
-          "'winners'", "a list of names")
+    _need(
+        isinstance(record["winners"], list) and all(isinstance(w, str) for w in record["winners"]),
+        "'winners'",
+        "a list of names",
+    )
 
 
 def _check_turn(entry: Any, where: str, seats: int) -> None:
@@ -79,25 +103,41 @@ def _check_turn(entry: Any, where: str, seats: int) -> None:
         if order is None:
             continue
         _need(isinstance(order, dict), at, "an order (card, target, guess) or null")
-        _need(isinstance(order.get("card"), str) and card_named(order["card"]) is not None,
-              f"{at}.card", "a known card")
+        _need(
+            isinstance(order.get("card"), str) and card_named(order["card"]) is not None,
+            f"{at}.card",
+            "a known card",
+        )
         target = order.get("target")
-        _need(target is None or (isinstance(target, int) and not isinstance(target, bool)
-                                 and 0 <= target < seats), f"{at}.target", "a seat number or null")
+        _need(
+            target is None
+            or (isinstance(target, int) and not isinstance(target, bool) and 0 <= target < seats),
+            f"{at}.target",
+            "a seat number or null",
+        )
         guess = order.get("guess")
-        _need(guess is None or (isinstance(guess, str) and card_named(guess) is not None),
-              f"{at}.guess", "a known card or null")
+        _need(
+            guess is None or (isinstance(guess, str) and card_named(guess) is not None),
+            f"{at}.guess",
+            "a known card or null",
+        )
     events = entry.get("events")
-    _need(isinstance(events, list) and all(isinstance(e, dict) and e.get("kind") in EVENT_KINDS
-                                           for e in events),
-          f"{where}.events", "a list of events")
+    _need(
+        isinstance(events, list)
+        and all(isinstance(e, dict) and e.get("kind") in EVENT_KINDS for e in events),
+        f"{where}.events",
+        "a list of events",
+    )
     if entry.get("tokens") is not None:
         _need(_ints(entry["tokens"], seats), f"{where}.tokens", f"a list of {seats} whole numbers")
 
 
 def _ints(value: Any, count: int) -> bool:
-    return (isinstance(value, list) and len(value) == count
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in value))
+    return (
+        isinstance(value, list)
+        and len(value) == count
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    )
 
 
 def _need(ok: bool, where: str, what: str) -> None:
@@ -135,8 +175,9 @@ def say_event(event: Any, players: list[str]) -> str:
     def names(seats: Any) -> str:
         if not isinstance(seats, list):
             return repr(seats)
-        listed = [players[s] if isinstance(s, int) and 0 <= s < len(players) else f"seat {s!r}"
-                  for s in seats]
+        listed = [
+            players[s] if isinstance(s, int) and 0 <= s < len(players) else f"seat {s!r}" for s in seats
+        ]
         return " and ".join(listed) if len(listed) < 3 else ", ".join(listed[:-1]) + " and " + listed[-1]
 
     kind = event.get("kind")
@@ -149,8 +190,10 @@ def say_event(event: Any, players: list[str]) -> str:
             text += f", guessing the {event.get('guess')}"
         return text + (" (no orders: played by the rules' default)" if event.get("nmr") else "")
     if kind == "guard":
-        return (f"{who('seat')}'s Guard {'hit' if event.get('hit') else 'missed'} {who('recipient')} "
-                f"(guessing the {event.get('guess')})")
+        return (
+            f"{who('seat')}'s Guard {'hit' if event.get('hit') else 'missed'} {who('recipient')} "
+            f"(guessing the {event.get('guess')})"
+        )
     if kind == "baron":
         loser = "a tie" if event.get("loser") is None else f"{who('loser')} had the lower card"
         return f"{who('seat')}'s Baron against {who('recipient')}: {loser}"
@@ -184,13 +227,16 @@ _VALUE_WORDS = {
 
 
 def say_difference(turn: int, recorded: Any, replayed: Any, players: list[str]) -> str:
-    """"turn 4, hand 13: the record says Arthur was knocked out holding the Baron;
+    """ "turn 4, hand 13: the record says Arthur was knocked out holding the Baron;
     the rules give the Spy" (the whole event when more than one word differs)."""
     hand = next((e.get("hand") for e in (recorded, replayed) if isinstance(e, dict) and "hand" in e), None)
     where = f"turn {turn}" + (f", hand {hand}" if hand is not None else "")
     said = say_event(recorded, players)
-    same_kind = isinstance(recorded, dict) and isinstance(replayed, dict) \
+    same_kind = (
+        isinstance(recorded, dict)
+        and isinstance(replayed, dict)
         and recorded.get("kind") == replayed.get("kind")
+    )
     if same_kind:
         differ = [k for k in set(recorded) | set(replayed) if recorded.get(k) != replayed.get(k)]
         if len(differ) == 1 and differ[0] in _VALUE_WORDS:
@@ -223,16 +269,23 @@ def check_readable(text: str, record: dict) -> tuple[list[str], list[str], list[
     if match:
         said = _split_names(match.group(1))
         if sorted(said) != sorted(record["winners"]):
-            problems.append(f"the report's text says {match.group(1)} won the game; "
-                            f"the record gives {' and '.join(record['winners'])}")
+            problems.append(
+                f"the report's text says {match.group(1)} won the game; "
+                f"the record gives {' and '.join(record['winners'])}"
+            )
         checked.append("the winner of the game")
     else:
-        unchecked.append("the winner of the game (no \"GAME OVER.\" line found)")
+        unchecked.append('the winner of the game (no "GAME OVER." line found)')
 
     # The audit list of decks.
-    decks = dict(re.findall(r"(?m)^\s*Hand\s+(\d+): ((?:[A-Z][a-z]+, )+[A-Z][a-z]+)\s*$",
-                            readable.split("For the audit", 1)[1] if "For the audit" in readable else ""))
+    decks = dict(
+        re.findall(
+            r"(?m)^\s*Hand\s+(\d+): ((?:[A-Z][a-z]+, )+[A-Z][a-z]+)\s*$",
+            readable.split("For the audit", 1)[1] if "For the audit" in readable else "",
+        )
+    )
     if decks:
+
         def order(item: tuple[str, Any]) -> int:
             return int(item[0]) if item[0].isdigit() else 0
 
@@ -241,8 +294,10 @@ def check_readable(text: str, record: dict) -> tuple[list[str], list[str], list[
             if listed is None:
                 problems.append(f"hand {number}: its deck is missing from the report's audit list")
             elif listed.split(", ") != hand["deck"]:
-                problems.append(f"hand {number}: the audit list in the report's text does not show the deck "
-                                f"of the record ({listed})")
+                problems.append(
+                    f"hand {number}: the audit list in the report's text does not show the deck "
+                    f"of the record ({listed})"
+                )
         checked.append(f"the {len(decks)} decks of the audit list")
     else:
         unchecked.append("the audit list of decks (not found)")
@@ -259,8 +314,10 @@ def check_readable(text: str, record: dict) -> tuple[list[str], list[str], list[
     if rows:
         for name, n in zip(players, record["tokens"]):
             if rows.get(name) != n:
-                problems.append(f"the report's text gives {name} {rows.get(name, 'no')} token(s) of "
-                                f"affection; the record gives {n}")
+                problems.append(
+                    f"the report's text gives {name} {rows.get(name, 'no')} token(s) of "
+                    f"affection; the record gives {n}"
+                )
         checked.append("the tokens of affection")
     else:
         unchecked.append("the tokens of affection (table not found)")
@@ -275,22 +332,31 @@ def check_readable(text: str, record: dict) -> tuple[list[str], list[str], list[
         if said is None:
             unchecked.append(f"hand {hand}'s result (not found in the text)")
             continue
-        want = [players[s] for s in winners if isinstance(s, int) and 0 <= s < len(players)] \
-            if isinstance(winners, list) else []
+        want = (
+            [players[s] for s in winners if isinstance(s, int) and 0 <= s < len(players)]
+            if isinstance(winners, list)
+            else []
+        )
         if sorted(_split_names(said)) != sorted(want):
-            problems.append(f"turn {last.get('turn')}, hand {hand}: the report's text says {said} "
-                            f"won the hand; the record gives {' and '.join(want) or 'nobody'}")
+            problems.append(
+                f"turn {last.get('turn')}, hand {hand}: the report's text says {said} "
+                f"won the hand; the record gives {' and '.join(want) or 'nobody'}"
+            )
     if ended:
         checked.append(f"the winners of the {len(ended)} hand(s) ended in the last turn")
-    unchecked.append("the rest of the readable text (the plays of the last turn, discards, notes): "
-                     "only the record block is proven, so rely on it, not on the prose")
+    unchecked.append(
+        "the rest of the readable text (the plays of the last turn, discards, notes): "
+        "only the record block is proven, so rely on it, not on the prose"
+    )
     return problems, checked, unchecked
 
 
 #: How the public report says who won a hand (templates/_events.txt.j2, macro ``ended``): the last
 #: player left "is the last player in the hand and wins it"; after an empty pile, "Winner(s): ...".
-_HAND_WON = re.compile(r"(?m)(?:^\s*(?P<last>\S.*?) is the last player in the hand and wins it\b"
-                       r"|(?:^|\s)Winners?: (?P<named>.+?)\.\s*$)")
+_HAND_WON = re.compile(
+    r"(?m)(?:^\s*(?P<last>\S.*?) is the last player in the hand and wins it\b"
+    r"|(?:^|\s)Winners?: (?P<named>.+?)\.\s*$)"
+)
 
 
 def _hand_winners_said(block: str) -> str | None:

@@ -34,6 +34,7 @@ from .store import LOCK_FILE, CampaignStore, StoreError, dump_json, write_atomic
 
 TAG_MAX = 40  # the longest campaign tag grammar.TAG_WORD reads in a subject
 
+
 class GameError(RuntimeError):
     """What the GM asked for cannot be done now; the message says why and what to do."""
 
@@ -48,37 +49,52 @@ class MissingOrders(GameError):
     def __init__(self, turn: int, missing: dict[str, list[int]], deadline: str = ""):
         self.turn = turn
         self.missing = missing
-        who = "; ".join(f"{name}: hand{'s' if len(h) > 1 else ''} {', '.join(map(str, h))}"
-                        for name, h in missing.items())
+        who = "; ".join(
+            f"{name}: hand{'s' if len(h) > 1 else ''} {', '.join(map(str, h))}" for name, h in missing.items()
+        )
         due = f" The deadline is {deadline}; after it, resolve plays them by default." if deadline else ""
-        super().__init__(f"turn {turn} cannot be resolved yet, orders are missing from {who}.{due} "
-                         f"Record them, or use --force to play the missing ones by the NMR defaults.")
+        super().__init__(
+            f"turn {turn} cannot be resolved yet, orders are missing from {who}.{due} "
+            f"Record them, or use --force to play the missing ones by the NMR defaults."
+        )
 
 
 class TurnResult:
     """A turn just resolved (or the start): the new game, its events and reports."""
 
-    def __init__(self, turn: int, game: Game, events: list, public_report: str,
-                 private_reports: dict[str, str], defaults: dict[str, list[int]], warning: str = ""):
+    def __init__(
+        self,
+        turn: int,
+        game: Game,
+        events: list,
+        public_report: str,
+        private_reports: dict[str, str],
+        defaults: dict[str, list[int]],
+        warning: str = "",
+    ):
         self.turn = turn
         self.game = game
         self.events = events
         self.public_report = public_report
         self.private_reports = private_reports
-        self.defaults = defaults      # player -> hands played by the NMR defaults
-        self.warning = warning        # something the GM should know (the turn is resolved all the same)
+        self.defaults = defaults  # player -> hands played by the NMR defaults
+        self.warning = warning  # something the GM should know (the turn is resolved all the same)
 
 
 def check_tag(name: str) -> None:
     """The campaign folder's name is its tag in every mail subject (``[game7]
     Turn 3``): replies are matched on it, so it must be one plain word."""
     if len(name) > TAG_MAX and is_plain_tag(name[:TAG_MAX]):
-        raise GameError(f"the campaign folder's name {name!r} is the campaign's tag in mail subjects "
-                        f"([{name[:12]}...] Turn 1): it is {len(name)} characters long, at most {TAG_MAX} "
-                        f"fit; choose a shorter folder name (e.g. game7)")
+        raise GameError(
+            f"the campaign folder's name {name!r} is the campaign's tag in mail subjects "
+            f"([{name[:12]}...] Turn 1): it is {len(name)} characters long, at most {TAG_MAX} "
+            f"fit; choose a shorter folder name (e.g. game7)"
+        )
     if not is_plain_tag(name):
-        raise GameError(f"the campaign folder's name {name!r} is the campaign's tag in mail subjects "
-                        f"([{name}] Turn 1): use only letters, digits, '_', '.' and '-' (e.g. game7)")
+        raise GameError(
+            f"the campaign folder's name {name!r} is the campaign's tag in mail subjects "
+            f"([{name}] Turn 1): use only letters, digits, '_', '.' and '-' (e.g. game7)"
+        )
 
 
 def weak_seed(seed: str) -> bool:
@@ -143,9 +159,17 @@ class Campaign:
         self._config: CampaignConfig | None = None
 
     @classmethod
-    def create(cls, folder: Path | str, players: list[dict[str, str]], *, seed: str | None = None,
-               decks: Any = None, title: str = "", gm: dict[str, str] | None = None,
-               clock: Clock | None = None) -> Campaign:
+    def create(
+        cls,
+        folder: Path | str,
+        players: list[dict[str, str]],
+        *,
+        seed: str | None = None,
+        decks: Any = None,
+        title: str = "",
+        gm: dict[str, str] | None = None,
+        clock: Clock | None = None,
+    ) -> Campaign:
         """Write a new campaign's ``campaign.yaml`` in ``folder`` (``pbem new``):
         ``players`` ({"name", "email"}) seated in an order shuffled with the seed
         (RULES 1), a 128-bit seed drawn when none is given, ``decks`` as a
@@ -161,8 +185,10 @@ class Campaign:
         store = CampaignStore(folder)
         if store.campaign_file.exists():
             if cls(folder).started():
-                raise GameError(f"{folder} holds a game that has already started (or is over); "
-                                f"give `pbem new` another folder")
+                raise GameError(
+                    f"{folder} holds a game that has already started (or is over); "
+                    f"give `pbem new` another folder"
+                )
             raise GameError(f"{store.campaign_file} exists already; use `pbem start {folder}` for it")
         seed = seed if seed is not None else secrets.token_hex(16)  # 128 bits
         data: dict[str, Any] = {"title": title} if title else {}
@@ -317,9 +343,11 @@ class Campaign:
             game = Game.new(len(players), decks)
             result = self._commit(0, game, [], players, seed, {})
             if config.seed is not None and weak_seed(config.seed) and not config.decks:
-                weak = (f"the seed {config.seed!r} is short: anyone who guesses it can rebuild "
-                        f"every deck from it. For a real game, leave seed: out (pbem draws a "
-                        f"128-bit one) or use a long random one; keep it secret.")
+                weak = (
+                    f"the seed {config.seed!r} is short: anyone who guesses it can rebuild "
+                    f"every deck from it. For a real game, leave seed: out (pbem draws a "
+                    f"128-bit one) or use a long random one; keep it secret."
+                )
                 result.warning = " ".join(filter(None, [result.warning, weak]))  # keep the site's warning
             return result
 
@@ -409,15 +437,29 @@ class Campaign:
                     records[str(h)] = {"player": name, "status": "nmr"}
                 else:
                     orders[h] = checked.order
-                    records[str(h)] = {"player": name, "status": checked.status,
-                                       "text": record["text"], "order": checked.written.canonical(),
-                                       "engine": order_to_json(checked.order)}
+                    records[str(h)] = {
+                        "player": name,
+                        "status": checked.status,
+                        "text": record["text"],
+                        "order": checked.written.canonical(),
+                        "engine": order_to_json(checked.order),
+                    }
                     if checked.written.target_text:  # a name that names nobody: the report quotes it
-                        records[str(h)]["target_text"] = as_written(checked.written.target_text, record["text"])
+                        records[str(h)]["target_text"] = as_written(
+                            checked.written.target_text, record["text"]
+                        )
         return orders, records
 
-    def _commit(self, turn: int, game: Game, events: list, players: list[str],
-                seed: str, records: dict, standing: dict | None = None) -> TurnResult:
+    def _commit(
+        self,
+        turn: int,
+        game: Game,
+        events: list,
+        players: list[str],
+        seed: str,
+        records: dict,
+        standing: dict | None = None,
+    ) -> TurnResult:
         """Render the reports and write the turn folder in one step."""
         table = self._table(players)
         renderer = self._renderer()
@@ -427,33 +469,52 @@ class Campaign:
             from .deadlines import scheduled
 
             deadline = self.deadline_text(scheduled(self.schedule, game.turn, opened_at))
-        context = public_context(table, turn, game, events, notes=self._notes(game.turn - 1),
-                                 deadline=deadline, orders=records)
+        context = public_context(
+            table, turn, game, events, notes=self._notes(game.turn - 1), deadline=deadline, orders=records
+        )
         if turn == 0:
             context["commitments"] = commitments(seed, game)
         if game.finished:
-            context["record"] = record_block(game_record(self.store, self.name, players, seed, turn, game,
-                                                         events, records, standing or {}))
+            context["record"] = record_block(
+                game_record(self.store, self.name, players, seed, turn, game, events, records, standing or {})
+            )
         public = renderer.public(context)
         earlier = self._earlier_events(turn)
         private = {
-            name: renderer.private(private_context(table, turn, game, events, seat,
-                                                   code=order_code(seed, name), deadline=deadline,
-                                                   earlier=earlier, orders=records))
+            name: renderer.private(
+                private_context(
+                    table,
+                    turn,
+                    game,
+                    events,
+                    seat,
+                    code=order_code(seed, name),
+                    deadline=deadline,
+                    earlier=earlier,
+                    orders=records,
+                )
+            )
             for seat, name in enumerate(players)
         }
         files = {
-            "state.json": dump_json({"turn": turn, "players": players, "seed": seed,
-                                     "opened_at": opened_at.isoformat(timespec="seconds"),
-                                     "game": game.to_dict()}),
+            "state.json": dump_json(
+                {
+                    "turn": turn,
+                    "players": players,
+                    "seed": seed,
+                    "opened_at": opened_at.isoformat(timespec="seconds"),
+                    "game": game.to_dict(),
+                }
+            ),
             "events.json": dump_json([ev.to_dict(e) for e in events]),
             "reports/public.txt": public,
         }
         if turn:
             files["orders.json"] = dump_json(records)
         if standing:
-            files["standing.json"] = dump_json({str(h): {str(s): v for s, v in per.items()}
-                                                for h, per in standing.items()})
+            files["standing.json"] = dump_json(
+                {str(h): {str(s): v for s, v in per.items()} for h, per in standing.items()}
+            )
         for name, text in private.items():
             files[f"reports/private-{name}.txt"] = text
         files.update(self._turn_mails(turn, game, public, private, players))
@@ -466,8 +527,10 @@ class Campaign:
             publish(self.folder, folder)
         except BaseException as e:  # noqa: BLE001 - even Ctrl-C: the turn *is* resolved
             what = "interrupted" if isinstance(e, KeyboardInterrupt) else f"failed ({e})"
-            warning = (f"the turn is resolved, but copying its mail drafts to the outbox {what}; "
-                       f"`pbem preview {self.folder}` finishes it")
+            warning = (
+                f"the turn is resolved, but copying its mail drafts to the outbox {what}; "
+                f"`pbem preview {self.folder}` finishes it"
+            )
         warning = " ".join(filter(None, [warning, self._rebuild_site()]))
         defaults: dict[str, list[int]] = {}
         for h, rec in records.items():
@@ -495,19 +558,26 @@ class Campaign:
         """(turn, event) of the turns resolved before ``turn``, the kinds that
         tell what players learned then and whether it still holds (their
         private mail shows it): only those are decoded, for speed."""
-        return [(t, ev.from_dict(e)) for t in self.store.turns() if 0 < t < turn
-                for e in self.store.read_json(t, "events.json") if e["kind"] in KNOWLEDGE_KINDS]
+        return [
+            (t, ev.from_dict(e))
+            for t in self.store.turns()
+            if 0 < t < turn
+            for e in self.store.read_json(t, "events.json")
+            if e["kind"] in KNOWLEDGE_KINDS
+        ]
 
-    def _turn_mails(self, turn: int, game: Game, public: str, private: dict[str, str],
-                    players: list[str]) -> dict[str, str]:
+    def _turn_mails(
+        self, turn: int, game: Game, public: str, private: dict[str, str], players: list[str]
+    ) -> dict[str, str]:
         """The turn's mail drafts, as files of the turn folder (written with it, at once)."""
         from .outbox import turn_mails
 
         by_name = {p.name: p for p in self.config.players}
         people = [by_name[name] for name in players if name in by_name]
         generation = 1 + self.store.rolled_back_count(turn)
-        return turn_mails(self.folder, self.name, turn, generation, game.finished, self.config.gm,
-                          people, public, private)
+        return turn_mails(
+            self.folder, self.name, turn, generation, game.finished, self.config.gm, people, public, private
+        )
 
     def publish_drafts(self) -> list[str]:
         """Finish copying the latest turn's drafts to the outbox, and taking
@@ -530,6 +600,7 @@ class Campaign:
         stay with the seat. ``campaign.yaml`` is rewritten (the old one is kept as
         ``campaign.yaml.bak``). Returns the seat's name now."""
         from .config import config_from_data, config_to_data, dump_config
+
         with self.locked():
             pos = self.position()
             old = self._player(old, pos.players)
@@ -588,8 +659,10 @@ class Campaign:
         pos = self.position()
         turn = pos.turn_on_file if turn is None else turn
         if turn not in self.store.turns():
-            raise GameError(f"there is no report of turn {turn} (turns on file: "
-                            f"{', '.join(map(str, self.store.turns()))})")
+            raise GameError(
+                f"there is no report of turn {turn} (turns on file: "
+                f"{', '.join(map(str, self.store.turns()))})"
+            )
         if player is None:
             return self.store.read_text(turn, "reports/public.txt")
         name = self._player(player, pos.players)
@@ -611,8 +684,9 @@ class Campaign:
         from .views import status_view  # only `pbem status` and the tick need it: kept off resolve's start-up
 
         pos = self.position()
-        return status_view(self.name, pos, self.store.read_orders(pos.game.turn),
-                           self._deadline_status(pos.game))
+        return status_view(
+            self.name, pos, self.store.read_orders(pos.game.turn), self._deadline_status(pos.game)
+        )
 
     def _deadline_status(self, game: Game) -> dict | None:
         if game.finished:
@@ -622,9 +696,24 @@ class Campaign:
             return None
         from .deadlines import time_left
 
-        return {"at": deadline.isoformat(timespec="seconds"), "text": self.deadline_text(deadline),
-                "left": time_left(deadline, self.now()), "passed": self.now() >= deadline}
+        return {
+            "at": deadline.isoformat(timespec="seconds"),
+            "text": self.deadline_text(deadline),
+            "left": time_left(deadline, self.now()),
+            "passed": self.now() >= deadline,
+        }
 
 
-__all__ = ["Campaign", "GameError", "MissingOrders", "Receipt", "TurnResult", "ConfigError",
-           "StoreError", "order_code", "ACCEPTED", "COMPLETED", "REJECTED"]
+__all__ = [
+    "Campaign",
+    "GameError",
+    "MissingOrders",
+    "Receipt",
+    "TurnResult",
+    "ConfigError",
+    "StoreError",
+    "order_code",
+    "ACCEPTED",
+    "COMPLETED",
+    "REJECTED",
+]

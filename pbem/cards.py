@@ -49,8 +49,15 @@ class Card(IntEnum):
 _TITLES = {card: card.name.replace("_", " ").title() for card in Card}
 
 _PREMIUM_RANKS = {
-    Card.BISHOP: 9, Card.ASSASSIN: 0, Card.JESTER: 0, Card.CARDINAL: 2, Card.BARONESS: 3,
-    Card.SYCOPHANT: 4, Card.COUNT: 5, Card.CONSTABLE: 6, Card.DOWAGER_QUEEN: 7,
+    Card.BISHOP: 9,
+    Card.ASSASSIN: 0,
+    Card.JESTER: 0,
+    Card.CARDINAL: 2,
+    Card.BARONESS: 3,
+    Card.SYCOPHANT: 4,
+    Card.COUNT: 5,
+    Card.CONSTABLE: 6,
+    Card.DOWAGER_QUEEN: 7,
 }
 
 #: Every card's rank, indexed by the card (a tuple: the engine reads it in hot loops).

@@ -101,22 +101,38 @@ _PERSON = re.compile(r"^\s*(?P<name>[^<>]+?)\s*<(?P<email>[^<>\s]+)>\s*$")
 def _person(text: str) -> dict:
     match = _PERSON.match(text)
     if not match:
-        raise click.BadParameter(f"{text!r}: write it as \"Name <email@example.org>\"")
+        raise click.BadParameter(f'{text!r}: write it as "Name <email@example.org>"')
     return {"name": match["name"], "email": match["email"]}
 
 
 @main.command()
 @folder_arg
-@click.option("--player", "players", multiple=True, required=True, metavar='"NAME <EMAIL>"',
-              help="A player (2 to 8 times); seats are shuffled with the seed.")
+@click.option(
+    "--player",
+    "players",
+    multiple=True,
+    required=True,
+    metavar='"NAME <EMAIL>"',
+    help="A player (2 to 8 times); seats are shuffled with the seed.",
+)
 @click.option("--seed", help="Makes the seating, the decks and every random default reproducible.")
-@click.option("--decks", "decks_file", type=click.Path(exists=True, dir_okay=False),
-              help="YAML file mapping hand numbers to 16 card names (32 with 5-8 players), top first.")
+@click.option(
+    "--decks",
+    "decks_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="YAML file mapping hand numbers to 16 card names (32 with 5-8 players), top first.",
+)
 @click.option("--title", default="", help="The game's title, used in reports.")
 @click.option("--gm", metavar='"NAME <EMAIL>"', help="The game master, the sender of every mail.")
 @_explain_errors
-def new(folder: str, players: tuple[str, ...], seed: str | None, decks_file: str | None,
-        title: str, gm: str | None) -> None:
+def new(
+    folder: str,
+    players: tuple[str, ...],
+    seed: str | None,
+    decks_file: str | None,
+    title: str,
+    gm: str | None,
+) -> None:
     """Write FOLDER/campaign.yaml and start the game."""
     from .campaign import Campaign
 
@@ -129,8 +145,9 @@ def new(folder: str, players: tuple[str, ...], seed: str | None, decks_file: str
             decks = yaml.safe_load(Path(decks_file).read_text(encoding="utf-8"))
         except yaml.YAMLError as e:
             raise PbemError(f"{decks_file}: not valid YAML: {e}") from None
-    campaign = Campaign.create(folder, people, seed=seed, decks=decks, title=title,
-                               gm=_person(gm) if gm else None)
+    campaign = Campaign.create(
+        folder, people, seed=seed, decks=decks, title=title, gm=_person(gm) if gm else None
+    )
     result = campaign.start()
     click.echo(f"Wrote {campaign.store.campaign_file}; seats: {', '.join(campaign.config.names)}.")
     _echo_started(Path(folder), result)
@@ -168,8 +185,12 @@ def _echo_started(path: Path, result) -> None:
 @main.command()
 @folder_arg
 @click.option("--player", help="The player who sent the orders.")
-@click.option("--mail", "mail_file", type=click.Path(exists=True, dir_okay=False),
-              help="One email message (RFC 5322 file); the sender is read from From:.")
+@click.option(
+    "--mail",
+    "mail_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="One email message (RFC 5322 file); the sender is read from From:.",
+)
 @click.argument("text", required=False)
 @_explain_errors
 def order(folder: str, player: str | None, mail_file: str | None, text: str | None) -> None:
@@ -192,9 +213,15 @@ def order(folder: str, player: str | None, mail_file: str | None, text: str | No
     receipt = campaign.record_orders(player, text, source="gm")
     click.echo(_receipt_text(receipt))
     if not any(c.status != "rejected" for c in receipt.checked):
-        raise PbemError("nothing was recorded: " + ("every order was rejected (the reasons are above)"
-                                                     if receipt.checked else "no order could be read")
-                        + "; correct the text and run the command again.")
+        raise PbemError(
+            "nothing was recorded: "
+            + (
+                "every order was rejected (the reasons are above)"
+                if receipt.checked
+                else "no order could be read"
+            )
+            + "; correct the text and run the command again."
+        )
 
 
 def _receipt_text(receipt) -> str:
@@ -218,12 +245,16 @@ def fetch(folder: str) -> None:
     for outcome in outcomes:
         click.echo(outcome.summary())
     recorded = sum(o.recorded for o in outcomes)
-    with_orders = sum(o.recorded and o.receipt is not None
-                      and any(c.status != "rejected" for c in o.receipt.checked) for o in outcomes)
+    with_orders = sum(
+        o.recorded and o.receipt is not None and any(c.status != "rejected" for c in o.receipt.checked)
+        for o in outcomes
+    )
     if outcomes:
-        click.echo(f"{len(outcomes)} message{'s' if len(outcomes) != 1 else ''} read: {with_orders} with "
-                   f"orders recorded, {recorded - with_orders} answered without orders recorded (STATUS, RULES, "
-                   f"rejected orders...), {len(outcomes) - recorded} refused or already read.")
+        click.echo(
+            f"{len(outcomes)} message{'s' if len(outcomes) != 1 else ''} read: {with_orders} with "
+            f"orders recorded, {recorded - with_orders} answered without orders recorded (STATUS, RULES, "
+            f"rejected orders...), {len(outcomes) - recorded} refused or already read."
+        )
 
 
 @main.command()
@@ -237,10 +268,13 @@ def resolve(folder: str, force: bool) -> None:
     click.echo(result.public_report.rstrip())
     click.echo()
     for name, hands in result.defaults.items():
-        click.echo(f"NMR defaults applied for {name}: hand{'s' if len(hands) > 1 else ''} "
-                   f"{', '.join(map(str, hands))}")
-    click.echo(f"Turn {result.turn} resolved; reports drafted in "
-               f"{campaign.store.turn_dir(result.turn) / 'reports'}.")
+        click.echo(
+            f"NMR defaults applied for {name}: hand{'s' if len(hands) > 1 else ''} "
+            f"{', '.join(map(str, hands))}"
+        )
+    click.echo(
+        f"Turn {result.turn} resolved; reports drafted in {campaign.store.turn_dir(result.turn) / 'reports'}."
+    )
     if result.warning:
         click.echo(f"Warning: {result.warning}", err=True)
 
@@ -278,22 +312,32 @@ def preview(folder: str, draft: str | None) -> None:
         info = summarize(path)
         mark = "UNCERTAIN " if path.stem in uncertain else ""
         click.echo(f"{mark}{path.stem:<40} to {info['to']:<32} {info['subject']}")
-    click.echo(f"{len(drafts)} draft{'s' if len(drafts) != 1 else ''}; `pbem preview {folder} ID` shows one, "
-               f"`pbem send {folder}` sends them.")
+    click.echo(
+        f"{len(drafts)} draft{'s' if len(drafts) != 1 else ''}; `pbem preview {folder} ID` shows one, "
+        f"`pbem send {folder}` sends them."
+    )
     if uncertain:
-        click.echo(f"{len(uncertain)} uncertain: not sent again by itself."
-                   + _uncertain_advice(folder, uncertain))
+        click.echo(
+            f"{len(uncertain)} uncertain: not sent again by itself." + _uncertain_advice(folder, uncertain)
+        )
 
 
 @main.command()
 @folder_arg
 @click.argument("drafts", nargs=-1)
 @click.option("--dry-run", is_flag=True, help="Show what would be sent; send nothing.")
-@click.option("--resend-uncertain", is_flag=True,
-              help="Send again the uncertain drafts named (all of them if none is named): "
-                   "only once you know they did not arrive.")
-@click.option("--mark-sent", "mark", is_flag=True,
-              help="Record the uncertain drafts named as sent (you saw them arrive); send nothing.")
+@click.option(
+    "--resend-uncertain",
+    is_flag=True,
+    help="Send again the uncertain drafts named (all of them if none is named): "
+    "only once you know they did not arrive.",
+)
+@click.option(
+    "--mark-sent",
+    "mark",
+    is_flag=True,
+    help="Record the uncertain drafts named as sent (you saw them arrive); send nothing.",
+)
 @_explain_errors
 def send(folder: str, drafts: tuple[str, ...], dry_run: bool, resend_uncertain: bool, mark: bool) -> None:
     """Send the drafts (all, or the DRAFTS named) by SMTP, each at most once.
@@ -339,8 +383,10 @@ def send(folder: str, drafts: tuple[str, ...], dry_run: bool, resend_uncertain: 
         report = send_all(campaign, list(drafts), progress, resend_uncertain=resend)
     except SendError as e:
         uncertain = sorted(e.summary.uncertain) if e.summary else []
-        raise PbemError(f"{e} Whatever was sent is recorded; run `pbem send {folder}` again "
-                        f"to send the rest." + _uncertain_advice(folder, uncertain)) from None
+        raise PbemError(
+            f"{e} Whatever was sent is recorded; run `pbem send {folder}` again "
+            f"to send the rest." + _uncertain_advice(folder, uncertain)
+        ) from None
     finally:
         if bars:
             bars[0].__exit__(None, None, None)
@@ -350,14 +396,20 @@ def send(folder: str, drafts: tuple[str, ...], dry_run: bool, resend_uncertain: 
             recipients.setdefault(address, []).append(result)
     for address, results in sorted(recipients.items()):
         ok = sum(r == "accepted" for r in results)
-        click.echo(f"  {address:<32} {ok} sent" + (f", {len(results) - ok} refused" if ok < len(results) else ""))
-    click.echo(f"{len(report.sent)} sent, {len(report.skipped)} already sent before, {len(report.failed)} failed.")
+        click.echo(
+            f"  {address:<32} {ok} sent" + (f", {len(results) - ok} refused" if ok < len(results) else "")
+        )
+    click.echo(
+        f"{len(report.sent)} sent, {len(report.skipped)} already sent before, {len(report.failed)} failed."
+    )
     for draft_id, reason in report.failed.items():
         click.echo(f"  FAILED {draft_id}: {reason}")
     if report.held:
         plural = "s" if len(report.held) != 1 else ""
-        click.echo(f"{len(report.held)} uncertain draft{plural} not sent again: {', '.join(report.held)}."
-                   + _uncertain_advice(folder, report.held))
+        click.echo(
+            f"{len(report.held)} uncertain draft{plural} not sent again: {', '.join(report.held)}."
+            + _uncertain_advice(folder, report.held)
+        )
     if report.failed or report.held:
         raise Unfinished()
 
@@ -367,9 +419,11 @@ def _uncertain_advice(folder: str, ids: list[str]) -> str:
     if not ids:
         return ""
     listed = " ".join(ids)
-    return (f"\nUncertain (handed to the server, no reply; maybe delivered, maybe not): {listed}. "
-            f"Ask the recipient or look in the sent mail, then either `pbem send {folder} --mark-sent "
-            f"{listed}` (it arrived) or `pbem send {folder} --resend-uncertain {listed}` (it did not).")
+    return (
+        f"\nUncertain (handed to the server, no reply; maybe delivered, maybe not): {listed}. "
+        f"Ask the recipient or look in the sent mail, then either `pbem send {folder} --mark-sent "
+        f"{listed}` (it arrived) or `pbem send {folder} --resend-uncertain {listed}` (it did not)."
+    )
 
 
 @main.command()
@@ -403,8 +457,10 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
     if info["finished"]:
         click.echo(f"{info['campaign']}: the game is over; won by {', '.join(info['winners'])}.")
     else:
-        click.echo(f"{info['campaign']}: turn {info['turn']} awaited; "
-                   f"{len(info['hands_in_play'])} hands in play ({', '.join(map(str, info['hands_in_play']))}).")
+        click.echo(
+            f"{info['campaign']}: turn {info['turn']} awaited; "
+            f"{len(info['hands_in_play'])} hands in play ({', '.join(map(str, info['hands_in_play']))})."
+        )
         if info["missing"]:
             click.echo("Orders missing:")
             for name, hands in info["missing"].items():
@@ -417,18 +473,24 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
     click.echo("Tokens: " + ", ".join(f"{n} {t}" for n, t in info["tokens"].items()))
     if info["uncertain"]:
         ids = [u["draft"] for u in info["uncertain"]]
-        click.echo(f"Uncertain mail ({len(ids)}): handed to the SMTP server, no reply; maybe delivered, "
-                   f"maybe not: {', '.join(ids)}." + _uncertain_advice(folder, ids))
+        click.echo(
+            f"Uncertain mail ({len(ids)}): handed to the SMTP server, no reply; maybe delivered, "
+            f"maybe not: {', '.join(ids)}." + _uncertain_advice(folder, ids)
+        )
     known = refused_seen(campaign)
     new = [entry for entry in info["refused"] if entry["file"] not in known]
     if new:
         click.echo(f"Messages refused ({len(new)} new), kept in the campaign:")
         for entry in new:
-            click.echo(f"  {entry['file']}  {entry['status']}: {entry.get('sender') or '?'}"
-                       f"{' -- ' + entry['detail'] if entry.get('detail') else ''}")
+            click.echo(
+                f"  {entry['file']}  {entry['status']}: {entry.get('sender') or '?'}"
+                f"{' -- ' + entry['detail'] if entry.get('detail') else ''}"
+            )
     if len(info["refused"]) > len(new):
-        click.echo(f"Messages refused earlier, already seen: {len(info['refused']) - len(new)} "
-                   f"(kept in {campaign.store.received}).")
+        click.echo(
+            f"Messages refused earlier, already seen: {len(info['refused']) - len(new)} "
+            f"(kept in {campaign.store.received})."
+        )
     if seen:
         click.echo(f"Marked {mark_refused_seen(campaign)} refused message(s) as seen.")
     elif new:
@@ -441,10 +503,12 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
             per_player[entry["player"]] = per_player.get(entry["player"], 0) + 1
         limit = acks_per_hour(campaign.config)
         for name, count in per_player.items():
-            click.echo(f"{count} acknowledgement{'s' if count > 1 else ''} to {name} held: more than "
-                       f"{limit} messages an hour came from that address (spoofed?). The messages "
-                       f"are kept and read as usual; `pbem preview {folder}` shows the acknowledgements, "
-                       f"`pbem send` sends them.")
+            click.echo(
+                f"{count} acknowledgement{'s' if count > 1 else ''} to {name} held: more than "
+                f"{limit} messages an hour came from that address (spoofed?). The messages "
+                f"are kept and read as usual; `pbem preview {folder}` shows the acknowledgements, "
+                f"`pbem send` sends them."
+            )
 
 
 @main.command()
@@ -496,8 +560,9 @@ def deadline(folder: str, when: str) -> None:
     time zone), an ISO time with offset, or relative: +2d, +36h."""
     campaign = _campaign(folder)
     moment = campaign.set_deadline(when)
-    click.echo(f"The deadline of turn {campaign.position().game.turn} is now "
-               f"{campaign.deadline_text(moment)}.")
+    click.echo(
+        f"The deadline of turn {campaign.position().game.turn} is now {campaign.deadline_text(moment)}."
+    )
 
 
 @main.command()
@@ -527,8 +592,11 @@ def note(folder: str, text: str) -> None:
 
 @main.command()
 @click.argument("final_report", type=click.Path(exists=True, dir_okay=False))
-@click.option("--opening", type=click.Path(exists=True, dir_okay=False),
-              help="The opening report (or its mail), to check the commitments it published.")
+@click.option(
+    "--opening",
+    type=click.Path(exists=True, dir_okay=False),
+    help="The opening report (or its mail), to check the commitments it published.",
+)
 def verify(final_report: str, opening: str | None) -> None:
     """Check a finished game from its final report: the decks and the seed
     against the opening commitments, and every result by replaying the game.
@@ -554,26 +622,34 @@ def verify(final_report: str, opening: str | None) -> None:
     except RecordError as e:
         raise PbemError(f"{final_report}: {e}") from None
     except Exception as e:  # noqa: BLE001 - hostile input: whatever it breaks, a clear error
-        raise PbemError(f"{final_report}: the record could not be checked ({type(e).__name__}: {e}); "
-                        f"it is damaged or was tampered with") from None
+        raise PbemError(
+            f"{final_report}: the record could not be checked ({type(e).__name__}: {e}); "
+            f"it is damaged or was tampered with"
+        ) from None
     problems += readable
     turns = len(record["turns"])
     if problems:
-        click.echo(f"NOT VERIFIED: {len(problems)} problem{'s' if len(problems) != 1 else ''} in "
-                   f"\"{record.get('campaign')}\":")
+        click.echo(
+            f"NOT VERIFIED: {len(problems)} problem{'s' if len(problems) != 1 else ''} in "
+            f'"{record.get("campaign")}":'
+        )
         for problem in problems:
             click.echo(f"  - {problem}")
         raise Unfinished()
     winners = record["winners"]
-    click.echo(f"VERIFIED: \"{record.get('campaign')}\": replaying {turns} turns from the decks and the seed "
-               f"gives every result in the record; winner{'s' if len(winners) > 1 else ''}: "
-               f"{', '.join(winners)}.")
+    click.echo(
+        f'VERIFIED: "{record.get("campaign")}": replaying {turns} turns from the decks and the seed '
+        f"gives every result in the record; winner{'s' if len(winners) > 1 else ''}: "
+        f"{', '.join(winners)}."
+    )
     if published:
         click.echo("The 13 decks and the seed match the commitments published in the opening report.")
     else:
-        click.echo("The decks are NOT proven: without the opening report (--opening FILE), the commitments "
-                   "compared are this report's own, which whoever wrote it could have fitted to any decks. "
-                   "Give the opening report the players received at the start.")
+        click.echo(
+            "The decks are NOT proven: without the opening report (--opening FILE), the commitments "
+            "compared are this report's own, which whoever wrote it could have fitted to any decks. "
+            "Give the opening report the players received at the start."
+        )
     click.echo(f"Checked in the readable text: {'; '.join(checked) or 'nothing'}.")
     click.echo(f"Not checked: {'; '.join(unchecked)}.")
 
@@ -592,7 +668,9 @@ def _mail_text(path: Path) -> str:
 
 
 @main.command()
-@click.option("--cards", is_flag=True, help="Only the card reference (rank, copies, effect), as in the mails.")
+@click.option(
+    "--cards", is_flag=True, help="Only the card reference (rank, copies, effect), as in the mails."
+)
 @_explain_errors
 def rules(cards: bool) -> None:
     """Print the rules pbem adjudicates (docs/RULES.md), or the card reference."""
@@ -609,8 +687,12 @@ def rules(cards: bool) -> None:
 
 @main.command()
 @folder_arg
-@click.option("--out", metavar="FOLDER", help="Where to write the pages (default: site: out: in "
-              "campaign.yaml, else FOLDER/site). The folder is replaced whole.")
+@click.option(
+    "--out",
+    metavar="FOLDER",
+    help="Where to write the pages (default: site: out: in "
+    "campaign.yaml, else FOLDER/site). The folder is replaced whole.",
+)
 @_explain_errors
 def site(folder: str, out: str | None) -> None:
     """Write the game's web pages: a static archive of everything public."""
@@ -622,8 +704,10 @@ def site(folder: str, out: str | None) -> None:
             built = build_site(folder, out)
     except (SiteError, LeakError) as e:
         raise PbemError(str(e)) from None
-    click.echo(f"{len(built.pages)} files written to {built.out}; open {built.out / 'index.html'} "
-               f"in a browser, or copy the folder to a web server.")
+    click.echo(
+        f"{len(built.pages)} files written to {built.out}; open {built.out / 'index.html'} "
+        f"in a browser, or copy the folder to a web server."
+    )
 
 
 @main.command()

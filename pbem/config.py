@@ -23,8 +23,10 @@ from .store import CAMPAIGN_FILE  # the folder's file names are the store's
 # spaces, and . ' - inside; nothing that could break a header or a path.
 _NAME = re.compile(r"^[^\W_](?:[\w .'\u2019-]{0,38}[^\W_.])?$")
 # A plain addr-spec: no display name, no comments, no spaces, no line breaks.
-_EMAIL = re.compile(r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
-                    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$")
+_EMAIL = re.compile(
+    r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$"
+)
 
 
 #: The player counts a campaign may have, as a GM reads them (RULES 1, 9, 10).
@@ -92,8 +94,9 @@ def config_from_data(data: Any, where: str = CAMPAIGN_FILE) -> CampaignConfig:
         return ConfigError(f"{where}: {key}: {problem}")
 
     if not isinstance(data, dict):
-        raise ConfigError(f"{where}: the file must be a mapping of keys (title, gm, players, ...), "
-                          f"not {_kind(data)}")
+        raise ConfigError(
+            f"{where}: the file must be a mapping of keys (title, gm, players, ...), not {_kind(data)}"
+        )
     unknown_top = [k for k in data if not isinstance(k, str)]
     if unknown_top:
         raise fail(str(unknown_top[0]), "keys must be words")
@@ -127,8 +130,9 @@ def _kind(value: Any) -> str:
 
 def _players(value: Any, fail) -> list[Person]:
     if value is None:
-        raise fail("players", "missing; list 2 to 8 players, "
-                              "e.g. - {name: Arthur, email: arthur@example.org}")
+        raise fail(
+            "players", "missing; list 2 to 8 players, e.g. - {name: Arthur, email: arthur@example.org}"
+        )
     if not isinstance(value, list):
         raise fail("players", f"must be a list of 2 to 8 players, not {_kind(value)}")
     if len(value) not in CLASSIC_PLAYERS and len(value) not in PREMIUM_PLAYERS:
@@ -140,11 +144,13 @@ def _players(value: Any, fail) -> list[Person]:
     for i, p in enumerate(people, 1):
         key = p.name.casefold()
         if key in seen_names:
-            raise fail(f"players[{i}].name", f"\"{p.name}\" is already the name of players[{seen_names[key]}]")
+            raise fail(f"players[{i}].name", f'"{p.name}" is already the name of players[{seen_names[key]}]')
         seen_names[key] = i
         mail = p.email.lower()
         if mail in seen_mail:
-            raise fail(f"players[{i}].email", f"{p.email} is already the address of players[{seen_mail[mail]}]")
+            raise fail(
+                f"players[{i}].email", f"{p.email} is already the address of players[{seen_mail[mail]}]"
+            )
         seen_mail[mail] = i
     return people
 
@@ -160,9 +166,10 @@ def check_names_apart(people: tuple[Person, ...] | list[Person], where: str = CA
             why = _look_alike(people[i].name, later.name)
             if why is not None:
                 raise ConfigError(
-                    f"{where}: players[{j + 1}].name: \"{later.name}\" looks like \"{people[i].name}\" "
+                    f'{where}: players[{j + 1}].name: "{later.name}" looks like "{people[i].name}" '
                     f"(players[{i + 1}]){why}: players must be told apart at a glance in orders and "
-                    f"reports; change one of the names (add an initial, for example)")
+                    f"reports; change one of the names (add an initial, for example)"
+                )
 
 
 def _look_alike(a: str, b: str) -> str | None:
@@ -204,11 +211,14 @@ def _person(value: Any, key: str, fail, card_names: Mapping[str, Card] = CLASSIC
         raise fail(f"{key}.name", "missing or empty")
     name = name.strip()
     if not _NAME.match(name):
-        raise fail(f"{key}.name", f"\"{name}\" may hold only letters, digits, spaces and . ' - "
-                                  f"(at most 40 characters, starting and ending with a letter or digit)")
+        raise fail(
+            f"{key}.name",
+            f'"{name}" may hold only letters, digits, spaces and . \' - '
+            f"(at most 40 characters, starting and ending with a letter or digit)",
+        )
     folded = name.casefold()
     if folded in card_names or folded in SELF_WORDS or folded in FILLER or folded.isdigit():
-        raise fail(f"{key}.name", f"\"{name}\" would be read as a card or a word of an order; choose another")
+        raise fail(f"{key}.name", f'"{name}" would be read as a card or a word of an order; choose another')
     if email is None and key == "gm":
         return Person(name, "")
     if not isinstance(email, str) or not _EMAIL.match(email.strip()):
@@ -236,18 +246,28 @@ def _decks(value: Any, players: int, fail) -> dict[int, tuple[Card, ...]]:
         for i, name in enumerate(cards, 1):
             card = card_named(name) if isinstance(name, str) else None
             if card is None or card not in kinds:
-                raise fail(f"decks.{number}[{i}]", f"{name!r} is not a card of the {edition} deck (cards: "
-                           + ", ".join(c.title for c in kinds) + ")")
+                raise fail(
+                    f"decks.{number}[{i}]",
+                    f"{name!r} is not a card of the {edition} deck (cards: "
+                    + ", ".join(c.title for c in kinds)
+                    + ")",
+                )
             deck.append(card)
         if len(deck) != size:
-            raise fail(f"decks.{number}", f"with {players} players a deck is the {size} cards of "
-                       f"the {edition} deck, top first; this one has {len(deck)}")
+            raise fail(
+                f"decks.{number}",
+                f"with {players} players a deck is the {size} cards of "
+                f"the {edition} deck, top first; this one has {len(deck)}",
+            )
         try:
             check_deck(tuple(deck), players)
         except ValueError as e:
             counts = {c.title: deck.count(c) for c in kinds}
-            raise fail(f"decks.{number}", f"{e}; this one has {len(deck)} cards: "
-                       + ", ".join(f"{n} x{k}" for n, k in counts.items() if k)) from None
+            raise fail(
+                f"decks.{number}",
+                f"{e}; this one has {len(deck)} cards: "
+                + ", ".join(f"{n} x{k}" for n, k in counts.items() if k),
+            ) from None
         decks[number] = tuple(deck)
     return decks
 
@@ -255,15 +275,19 @@ def _decks(value: Any, players: int, fail) -> dict[int, tuple[Card, ...]]:
 def _site(value: Any, fail) -> None:
     """``site: {out: FOLDER}``: the campaign's web pages, rebuilt after each turn."""
     if not isinstance(value, dict):
-        raise fail("site", f"must be a mapping like {{out: site}} (the folder for the web pages), "
-                           f"not {_kind(value)}")
+        raise fail(
+            "site", f"must be a mapping like {{out: site}} (the folder for the web pages), not {_kind(value)}"
+        )
     for key in value:
         if key != "out":
             raise fail(f"site.{key}", "unknown key; the only one is out: the folder the web pages go to")
     out = value.get("out", DEFAULT_SITE)
     if not isinstance(out, str) or not out.strip() or any(c in out for c in "\0\r\n"):
-        raise fail("site.out", f"a folder, relative to the campaign folder or absolute (e.g. site or "
-                               f"/var/www/game7), not {out!r}")
+        raise fail(
+            "site.out",
+            f"a folder, relative to the campaign folder or absolute (e.g. site or "
+            f"/var/www/game7), not {out!r}",
+        )
 
 
 #: Where ``pbem site`` writes when neither --out nor ``site: out:`` says.
@@ -301,5 +325,6 @@ def dump_config(config: CampaignConfig) -> str:
     """``campaign.yaml`` text for ``pbem new`` and ``pbem replace``."""
     import yaml
 
-    return yaml.safe_dump(config_to_data(config), sort_keys=False, allow_unicode=True,
-                          default_flow_style=None, width=100)
+    return yaml.safe_dump(
+        config_to_data(config), sort_keys=False, allow_unicode=True, default_flow_style=None, width=100
+    )

@@ -32,7 +32,7 @@ UTC = UTC
 
 @dataclass(frozen=True)
 class Schedule:
-    zone: Any                      # a ZoneInfo
+    zone: Any  # a ZoneInfo
     every_days: int | None = None
     at: time = time(20, 0)
     remind_hours: float = 24.0
@@ -72,8 +72,9 @@ def _zone(name: Any, where: str):
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ConfigError(f"{where}.timezone: unknown time zone {name!r} (e.g. Europe/Paris, "
-                          f"America/New_York, UTC)") from None
+        raise ConfigError(
+            f"{where}.timezone: unknown time zone {name!r} (e.g. Europe/Paris, America/New_York, UTC)"
+        ) from None
 
 
 def _clock(value: Any, where: str) -> time:
@@ -81,7 +82,7 @@ def _clock(value: Any, where: str) -> time:
         value = f"{value // 60:02d}:{value % 60:02d}"
     match = re.fullmatch(r"(\d{1,2}):(\d{2})", str(value).strip())
     if not match or int(match[1]) > 23 or int(match[2]) > 59:
-        raise ConfigError(f"{where}: a time of day like \"20:00\", not {value!r}")
+        raise ConfigError(f'{where}: a time of day like "20:00", not {value!r}')
     return time(int(match[1]), int(match[2]))
 
 
@@ -127,8 +128,10 @@ def parse_when(text: str, zone, now: datetime | None, where: str = "deadline") -
     try:
         moment = datetime.fromisoformat(text.replace(" ", "T", 1) if "T" not in text else text)
     except ValueError:
-        raise ConfigError(f"{where}: {text!r} is not a time; write \"2026-12-01 20:00\" "
-                          f"(campaign time zone), an ISO time with offset, or +2d / +36h") from None
+        raise ConfigError(
+            f'{where}: {text!r} is not a time; write "2026-12-01 20:00" '
+            f"(campaign time zone), an ISO time with offset, or +2d / +36h"
+        ) from None
     if moment.tzinfo is None:
         return at_local(moment.date(), moment.time(), zone)
     return moment.astimezone(UTC)

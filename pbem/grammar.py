@@ -100,8 +100,12 @@ def _nearly(written: str, code: str) -> bool:
     diff = [i for i, (a, b) in enumerate(zip(written, code)) if a != b]
     if len(diff) == 1:
         return True
-    return (len(diff) == 2 and diff[1] == diff[0] + 1
-            and written[diff[0]] == code[diff[1]] and written[diff[1]] == code[diff[0]])
+    return (
+        len(diff) == 2
+        and diff[1] == diff[0] + 1
+        and written[diff[0]] == code[diff[1]]
+        and written[diff[1]] == code[diff[0]]
+    )
 
 
 def codes_in(text: str, codes: Iterable[str]) -> list[CodeSeen]:

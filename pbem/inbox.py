@@ -61,8 +61,15 @@ CODE_MISMATCH = "code mismatch"
 CODE_MISSING = "code missing"
 GAME_OVER = "game over"
 AMBIGUOUS_SENDER = "ambiguous sender"
-REFUSED = {UNREADABLE, UNKNOWN_SENDER, OTHER_CAMPAIGN, CODE_MISMATCH, CODE_MISSING, GAME_OVER,
-           AMBIGUOUS_SENDER}
+REFUSED = {
+    UNREADABLE,
+    UNKNOWN_SENDER,
+    OTHER_CAMPAIGN,
+    CODE_MISMATCH,
+    CODE_MISSING,
+    GAME_OVER,
+    AMBIGUOUS_SENDER,
+}
 
 #: Acknowledgements sent on their own to one player in any hour; more are held
 #: for the GM (100 spoofed messages must not make 100 mails in the GM's name).
@@ -75,8 +82,10 @@ def acks_per_hour(config) -> int:
     mail = config.extra.get("mail") or {}
     value = mail.get("acks_per_hour", ACKS_PER_HOUR) if isinstance(mail, dict) else ACKS_PER_HOUR
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigError(f"campaign.yaml: mail.acks_per_hour: a whole number, at least 1 (the "
-                          f"acknowledgements one player may get in an hour), not {value!r}")
+        raise ConfigError(
+            f"campaign.yaml: mail.acks_per_hour: a whole number, at least 1 (the "
+            f"acknowledgements one player may get in an hour), not {value!r}"
+        )
     return value
 
 
@@ -84,15 +93,15 @@ def acks_per_hour(config) -> int:
 class Outcome:
     """What became of one message."""
 
-    file: str                     # where its bytes are kept, relative to the campaign
+    file: str  # where its bytes are kept, relative to the campaign
     status: str
     detail: str = ""
     sender: str = ""
     player: str | None = None
     receipt: Receipt | None = None
     keywords: list[str] = field(default_factory=list)
-    ack: str | None = None        # the draft id of the acknowledgement, if any
-    ack_held: bool = False        # over the hourly limit: the acknowledgement waits for the GM
+    ack: str | None = None  # the draft id of the acknowledgement, if any
+    ack_held: bool = False  # over the hourly limit: the acknowledgement waits for the GM
 
     @property
     def recorded(self) -> bool:
@@ -104,8 +113,10 @@ class Outcome:
         if self.receipt is not None:
             lines += self.receipt.lines()
         if self.ack and self.ack_held:
-            lines.append(f"  acknowledgement held for your review (too many to {self.player} in an "
-                         f"hour): mail/outbox/{self.ack}.eml")
+            lines.append(
+                f"  acknowledgement held for your review (too many to {self.player} in an "
+                f"hour): mail/outbox/{self.ack}.eml"
+            )
         elif self.ack:
             lines.append(f"  acknowledgement drafted: mail/outbox/{self.ack}.eml")
         return "\n".join(lines)
@@ -192,10 +203,16 @@ class Mailroom:
         self._keep(relative, raw, path)
         outcome = self._process(raw, relative)
         entry = {
-            "file": relative, "sha256": sha, "message_id": message_id, "source": source,
+            "file": relative,
+            "sha256": sha,
+            "message_id": message_id,
+            "source": source,
             "received": self.campaign.now().isoformat(timespec="seconds"),
-            "sender": outcome.sender, "player": outcome.player, "status": outcome.status,
-            "detail": outcome.detail, "ack": outcome.ack,
+            "sender": outcome.sender,
+            "player": outcome.player,
+            "status": outcome.status,
+            "detail": outcome.detail,
+            "ack": outcome.ack,
         }
         if outcome.ack_held:
             entry["ack_held"] = True
@@ -259,28 +276,48 @@ class Mailroom:
             sender = _bare_sender(raw)
             outcome = Outcome(relative, UNREADABLE, str(e), sender, addresses.get(sender))
             if outcome.player:
-                outcome.ack = self._ack(outcome, None, position, problem=(
-                    f"Your message could not be read: {_without_names(str(e))} It is kept; please "
-                    f"send your orders again as plain text."))
+                outcome.ack = self._ack(
+                    outcome,
+                    None,
+                    position,
+                    problem=(
+                        f"Your message could not be read: {_without_names(str(e))} It is kept; please "
+                        f"send your orders again as plain text."
+                    ),
+                )
             return outcome
         sender = mail.sender
         if mail.sender_problem:  # a forger shows a player's address beside their own: no one's
-            return Outcome(relative, AMBIGUOUS_SENDER,
-                           f"{mail.sender_problem}, so no player is taken to have sent it; "
-                           f"the message is kept", sender)
+            return Outcome(
+                relative,
+                AMBIGUOUS_SENDER,
+                f"{mail.sender_problem}, so no player is taken to have sent it; the message is kept",
+                sender,
+            )
         player = addresses.get(sender)
         if player is None or player not in players:
-            return Outcome(relative, UNKNOWN_SENDER,
-                           f"{sender or 'no sender'} is not a player's address; the message is kept",
-                           sender)
+            return Outcome(
+                relative,
+                UNKNOWN_SENDER,
+                f"{sender or 'no sender'} is not a player's address; the message is kept",
+                sender,
+            )
         known = self.outbox.known_ids()
         thread = next((known[i] for i in (*mail.in_reply_to, *mail.references) if i in known), None)
         if mail.tag is not None and mail.tag.casefold() != campaign.name.casefold() and thread is None:
-            return Outcome(relative, OTHER_CAMPAIGN,
-                           f"the subject names the campaign [{mail.tag}], this is [{campaign.name}]",
-                           sender, player)
+            return Outcome(
+                relative,
+                OTHER_CAMPAIGN,
+                f"the subject names the campaign [{mail.tag}], this is [{campaign.name}]",
+                sender,
+                player,
+            )
         turn = mail.turn
-        if turn is None and thread is not None and thread.get("kind") in ("private", "public", "ack", "reminder"):
+        if (
+            turn is None
+            and thread is not None
+            and thread.get("kind") in ("private", "public", "ack", "reminder")
+        ):
             turn = thread.get("turn")
         mail = mail.answering(self._answered_texts(mail, player, turn))
         outcome = Outcome(relative, RECORDED, "", sender, player)
@@ -308,8 +345,11 @@ class Mailroom:
         """The texts of the tool's own mails this message may answer: those its In-Reply-To
         and last References name, and the player's turn mails of the subject's turn."""
         known = self.outbox.known_ids()
-        ids = [i for i in (*mail.in_reply_to, *mail.references[-3:])
-               if i in known and known[i].get("kind") in ANSWERABLE_KINDS]
+        ids = [
+            i
+            for i in (*mail.in_reply_to, *mail.references[-3:])
+            if i in known and known[i].get("kind") in ANSWERABLE_KINDS
+        ]
         if turn is not None:
             if self._turn_mails is None:
                 self._turn_mails = {}
@@ -364,24 +404,34 @@ class Mailroom:
         if others:
             owner = codes[others[0].code]
             nearly = "" if others[0].exact else "nearly "
-            return (CODE_MISMATCH, f"it carried {nearly}{owner}'s order code, not {player}'s (a forgery, "
-                                   f"or a code passed on?); {player} was told",
-                    "A message from your address carried an order code that is not yours, so it was "
-                    "refused. If you did not send it, tell the GM: someone may be writing in your name. "
-                    "If you did, reply to your own turn mail, which holds your code.")
+            return (
+                CODE_MISMATCH,
+                f"it carried {nearly}{owner}'s order code, not {player}'s (a forgery, "
+                f"or a code passed on?); {player} was told",
+                "A message from your address carried an order code that is not yours, so it was "
+                "refused. If you did not send it, tell the GM: someone may be writing in your name. "
+                "If you did, reply to your own turn mail, which holds your code.",
+            )
         if seen:
-            return (CODE_MISMATCH, f"{player}'s order code, mistyped; {player} was told",
-                    "Your message carried your order code mistyped (a character wrong, or two swapped), "
-                    "so it was refused. Reply to your turn mail, or copy the code from it exactly.")
+            return (
+                CODE_MISMATCH,
+                f"{player}'s order code, mistyped; {player} was told",
+                "Your message carried your order code mistyped (a character wrong, or two swapped), "
+                "so it was refused. Reply to your turn mail, or copy the code from it exactly.",
+            )
         if self.campaign.config.require_code:
-            return (CODE_MISSING, "no order code; this game requires one",
-                    "Your order code is missing, and this game requires it in every order mail: "
-                    "reply to your turn mail, or copy the code from it. Your orders were not recorded.")
+            return (
+                CODE_MISSING,
+                "no order code; this game requires one",
+                "Your order code is missing, and this game requires it in every order mail: "
+                "reply to your turn mail, or copy the code from it. Your orders were not recorded.",
+            )
         return None
 
     # -- acknowledgements -----------------------------------------------------------------------
-    def _ack(self, outcome: Outcome, mail, position, problem: str = "",
-             answered_turn: int | None = None) -> str:
+    def _ack(
+        self, outcome: Outcome, mail, position, problem: str = "", answered_turn: int | None = None
+    ) -> str:
         """Draft the acknowledgement of one message; returns its draft id.
         ``answered_turn``: the turn whose mail the player answered, when known."""
         from .reports import Renderer, card_reference, choices
@@ -393,21 +443,29 @@ class Mailroom:
         seat = position.players.index(player)
         game = position.game
         receipt = outcome.receipt
-        on_file = receipt.on_file if receipt else self._book_for_batch().mine(player) if not game.finished else {}
-        missing = receipt.missing if receipt else ([] if game.finished else self._book_for_batch().missing(player))
+        on_file = (
+            receipt.on_file if receipt else self._book_for_batch().mine(player) if not game.finished else {}
+        )
+        missing = (
+            receipt.missing if receipt else ([] if game.finished else self._book_for_batch().missing(player))
+        )
         rejected = problem or (receipt is not None and receipt.any_rejected)
         hands = []
         if "STATUS" in outcome.keywords:
-            hands = [{"number": h.number, "cards": [c.title for c in h.cards[seat]],
-                      "your_turn": h.active == seat}
-                     for h in game.hands if not h.ended and h.alive[seat]]
+            hands = [
+                {"number": h.number, "cards": [c.title for c in h.cards[seat]], "your_turn": h.active == seat}
+                for h in game.hands
+                if not h.ended and h.alive[seat]
+            ]
         codes = self._codes(position.seed)
         other_lines = 0
         if receipt is not None:  # only what was read as orders goes back, in the tool's words
             other_lines = len(receipt.ignored)
             receipt = _as_player_reads(receipt, codes)
-        on_file = {hand: {**order, "reason": _defang(order.get("reason") or "", codes)}
-                   for hand, order in on_file.items()}
+        on_file = {
+            hand: {**order, "reason": _defang(order.get("reason") or "", codes)}
+            for hand, order in on_file.items()
+        }
         context = {
             "campaign": campaign.name,
             "title": config.title,
@@ -432,8 +490,12 @@ class Mailroom:
         body = self._renderer.render("ack.txt.j2", context)
         completed = receipt is not None and any(c.status == "completed" for c in receipt.checked)
         subject = f"[{campaign.name}] Turn {game.turn}: " + (
-            "orders NOT all accepted" if rejected
-            else "orders received, some to be completed at random" if completed else "orders received")
+            "orders NOT all accepted"
+            if rejected
+            else "orders received, some to be completed at random"
+            if completed
+            else "orders received"
+        )
         if rejected:
             subject = "[ERROR] " + subject
         elif completed:  # a reply would help: marked as plainly as an error
@@ -443,11 +505,20 @@ class Mailroom:
         message_id = self.outbox.message_id(draft_id, gm.email if gm else "")
         reply_to = mail.message_id if mail is not None else None
         refs = list(mail.references) + ([mail.message_id] if mail and mail.message_id else []) if mail else []
-        raw = make_message(sender_name=gm.name if gm else "pbem", sender=gm.email if gm else "",
-                           to_name=player, to=person.email, subject=subject, body=body,
-                           message_id=message_id, in_reply_to=reply_to, references=refs[-10:])
-        self.outbox.add(draft_id, raw, message_id=message_id, kind="ack", turn=game.turn,
-                        to=person.email, player=player)
+        raw = make_message(
+            sender_name=gm.name if gm else "pbem",
+            sender=gm.email if gm else "",
+            to_name=player,
+            to=person.email,
+            subject=subject,
+            body=body,
+            message_id=message_id,
+            in_reply_to=reply_to,
+            references=refs[-10:],
+        )
+        self.outbox.add(
+            draft_id, raw, message_id=message_id, kind="ack", turn=game.turn, to=person.email, player=player
+        )
         outcome.ack_held = self._over_the_limit(player)
         return draft_id
 
@@ -468,8 +539,9 @@ def _as_player_reads(receipt: Receipt, codes: dict[str, str]) -> Receipt:
     """The receipt as the acknowledgement may echo it: the orders in the tool's
     words, no line that was not an order (they are counted instead), no order
     code, and no link in a word quoted back ("evil.example names no player")."""
-    checked = [c._replace(reason=_defang(c.reason, codes), note=_defang(c.note, codes))
-               for c in receipt.checked]
+    checked = [
+        c._replace(reason=_defang(c.reason, codes), note=_defang(c.note, codes)) for c in receipt.checked
+    ]
     return receipt._replace(checked=checked, ignored=[])
 
 
@@ -585,6 +657,7 @@ def fetch_imap(campaign: Campaign) -> list[Outcome]:
     outcomes: list[Outcome] = []
     ledger = FetchLedger(campaign.store.imap_ledger)
     with Mailroom(campaign) as room:
+
         def deliver(raw: bytes) -> None:
             outcomes.append(room.receive(raw, source="imap"))
             room.flush()  # durable before the server copy is moved away

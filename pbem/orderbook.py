@@ -22,11 +22,11 @@ from .store import CampaignStore
 class Position(NamedTuple):
     """The game as of the latest resolved turn."""
 
-    turn_on_file: int        # the latest turn folder (0: the start)
+    turn_on_file: int  # the latest turn folder (0: the start)
     game: Game
     players: list[str]
     seed: str
-    opened_at: datetime      # when the awaited turn opened (the latest turn folder was written)
+    opened_at: datetime  # when the awaited turn opened (the latest turn folder was written)
 
 
 def missing_hands(position: Position, on_file: dict) -> dict[str, list[int]]:
@@ -48,8 +48,8 @@ class Receipt(NamedTuple):
     turn: int
     checked: list[CheckedOrder]
     ignored: list[str]
-    on_file: dict[int, dict]          # hand -> order on file after this submission
-    missing: list[int]                # hands still without an order
+    on_file: dict[int, dict]  # hand -> order on file after this submission
+    missing: list[int]  # hands still without an order
 
     @property
     def any_rejected(self) -> bool:
@@ -77,12 +77,19 @@ class OrderBook:
     messages and saves once (one write for the batch, not one per message).
     """
 
-    def __init__(self, store: CampaignStore, position: Position, clock: Callable[[], datetime],
-                 find_player: Callable[[str, list[str]], str]):
+    def __init__(
+        self,
+        store: CampaignStore,
+        position: Position,
+        clock: Callable[[], datetime],
+        find_player: Callable[[str, list[str]], str],
+    ):
         self.store = store
         self.position = position
-        self.clock = clock              # the campaign's: order and log timestamps
-        self.find_player = find_player  # a name as given -> the player's name (or an error naming the players)
+        self.clock = clock  # the campaign's: order and log timestamps
+        self.find_player = (
+            find_player  # a name as given -> the player's name (or an error naming the players)
+        )
         self.turn = position.game.turn
         self.on_file = store.read_orders(self.turn)
         self.standing = store.read_standing(self.turn)  # "if Bishop" orders (RULES 10.3)
@@ -97,8 +104,10 @@ class OrderBook:
         game = pos.game
         parsed = parse_orders(text, pos.players, name)
         if turn is not None and turn != game.turn:
-            why = (f"your message answers the mail of turn {turn}, which is over; turn {game.turn} is "
-                   f"being played now: reply to the Turn {game.turn} mail")
+            why = (
+                f"your message answers the mail of turn {turn}, which is over; turn {game.turn} is "
+                f"being played now: reply to the Turn {game.turn} mail"
+            )
             checked = [CheckedOrder(w, REJECTED, why) for w in parsed.orders]
         else:
             checked = one_order_per_hand([check_order(w, game, pos.players, name) for w in parsed.orders])
@@ -111,11 +120,23 @@ class OrderBook:
                 mine[str(c.hand)] = _order_record(c, now, source, pos.players, name)
         if not mine:
             self.on_file.pop(name)
-        self.log.append({
-            "received": now, "player": name, "source": source, "text": text,
-            "results": [{"hand": c.hand, "status": c.status, "reason": c.reason or c.note,
-                         "order": c.written.canonical()} for c in checked],
-        })
+        self.log.append(
+            {
+                "received": now,
+                "player": name,
+                "source": source,
+                "text": text,
+                "results": [
+                    {
+                        "hand": c.hand,
+                        "status": c.status,
+                        "reason": c.reason or c.note,
+                        "order": c.written.canonical(),
+                    }
+                    for c in checked
+                ],
+            }
+        )
         return Receipt(name, game.turn, checked, parsed.ignored, self.mine(name), self.missing(name))
 
     def clear(self, player: str, source: str = "gm") -> None:
@@ -141,8 +162,9 @@ class OrderBook:
         self.log = []
 
 
-def _order_record(checked: CheckedOrder, when: str, source: str, players: list[str] = (),
-                  me: str = "") -> dict:
+def _order_record(
+    checked: CheckedOrder, when: str, source: str, players: list[str] = (), me: str = ""
+) -> dict:
     w = checked.written
     target = None  # null when a random target will be chosen
     if checked.order is not None and checked.order.target is not None and not checked.random_target:

@@ -41,9 +41,19 @@ _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
-def make_message(*, sender_name: str, sender: str, to_name: str, to: str, subject: str, body: str,
-                 message_id: str, in_reply_to: str | None = None, references: list[str] = (),
-                 date: str | None = None) -> bytes:
+def make_message(
+    *,
+    sender_name: str,
+    sender: str,
+    to_name: str,
+    to: str,
+    subject: str,
+    body: str,
+    message_id: str,
+    in_reply_to: str | None = None,
+    references: list[str] = (),
+    date: str | None = None,
+) -> bytes:
     """A plain-text UTF-8 message (one text/plain part, quoted-printable), ready to send.
 
     The encodings are the standard library's: ``email.header`` for RFC 2047
@@ -76,17 +86,23 @@ def make_message(*, sender_name: str, sender: str, to_name: str, to: str, subjec
         from datetime import datetime
 
         now = datetime.now(UTC)
-        date = (f"{_DAYS[now.weekday()]}, {now.day:02d} {_MONTHS[now.month - 1]} {now.year} "
-                f"{now:%H:%M:%S} +0000")
+        date = (
+            f"{_DAYS[now.weekday()]}, {now.day:02d} {_MONTHS[now.month - 1]} {now.year} {now:%H:%M:%S} +0000"
+        )
     headers = [
         ("MIME-Version", "1.0"),
         ("Content-Type", 'text/plain; charset="utf-8"'),
         ("Content-Transfer-Encoding", "quoted-printable"),
         ("From", address(sender_name, sender) if sender else "pbem <pbem@localhost>"),
         ("To", address(to_name, to)),
-        ("Subject", subject if subject.isascii() and len(subject) < 68  # needs neither encoding nor folding
-         else Header(subject, "us-ascii" if subject.isascii() else "utf-8",
-                     header_name="Subject").encode(linesep="\r\n")),
+        (
+            "Subject",
+            subject
+            if subject.isascii() and len(subject) < 68  # needs neither encoding nor folding
+            else Header(subject, "us-ascii" if subject.isascii() else "utf-8", header_name="Subject").encode(
+                linesep="\r\n"
+            ),
+        ),
         ("Date", date),
         ("Message-ID", message_id),
     ]
@@ -143,13 +159,28 @@ class Outbox:
         token = os.urandom(6).hex()
         return f"<{draft_id}.{token}@{_domain(gm_address)}>"
 
-    def add(self, draft_id: str, raw: bytes, *, message_id: str, kind: str, turn: int | None,
-            to: str, player: str | None) -> Draft:
+    def add(
+        self,
+        draft_id: str,
+        raw: bytes,
+        *,
+        message_id: str,
+        kind: str,
+        turn: int | None,
+        to: str,
+        player: str | None,
+    ) -> Draft:
         """Write a new draft and index it; a draft of the same id already in the
         outbox is an error (:class:`DraftClash`), never replaced."""
         path = self.folder / f"{draft_id}.eml"
-        entry = {"message_id": message_id, "draft": draft_id, "kind": kind, "turn": turn,
-                 "to": to, "player": player}
+        entry = {
+            "message_id": message_id,
+            "draft": draft_id,
+            "kind": kind,
+            "turn": turn,
+            "to": to,
+            "player": player,
+        }
         line = json.dumps(entry, ensure_ascii=False)
         if self.durable:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -263,8 +294,10 @@ def write_new(path: Path, raw: bytes, sync: bool = True) -> None:
 
 
 def _clash(path: Path) -> DraftClash:
-    return DraftClash(f"{path}: a draft of this name is in the outbox already; it was not replaced "
-                      f"(send or delete it, then run the command again)")
+    return DraftClash(
+        f"{path}: a draft of this name is in the outbox already; it was not replaced "
+        f"(send or delete it, then run the command again)"
+    )
 
 
 def turn_subjects(campaign: str, turn: int, finished: bool) -> tuple[str, str]:
@@ -273,16 +306,30 @@ def turn_subjects(campaign: str, turn: int, finished: bool) -> tuple[str, str]:
     Both carry ``[campaign] Turn N`` with N the turn now awaited, so that a reply
     to either is read as orders for that turn."""
     if finished:
-        return (f"[{campaign}] Game over: final report (turn {turn})",
-                f"[{campaign}] Game over: your final position")
+        return (
+            f"[{campaign}] Game over: final report (turn {turn})",
+            f"[{campaign}] Game over: your final position",
+        )
     nxt = turn + 1
     if turn == 0:
         return f"[{campaign}] Turn 1: the game begins", f"[{campaign}] Turn 1: your cards and orders"
-    return f"[{campaign}] Turn {nxt}: report of turn {turn}", f"[{campaign}] Turn {nxt}: your cards and orders"
+    return (
+        f"[{campaign}] Turn {nxt}: report of turn {turn}",
+        f"[{campaign}] Turn {nxt}: your cards and orders",
+    )
 
 
-def turn_mails(root: Path, campaign: str, turn: int, generation: int, finished: bool,
-               gm, players, public: str, private: dict[str, str]) -> dict[str, str]:
+def turn_mails(
+    root: Path,
+    campaign: str,
+    turn: int,
+    generation: int,
+    finished: bool,
+    gm,
+    players,
+    public: str,
+    private: dict[str, str],
+) -> dict[str, str]:
     """The turn's mails as files for the turn folder: ``mail/<id>.eml`` for the
     public report to every player and each private report to its player, and
     ``mail/index.jsonl``. Each player's turn mails form one thread (In-Reply-To /
@@ -301,17 +348,37 @@ def turn_mails(root: Path, campaign: str, turn: int, generation: int, finished: 
     index: list[str] = []
     for seat, person in enumerate(players):
         previous = last_private.get(person.name)
-        for kind, subject, body in (("public", public_subject, public),
-                                    ("private", private_subject, private[person.name])):
+        for kind, subject, body in (
+            ("public", public_subject, public),
+            ("private", private_subject, private[person.name]),
+        ):
             draft_id = f"{suffix}-{kind}-{seat_part(seat)}"
             message_id = outbox.message_id(draft_id, sender)
-            raw = make_message(sender_name=sender_name, sender=sender, to_name=person.name, to=person.email,
-                               subject=subject, body=body, message_id=message_id,
-                               in_reply_to=previous, references=[previous] if previous else [])
+            raw = make_message(
+                sender_name=sender_name,
+                sender=sender,
+                to_name=person.name,
+                to=person.email,
+                subject=subject,
+                body=body,
+                message_id=message_id,
+                in_reply_to=previous,
+                references=[previous] if previous else [],
+            )
             files[f"mail/{draft_id}.eml"] = raw.decode("ascii")
-            index.append(json.dumps({"message_id": message_id, "draft": draft_id, "kind": kind,
-                                     "turn": turn + 1, "to": person.email, "player": person.name},
-                                    ensure_ascii=False))
+            index.append(
+                json.dumps(
+                    {
+                        "message_id": message_id,
+                        "draft": draft_id,
+                        "kind": kind,
+                        "turn": turn + 1,
+                        "to": person.email,
+                        "player": person.name,
+                    },
+                    ensure_ascii=False,
+                )
+            )
     files["mail/index.jsonl"] = "\n".join(index) + "\n"
     return files
 
@@ -372,8 +439,15 @@ def publish(root: Path, turn_dir: Path) -> list[str]:
             outbox.index(entry)
             outbox._written.append(target)
         else:
-            outbox.add(entry["draft"], source.read_bytes(), message_id=entry["message_id"], kind=entry["kind"],
-                       turn=entry["turn"], to=entry["to"], player=entry["player"])
+            outbox.add(
+                entry["draft"],
+                source.read_bytes(),
+                message_id=entry["message_id"],
+                kind=entry["kind"],
+                turn=entry["turn"],
+                to=entry["to"],
+                player=entry["player"],
+            )
         published.append(entry["draft"])
     outbox.wait()  # copies (no hard links on this file system), each fsync'd
     outbox.flush()  # the links share the turn folder's synced files: their names, then the index

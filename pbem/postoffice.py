@@ -63,8 +63,10 @@ def _need(section: dict, key: str, where: str, kind: type, default: Any = None) 
 
 def _password(section: dict, where: str) -> str | None:
     if "password" in section:
-        raise ConfigError(f"{config_file()}: {where}.password: never write a password in the file; "
-                          f"put it in an environment variable and name it with password_env")
+        raise ConfigError(
+            f"{config_file()}: {where}.password: never write a password in the file; "
+            f"put it in an environment variable and name it with password_env"
+        )
     variable = section.get("password_env")
     if variable is None:
         return None
@@ -152,8 +154,9 @@ class SendReport:
     held: list[str] = field(default_factory=list)  # uncertain before: not sent again
 
 
-def send(campaign, names: list[str] | None = None, progress=None,
-         resend_uncertain: list[str] | None = None) -> SendReport:
+def send(
+    campaign, names: list[str] | None = None, progress=None, resend_uncertain: list[str] | None = None
+) -> SendReport:
     """Send the drafts (all, or those named) by SMTP; each goes at most once:
     the sent ledger is written as the server accepts each draft, and sent
     drafts move to ``mail/sent``. A draft whose fate is unknown (handed over,
@@ -167,9 +170,11 @@ def send(campaign, names: list[str] | None = None, progress=None,
     config = campaign.config
     settings = smtp_settings(config)
     if settings is None:
-        raise ConfigError(f"{campaign.folder}: no mail.smtp section in campaign.yaml: the drafts stay in "
-                          f"{campaign.store.outbox} (send them with any mail client), or "
-                          f"add an smtp section (see the README)")
+        raise ConfigError(
+            f"{campaign.folder}: no mail.smtp section in campaign.yaml: the drafts stay in "
+            f"{campaign.store.outbox} (send them with any mail client), or "
+            f"add an smtp section (see the README)"
+        )
     if config.gm is None or not config.gm.email:
         raise ConfigError(f"{config_file()}: gm: needed to send mail (gm: {{name: ..., email: ...}})")
     campaign.withdraw_drafts()  # a rollback killed half-way leaves its turn's drafts behind
@@ -185,8 +190,9 @@ def send(campaign, names: list[str] | None = None, progress=None,
         summary = send_drafts(drafts, settings, ledger, progress, resend=resend)
     finally:
         _file_sent(campaign.folder, outbox, ledger)
-    return SendReport(summary.sent, summary.skipped, summary.failed, summary.per_recipient,
-                      summary.uncertain, summary.held)
+    return SendReport(
+        summary.sent, summary.skipped, summary.failed, summary.per_recipient, summary.uncertain, summary.held
+    )
 
 
 def _uncertain_ids(ledger, names: list[str]) -> list[str]:
@@ -199,8 +205,10 @@ def _uncertain_ids(ledger, names: list[str]) -> list[str]:
     ids = [n.removesuffix(".eml") for n in names]
     wrong = [i for i in ids if i not in uncertain]
     if wrong:
-        raise ConfigError(f"not uncertain: {', '.join(wrong)} (`pbem preview` lists the uncertain drafts; "
-                          f"`pbem send` sends the others)")
+        raise ConfigError(
+            f"not uncertain: {', '.join(wrong)} (`pbem preview` lists the uncertain drafts; "
+            f"`pbem send` sends the others)"
+        )
     return ids
 
 
@@ -212,8 +220,10 @@ def uncertain_drafts(folder: Path) -> list[dict]:
     path = CampaignStore(folder).sent_ledger
     if not path.exists():
         return []
-    return [{"draft": draft_id, "message_id": entry.get("message_id", ""), "since": entry.get("at", "")}
-            for draft_id, entry in sorted(SentLedger(path).uncertain().items())]
+    return [
+        {"draft": draft_id, "message_id": entry.get("message_id", ""), "since": entry.get("at", "")}
+        for draft_id, entry in sorted(SentLedger(path).uncertain().items())
+    ]
 
 
 def mark_sent(campaign, names: list[str]) -> list[str]:
@@ -229,8 +239,9 @@ def mark_sent(campaign, names: list[str]) -> list[str]:
             ids = _uncertain_ids(ledger, names)
             for draft_id in ids:
                 entry = ledger.uncertain()[draft_id]
-                ledger.record(draft_id, entry.get("message_id", ""), entry.get("recipients", []),
-                              confirmed_by="gm")
+                ledger.record(
+                    draft_id, entry.get("message_id", ""), entry.get("recipients", []), confirmed_by="gm"
+                )
             _file_sent(campaign.folder, outbox, ledger)
     except LedgerBusy as exc:
         raise ConfigError(str(exc)) from None

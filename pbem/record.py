@@ -43,14 +43,17 @@ def seed_commitment(salt_hex: str, seed: str) -> str:
 
 def commitments(seed: str, game: Game) -> dict[str, str]:
     """Hand number (as text) -> commitment; "seed" -> the seed's commitment."""
-    out = {str(h.number): deck_commitment(salt(seed, str(h.number)), [c.title for c in h.deck])
-           for h in game.hands}
+    out = {
+        str(h.number): deck_commitment(salt(seed, str(h.number)), [c.title for c in h.deck])
+        for h in game.hands
+    }
     out["seed"] = seed_commitment(salt(seed, "seed"), seed)
     return out
 
 
-def build_record(campaign: str, players: list[str], seed: str, start: Game,
-                 turns: list[dict], final: Game) -> dict[str, Any]:
+def build_record(
+    campaign: str, players: list[str], seed: str, start: Game, turns: list[dict], final: Game
+) -> dict[str, Any]:
     """``turns``: per resolved turn, {"turn", "orders" (hand -> order or None), "events"}."""
     return {
         "version": 1,
@@ -59,16 +62,31 @@ def build_record(campaign: str, players: list[str], seed: str, start: Game,
         "seed": seed,
         "seed_salt": salt(seed, "seed"),
         "commitments": commitments(seed, start),
-        "hands": {str(h.number): {"deck": [c.title for c in h.deck], "salt": salt(seed, str(h.number)),
-                                  "set_aside": h.deck[0].title} for h in start.hands},
+        "hands": {
+            str(h.number): {
+                "deck": [c.title for c in h.deck],
+                "salt": salt(seed, str(h.number)),
+                "set_aside": h.deck[0].title,
+            }
+            for h in start.hands
+        },
         "turns": turns,
         "tokens": list(final.tokens),
         "winners": [players[s] for s in final.winners],
     }
 
 
-def game_record(store: CampaignStore, campaign: str, players: list[str], seed: str, turn: int, final: Game,
-                events: list, records: dict, standing: dict) -> dict[str, Any]:
+def game_record(
+    store: CampaignStore,
+    campaign: str,
+    players: list[str],
+    seed: str,
+    turn: int,
+    final: Game,
+    events: list,
+    records: dict,
+    standing: dict,
+) -> dict[str, Any]:
     """The whole game's record for the final report, as ``turn`` (the last) is
     resolved: the earlier turns read back from ``store``, the last from
     ``events``, ``records`` (hand -> order record) and ``standing`` (hand -> seat
@@ -100,7 +118,7 @@ def game_record(store: CampaignStore, campaign: str, players: list[str], seed: s
 def record_block(record: dict) -> str:
     """The record as a text block a mail carries intact (JSON, lines under 80 columns)."""
     text = json.dumps(record, ensure_ascii=True, separators=(",", ":"))
-    lines = [text[i:i + 76] for i in range(0, len(text), 76)]
+    lines = [text[i : i + 76] for i in range(0, len(text), 76)]
     return "\n".join([BEGIN, *lines, END])
 
 
@@ -131,8 +149,11 @@ def order_to_json(order: Order | None) -> dict | None:
     if order is None:
         return None
     guess = order.guess
-    out = {"card": order.card.title, "target": order.target,
-           "guess": guess.title if isinstance(guess, Card) else guess}
+    out = {
+        "card": order.card.title,
+        "target": order.target,
+        "guess": guess.title if isinstance(guess, Card) else guess,
+    }
     if order.second is not None or order.look is not None:
         out["second"], out["look"] = order.second, order.look
     return out
@@ -142,9 +163,13 @@ def order_from_json(data: dict | None) -> Order | None:
     if data is None:
         return None
     guess = data.get("guess")
-    return Order(card_named(data["card"]), data["target"],
-                 card_named(guess) if isinstance(guess, str) else guess,
-                 data.get("second"), data.get("look"))
+    return Order(
+        card_named(data["card"]),
+        data["target"],
+        card_named(guess) if isinstance(guess, str) else guess,
+        data.get("second"),
+        data.get("look"),
+    )
 
 
 def verify(record: dict, opening_commitments: dict[str, str] | None = None) -> list[str]:
@@ -154,8 +179,9 @@ def verify(record: dict, opening_commitments: dict[str, str] | None = None) -> l
     players = record["players"]
     commit = record["commitments"]
     if opening_commitments is not None and opening_commitments != commit:
-        diff = sorted(k for k in set(opening_commitments) | set(commit)
-                      if opening_commitments.get(k) != commit.get(k))
+        diff = sorted(
+            k for k in set(opening_commitments) | set(commit) if opening_commitments.get(k) != commit.get(k)
+        )
         problems.append(f"the commitments differ from the opening report's for: {', '.join(diff)}")
     if seed_commitment(record["seed_salt"], seed) != commit.get("seed"):
         problems.append("the seed does not match its commitment in the opening report")
@@ -189,8 +215,9 @@ def verify(record: dict, opening_commitments: dict[str, str] | None = None) -> l
             problems.append(f"turn {turn}: expected turn {game.turn}")
             break
         orders = {int(h): order_from_json(o) for h, o in entry["orders"].items()}
-        standing = {int(h): {int(s): bool(v) for s, v in per.items()}
-                    for h, per in entry.get("standing", {}).items()}
+        standing = {
+            int(h): {int(s): bool(v) for s, v in per.items()} for h, per in entry.get("standing", {}).items()
+        }
         try:
             game, events = resolve_turn(game, orders, seed, standing=standing)
         except ValueError as e:
@@ -198,20 +225,26 @@ def verify(record: dict, opening_commitments: dict[str, str] | None = None) -> l
             break
         replayed = [ev.to_dict(e) for e in ev.public(events)]
         if replayed != entry["events"]:
-            first = next((i for i, (a, b) in enumerate(zip(replayed, entry["events"])) if a != b),
-                         min(len(replayed), len(entry["events"])))
+            first = next(
+                (i for i, (a, b) in enumerate(zip(replayed, entry["events"])) if a != b),
+                min(len(replayed), len(entry["events"])),
+            )
             got = entry["events"][first] if first < len(entry["events"]) else "nothing"
             want = replayed[first] if first < len(replayed) else "nothing"
             problems.append(say_difference(turn, got, want, players))
         if entry.get("tokens") is not None and entry["tokens"] != game.tokens:
-            problems.append(f"turn {turn}: the record gives the tokens "
-                            f"{say_tokens(entry['tokens'], players)}; the rules give "
-                            f"{say_tokens(list(game.tokens), players)}")
+            problems.append(
+                f"turn {turn}: the record gives the tokens "
+                f"{say_tokens(entry['tokens'], players)}; the rules give "
+                f"{say_tokens(list(game.tokens), players)}"
+            )
     if not game.finished:
         problems.append("the replayed game is not over at the end of the record")
     if record["tokens"] != game.tokens:
-        problems.append(f"at the end, the record gives the tokens {say_tokens(record['tokens'], players)}; "
-                        f"the rules give {say_tokens(list(game.tokens), players)}")
+        problems.append(
+            f"at the end, the record gives the tokens {say_tokens(record['tokens'], players)}; "
+            f"the rules give {say_tokens(list(game.tokens), players)}"
+        )
     winners = [players[s] for s in game.winners]
     if record["winners"] != winners:
         said, given = " and ".join(map(str, record["winners"])) or "nobody", " and ".join(winners) or "nobody"

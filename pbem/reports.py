@@ -55,8 +55,9 @@ def rules_text() -> str:
 
 def card_reference_text(renderer: Renderer) -> str:
     """The card reference as the mails show it (``pbem rules --cards``)."""
-    return renderer.env.from_string('{% import "_cards.txt.j2" as deck %}{{ deck.reference(cards) }}') \
-        .render(cards=card_reference())
+    return renderer.env.from_string('{% import "_cards.txt.j2" as deck %}{{ deck.reference(cards) }}').render(
+        cards=card_reference()
+    )
 
 
 class TemplateRefused(StoreError):
@@ -137,8 +138,10 @@ def _confined_loader(search: list[str]):
                 raise jinja2.TemplateNotFound(template)
             real, base = os.path.realpath(filename), os.path.realpath(root)
             if os.path.commonpath([real, base]) != base or not os.path.isfile(real):
-                raise TemplateRefused(f"{filename}: refused: this template is not a file inside {root} "
-                                      f"(it leads to {real}); templates may only be files of that folder")
+                raise TemplateRefused(
+                    f"{filename}: refused: this template is not a file inside {root} "
+                    f"(it leads to {real}); templates may only be files of that folder"
+                )
             with open(real, encoding=self.encoding) as f:
                 contents = f.read()
             mtime = os.path.getmtime(real)
@@ -270,8 +273,15 @@ def _by_hand(events: list) -> dict[int, list]:
     return grouped
 
 
-def public_context(table: Table, turn: int, game: Game, events: list, notes: list[str] = (),
-                   deadline: str = "", orders: dict | None = None) -> dict:
+def public_context(
+    table: Table,
+    turn: int,
+    game: Game,
+    events: list,
+    notes: list[str] = (),
+    deadline: str = "",
+    orders: dict | None = None,
+) -> dict:
     """The context of the public report of ``turn`` (0: the opening report).
 
     ``game`` is the state after the turn; ``events`` may hold private events:
@@ -291,8 +301,10 @@ def public_context(table: Table, turn: int, game: Game, events: list, notes: lis
         "turn": turn,
         "next_turn": game.turn,
         "players": table.players,
-        "hands": [_hand_public(table, h, grouped.get(h.number, []), orders.get(str(h.number)))
-                  for h in in_play_or_just_ended],
+        "hands": [
+            _hand_public(table, h, grouped.get(h.number, []), orders.get(str(h.number)))
+            for h in in_play_or_just_ended
+        ],
         "ended_before": [h.number for h in game.hands if h.ended and h.number not in grouped],
         "tokens": list(zip(table.players, game.tokens)),
         "tokens_won": event_view(table, tokens_won)["won"] if tokens_won else [],
@@ -312,8 +324,10 @@ def public_context(table: Table, turn: int, game: Game, events: list, notes: lis
 
 def _audit(game: Game) -> list[dict]:
     """After the game: every deck and set-aside card (RULES 8)."""
-    return [{"number": h.number, "deck": [c.title for c in h.deck], "set_aside": h.deck[0].title}
-            for h in game.hands]
+    return [
+        {"number": h.number, "deck": [c.title for c in h.deck], "set_aside": h.deck[0].title}
+        for h in game.hands
+    ]
 
 
 def card_reference(counts: dict = COUNTS) -> list[dict]:
@@ -321,8 +335,10 @@ def card_reference(counts: dict = COUNTS) -> list[dict]:
     order. The one-line effects are words, so they live in the template
     ``_cards.txt.j2``, keyed by the card's name; a card added to the deck is one
     entry there (a test checks that every card of the deck has one)."""
-    return [{"rank": card.rank, "name": card.title, "count": n}
-            for card, n in sorted(counts.items(), key=lambda kv: (kv[0].rank, int(kv[0])))]
+    return [
+        {"rank": card.rank, "name": card.title, "count": n}
+        for card, n in sorted(counts.items(), key=lambda kv: (kv[0].rank, int(kv[0])))
+    ]
 
 
 def _hand_table(table: Table, hand, seat: int, known: list[dict], last_turn: list[dict]) -> dict:
@@ -332,9 +348,13 @@ def _hand_table(table: Table, hand, seat: int, known: list[dict], last_turn: lis
     names = table.players
     return {
         "seats": [
-            {"name": names[s], "you": s == seat, "in": hand.alive[s],
-             "protected": hand.protected[s] and hand.alive[s],
-             "discards": [c.title for c in hand.discards[s]]}
+            {
+                "name": names[s],
+                "you": s == seat,
+                "in": hand.alive[s],
+                "protected": hand.protected[s] and hand.alive[s],
+                "discards": [c.title for c in hand.discards[s]],
+            }
             for s in range(len(names))
         ],
         "draw_pile": len(hand.pile),
@@ -357,14 +377,18 @@ def choices(names: list[str], hand, seat: int) -> list[dict]:
     forced_by = next((c.title for c in held if c in (Card.KING, Card.PRINCE)), None)
     out = []
     for card in legal_cards(held):
-        out.append({
-            "card": card.title,
-            "targets": open_ if card in (Card.GUARD, Card.SPY, Card.BARON, Card.KING, Card.PRINCE) else None,
-            "protected": shielded,
-            "self_allowed": card == Card.PRINCE,
-            "guess": card == Card.GUARD,
-            "forced_by": forced_by if card == Card.COUNTESS and countess_forced(held) else None,
-        })
+        out.append(
+            {
+                "card": card.title,
+                "targets": open_
+                if card in (Card.GUARD, Card.SPY, Card.BARON, Card.KING, Card.PRINCE)
+                else None,
+                "protected": shielded,
+                "self_allowed": card == Card.PRINCE,
+                "guess": card == Card.GUARD,
+                "forced_by": forced_by if card == Card.COUNTESS and countess_forced(held) else None,
+            }
+        )
     return out
 
 
@@ -390,7 +414,7 @@ def _knowledge(table: Table, game: Game, seat: int, earlier: list, now: list) ->
     trade by a Prince or a King. ``earlier``: (turn, event) of the turns before,
     every event of them (the public ones tell who played what since); ``now``:
     (turn, event) of this turn."""
-    learned: list[tuple[int, int, Any]] = []   # (turn, index in the stream, event)
+    learned: list[tuple[int, int, Any]] = []  # (turn, index in the stream, event)
     stream = list(earlier) + list(now)
     for i, (turn, e) in enumerate(stream):
         if e.kind in ("spy_saw", "baron_saw") and e.seat == seat:
@@ -406,7 +430,7 @@ def _knowledge(table: Table, game: Game, seat: int, earlier: list, now: list) ->
             continue
         since = []
         changed = False
-        for _, later in stream[i + 1:]:
+        for _, later in stream[i + 1 :]:
             if getattr(later, "hand", None) != e.hand or later.audience is not None:
                 continue
             if later.kind == "played" and later.seat == e.other:
@@ -416,17 +440,30 @@ def _knowledge(table: Table, game: Game, seat: int, earlier: list, now: list) ->
                 changed = True
             elif later.kind == "king" and e.other in (later.seat, later.recipient):
                 changed = True
-        out.setdefault(e.hand, []).append({
-            "turn": turn, "how": e.how if isinstance(e, _Known) else e.kind,
-            "other": table.players[e.other], "card": e.card.title,
-            "played_since": since, "may_have_changed": changed,
-        })
+        out.setdefault(e.hand, []).append(
+            {
+                "turn": turn,
+                "how": e.how if isinstance(e, _Known) else e.kind,
+                "other": table.players[e.other],
+                "card": e.card.title,
+                "played_since": since,
+                "may_have_changed": changed,
+            }
+        )
     return out
 
 
-def private_context(table: Table, turn: int, game: Game, events: list, seat: int,
-                    code: str = "", deadline: str = "", earlier: list = (),
-                    orders: dict | None = None) -> dict:
+def private_context(
+    table: Table,
+    turn: int,
+    game: Game,
+    events: list,
+    seat: int,
+    code: str = "",
+    deadline: str = "",
+    earlier: list = (),
+    orders: dict | None = None,
+) -> dict:
     """The context of ``seat``'s private report after ``turn``: their cards, the
     hands they must play, and only the events whose audience includes them.
 
@@ -443,17 +480,24 @@ def private_context(table: Table, turn: int, game: Game, events: list, seat: int
         if h.ended or not h.alive[seat]:
             continue
         your_turn = h.active == seat and not game.finished
-        hands.append({
-            "number": h.number,
-            "cards": [c.title for c in h.cards[seat]],
-            "your_turn": your_turn,
-            "protected": h.protected[seat],
-            "face_up": [c.title for c in h.face_up],  # public (RULES 9); they change a Guard's odds
-            "table": _hand_table(table, h, seat, knowledge.get(h.number, []),
-                                 _public_views(table, h, grouped.get(h.number, []),
-                                               orders.get(str(h.number))))
-            if your_turn else None,
-        })
+        hands.append(
+            {
+                "number": h.number,
+                "cards": [c.title for c in h.cards[seat]],
+                "your_turn": your_turn,
+                "protected": h.protected[seat],
+                "face_up": [c.title for c in h.face_up],  # public (RULES 9); they change a Guard's odds
+                "table": _hand_table(
+                    table,
+                    h,
+                    seat,
+                    knowledge.get(h.number, []),
+                    _public_views(table, h, grouped.get(h.number, []), orders.get(str(h.number))),
+                )
+                if your_turn
+                else None,
+            }
+        )
     return {
         "campaign": table.campaign,
         "title": table.title,
@@ -488,9 +532,10 @@ class Renderer:
         try:
             return self.env.get_template(template).render(**context)
         except SecurityError as e:
-            raise TemplateRefused(f"{template}: refused: the template tried something templates may not "
-                                  f"do ({e}); templates are sandboxed: they only word what they are given"
-                                  ) from None
+            raise TemplateRefused(
+                f"{template}: refused: the template tried something templates may not "
+                f"do ({e}); templates are sandboxed: they only word what they are given"
+            ) from None
 
     def public(self, context: dict) -> str:
         return self.render("public.txt.j2", context)

@@ -45,20 +45,20 @@ ORDERS = "orders"
 NOTES = "notes"
 TEMPLATES = "templates"
 LOCK_FILE = ".pbem.lock"
-ROSTER = "roster.json"          # the seats' names after `pbem replace`
-DEADLINES = "deadlines.json"    # deadlines moved by `pbem deadline`
+ROSTER = "roster.json"  # the seats' names after `pbem replace`
+DEADLINES = "deadlines.json"  # deadlines moved by `pbem deadline`
 MAIL = Path("mail")
-RECEIVED = MAIL / "received"            # every message as it came, byte for byte
+RECEIVED = MAIL / "received"  # every message as it came, byte for byte
 RECEIVED_INDEX = MAIL / "received.jsonl"  # what became of each
-INBOX = MAIL / "inbox"                  # the Maildir `pbem fetch` reads by default
-OUTBOX = MAIL / "outbox"                # drafts waiting to be sent
-MESSAGES = MAIL / "messages.jsonl"      # every draft the tool made (its Message-ID, kind, turn)
-SENT_FOLDER = MAIL / "sent"             # where `pbem send` moves the drafts it sent
-SENT_LEDGER = MAIL / "sent.jsonl"       # what the SMTP server accepted
+INBOX = MAIL / "inbox"  # the Maildir `pbem fetch` reads by default
+OUTBOX = MAIL / "outbox"  # drafts waiting to be sent
+MESSAGES = MAIL / "messages.jsonl"  # every draft the tool made (its Message-ID, kind, turn)
+SENT_FOLDER = MAIL / "sent"  # where `pbem send` moves the drafts it sent
+SENT_LEDGER = MAIL / "sent.jsonl"  # what the SMTP server accepted
 IMAP_LEDGER = MAIL / "imap-ledger.json"  # what was fetched from the IMAP server
 REFUSED_SEEN = MAIL / "refused-seen.json"  # refused messages the GM has been shown
-REMINDERS = MAIL / "reminders.json"     # deadline reminders sent by `pbem tick`
-TURN_MAIL = "mail"                      # in a turn folder: its drafts and their index
+REMINDERS = MAIL / "reminders.json"  # deadline reminders sent by `pbem tick`
+TURN_MAIL = "mail"  # in a turn folder: its drafts and their index
 TURN_MAIL_INDEX = f"{TURN_MAIL}/index.jsonl"
 
 
@@ -157,6 +157,7 @@ def dump_json(data: Any) -> str:
     Each piece goes through the C encoder in one call; ``indent`` would switch
     the whole document to the pure-Python encoder (several times slower, and
     this runs on every resolve)."""
+
     def piece(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False)
 
@@ -166,7 +167,14 @@ def dump_json(data: Any) -> str:
             items = [f"{pad} {piece(k)}: {block(v, depth + 1).lstrip()}" for k, v in value.items()]
             return pad + "{\n" + ",\n".join(items) + "\n" + pad + "}"
         if depth < 3 and isinstance(value, list) and value and isinstance(value[0], (dict, list)):
-            return pad + "[\n" + ",\n".join(f"{pad} {block(v, depth + 1).lstrip()}" for v in value) + "\n" + pad + "]"
+            return (
+                pad
+                + "[\n"
+                + ",\n".join(f"{pad} {block(v, depth + 1).lstrip()}" for v in value)
+                + "\n"
+                + pad
+                + "]"
+            )
         return pad + piece(value)
 
     return block(data, 0) + "\n"
@@ -242,8 +250,10 @@ class CampaignStore:
             raise StoreError(f"{self.root}: no such campaign folder")
         with file_lock(self.lock_file, timeout) as acquired:
             if not acquired:
-                raise Busy(f"{self.root}: another pbem command is working on this campaign; "
-                           f"try again when it has finished")
+                raise Busy(
+                    f"{self.root}: another pbem command is working on this campaign; "
+                    f"try again when it has finished"
+                )
             yield
 
     # -- turns ----------------------------------------------------------------
@@ -351,8 +361,9 @@ class CampaignStore:
         try:
             return json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as e:
-            raise StoreError(f"{path}: damaged JSON ({e}); its log {path.with_suffix('.log')} "
-                             f"holds every order received") from None
+            raise StoreError(
+                f"{path}: damaged JSON ({e}); its log {path.with_suffix('.log')} holds every order received"
+            ) from None
 
     def write_orders(self, turn: int, orders: dict) -> None:
         write_atomic(self.orders_path(turn), dump_json(orders))
@@ -370,8 +381,9 @@ class CampaignStore:
             return json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as e:
             log = self.orders_path(turn).with_suffix(".log")
-            raise StoreError(f"{path}: damaged JSON ({e}); its turn's log {log} holds every order "
-                             f"received") from None
+            raise StoreError(
+                f"{path}: damaged JSON ({e}); its turn's log {log} holds every order received"
+            ) from None
 
     def write_standing(self, turn: int, standing: dict) -> None:
         write_atomic(self.standing_path(turn), dump_json(standing))
@@ -379,8 +391,10 @@ class CampaignStore:
     def log_submissions(self, turn: int, entries: list[dict]) -> None:
         """Append submissions to the turn's log, with one sync for all."""
         if entries:
-            append_line(self.orders_path(turn).with_suffix(".log"),
-                        "\n".join(json.dumps(e, ensure_ascii=False) for e in entries))
+            append_line(
+                self.orders_path(turn).with_suffix(".log"),
+                "\n".join(json.dumps(e, ensure_ascii=False) for e in entries),
+            )
 
     # -- the roster after a replacement -----------------------------------------------------------
     def read_roster(self) -> list[str] | None:
@@ -406,7 +420,11 @@ class CampaignStore:
 
     def read_notes(self, turn: int) -> list[str]:
         path = self.notes_path(turn)
-        return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()] if path.exists() else []
+        return (
+            [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+            if path.exists()
+            else []
+        )
 
     # -- misc -----------------------------------------------------------------------
     def templates_dir(self) -> Path:

@@ -31,8 +31,9 @@ def auto_send_kinds(config) -> set[str]:
     if unknown:
         from .config import ConfigError
 
-        raise ConfigError(f"campaign.yaml: mail.auto_send: unknown kind {sorted(unknown)[0]!r} "
-                          f"(kinds: {', '.join(KINDS)})")
+        raise ConfigError(
+            f"campaign.yaml: mail.auto_send: unknown kind {sorted(unknown)[0]!r} (kinds: {', '.join(KINDS)})"
+        )
     if isinstance(mail, dict) and mail.get("auto_ack"):
         kinds.add("ack")
     return kinds
@@ -68,21 +69,36 @@ def remind(campaign: Campaign, again: bool = False) -> list[str]:
             if name in this_turn and not again:
                 continue
             person = next(p for p in config.players if p.name == name)
-            body = renderer.render("reminder.txt.j2", {
-                "player": name, "turn": turn, "hands": hands, "campaign": campaign.name,
-                "title": config.title, "deadline": campaign.deadline_text(deadline),
-                "left": _left(deadline, campaign.now()),
-                "choices": {h: choices(pos.players, pos.game.hand(h), pos.players.index(name)) for h in hands},
-            })
+            body = renderer.render(
+                "reminder.txt.j2",
+                {
+                    "player": name,
+                    "turn": turn,
+                    "hands": hands,
+                    "campaign": campaign.name,
+                    "title": config.title,
+                    "deadline": campaign.deadline_text(deadline),
+                    "left": _left(deadline, campaign.now()),
+                    "choices": {
+                        h: choices(pos.players, pos.game.hand(h), pos.players.index(name)) for h in hands
+                    },
+                },
+            )
             seat = pos.players.index(name)
             draft_id = f"reminder-t{turn:03d}-{seat_part(seat)}-{_count(done, turn, name) + 1}"
             message_id = outbox.message_id(draft_id, gm.email if gm else "")
-            raw = make_message(sender_name=gm.name if gm else "pbem", sender=gm.email if gm else "",
-                               to_name=name, to=person.email,
-                               subject=f"[{campaign.name}] Turn {turn}: reminder, orders missing",
-                               body=body, message_id=message_id)
-            outbox.add(draft_id, raw, message_id=message_id, kind="reminder", turn=turn, to=person.email,
-                       player=name)
+            raw = make_message(
+                sender_name=gm.name if gm else "pbem",
+                sender=gm.email if gm else "",
+                to_name=name,
+                to=person.email,
+                subject=f"[{campaign.name}] Turn {turn}: reminder, orders missing",
+                body=body,
+                message_id=message_id,
+            )
+            outbox.add(
+                draft_id, raw, message_id=message_id, kind="reminder", turn=turn, to=person.email, player=name
+            )
             this_turn[name] = campaign.now().isoformat(timespec="seconds")
             done.setdefault("counts", {})[f"{turn}/{name}"] = _count(done, turn, name) + 1
             drafted.append(draft_id)
@@ -168,8 +184,10 @@ def _tick(campaign: Campaign, report: TickReport) -> TickReport:
     acks = [o.ack for o in outcomes if o.ack and not o.ack_held]  # held ones wait for the GM
     held = sorted({o.player for o in outcomes if o.ack_held})
     if held:
-        report.notes.append(f"{sum(o.ack_held for o in outcomes)} acknowledgement(s) held for your review: "
-                            f"too many messages an hour from {', '.join(held)} (see `pbem status`).")
+        report.notes.append(
+            f"{sum(o.ack_held for o in outcomes)} acknowledgement(s) held for your review: "
+            f"too many messages an hour from {', '.join(held)} (see `pbem status`)."
+        )
     if campaign.position().game.finished:
         _send_allowed(campaign, report, acks if "ack" in kinds else [], can_send)
         _tell_uncertain(campaign, report)
@@ -189,8 +207,9 @@ def _tick(campaign: Campaign, report: TickReport) -> TickReport:
     if "reminder" in kinds:
         allowed += report.reminders
     if report.resolved is not None and "report" in kinds:
-        allowed += [p.stem for p in Outbox(campaign.folder).drafts()
-                    if p.stem.startswith(f"t{report.resolved:03d}")]
+        allowed += [
+            p.stem for p in Outbox(campaign.folder).drafts() if p.stem.startswith(f"t{report.resolved:03d}")
+        ]
     _send_allowed(campaign, report, allowed, can_send)
     waiting = [p.stem for p in Outbox(campaign.folder).drafts()]
     report.waiting_for_review = waiting
@@ -221,10 +240,12 @@ def _tell_uncertain(campaign: Campaign, report: TickReport) -> None:
     ids = [u["draft"] for u in uncertain_drafts(campaign.folder)]
     if ids:
         report.uncertain = ids
-        report.notes.append(f"{len(ids)} uncertain mail(s), handed to the SMTP server without a reply "
-                            f"(maybe delivered, maybe not), are NOT sent again by a tick: {', '.join(ids)}. "
-                            f"Check, then `pbem send {campaign.folder} --mark-sent ID` or "
-                            f"`--resend-uncertain ID`.")
+        report.notes.append(
+            f"{len(ids)} uncertain mail(s), handed to the SMTP server without a reply "
+            f"(maybe delivered, maybe not), are NOT sent again by a tick: {', '.join(ids)}. "
+            f"Check, then `pbem send {campaign.folder} --mark-sent ID` or "
+            f"`--resend-uncertain ID`."
+        )
 
 
 def _tell_gm(campaign: Campaign, report: TickReport, can_send: bool) -> None:
@@ -237,14 +258,24 @@ def _tell_gm(campaign: Campaign, report: TickReport, can_send: bool) -> None:
     draft_id = f"gm-review-t{report.resolved:03d}"
     if any(p.stem == draft_id for p in outbox.drafts()):
         return
-    body = (f"Turn {report.resolved} of \"{campaign.config.title or campaign.name}\" has been resolved "
-            f"and its reports drafted.\n\nReview them with `pbem preview {campaign.folder}` and send them "
-            f"with `pbem send {campaign.folder}`.\n\nDrafts waiting: {len(report.waiting_for_review)}.\n")
+    body = (
+        f'Turn {report.resolved} of "{campaign.config.title or campaign.name}" has been resolved '
+        f"and its reports drafted.\n\nReview them with `pbem preview {campaign.folder}` and send them "
+        f"with `pbem send {campaign.folder}`.\n\nDrafts waiting: {len(report.waiting_for_review)}.\n"
+    )
     message_id = outbox.message_id(draft_id, gm.email)
-    raw = make_message(sender_name="pbem", sender=gm.email, to_name=gm.name, to=gm.email,
-                       subject=f"[{campaign.name}] Turn {report.resolved} waits for your review",
-                       body=body, message_id=message_id)
-    outbox.add(draft_id, raw, message_id=message_id, kind="gm", turn=report.resolved, to=gm.email, player=None)
+    raw = make_message(
+        sender_name="pbem",
+        sender=gm.email,
+        to_name=gm.name,
+        to=gm.email,
+        subject=f"[{campaign.name}] Turn {report.resolved} waits for your review",
+        body=body,
+        message_id=message_id,
+    )
+    outbox.add(
+        draft_id, raw, message_id=message_id, kind="gm", turn=report.resolved, to=gm.email, player=None
+    )
     if can_send:
         _send_allowed(campaign, report, [draft_id], can_send)
     report.notes.append(f"The GM was told that turn {report.resolved} waits for review.")

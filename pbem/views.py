@@ -20,30 +20,36 @@ def export_view(campaign: str, position: Position, on_file: dict) -> dict[str, A
     game, players = position.game, position.players
     hands = []
     for h in game.hands:
-        hands.append({
-            "hand": h.number,
-            "ended": h.ended,
-            "active": None if h.active is None or h.ended else players[h.active],
-            "draw_pile": len(h.pile),
-            "set_aside": h.set_aside.title if h.set_aside else None,
-            "winners": [players[s] for s in h.winners],
-            **({"face_up": [c.title for c in h.face_up]} if game.players == 2 else {}),
-            **({"marked": None if h.marked is None or h.ended else players[h.marked]}
-               if game.players in PREMIUM_PLAYERS else {}),
-            "players": {
-                name: {
-                    "in": h.alive[s],
-                    "cards": [c.title for c in h.cards[s]] if h.alive[s] else [],
-                    "discards": [c.title for c in h.discards[s]],
-                    "protected": h.protected[s],
-                }
-                for s, name in enumerate(players)
-            },
-        })
+        hands.append(
+            {
+                "hand": h.number,
+                "ended": h.ended,
+                "active": None if h.active is None or h.ended else players[h.active],
+                "draw_pile": len(h.pile),
+                "set_aside": h.set_aside.title if h.set_aside else None,
+                "winners": [players[s] for s in h.winners],
+                **({"face_up": [c.title for c in h.face_up]} if game.players == 2 else {}),
+                **(
+                    {"marked": None if h.marked is None or h.ended else players[h.marked]}
+                    if game.players in PREMIUM_PLAYERS
+                    else {}
+                ),
+                "players": {
+                    name: {
+                        "in": h.alive[s],
+                        "cards": [c.title for c in h.cards[s]] if h.alive[s] else [],
+                        "discards": [c.title for c in h.discards[s]],
+                        "protected": h.protected[s],
+                    }
+                    for s, name in enumerate(players)
+                },
+            }
+        )
     orders = {
-        name: {hand: {k: rec[k] for k in ("card", "target", "guess", "targets", "look", "status")
-                      if k in rec}
-               for hand, rec in sorted(per_hand.items(), key=lambda kv: int(kv[0]))}
+        name: {
+            hand: {k: rec[k] for k in ("card", "target", "guess", "targets", "look", "status") if k in rec}
+            for hand, rec in sorted(per_hand.items(), key=lambda kv: int(kv[0]))
+        }
         for name, per_hand in on_file.items()
     }
     return {

@@ -28,10 +28,19 @@ def chromium(width: int = DESKTOP[0], height: int = DESKTOP[1]) -> Iterator[webd
     with tempfile.TemporaryDirectory(prefix="pbem-chromium-") as profile:
         options = webdriver.ChromeOptions()
         options.binary_location = CHROMIUM
-        for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                     "--disable-dev-shm-usage", f"--user-data-dir={profile}",
-                     f"--window-size={width},{height}"):
+        for flag in (
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+            f"--user-data-dir={profile}",
+            f"--window-size={width},{height}",
+        ):
             options.add_argument(flag)
         driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
         try:

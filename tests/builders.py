@@ -18,9 +18,15 @@ from pbem.engine import Hand, first_player
 G, S, B, H, P, K, C, X = CLASSIC_CARDS  # Guard, Spy, Baron, Handmaid, Prince, King, Countess, princess (X)
 
 
-def deck(players: int, number: int, held: dict[int, Card], draw: Card,
-         set_aside: Card | None = None, pile: list[Card] = (),
-         face_up: list[Card] | None = None) -> list[Card]:
+def deck(
+    players: int,
+    number: int,
+    held: dict[int, Card],
+    draw: Card,
+    set_aside: Card | None = None,
+    pile: list[Card] = (),
+    face_up: list[Card] | None = None,
+) -> list[Card]:
     """A deck (top first) for hand ``number`` in which seat s is dealt held[s],
     the first player draws ``draw``, the pile starts with ``pile``; with two
     players, ``face_up`` are the three cards laid face up (RULES 9)."""
@@ -45,8 +51,9 @@ def deck(players: int, number: int, held: dict[int, Card], draw: Card,
     return out
 
 
-def hand(players: int = 3, number: int = 1, held: dict[int, Card] | None = None,
-         draw: Card = G, **kw) -> Hand:
+def hand(
+    players: int = 3, number: int = 1, held: dict[int, Card] | None = None, draw: Card = G, **kw
+) -> Hand:
     """A freshly dealt hand (see :func:`deck`)."""
     return Hand.deal(number, deck(players, number, held, draw, **kw), players)
 

@@ -40,20 +40,21 @@ class Cli:
     def __call__(self, *args, input: str | None = None, crash_ok: bool = False):
         result = self.runner.invoke(pbem_main, [str(a) for a in args], input=input)
         if not crash_ok and result.exception is not None and not isinstance(result.exception, SystemExit):
-            raise AssertionError(f"pbem {' '.join(map(str, args))} crashed with "
-                                 f"{result.exception!r}\n{result.output}") from result.exception
+            raise AssertionError(
+                f"pbem {' '.join(map(str, args))} crashed with {result.exception!r}\n{result.output}"
+            ) from result.exception
         return result
 
     def ok(self, *args, input: str | None = None):
         result = self(*args, input=input)
-        assert result.exit_code == 0, (f"pbem {' '.join(map(str, args))} exited {result.exit_code}:\n"
-                                       f"{result.output}")
+        assert result.exit_code == 0, (
+            f"pbem {' '.join(map(str, args))} exited {result.exit_code}:\n{result.output}"
+        )
         return result
 
     def fails(self, *args, input: str | None = None):
         result = self(*args, input=input)
-        assert result.exit_code != 0, (f"pbem {' '.join(map(str, args))} should have failed:\n"
-                                       f"{result.output}")
+        assert result.exit_code != 0, f"pbem {' '.join(map(str, args))} should have failed:\n{result.output}"
         return result
 
     def export(self, folder) -> dict:
@@ -93,12 +94,23 @@ class PbemExe:
     command = _pbem_command()
 
     def __call__(self, *args, input: str | None = None, timeout: float = 60, **kwargs):
-        return subprocess.run(self.command + [str(a) for a in args], input=input, text=True,
-                              capture_output=True, timeout=timeout, **kwargs)
+        return subprocess.run(
+            self.command + [str(a) for a in args],
+            input=input,
+            text=True,
+            capture_output=True,
+            timeout=timeout,
+            **kwargs,
+        )
 
     def popen(self, *args, **kwargs):
-        return subprocess.Popen(self.command + [str(a) for a in args], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, **kwargs)
+        return subprocess.Popen(
+            self.command + [str(a) for a in args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            **kwargs,
+        )
 
 
 # -- fixtures ----------------------------------------------------------------------

@@ -28,8 +28,16 @@ PLAYERS4 = PLAYERS3 + [{"name": "Diane", "email": "diane@example.org"}]
 
 CARDS = ["Guard", "Spy", "Baron", "Handmaid", "Prince", "King", "Countess", "Princess"]
 RANK = {name: i for i, name in enumerate(CARDS, 1)}
-COUNTS = {"Guard": 5, "Spy": 2, "Baron": 2, "Handmaid": 2, "Prince": 2,
-          "King": 1, "Countess": 1, "Princess": 1}
+COUNTS = {
+    "Guard": 5,
+    "Spy": 2,
+    "Baron": 2,
+    "Handmaid": 2,
+    "Prince": 2,
+    "King": 1,
+    "Countess": 1,
+    "Princess": 1,
+}
 FULL_DECK = [c for c in CARDS for _ in range(COUNTS[c])]
 SEED = 20261129
 

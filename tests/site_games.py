@@ -20,13 +20,17 @@ NAMES = ["Arthur", "Bruno", "Chloé", "Dominik"]
 GUESSES = ["Spy", "Baron", "Handmaid", "Prince", "King", "Countess", "Princess", "Guard"]
 
 
-def write_campaign(folder: Path, players: int = 4, seed: int | str = 7, decks: dict | None = None,
-                   **extra) -> Path:
+def write_campaign(
+    folder: Path, players: int = 4, seed: int | str = 7, decks: dict | None = None, **extra
+) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    data = {"title": f"Site test game {seed}",
-            "players": [{"name": n, "email": f"{n.lower().replace('é', 'e')}@example.org"}
-                        for n in NAMES[:players]],
-            "seed": seed}
+    data = {
+        "title": f"Site test game {seed}",
+        "players": [
+            {"name": n, "email": f"{n.lower().replace('é', 'e')}@example.org"} for n in NAMES[:players]
+        ],
+        "seed": seed,
+    }
     if decks:
         data["decks"] = decks
     data.update(extra)

@@ -157,7 +157,9 @@ def test_same_seed_same_start(cli, tmp_path):
         folder = tmp_path / side / "game"
         kit.write_config(folder, kit.config(4))
         cli.ok("start", folder)
-        outputs.append((cli.export_text(folder), cli.all_reports(folder, 0, [p["name"] for p in kit.PLAYERS4])))
+        outputs.append(
+            (cli.export_text(folder), cli.all_reports(folder, 0, [p["name"] for p in kit.PLAYERS4]))
+        )
     assert outputs[0] == outputs[1]
 
 
@@ -193,7 +195,7 @@ def test_resolve_with_missing_orders_refused_and_nothing_changes(cli, snap, star
     assert "Charles" in message and "Bruno" in message
     assert "Arthur" not in message, f"Arthur sent every order:\n{message}"
     for who, hands in (("Charles", charles), ("Bruno", bruno[2:])):
-        part = message[message.index(who):]
+        part = message[message.index(who) :]
         for h in hands:
             assert re.search(rf"\b{h}\b", part), f"{who}'s missing hand {h} is not named:\n{message}"
     with pytest.raises(MissingOrders) as info:
@@ -235,8 +237,11 @@ def test_resolve_force_applies_and_marks_nmr_defaults(cli, tmp_path):
     assert disc[6]["Charles"]["discards"][0] == "Handmaid"
     public = cli.report(folder, turn=1)
     # RULES 5: "The report marks every default" ("no valid order: played for Bruno ...").
-    marks = [line[line.lower().index("no valid order"):] for line in public.splitlines()
-             if "no valid order" in line.lower()]
+    marks = [
+        line[line.lower().index("no valid order") :]
+        for line in public.splitlines()
+        if "no valid order" in line.lower()
+    ]
     bruno = [h["hand"] for h in data["hands"] if h["active"] == "Bruno"]
     charles = [h["hand"] for h in data["hands"] if h["active"] == "Charles"]
     assert len([m for m in marks if "Bruno" in m]) == len(bruno), public
@@ -377,8 +382,11 @@ def test_whole_game_to_the_end(cli, snap, tmp_path, n, seed):
     # Nothing more can be done to a finished game.
     before = snap(folder)
     export_before = cli.export_text(folder)
-    for args in (["resolve", folder], ["resolve", folder, "--force"],
-                 ["order", folder, "--player", data["players"][0], "Hand 1: Guard on Bruno, guess Prince"]):
+    for args in (
+        ["resolve", folder],
+        ["resolve", folder, "--force"],
+        ["order", folder, "--player", data["players"][0], "Hand 1: Guard on Bruno, guess Prince"],
+    ):
         result = cli.fails(*args)
         assert re.search(r"(?i)over|finished", result.output), result.output
         assert "Traceback" not in result.output
@@ -401,7 +409,7 @@ def test_whole_game_to_the_end(cli, snap, tmp_path, n, seed):
 # sends the process SIGKILL (in a real process). The events of a clean resolve
 # are recorded first, so the points chosen follow the store's implementation.
 
-_TRAP_SRC = r'''
+_TRAP_SRC = r"""
 import builtins, io, os, signal
 
 
@@ -461,18 +469,21 @@ class Trap:
         setattr(os, "open", fake_os_open)
         setattr(os, "rename", renamer(real_rename))
         setattr(os, "replace", renamer(real_replace))
-'''
+"""
 
 _trap_namespace: dict = {}
 exec(_TRAP_SRC, _trap_namespace)
 Trap = _trap_namespace["Trap"]
 
-_KILLER = _TRAP_SRC + r'''
+_KILLER = (
+    _TRAP_SRC
+    + r"""
 import json, sys
 Trap(sys.argv[2], json.loads(sys.argv[1])).install(setattr)
 from pbem.cli import main
 main(sys.argv[3:], prog_name="pbem")
-'''
+"""
+)
 
 
 class _Boom(OSError):
@@ -508,7 +519,7 @@ def _points(events):
         points["switch-in"] = ("rename", commit, "before")
         points["after-commit"] = ("rename", commit, "after")
         at = next(i for i, e in enumerate(events) if e[:2] == ("rename", commit))
-        later = [n for kind, n, _ in events[at + 1:] if kind == "write"]
+        later = [n for kind, n, _ in events[at + 1 :] if kind == "write"]
         if later:  # something written after the turn is switched in (e.g. mail drafts)
             points["after-commit-write"] = ("write", later[0], "before")
     return points
@@ -519,9 +530,13 @@ def _prepare(cli, folder):
     cli.ok("order", folder, "--player", "Arthur", _legal_orders(data, "Arthur"))
 
 
-CRASHES = [("first-write", _Boom("disk full")), ("middle-write", _Boom("disk full")),
-           ("last-write", _Boom("disk full")), ("switch-in", _Boom("rename failed")),
-           ("middle-write", KeyboardInterrupt())]
+CRASHES = [
+    ("first-write", _Boom("disk full")),
+    ("middle-write", _Boom("disk full")),
+    ("last-write", _Boom("disk full")),
+    ("switch-in", _Boom("rename failed")),
+    ("middle-write", KeyboardInterrupt()),
+]
 CRASH_IDS = ["first-write", "middle-write", "last-write", "switch-in-fails", "ctrl-c"]
 
 
@@ -588,7 +603,8 @@ def test_resolve_exit_status_tells_whether_the_turn_was_resolved(cli, monkeypatc
     else:
         assert after == export_before, (
             f"`pbem resolve` exited {result.exit_code} ({result.output.strip()[-200:]!r}) "
-            f"but turn 1 was resolved: the export now awaits turn {json.loads(after)['turn']}")
+            f"but turn 1 was resolved: the export now awaits turn {json.loads(after)['turn']}"
+        )
 
 
 def _crash_resolve_any(cli, monkeypatch, folder, at, exc):
@@ -622,7 +638,9 @@ def test_order_failing_midway_keeps_earlier_orders(cli, monkeypatch, started3, a
     trap = Trap(started3, at, _Boom("disk full"))
     with monkeypatch.context() as m:
         trap.install(m.setattr)
-        result = cli("order", started3, "--player", "Bruno", "Hand 2: Guard on Arthur, guess Prince", crash_ok=True)
+        result = cli(
+            "order", started3, "--player", "Bruno", "Hand 2: Guard on Arthur, guess Prince", crash_ok=True
+        )
     assert trap.counts[at[0]] >= 1
     assert result.exit_code != 0
     assert cli.export_text(started3) == before
@@ -637,9 +655,12 @@ def test_resolve_killed_by_sigkill(cli, pbem_exe, monkeypatch, started3, tmp_pat
     export_before = cli.export_text(started3)
     expected, events = _clean_resolve(cli, monkeypatch, started3, tmp_path)
     at = _points(events)[point]
-    proc = subprocess.run([sys.executable, "-c", _KILLER, json.dumps(at), str(started3),
-                           "resolve", str(started3), "--force"],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", _KILLER, json.dumps(at), str(started3), "resolve", str(started3), "--force"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == -signal.SIGKILL, (proc.returncode, proc.stdout, proc.stderr)
     after = cli.export_text(started3)
     if point == "after-commit":
@@ -765,7 +786,9 @@ def test_library_api_round_trip(started3):
     assert game.report(1) == result.public_report
     assert game.rollback() == 1
     after = game.export()
-    assert {k: v for k, v in after.items() if k != "orders"} == {k: v for k, v in data.items() if k != "orders"}
+    assert {k: v for k, v in after.items() if k != "orders"} == {
+        k: v for k, v in data.items() if k != "orders"
+    }
     assert set(after["orders"]) == {"Arthur"}
     with pytest.raises(GameError):
         game.rollback()

@@ -15,8 +15,11 @@ from pbem.config import ConfigError
 from pbem.engine import seat_order
 from pbem.store import StoreError
 
-PEOPLE = [{"name": "Arthur", "email": "arthur@example.org"}, {"name": "Bruno", "email": "bruno@example.org"},
-          {"name": "Charles", "email": "charles@example.org"}]
+PEOPLE = [
+    {"name": "Arthur", "email": "arthur@example.org"},
+    {"name": "Bruno", "email": "bruno@example.org"},
+    {"name": "Charles", "email": "charles@example.org"},
+]
 
 
 def test_create_seats_the_players_by_the_seed_and_writes_campaign_yaml_whole(tmp_path):

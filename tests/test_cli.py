@@ -12,8 +12,12 @@ import yaml
 from builders import B, C, G, H, K, P, S, X
 
 CARD_RE = re.compile(r"\b(Guard|Spy|Baron|Handmaid|Prince|King|Countess|Princess)\b")
-PEOPLE = ["Arthur <arthur@example.org>", "Bruno <bruno@example.org>",
-          "Charles <charles@example.org>", "Diane <diane@example.org>"]
+PEOPLE = [
+    "Arthur <arthur@example.org>",
+    "Bruno <bruno@example.org>",
+    "Charles <charles@example.org>",
+    "Diane <diane@example.org>",
+]
 
 
 def _new_args(folder, n=4, seed=None, decks=None):
@@ -44,8 +48,9 @@ def test_new_writes_campaign_yaml_and_starts(cli, tmp_path):
         assert p["email"] == by_name[p["name"]]
     assert str(data["seed"]) == "7"
     exported = cli.export(folder)
-    assert exported["players"] == [p["name"] for p in data["players"]], \
+    assert exported["players"] == [p["name"] for p in data["players"]], (
         "the game must be seated in the order campaign.yaml lists"
+    )
     assert exported["turn"] == 1
 
 
@@ -104,15 +109,19 @@ def test_new_refuses_a_started_campaign(cli, snap, started3):
     assert snap(started3) == before
 
 
-@pytest.mark.parametrize("people", [
-    PEOPLE[:1],
-    PEOPLE + [f"Extra{chr(65 + i)} <extra{i}@example.org>" for i in range(5)],
-    [PEOPLE[0], PEOPLE[1], "Bob <bob@@x.org>"],
-    [PEOPLE[0], PEOPLE[1], "Bob bob@x.org"],
-    [PEOPLE[0], PEOPLE[1], "Prince <prince@example.org>"],
-    [PEOPLE[0], PEOPLE[1], "arthur <other@example.org>"],
-    [PEOPLE[0], PEOPLE[1], "Other <arthur@example.org>"],
-], ids=["1-player", "9-players", "bad-email", "no-brackets", "card-name", "same-name", "same-email"])
+@pytest.mark.parametrize(
+    "people",
+    [
+        PEOPLE[:1],
+        PEOPLE + [f"Extra{chr(65 + i)} <extra{i}@example.org>" for i in range(5)],
+        [PEOPLE[0], PEOPLE[1], "Bob <bob@@x.org>"],
+        [PEOPLE[0], PEOPLE[1], "Bob bob@x.org"],
+        [PEOPLE[0], PEOPLE[1], "Prince <prince@example.org>"],
+        [PEOPLE[0], PEOPLE[1], "arthur <other@example.org>"],
+        [PEOPLE[0], PEOPLE[1], "Other <arthur@example.org>"],
+    ],
+    ids=["1-player", "9-players", "bad-email", "no-brackets", "card-name", "same-name", "same-email"],
+)
 def test_new_with_bad_players_writes_nothing(cli, tmp_path, people):
     folder = tmp_path / "game"
     args = ["new", folder, "--seed", 1]
@@ -140,13 +149,13 @@ def test_new_with_bad_decks_file_writes_nothing(cli, tmp_path):
 # "Hand 5: Prince on myself", "Hand 7: Countess") are orders of the player
 # active in that hand (hand 3: Bruno, hand 5: Charles, hand 7: Arthur).
 
+
 @pytest.fixture
 def order_game(tmp_path, cli):
     folder = tmp_path / "game"
     kit.write_config(folder, kit.order_config())
     cli.ok("start", folder)
     return folder
-
 
 
 def test_rejected_order_leaves_the_hand_missing(cli, order_game):
@@ -157,14 +166,16 @@ def test_rejected_order_leaves_the_hand_missing(cli, order_game):
 
 
 def test_order_multi_line_mixed_results_exit_0(cli, order_game):
-    text = ("Dear GM, my orders:\n"
-            "Hand 3: Guard on Charles, guess Prince\n"
-            "\n"
-            "Hand 6: Spy on Arthur\n"
-            "Hand 9: Countess\n"          # rejected: not held
-            "Hand 12: Prince on Arthur\n"  # rejected: Countess rule
-            "Hand 1: Guard on Arthur\n"   # rejected: not Bruno's turn there
-            "Cheers, Bruno\n")
+    text = (
+        "Dear GM, my orders:\n"
+        "Hand 3: Guard on Charles, guess Prince\n"
+        "\n"
+        "Hand 6: Spy on Arthur\n"
+        "Hand 9: Countess\n"  # rejected: not held
+        "Hand 12: Prince on Arthur\n"  # rejected: Countess rule
+        "Hand 1: Guard on Arthur\n"  # rejected: not Bruno's turn there
+        "Cheers, Bruno\n"
+    )
     result = cli.ok("order", order_game, "--player", "Bruno", text)
     assert _line(result.output, 3, "accepted") and _line(result.output, 6, "accepted")
     for hand in (9, 12, 1):
@@ -197,8 +208,13 @@ def test_later_order_replaces_earlier(cli, order_game):
     cli.ok("order", order_game, "--player", "Bruno", "Hand 3: Prince on Arthur")
     assert cli.export(order_game)["orders"]["Bruno"]["3"] == _o("Prince", "Arthur")
     # within one text, the first line for a hand stands: a different later one is refused
-    out = cli.ok("order", order_game, "--player", "Bruno",
-                 "Hand 6: Spy on Arthur\nHand 6: Baron on Charles\nHand 3: Guard on Arthur, guess King")
+    out = cli.ok(
+        "order",
+        order_game,
+        "--player",
+        "Bruno",
+        "Hand 6: Spy on Arthur\nHand 6: Baron on Charles\nHand 3: Guard on Arthur, guess King",
+    )
     orders = cli.export(order_game)["orders"]["Bruno"]
     assert orders["6"] == _o("Spy", "Arthur")
     assert orders["3"] == _o("Guard", "Arthur", "King")
@@ -226,10 +242,18 @@ def test_order_before_start_refused(cli, snap, campaign3):
     assert cli.fails("export", campaign3)
 
 
-@pytest.mark.parametrize("command", [
-    ["order", "--player", "Arthur", "Hand 1: Guard on Bruno, guess Prince"],
-    ["resolve"], ["resolve", "--force"], ["rollback"], ["export"], ["status"], ["report"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["order", "--player", "Arthur", "Hand 1: Guard on Bruno, guess Prince"],
+        ["resolve"],
+        ["resolve", "--force"],
+        ["rollback"],
+        ["export"],
+        ["status"],
+        ["report"],
+    ],
+)
 def test_commands_on_a_missing_folder_fail_and_create_nothing(cli, tmp_path, command):
     folder = tmp_path / "no-such-campaign"
     result = cli.fails(command[0], folder, *command[1:])
@@ -261,8 +285,9 @@ def test_opening_public_report_reveals_no_card(cli, started4):
     public = cli.report(started4)
     for name in cli.export(started4)["players"]:
         assert name in public
-    assert not CARD_RE.search(public), \
+    assert not CARD_RE.search(public), (
         f"nothing is public at the start, yet the opening report names a card:\n{public}"
+    )
     assert cli.report(started4, turn=0) == public
 
 
@@ -273,8 +298,11 @@ def test_private_report_shows_own_cards(cli, started4):
         lines = _hand_lines(private)
         for hand in data["hands"]:
             cards = hand["players"][name]["cards"]
-            mine = [line for line in lines.get(hand["hand"], [])
-                    if all(re.search(rf"\b{c}\b", line) for c in cards)]
+            mine = [
+                line
+                for line in lines.get(hand["hand"], [])
+                if all(re.search(rf"\b{c}\b", line) for c in cards)
+            ]
             assert mine, f"{name}'s report shows no line for hand {hand['hand']} with {cards}:\n{private}"
 
 
@@ -298,7 +326,9 @@ def test_private_report_shows_no_other_players_cards(cli, tmp_path):
             others = {c for n, p in hand["players"].items() if n != reader for c in p["cards"]} - own
             for line in lines.get(number, []):
                 shown = set(CARD_RE.findall(line))
-                assert not shown & others, f"{reader}'s report shows {shown & others} of another player: {line!r}"
+                assert not shown & others, (
+                    f"{reader}'s report shows {shown & others} of another player: {line!r}"
+                )
 
 
 def _swap_campaign(tmp_path, name, swap: bool):
@@ -369,7 +399,8 @@ def test_campaign_template_overrides_public_report(cli, tmp_path):
     kit.write_config(folder, kit.config(3))
     (folder / "templates").mkdir()
     (folder / "templates" / "public.txt.j2").write_text(
-        "HOUSE STYLE {{ campaign }} turn {{ turn }}: {{ players|join(' / ') }}\n", encoding="utf-8")
+        "HOUSE STYLE {{ campaign }} turn {{ turn }}: {{ players|join(' / ') }}\n", encoding="utf-8"
+    )
     cli.ok("start", folder)
     assert cli.report(folder).strip() == "HOUSE STYLE g turn 0: Arthur / Bruno / Charles"
     private = cli.report(folder, player="Arthur")

@@ -19,7 +19,9 @@ def _refused(cli, snap, folder, *words):
     before = snap(folder)
     result = cli.fails("start", folder)
     after = snap(folder)
-    assert after == before, f"pbem start wrote into the folder of an invalid campaign: {set(after) ^ set(before)}"
+    assert after == before, (
+        f"pbem start wrote into the folder of an invalid campaign: {set(after) ^ set(before)}"
+    )
     message = result.output
     for word in words:
         assert word.lower() in message.lower(), f"the message should name {word!r}:\n{message}"
@@ -200,9 +202,20 @@ def _deck_case(name):
     raise AssertionError(name)
 
 
-DECK_CASES = ["15 cards", "17 cards", "6 Guards", "no Princess, 2 Countesses", "unknown card",
-              "hand 14", "hand 0", "hand -1", "hand as a word", "not a list", "not a mapping",
-              "empty deck"]
+DECK_CASES = [
+    "15 cards",
+    "17 cards",
+    "6 Guards",
+    "no Princess, 2 Countesses",
+    "unknown card",
+    "hand 14",
+    "hand 0",
+    "hand -1",
+    "hand as a word",
+    "not a list",
+    "not a mapping",
+    "empty deck",
+]
 
 
 @pytest.mark.parametrize("case", DECK_CASES)
@@ -224,8 +237,24 @@ def test_bad_deck_for_a_later_hand_is_refused(cli, snap, tmp_path):
 
 def test_deck_aliases_are_accepted_and_exported_canonically(cli, tmp_path):
     # Every alias and odd case; deal order puts aliases in set-aside and hands.
-    deck = ["Priest", "diplomat", "SHUGENJA", "Hatamoto", "manipulator", "Sensei", "courtier",
-            "Diplomat", "shugenja", "hatamoto", "princess", "guard", "Guard", "GUARD", "gUaRd", "Guard"]
+    deck = [
+        "Priest",
+        "diplomat",
+        "SHUGENJA",
+        "Hatamoto",
+        "manipulator",
+        "Sensei",
+        "courtier",
+        "Diplomat",
+        "shugenja",
+        "hatamoto",
+        "princess",
+        "guard",
+        "Guard",
+        "GUARD",
+        "gUaRd",
+        "Guard",
+    ]
     folder = tmp_path / "g"
     kit.write_config(folder, kit.config(3, decks={1: deck}))
     cli.ok("start", folder)
@@ -254,13 +283,17 @@ def test_deck_aliases_are_accepted_and_exported_canonically(cli, tmp_path):
 # -- the file itself -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text, kind", [
-    ("- Arthur\n- Bruno\n- Charles\n", "list"),
-    ("just a line of text\n", "text"),
-    ("", "empty"),
-    ("# nothing but a comment\n", "empty"),
-    ("42\n", "number"),
-], ids=["list", "string", "empty-file", "comment-only", "number"])
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        ("- Arthur\n- Bruno\n- Charles\n", "list"),
+        ("just a line of text\n", "text"),
+        ("", "empty"),
+        ("# nothing but a comment\n", "empty"),
+        ("42\n", "number"),
+    ],
+    ids=["list", "string", "empty-file", "comment-only", "number"],
+)
 def test_yaml_that_is_not_a_mapping_is_refused(cli, snap, tmp_path, text, kind):
     folder = tmp_path / "g"
     kit.write_config(folder, text)
@@ -268,11 +301,14 @@ def test_yaml_that_is_not_a_mapping_is_refused(cli, snap, tmp_path, text, kind):
     assert "mapping" in message.lower() or "players" in message.lower(), message
 
 
-@pytest.mark.parametrize("text, line", [
-    ("title: ok\nseed: 1\nplayers: : bad\n", 3),
-    ("title: ok\nplayers:\n  - {name: Arthur, email: a@example.org\n  - {name: Bruno}\n", 4),
-    ("title: ok\nseed: 1\n\tplayers: []\n", 3),
-])
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        ("title: ok\nseed: 1\nplayers: : bad\n", 3),
+        ("title: ok\nplayers:\n  - {name: Arthur, email: a@example.org\n  - {name: Bruno}\n", 4),
+        ("title: ok\nseed: 1\n\tplayers: []\n", 3),
+    ],
+)
 def test_invalid_yaml_names_the_line(cli, snap, tmp_path, text, line):
     folder = tmp_path / "g"
     kit.write_config(folder, text)
@@ -341,8 +377,10 @@ def test_bad_gm_is_refused(cli, snap, tmp_path):
 
 def test_gm_and_title_of_the_interface_example_are_accepted(cli, tmp_path):
     folder = tmp_path / "game7"
-    kit.write_config(folder, kit.config(
-        3, title="Love Letter, postal game 7", gm={"name": "Rita", "email": "gm@example.org"}))
+    kit.write_config(
+        folder,
+        kit.config(3, title="Love Letter, postal game 7", gm={"name": "Rita", "email": "gm@example.org"}),
+    )
     cli.ok("start", folder)
     assert cli.export(folder)["campaign"] == "game7"
 
@@ -367,8 +405,8 @@ def test_the_message_of_a_refusal_names_the_offending_player(cli, snap, tmp_path
 # -- look-alike names (issue 8.11) ------------------------------------------------------------------
 
 LOOK_ALIKES = {
-    "cyrillic-A": ("Arthur", "\u0410rthur"),       # Cyrillic capital A
-    "greek-omicron": ("Bruno", "Brun\u03bf"),      # Greek small omicron
+    "cyrillic-A": ("Arthur", "\u0410rthur"),  # Cyrillic capital A
+    "greek-omicron": ("Bruno", "Brun\u03bf"),  # Greek small omicron
     "accent": ("Chloé", "Chloe"),
     "accent-and-case": ("Chloé", "CHLOE"),
     "capital-i-small-l": ("Ivan", "lvan"),
@@ -389,8 +427,16 @@ def test_look_alike_names_are_refused_at_start(cli, snap, tmp_path, pair):
 @pytest.mark.parametrize("pair", list(LOOK_ALIKES.values()), ids=list(LOOK_ALIKES))
 def test_look_alike_names_are_refused_by_new(cli, tmp_path, pair):
     folder = tmp_path / "g"
-    result = cli.fails("new", folder, "--player", f"{pair[0]} <a@example.org>",
-                       "--player", f"{pair[1]} <b@example.org>", "--player", "Zoe <z@example.org>")
+    result = cli.fails(
+        "new",
+        folder,
+        "--player",
+        f"{pair[0]} <a@example.org>",
+        "--player",
+        f"{pair[1]} <b@example.org>",
+        "--player",
+        "Zoe <z@example.org>",
+    )
     assert pair[0] in result.output and pair[1] in result.output and "Traceback" not in result.output
     assert not (folder / "campaign.yaml").exists()
 

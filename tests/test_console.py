@@ -58,8 +58,16 @@ def test_send_without_smtp_prints_only_the_error(cli, started3):
 
 
 def test_new_on_a_started_campaign_does_not_suggest_start(cli, started3):
-    result = cli.fails("new", started3, "--player", "A <a@example.org>", "--player", "B <b@example.org>",
-                       "--player", "C <c@example.org>")
+    result = cli.fails(
+        "new",
+        started3,
+        "--player",
+        "A <a@example.org>",
+        "--player",
+        "B <b@example.org>",
+        "--player",
+        "C <c@example.org>",
+    )
     assert "already started" in result.output and "pbem start" not in result.output
     cli.fails("start", started3)  # what `new` used to suggest: refused
 
@@ -67,15 +75,31 @@ def test_new_on_a_started_campaign_does_not_suggest_start(cli, started3):
 def test_new_campaign_not_started_still_points_to_start(cli, tmp_path):
     folder = tmp_path / "fresh"
     kit.write_config(folder, kit.config(3))
-    result = cli.fails("new", folder, "--player", "A <a@example.org>", "--player", "B <b@example.org>",
-                       "--player", "C <c@example.org>")
+    result = cli.fails(
+        "new",
+        folder,
+        "--player",
+        "A <a@example.org>",
+        "--player",
+        "B <b@example.org>",
+        "--player",
+        "C <c@example.org>",
+    )
     assert f"pbem start {folder}" in result.output
 
 
 def test_a_folder_name_too_long_is_told_its_length(cli, tmp_path):
     folder = tmp_path / ("g" * 41)
-    result = cli.fails("new", folder, "--player", "A <a@example.org>", "--player", "B <b@example.org>",
-                       "--player", "C <c@example.org>")
+    result = cli.fails(
+        "new",
+        folder,
+        "--player",
+        "A <a@example.org>",
+        "--player",
+        "B <b@example.org>",
+        "--player",
+        "C <c@example.org>",
+    )
     assert "41 characters long, at most 40" in result.output
     assert "use only letters" not in result.output
     assert not folder.exists()
@@ -113,8 +137,13 @@ def test_preview_into_a_closed_pipe_ends_quietly(pbem_exe, started3):
     read, write = os.pipe()
     os.close(read)  # like `| head` that has already exited
     try:
-        done = subprocess.run(pbem_exe.command + ["preview", str(started3)], stdout=write,
-                              stderr=subprocess.PIPE, text=True, timeout=60)
+        done = subprocess.run(
+            pbem_exe.command + ["preview", str(started3)],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+        )
     finally:
         os.close(write)
     assert done.returncode == 0, done.stderr
@@ -123,8 +152,12 @@ def test_preview_into_a_closed_pipe_ends_quietly(pbem_exe, started3):
 
 def test_pbem_order_suggests_the_name_meant(cli, started3):
     data = cli.export(started3)
-    hand, card = next((h, c) for h in data["hands"] if h["active"] == "Arthur"
-                      for c in h["players"]["Arthur"]["cards"] if c in ("Guard", "Spy", "Baron")
-                      and "Countess" not in h["players"]["Arthur"]["cards"])
+    hand, card = next(
+        (h, c)
+        for h in data["hands"]
+        if h["active"] == "Arthur"
+        for c in h["players"]["Arthur"]["cards"]
+        if c in ("Guard", "Spy", "Baron") and "Countess" not in h["players"]["Arthur"]["cards"]
+    )
     out = cli.ok("order", started3, "--player", "Arthur", f"Hand {hand['hand']}: {card} on Brunoo").output
     assert '"Brunoo" names no player (did you mean Bruno?)' in out

@@ -71,9 +71,15 @@ def test_acknowledgements_of_four_non_latin_players_are_four_drafts(cli, cyrilli
     inbox = cyrillic / "mail" / "inbox" / "new"
     inbox.mkdir(parents=True)
     for n, person in enumerate(SCRIPTS):
-        raw = make_message(sender_name=person["name"], sender=person["email"], to_name="Rita",
-                           to="gm@example.org", subject="[script] Turn 1: orders", body="STATUS\n",
-                           message_id=f"<m{n}@example.org>")
+        raw = make_message(
+            sender_name=person["name"],
+            sender=person["email"],
+            to_name="Rita",
+            to="gm@example.org",
+            subject="[script] Turn 1: orders",
+            body="STATUS\n",
+            message_id=f"<m{n}@example.org>",
+        )
         (inbox / f"m{n}.eml").write_bytes(raw)
     cli.ok("fetch", cyrillic)
     acks = {d: v for d, v in outbox_mail(cyrillic).items() if d.startswith("ack")}
@@ -83,10 +89,13 @@ def test_acknowledgements_of_four_non_latin_players_are_four_drafts(cli, cyrilli
 def test_names_that_differ_only_by_an_accent_get_two_drafts(tmp_path):
     """Chloé and Chloe at one table (whether `start` lets them sit together is
     another matter): the turn's mails are still one file per player."""
-    players = [SimpleNamespace(name="Chloé", email="chloe@example.fr"),
-               SimpleNamespace(name="Chloe", email="chloe@example.org")]
-    files = turn_mails(tmp_path, "g", 1, 1, False, None, players, "public",
-                       {"Chloé": "for Chloé", "Chloe": "for Chloe"})
+    players = [
+        SimpleNamespace(name="Chloé", email="chloe@example.fr"),
+        SimpleNamespace(name="Chloe", email="chloe@example.org"),
+    ]
+    files = turn_mails(
+        tmp_path, "g", 1, 1, False, None, players, "public", {"Chloé": "for Chloé", "Chloe": "for Chloe"}
+    )
     drafts = [name for name in files if name.endswith(".eml")]
     assert len(drafts) == 4
     private = [text for name, text in files.items() if "private" in name]

@@ -36,8 +36,13 @@ def play(h: Hand, order: Order | None, seed: int = 0) -> list:
 def public_cards(events: list, skip_played: bool = False) -> list[Card]:
     """Every card named in a public event (hand numbers and seats are ints that
     compare equal to ranks, so look at Card values only)."""
-    return [v for e in ev.public(events) if not (skip_played and e.kind == "played")
-            for v in e if isinstance(v, Card)]
+    return [
+        v
+        for e in ev.public(events)
+        if not (skip_played and e.kind == "played")
+        for v in e
+        if isinstance(v, Card)
+    ]
 
 
 def kinds(events: list) -> list[str]:
@@ -59,8 +64,19 @@ def test_deck_is_the_classic_sixteen():
     assert counts == {G: 5, S: 2, B: 2, H: 2, P: 2, K: 1, C: 1, X: 1}
 
 
-@pytest.mark.parametrize("alias, card", [("priest", S), ("Courtier", S), ("DIPLOMAT", B), ("shugenja", H),
-                                         ("Hatamoto", P), ("manipulator", K), ("Sensei", C), ("princess", X)])
+@pytest.mark.parametrize(
+    "alias, card",
+    [
+        ("priest", S),
+        ("Courtier", S),
+        ("DIPLOMAT", B),
+        ("shugenja", H),
+        ("Hatamoto", P),
+        ("manipulator", K),
+        ("Sensei", C),
+        ("princess", X),
+    ],
+)
 def test_aliases_name_the_canonical_card(alias, card):
     from pbem.cards import card_named
 
@@ -108,7 +124,7 @@ def test_setup_follows_deck_order(players, number):
         assert h.cards[seat][0] == cards[1 + i]
     assert h.cards[first] == [cards[1], cards[1 + players]]
     assert h.active == first
-    assert list(reversed(h.pile)) == cards[2 + players:]
+    assert list(reversed(h.pile)) == cards[2 + players :]
     assert len(h.pile) == 16 - 1 - players - 1
 
 
@@ -555,9 +571,9 @@ def test_showdown_highest_rank_wins():
 def test_showdown_tie_goes_to_higher_discard_total():
     h = hand(3, 1, {0: H, 1: G, 2: G}, draw=G)
     h.pile.clear()
-    h.discards[1] = [P]          # total 5
-    h.discards[2] = [S, S]       # total 4
-    events = play(h, Order(H))   # seat 0 keeps a Guard too; discards [H] = 4
+    h.discards[1] = [P]  # total 5
+    h.discards[2] = [S, S]  # total 4
+    events = play(h, Order(H))  # seat 0 keeps a Guard too; discards [H] = 4
     end = only(events, "ended")
     assert end.winners == (1,)
     assert dict(end.totals) == {0: 4, 1: 5, 2: 4}
@@ -780,7 +796,7 @@ def test_two_players_nmr_with_the_opponent_protected():
 def test_two_players_showdown_tie_goes_to_discards_then_is_shared():
     h = hand(2, 1, {0: H, 1: G}, draw=G)
     h.pile.clear()
-    h.discards[1] = [P]                 # 5 against seat 0's Handmaid, 4
+    h.discards[1] = [P]  # 5 against seat 0's Handmaid, 4
     end = only(play(h, Order(H)), "ended")
     assert end.winners == (1,) and dict(end.totals) == {0: 4, 1: 5}
     h = hand(2, 1, {0: H, 1: G}, draw=G)

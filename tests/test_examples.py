@@ -57,11 +57,12 @@ def test_the_readme_shows_the_example_mail_and_card_reference_as_they_are(cli):
     """The player's page quotes Bruno's private mail of the example and the card
     reference: both must match what the tool writes, line for line."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    page = readme[readme.index("## For players"):readme.index("## Orders, for players")]
+    page = readme[readme.index("## For players") : readme.index("## Orders, for players")]
     mail_block, cards_block = [b.split("\n", 1)[1] for b in page.split("```text")[1:]]
     mail_block, cards_block = mail_block.split("```")[0], cards_block.split("```")[0]
-    mail = (REPO / "campaigns" / "example" / "turns" / "turn-002" / "reports" / "private-Bruno.txt") \
-        .read_text(encoding="utf-8")
+    mail = (
+        REPO / "campaigns" / "example" / "turns" / "turn-002" / "reports" / "private-Bruno.txt"
+    ).read_text(encoding="utf-8")
     for line in mail_block.splitlines():
         if line.strip() != "...":
             assert line in mail.splitlines(), line

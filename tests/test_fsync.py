@@ -75,8 +75,10 @@ def test_the_mailroom_syncs_each_message_it_keeps_and_never_the_machine(started3
 
     game = Campaign(started3)
     message = tmp_path / "reply.eml"
-    message.write_bytes(b"From: Bruno <bruno@example.org>\r\nTo: gm@example.org\r\n"
-                        b"Subject: Re: [game3] Turn 1\r\nMessage-ID: <r1@example.org>\r\n\r\nHand 1: Guard\r\n")
+    message.write_bytes(
+        b"From: Bruno <bruno@example.org>\r\nTo: gm@example.org\r\n"
+        b"Subject: Re: [game3] Turn 1\r\nMessage-ID: <r1@example.org>\r\n\r\nHand 1: Guard\r\n"
+    )
     synced.clear()
     outcome = inbox.receive_file(game, message)
     assert str(started3 / outcome.file) in synced, synced

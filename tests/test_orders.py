@@ -19,21 +19,24 @@ def one(text: str, me: str = "Arthur", players=PLAYERS):
     return parsed.orders[0]
 
 
-@pytest.mark.parametrize("text", [
-    "Hand 3: Guard on Charles, guess Prince",
-    "H3 Guard Charles Prince",
-    "3: guard charles prince",
-    "Hand 3 - play the Guard on Charles and guess that he has a Prince",
-    "hand 3: guard -> charles (prince)",
-    "Hand 3: Guard on Charles, guess 5",
-    "HAND 3: GUARD ON CHARLES, GUESS PRINCE",
-    "Hand 3: 1 on Charles, guess Hatamoto",
-    "Hand 3: Guard on Char, guess Prince",
-    "h3: guard c prince",
-    "* Hand 3: Guard on Charles, guess Prince",
-    "Hand #3: Guard on Charles, guess Prince",
-    "Hand 3 — Guard on Charles, guess Prince",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 3: Guard on Charles, guess Prince",
+        "H3 Guard Charles Prince",
+        "3: guard charles prince",
+        "Hand 3 - play the Guard on Charles and guess that he has a Prince",
+        "hand 3: guard -> charles (prince)",
+        "Hand 3: Guard on Charles, guess 5",
+        "HAND 3: GUARD ON CHARLES, GUESS PRINCE",
+        "Hand 3: 1 on Charles, guess Hatamoto",
+        "Hand 3: Guard on Char, guess Prince",
+        "h3: guard c prince",
+        "* Hand 3: Guard on Charles, guess Prince",
+        "Hand #3: Guard on Charles, guess Prince",
+        "Hand 3 — Guard on Charles, guess Prince",
+    ],
+)
 def test_every_form_of_interface_md_reads_the_same(text):
     o = one(text)
     assert (o.hand, o.card, o.target, o.guess) == (3, G, "Charles", P)
@@ -51,8 +54,18 @@ def test_card_without_target():
     assert (o.hand, o.card, o.target, o.guess) == (7, C, None, None)
 
 
-@pytest.mark.parametrize("alias, card", [("Priest", S), ("courtier", S), ("Diplomat", B), ("Shugenja", H),
-                                         ("hatamoto", P), ("Manipulator", K), ("Sensei", C)])
+@pytest.mark.parametrize(
+    "alias, card",
+    [
+        ("Priest", S),
+        ("courtier", S),
+        ("Diplomat", B),
+        ("Shugenja", H),
+        ("hatamoto", P),
+        ("Manipulator", K),
+        ("Sensei", C),
+    ],
+)
 def test_aliases(alias, card):
     assert one(f"Hand 2: {alias} on Bruno").card == card
 
@@ -82,8 +95,7 @@ def test_accented_names_and_case():
     assert one("Hand 4: Baron on chlo", players=players).target == "Chloé"
 
 
-@pytest.mark.parametrize("written", ["Chloe", "chloe", "CHLOE", "Chloe\u0301", "Chlo\u00e9", "Chloè",
-                                     "chlo"])
+@pytest.mark.parametrize("written", ["Chloe", "chloe", "CHLOE", "Chloe\u0301", "Chlo\u00e9", "Chloè", "chlo"])
 def test_a_name_is_matched_accent_blind_and_case_blind(written):
     """Issue 8.11: "Chloe" names Chloé (no random target instead); NFKD and casefold."""
     players = ["Arthur", "Chloé", "Dominik"]
@@ -102,8 +114,9 @@ def test_multi_word_names():
 
 
 def test_several_orders_on_one_line_and_many_lines():
-    parsed = parse_orders("Hand 1: Guard on Bruno, guess King; Hand 4: Countess\nH7 Handmaid",
-                          PLAYERS, "Arthur")
+    parsed = parse_orders(
+        "Hand 1: Guard on Bruno, guess King; Hand 4: Countess\nH7 Handmaid", PLAYERS, "Arthur"
+    )
     assert [(o.hand, o.card) for o in parsed.orders] == [(1, G), (4, C), (7, H)]
 
 
@@ -113,8 +126,9 @@ def test_a_piece_after_a_semicolon_without_hand_belongs_to_the_order_before():
 
 
 def test_lines_that_are_not_orders_are_ignored_and_reported():
-    parsed = parse_orders("Hi Rita,\nHand 2: Baron on Bruno\nDeadline 20:00 ok?\n2. I think so\nHand 5:\n",
-                          PLAYERS, "Arthur")
+    parsed = parse_orders(
+        "Hi Rita,\nHand 2: Baron on Bruno\nDeadline 20:00 ok?\n2. I think so\nHand 5:\n", PLAYERS, "Arthur"
+    )
     assert [o.hand for o in parsed.orders] == [2]
     assert parsed.ignored == ["Hi Rita,", "Deadline 20:00 ok?", "2. I think so"]
 
@@ -154,12 +168,15 @@ def test_accepted():
     assert c.status == ACCEPTED and c.order.target == 1 and c.order.guess == B
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("Hand 14: Guard on Bruno, guess Baron", "there is no hand 14"),
-    ("Hand 2: Guard on Bruno, guess Baron", "not your turn in hand 2: Bruno plays"),
-    ("Hand 1: Bruno", "no card named"),
-    ("Hand 1: King on Bruno", "you do not hold the King in hand 1"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("Hand 14: Guard on Bruno, guess Baron", "there is no hand 14"),
+        ("Hand 2: Guard on Bruno, guess Baron", "not your turn in hand 2: Bruno plays"),
+        ("Hand 1: Bruno", "no card named"),
+        ("Hand 1: King on Bruno", "you do not hold the King in hand 1"),
+    ],
+)
 def test_rejected_with_reason(text, reason):
     game = game_with({0: G, 1: B, 2: P}, draw=S)
     c = check(text, game)
@@ -183,13 +200,16 @@ def test_rejected_when_hand_is_over_or_player_is_out():
     assert "out of hand 1" in check("Hand 1: Guard on Bruno, guess King", game).reason
 
 
-@pytest.mark.parametrize("text, reason", [
-    ("Hand 1: Guard, guess King", "no target named"),
-    ("Hand 1: Guard on Zed, guess King", "names no player"),
-    ("Hand 1: Guard on myself, guess King", "on yourself"),
-    ("Hand 1: Guard on Bruno", "no guess"),
-    ("Hand 1: Guard on Bruno, guess Guard", "may not name a Guard"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("Hand 1: Guard, guess King", "no target named"),
+        ("Hand 1: Guard on Zed, guess King", "names no player"),
+        ("Hand 1: Guard on myself, guess King", "on yourself"),
+        ("Hand 1: Guard on Bruno", "no guess"),
+        ("Hand 1: Guard on Bruno, guess Guard", "may not name a Guard"),
+    ],
+)
 def test_completed_with_what_will_be_filled_in(text, reason):
     game = game_with({0: G, 1: B, 2: P}, draw=S)
     c = check(text, game)
@@ -224,13 +244,19 @@ def test_playing_the_princess_is_accepted():
 # -- did you mean (issue 11, item 5) ------------------------------------------------
 
 
-@pytest.mark.parametrize("text, hint", [
-    ("Hand 1: Guard on Artur, guess King", None),  # Arthur is the writer: not a target to suggest
-    ("Hand 1: Guard on Brunno, guess King", '"Brunno" names no player (did you mean Bruno?)'),
-    ("Hand 1: Guard on Bruno, guess Prinses", '"Prinses" is not a card (did you mean Princess or Prince?)'),
-    ("Hand 1: Gard on Bruno", "(did you mean Guard?)"),
-    ("Hand 1: Spyy on Bruno", "(did you mean Spy?)"),
-])
+@pytest.mark.parametrize(
+    "text, hint",
+    [
+        ("Hand 1: Guard on Artur, guess King", None),  # Arthur is the writer: not a target to suggest
+        ("Hand 1: Guard on Brunno, guess King", '"Brunno" names no player (did you mean Bruno?)'),
+        (
+            "Hand 1: Guard on Bruno, guess Prinses",
+            '"Prinses" is not a card (did you mean Princess or Prince?)',
+        ),
+        ("Hand 1: Gard on Bruno", "(did you mean Guard?)"),
+        ("Hand 1: Spyy on Bruno", "(did you mean Spy?)"),
+    ],
+)
 def test_a_misspelt_name_or_card_gets_a_suggestion(text, hint):
     game = game_with({0: G, 1: B, 2: P}, draw=S)
     c = check(text, game)
@@ -249,7 +275,7 @@ def test_no_suggestion_for_a_word_far_from_every_name():
 
 
 def test_a_card_named_later_is_a_guess_not_a_misspelt_play():
-    """"guess Contess" after an unknown first word: the hint is only for words
+    """ "guess Contess" after an unknown first word: the hint is only for words
     before the first card, so no "did you mean Countess" for the card played."""
     game = game_with({0: G, 1: B, 2: P}, draw=S)
     c = check("Hand 1: Baron on Bruno, guess Spy", game)
@@ -278,16 +304,19 @@ def check6(text: str, game: Game, me: str = "Arthur"):
     return check_order(six_one(text, me), game, SIX, me)
 
 
-@pytest.mark.parametrize("text, number", [
-    ("Hand 3: Guard on Charles, guess 4", 4),
-    ("Hand 3: Guard on Charles, guess Handmaid", 4),
-    ("Hand 3: Guard on Charles, guess Sycophant", 4),
-    ("Hand 3: Guard on Charles, guess Cardinal", 2),
-    ("Hand 3: Guard on Charles, guess 0", 0),
-    ("Hand 3: Guard on Charles, guess Assassin", 0),
-    ("H3 Guard Charles 9", 9),
-    ("Hand 3: Guard on Charles, guess Dowager Queen", 7),
-])
+@pytest.mark.parametrize(
+    "text, number",
+    [
+        ("Hand 3: Guard on Charles, guess 4", 4),
+        ("Hand 3: Guard on Charles, guess Handmaid", 4),
+        ("Hand 3: Guard on Charles, guess Sycophant", 4),
+        ("Hand 3: Guard on Charles, guess Cardinal", 2),
+        ("Hand 3: Guard on Charles, guess 0", 0),
+        ("Hand 3: Guard on Charles, guess Assassin", 0),
+        ("H3 Guard Charles 9", 9),
+        ("Hand 3: Guard on Charles, guess Dowager Queen", 7),
+    ],
+)
 def test_premium_guesses_are_numbers(text, number):
     o = six_one(text)
     assert (o.card, o.target, o.guess) == (G, "Charles", number) and type(o.guess) is int
@@ -299,13 +328,22 @@ def test_premium_bishop_order():
     assert (o.card, o.target, o.guess) == (PR.BISHOP, "Charles", 7)
 
 
-@pytest.mark.parametrize("text, card", [
-    ("Hand 3: Count", PR.COUNT), ("Hand 3: Countess", C), ("Hand 3: Baroness on Bruno", PR.BARONESS),
-    ("Hand 3: Baron on Bruno", B), ("Hand 3: Dowager Queen on Bruno", PR.DOWAGER_QUEEN),
-    ("Hand 3: Queen on Bruno", PR.DOWAGER_QUEEN), ("Hand 3: dowager on Bruno", PR.DOWAGER_QUEEN),
-    ("Hand 3: Constable", PR.CONSTABLE), ("Hand 3: Assassin", PR.ASSASSIN),
-    ("Hand 3: Jester on Bruno", PR.JESTER), ("Hand 3: Sycophant on myself", PR.SYCOPHANT),
-])
+@pytest.mark.parametrize(
+    "text, card",
+    [
+        ("Hand 3: Count", PR.COUNT),
+        ("Hand 3: Countess", C),
+        ("Hand 3: Baroness on Bruno", PR.BARONESS),
+        ("Hand 3: Baron on Bruno", B),
+        ("Hand 3: Dowager Queen on Bruno", PR.DOWAGER_QUEEN),
+        ("Hand 3: Queen on Bruno", PR.DOWAGER_QUEEN),
+        ("Hand 3: dowager on Bruno", PR.DOWAGER_QUEEN),
+        ("Hand 3: Constable", PR.CONSTABLE),
+        ("Hand 3: Assassin", PR.ASSASSIN),
+        ("Hand 3: Jester on Bruno", PR.JESTER),
+        ("Hand 3: Sycophant on myself", PR.SYCOPHANT),
+    ],
+)
 def test_premium_names_are_whole_words(text, card):
     assert six_one(text).card == card
 
@@ -327,10 +365,15 @@ def test_baroness_order_with_one_or_two_players():
     assert six_one("Hand 3: Baroness on Charles").second is None
 
 
-@pytest.mark.parametrize("text, what", [("Hand 7: if Bishop, discard", "discard"),
-                                        ("Hand 7: if Bishop, keep", "keep"),
-                                        ("7: if the Bishop hits me, discard", "discard"),
-                                        ("hand 7 - IF BISHOP KEEP", "keep")])
+@pytest.mark.parametrize(
+    "text, what",
+    [
+        ("Hand 7: if Bishop, discard", "discard"),
+        ("Hand 7: if Bishop, keep", "keep"),
+        ("7: if the Bishop hits me, discard", "discard"),
+        ("hand 7 - IF BISHOP KEEP", "keep"),
+    ],
+)
 def test_standing_bishop_order(text, what):
     o = six_one(text)
     assert (o.hand, o.card, o.standing) == (7, None, what)
@@ -386,8 +429,10 @@ def test_baroness_on_yourself_is_completed():
     game = premium_game({0: [PR.BARONESS, G]})
     checked = check6("Hand 1: Baroness on myself", game)
     assert checked.status == COMPLETED and "not yours" in checked.reason
-    assert check6("Hand 1: Baroness on Bruno and Emma", game).note == \
-        "you will look at the card of Bruno and Emma"
+    assert (
+        check6("Hand 1: Baroness on Bruno and Emma", game).note
+        == "you will look at the card of Bruno and Emma"
+    )
 
 
 def test_a_marked_player_must_be_chosen_and_the_order_says_so():
@@ -420,13 +465,19 @@ def test_a_guard_redirected_onto_the_assassin_says_where_it_goes():
     assert "will go to Charles" in checked.note
 
 
-@pytest.mark.parametrize("text, guess", [
-    ("0:\u00b2", None),
-    ("Hand 3: Guard on Bruno, guess \u00b2", S),  # compatibility folding (NFKD) reads a superscript 2 as 2
-    ("3: \uff13", None),                            # a fullwidth 3 alone: a rank, but no card played
-    ("Hand 3: Guard on Bruno, guess \u0663", None),  # an Arabic-Indic 3 stays a non-ASCII digit
-    ("Hand 3: Guard on Bruno, guess \U00010a40", None),  # isdigit() is true, int() raises
-])
+@pytest.mark.parametrize(
+    "text, guess",
+    [
+        ("0:\u00b2", None),
+        (
+            "Hand 3: Guard on Bruno, guess \u00b2",
+            S,
+        ),  # compatibility folding (NFKD) reads a superscript 2 as 2
+        ("3: \uff13", None),  # a fullwidth 3 alone: a rank, but no card played
+        ("Hand 3: Guard on Bruno, guess \u0663", None),  # an Arabic-Indic 3 stays a non-ASCII digit
+        ("Hand 3: Guard on Bruno, guess \U00010a40", None),  # isdigit() is true, int() raises
+    ],
+)
 def test_unicode_digits_are_no_crash(text, guess):
     """'\U00010a40'.isdigit() is true but int() raises: a hostile reply once crashed the inbox.
     Only ASCII digits name a rank; the accent-blind folding of names and words (NFKD) first turns
@@ -461,7 +512,10 @@ def test_order_campaign_deals_what_the_forms_need(cli, forms_game):
     hands = cli.export(forms_game)["hands"]
     assert hands[2]["active"] == "Bruno" and hands[2]["players"]["Bruno"]["cards"] == ["Guard", "Prince"]
     assert hands[4]["active"] == "Charles" and hands[4]["players"]["Charles"]["cards"] == ["Prince", "Guard"]
-    assert hands[6]["active"] == "Arthur" and hands[6]["players"]["Arthur"]["cards"] == ["Countess", "Handmaid"]
+    assert hands[6]["active"] == "Arthur" and hands[6]["players"]["Arthur"]["cards"] == [
+        "Countess",
+        "Handmaid",
+    ]
 
 
 ACCEPTED_FORMS = [
@@ -469,8 +523,12 @@ ACCEPTED_FORMS = [
     ("Bruno", "Hand 3: Guard on Charles, guess Prince", 3, _o("Guard", "Charles", "Prince")),
     ("Bruno", "H3 Guard Charles Prince", 3, _o("Guard", "Charles", "Prince")),
     ("Bruno", "3: guard charles prince", 3, _o("Guard", "Charles", "Prince")),
-    ("Bruno", "Hand 3 - play the Guard on Charles and guess that he has a Prince", 3,
-     _o("Guard", "Charles", "Prince")),
+    (
+        "Bruno",
+        "Hand 3 - play the Guard on Charles and guess that he has a Prince",
+        3,
+        _o("Guard", "Charles", "Prince"),
+    ),
     ("Bruno", "hand 3: guard -> charles (prince)", 3, _o("Guard", "Charles", "Prince")),
     ("Bruno", "Hand 3: Guard on Charles, guess 5", 3, _o("Guard", "Charles", "Prince")),
     ("Charles", "Hand 5: Prince on myself", 5, _o("Prince", "Charles")),
@@ -524,14 +582,16 @@ def _canonical(hand, o):
     return text
 
 
-@pytest.mark.parametrize("player, text, hand, expected", ACCEPTED_FORMS,
-                         ids=[f"{p}:{t}" for p, t, _, _ in ACCEPTED_FORMS])
+@pytest.mark.parametrize(
+    "player, text, hand, expected", ACCEPTED_FORMS, ids=[f"{p}:{t}" for p, t, _, _ in ACCEPTED_FORMS]
+)
 def test_order_forms_are_accepted(cli, forms_game, player, text, hand, expected):
     result = cli.ok("order", forms_game, "--player", player, text)
     assert _line(result.output, hand, "accepted"), result.output
     assert _line(result.output, hand, "rejected") is None, result.output
-    assert _canonical(hand, expected) in result.output, \
+    assert _canonical(hand, expected) in result.output, (
         f"the acknowledgement should echo the canonical form {_canonical(hand, expected)!r}:\n{result.output}"
+    )
     orders = cli.export(forms_game)["orders"]
     assert orders[player][str(hand)] == expected
 
@@ -551,13 +611,16 @@ COMPLETED_FORMS = [
 ]
 
 
-@pytest.mark.parametrize("player, text, hand, expected", COMPLETED_FORMS,
-                         ids=[f"{p}:{t}" for p, t, _, _ in COMPLETED_FORMS])
+@pytest.mark.parametrize(
+    "player, text, hand, expected", COMPLETED_FORMS, ids=[f"{p}:{t}" for p, t, _, _ in COMPLETED_FORMS]
+)
 def test_order_forms_are_completed(cli, forms_game, player, text, hand, expected):
     result = cli.ok("order", forms_game, "--player", player, text)
     line = _line(result.output, hand, "completed")
     assert line, result.output
-    assert "random" in result.output.lower(), f"the player must be told what will be filled in:\n{result.output}"
+    assert "random" in result.output.lower(), (
+        f"the player must be told what will be filled in:\n{result.output}"
+    )
     orders = cli.export(forms_game)["orders"]
     assert orders[player][str(hand)] == expected
 
@@ -565,18 +628,19 @@ def test_order_forms_are_completed(cli, forms_game, player, text, hand, expected
 REJECTED_FORMS = [
     ("Bruno", "Hand 14: Guard on Charles, guess Prince", 14, "14"),
     ("Bruno", "Hand 0: Guard on Charles, guess Prince", 0, "0"),
-    ("Bruno", "Hand 1: Guard on Charles, guess Prince", 1, "turn"),      # Arthur is active there
-    ("Bruno", "Hand 3: King on Charles", 3, "hold"),                      # not held
+    ("Bruno", "Hand 1: Guard on Charles, guess Prince", 1, "turn"),  # Arthur is active there
+    ("Bruno", "Hand 3: King on Charles", 3, "hold"),  # not held
     ("Bruno", "Hand 3: Princess", 3, "hold"),
-    ("Bruno", "Hand 12: Prince on Arthur", 12, "Countess"),               # the Countess rule
+    ("Bruno", "Hand 12: Prince on Arthur", 12, "Countess"),  # the Countess rule
     ("Bruno", "Hand 9: Countess", 9, "hold"),
-    ("Bruno", "Hand 3: on Charles", 3, "card"),                           # no card named
+    ("Bruno", "Hand 3: on Charles", 3, "card"),  # no card named
     ("Arthur", "Hand 3: Guard on Charles, guess Prince", 3, "turn"),
 ]
 
 
-@pytest.mark.parametrize("player, text, hand, word", REJECTED_FORMS,
-                         ids=[f"{p}:{t}" for p, t, _, _ in REJECTED_FORMS])
+@pytest.mark.parametrize(
+    "player, text, hand, word", REJECTED_FORMS, ids=[f"{p}:{t}" for p, t, _, _ in REJECTED_FORMS]
+)
 def test_order_rejected_with_reason_and_not_exported(cli, forms_game, player, text, hand, word):
     before = cli.export(forms_game)
     result = cli("order", forms_game, "--player", player, text)

@@ -11,8 +11,15 @@ from click.testing import CliRunner
 from pbem.cli import main
 from pbem.outbox import make_message
 
-BASE = dict(sender_name="Rita", sender="gm@example.org", to_name="Bruno", to="bruno@example.org",
-            subject="[game7] Turn 3: your cards and orders", body="Hello\n", message_id="<a.b@example.org>")
+BASE = dict(
+    sender_name="Rita",
+    sender="gm@example.org",
+    to_name="Bruno",
+    to="bruno@example.org",
+    subject="[game7] Turn 3: your cards and orders",
+    body="Hello\n",
+    message_id="<a.b@example.org>",
+)
 
 
 @pytest.mark.parametrize("field", ["sender_name", "to_name", "subject", "to", "sender", "message_id"])
@@ -23,8 +30,14 @@ def test_no_header_can_be_injected(field, evil):
 
 
 def test_body_cannot_add_headers_and_bad_echoed_ids_are_dropped():
-    raw = make_message(**{**BASE, "body": "Bcc: eve@example.net\n\nFrom: x\n",
-                          "in_reply_to": "<bad id\r\nBcc: eve@example.net>", "references": ["<ok@x>", "<é@x>"]})
+    raw = make_message(
+        **{
+            **BASE,
+            "body": "Bcc: eve@example.net\n\nFrom: x\n",
+            "in_reply_to": "<bad id\r\nBcc: eve@example.net>",
+            "references": ["<ok@x>", "<é@x>"],
+        }
+    )
     msg = message_from_bytes(raw, policy=default)
     assert msg["Bcc"] is None and msg["In-Reply-To"] is None
     assert str(msg["References"]).split() == ["<ok@x>"]
@@ -41,7 +54,18 @@ def test_names_with_specials_and_accents_round_trip():
 @pytest.mark.parametrize("name", ["game 7", "game\n7", ".hidden", "jeu[7]"])
 def test_campaign_folder_name_must_be_a_plain_tag(tmp_path, name):
     folder = tmp_path / name
-    result = CliRunner().invoke(main, ["new", str(folder), "--player", "Arthur <a@example.org>",
-                                       "--player", "Bruno <b@example.org>", "--player", "Chloé <c@example.org>"])
+    result = CliRunner().invoke(
+        main,
+        [
+            "new",
+            str(folder),
+            "--player",
+            "Arthur <a@example.org>",
+            "--player",
+            "Bruno <b@example.org>",
+            "--player",
+            "Chloé <c@example.org>",
+        ],
+    )
     assert result.exit_code == 1 and "tag" in result.output
     assert not (folder / "campaign.yaml").exists()

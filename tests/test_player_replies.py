@@ -30,8 +30,14 @@ decks:
 
 
 def deck(*top: str) -> list[str]:
-    rest = ["Guard"] * 5 + ["Spy"] * 2 + ["Baron"] * 2 + ["Handmaid"] * 2 + ["Prince"] * 2 + \
-        ["King", "Countess", "Princess"]
+    rest = (
+        ["Guard"] * 5
+        + ["Spy"] * 2
+        + ["Baron"] * 2
+        + ["Handmaid"] * 2
+        + ["Prince"] * 2
+        + ["King", "Countess", "Princess"]
+    )
     for card in top:
         rest.remove(card)
     return list(top) + rest
@@ -48,9 +54,13 @@ def make(tmp_path: Path) -> Campaign:
     return campaign
 
 
-def send(campaign: Campaign, sender: str, body: str,
-         subject: str = "Re: [words] Turn 1: your cards and orders",
-         name: str = "m") -> tuple[inbox.Outcome, EmailMessage]:
+def send(
+    campaign: Campaign,
+    sender: str,
+    body: str,
+    subject: str = "Re: [words] Turn 1: your cards and orders",
+    name: str = "m",
+) -> tuple[inbox.Outcome, EmailMessage]:
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = "gm@example.org"
@@ -88,7 +98,7 @@ def test_an_order_for_an_old_turn_says_which_mail_to_answer(tmp_path):
     body = ack.get_content()
     assert "about your message for turn 2" not in body
     assert "your message answers the mail of turn 1" in body
-    assert 'reply to that one with your orders for turn 2' in body
+    assert "reply to that one with your orders for turn 2" in body
     assert "[words] Turn 2: your cards and orders" in body
     assert outcome.receipt.checked[0].status == "rejected"
     assert "reply to the Turn 2 mail" in outcome.receipt.checked[0].reason
@@ -130,8 +140,9 @@ def test_a_reminder_suggests_only_cards_held_and_agrees_with_the_count(tmp_path)
     awaited = pos.game.awaited()
     drafted = remind(campaign)
     for draft in drafted:
-        msg = message_from_bytes((campaign.folder / "mail" / "outbox" / f"{draft}.eml").read_bytes(),
-                                 policy=default)
+        msg = message_from_bytes(
+            (campaign.folder / "mail" / "outbox" / f"{draft}.eml").read_bytes(), policy=default
+        )
         body = msg.get_content()
         name = msg["To"].addresses[0].display_name
         seat = pos.players.index(name)
@@ -146,8 +157,9 @@ def test_a_reminder_suggests_only_cards_held_and_agrees_with_the_count(tmp_path)
         else:
             assert "those hands will be played" in body
     arthur = next(d for d in drafted if f"-seat{pos.players.index('Arthur') + 1}-" in d)
-    body = message_from_bytes((campaign.folder / "mail" / "outbox" / f"{arthur}.eml").read_bytes(),
-                              policy=default).get_content()
+    body = message_from_bytes(
+        (campaign.folder / "mail" / "outbox" / f"{arthur}.eml").read_bytes(), policy=default
+    ).get_content()
     assert 'Handmaid: "Hand 1: Handmaid"' in body and 'Spy:      "Hand 1: Spy on <player>"' in body
     assert "  In hand 1, players you may name: Bruno or Charles" in body
     assert "Guard on ..., guess Prince" not in body

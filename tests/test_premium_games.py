@@ -16,8 +16,10 @@ from pbem.engine import Game, Hand, Order, legal_cards, play_turn, shuffled_deck
 from pbem.record import extract, verify
 from pbem.reports import Renderer, Table, private_context, public_context
 
-SIX = [{"name": n, "email": f"{n.lower()}@example.org"}
-       for n in ("Arthur", "Bruno", "Charles", "Didier", "Emma", "Fanny")]
+SIX = [
+    {"name": n, "email": f"{n.lower()}@example.org"}
+    for n in ("Arthur", "Bruno", "Charles", "Didier", "Emma", "Fanny")
+]
 NAMES = [p["name"] for p in SIX]
 PREMIUM_NAMES = [c.title for c in PREMIUM_DECK]
 
@@ -51,8 +53,20 @@ def test_a_six_player_campaign_starts_with_the_premium_deck(six, cli):
     assert "4 tokens" in cli.report(six, 0)
     private = cli.report(six, 0, "Arthur")
     assert "Premium deck: a Guard or a Bishop names a number" in private
-    assert all(card in private for card in ("Assassin", "Jester", "Cardinal", "Baroness", "Sycophant",
-                                            "Count ", "Constable", "Dowager Queen", "Bishop"))
+    assert all(
+        card in private
+        for card in (
+            "Assassin",
+            "Jester",
+            "Cardinal",
+            "Baroness",
+            "Sycophant",
+            "Count ",
+            "Constable",
+            "Dowager Queen",
+            "Bishop",
+        )
+    )
 
 
 @pytest.mark.parametrize("count", [5, 7, 8])
@@ -137,15 +151,17 @@ def test_a_standing_bishop_order_stands_and_is_not_a_play(six, cli, tmp_path):
 
 
 def test_resolve_reads_every_premium_order_form(six, cli):
-    text = "\n".join([
-        "Hand 1: Cardinal on Charles and Didier, look at Didier",
-        "Hand 3: Baroness on Charles and Didier",
-        "Hand 5: Sycophant on myself",
-        "Hand 7: Jester on Charles",
-        "Hand 9: Dowager Queen on Charles",
-        "Hand 11: Bishop on Charles, guess 7",
-        "Hand 13: Count",
-    ])
+    text = "\n".join(
+        [
+            "Hand 1: Cardinal on Charles and Didier, look at Didier",
+            "Hand 3: Baroness on Charles and Didier",
+            "Hand 5: Sycophant on myself",
+            "Hand 7: Jester on Charles",
+            "Hand 9: Dowager Queen on Charles",
+            "Hand 11: Bishop on Charles, guess 7",
+            "Hand 13: Count",
+        ]
+    )
     out = cli.ok("order", six, "--player", "Arthur", text).output
     assert "Hand 1: Cardinal on Charles and Didier, look at Didier" in out
 
@@ -196,7 +212,10 @@ def test_a_standing_discard_order_changes_the_bishops_result_and_verify_checks_i
     cli.ok("order", folder, "--player", "Bruno", "Hand 2: Bishop on Charles, guess King")
     cli.ok("resolve", folder, "--force")
     public = cli.report(folder, 1).split("Hand 2")[1].split("Hand 3")[0]
-    assert "Hit! Charles holds a card of rank 6: Bruno gains a token of affection. Charles discards the King" in public
+    assert (
+        "Hit! Charles holds a card of rank 6: Bruno gains a token of affection. Charles discards the King"
+        in public
+    )
     assert "+1 (Bishop, hand 2)" in cli.report(folder, 1)
     assert "after the Bishop, you drew the Prince." in cli.report(folder, 1, "Charles")
     assert cli.export(folder)["tokens"]["Bruno"] == 1
@@ -267,8 +286,18 @@ def test_every_premium_event_has_a_wording():
         assert not re.search(r"\(\w+\)\s*$", public, re.M), public  # no event fell to the "(kind)" fallback
         for text in private.values():
             assert not re.search(r"Hand 1: \(\w+\)", text), text
-    assert {"assassin", "card_drew", "chose", "cardinal_received", "cardinal_saw", "baroness_saw",
-            "marked", "queen", "queen_saw", "bishop"} <= seen
+    assert {
+        "assassin",
+        "card_drew",
+        "chose",
+        "cardinal_received",
+        "cardinal_saw",
+        "baroness_saw",
+        "marked",
+        "queen",
+        "queen_saw",
+        "bishop",
+    } <= seen
 
 
 def test_the_mark_and_its_correction_are_public():
@@ -287,8 +316,10 @@ def test_bishop_hit_and_values_wording():
     h = _hand({1: C.KING}, C.BISHOP)
     h.bishop_discard[1] = True
     public, private = _render(_play(h, Order(C.BISHOP, 1, 6)), h)
-    assert ("Hit! Bruno holds a card of rank 6: Arthur gains a token of affection. "
-            "Bruno discards the King and draws") in public
+    assert (
+        "Hit! Bruno holds a card of rank 6: Arthur gains a token of affection. "
+        "Bruno discards the King and draws"
+    ) in public
     assert "after the Bishop, you drew the" in private[1]
 
 
@@ -324,20 +355,24 @@ def test_premium_orders_by_mail_are_acknowledged(tmp_path, cli):
     folder = tmp_path / "mailsix"
     deck = premium_deck("Spy", "Guard", "Assassin", "King", "Princess", "Bishop", "Count", "Cardinal")
     seed = "a-long-secret-seed-for-mailsix"
-    kit.write_config(folder, kit.config(SIX, decks={1: deck}, seed=seed,
-                                        gm={"name": "Rita", "email": "gm@example.org"}))
+    kit.write_config(
+        folder, kit.config(SIX, decks={1: deck}, seed=seed, gm={"name": "Rita", "email": "gm@example.org"})
+    )
     cli.ok("start", folder)
     campaign = Campaign(folder)
-    raw = ("From: Arthur <arthur@example.org>\r\nTo: gm@example.org\r\n"
-           "Subject: Re: [mailsix] Turn 1: your cards and orders\r\nMessage-ID: <six1@x>\r\n\r\n"
-           "Hand 1: Cardinal on Charles and Didier, look at Didier\r\n"
-           "Hand 4: if Bishop, discard\r\n\r\n"
-           f"Your order code: {order_code(seed, 'Arthur')}\r\n").encode()
+    raw = (
+        "From: Arthur <arthur@example.org>\r\nTo: gm@example.org\r\n"
+        "Subject: Re: [mailsix] Turn 1: your cards and orders\r\nMessage-ID: <six1@x>\r\n\r\n"
+        "Hand 1: Cardinal on Charles and Didier, look at Didier\r\n"
+        "Hand 4: if Bishop, discard\r\n\r\n"
+        f"Your order code: {order_code(seed, 'Arthur')}\r\n"
+    ).encode()
     path = tmp_path / "six1.eml"
     path.write_bytes(raw)
     outcome = inbox.receive_file(campaign, path)
-    body = message_from_bytes((folder / "mail" / "outbox" / f"{outcome.ack}.eml").read_bytes(),
-                              policy=default).get_content()
+    body = message_from_bytes(
+        (folder / "mail" / "outbox" / f"{outcome.ack}.eml").read_bytes(), policy=default
+    ).get_content()
     assert "Hand 1: Cardinal on Charles and Didier, look at Didier" in body
     assert "Charles and Didier will trade hands; you will look at Didier's new card" in body
     assert "Hand 4: if Bishop, discard" in body and "you will discard your card" in body
@@ -384,12 +419,15 @@ def test_rollback_and_resolve_again_gives_the_same_turn_with_its_standing_orders
     assert Campaign(six).position().game.hand(1).bishop_discard[4]
 
 
-@pytest.mark.parametrize("text, player, why", [
-    ("Hand 14: if Bishop, discard", "Charles", "there is no hand 14"),
-    ("Hand 1: Bishop on Charles, guess 7", "Arthur", "you do not hold the Bishop"),
-    ("Hand 1: Cardinal on Charles and Didier", "Bruno", "it is not your turn in hand 1"),
-    ("Hand 1: 2 on Charles", "Arthur", "no card named"),
-])
+@pytest.mark.parametrize(
+    "text, player, why",
+    [
+        ("Hand 14: if Bishop, discard", "Charles", "there is no hand 14"),
+        ("Hand 1: Bishop on Charles, guess 7", "Arthur", "you do not hold the Bishop"),
+        ("Hand 1: Cardinal on Charles and Didier", "Bruno", "it is not your turn in hand 1"),
+        ("Hand 1: 2 on Charles", "Arthur", "no card named"),
+    ],
+)
 def test_premium_orders_that_must_be_refused(six, cli, text, player, why):
     out = cli.fails("order", six, "--player", player, text).output
     assert "rejected" in out and why in out
@@ -397,13 +435,16 @@ def test_premium_orders_that_must_be_refused(six, cli, text, player, why):
     assert Campaign(six).store.read_standing(1) == {}
 
 
-@pytest.mark.parametrize("text, why", [
-    ("Hand 1: Guard on myself, guess 4", "on yourself"),
-    ("Hand 1: Guard on Zoe, guess 4", "names no player"),
-    ("Hand 1: Guard on Charles", "no number named"),
-    ("Hand 1: Guard on Charles, guess Guard", "may not name 1"),
-    ("Hand 1: Cardinal on Charles", "second player"),
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("Hand 1: Guard on myself, guess 4", "on yourself"),
+        ("Hand 1: Guard on Zoe, guess 4", "names no player"),
+        ("Hand 1: Guard on Charles", "no number named"),
+        ("Hand 1: Guard on Charles, guess Guard", "may not name 1"),
+        ("Hand 1: Cardinal on Charles", "second player"),
+    ],
+)
 def test_premium_orders_that_are_completed_say_why(six, cli, text, why):
     out = cli.ok("order", six, "--player", "Arthur", text).output
     assert "completed" in out and why in out

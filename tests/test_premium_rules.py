@@ -26,8 +26,16 @@ from pbem.engine import (
     tokens_to_win,
 )
 
-G, S, B, H, P, K, C, X = (Card.GUARD, Card.SPY, Card.BARON, Card.HANDMAID, Card.PRINCE, Card.KING,
-                          Card.COUNTESS, Card.PRINCESS)
+G, S, B, H, P, K, C, X = (
+    Card.GUARD,
+    Card.SPY,
+    Card.BARON,
+    Card.HANDMAID,
+    Card.PRINCE,
+    Card.KING,
+    Card.COUNTESS,
+    Card.PRINCESS,
+)
 A, J, CA, BS, SY = Card.ASSASSIN, Card.JESTER, Card.CARDINAL, Card.BARONESS, Card.SYCOPHANT
 CO, CN, DQ, BI = Card.COUNT, Card.CONSTABLE, Card.DOWAGER_QUEEN, Card.BISHOP
 
@@ -67,16 +75,56 @@ def six(held: dict[int, Card], draw: Card, **kw) -> Hand:
 def test_the_premium_deck_is_the_32_cards_of_rules_10_1():
     counts = Counter(PREMIUM_DECK)
     assert len(PREMIUM_DECK) == 32
-    assert counts == {A: 1, J: 1, G: 8, S: 2, CA: 2, B: 2, BS: 2, H: 2, SY: 2, P: 2, CO: 2, K: 1, CN: 1,
-                      C: 1, DQ: 1, X: 1, BI: 1}
+    assert counts == {
+        A: 1,
+        J: 1,
+        G: 8,
+        S: 2,
+        CA: 2,
+        B: 2,
+        BS: 2,
+        H: 2,
+        SY: 2,
+        P: 2,
+        CO: 2,
+        K: 1,
+        CN: 1,
+        C: 1,
+        DQ: 1,
+        X: 1,
+        BI: 1,
+    }
     assert {c: RANK[c] for c in (A, J, CA, BS, SY, CO, CN, DQ, BI)} == {
-        A: 0, J: 0, CA: 2, BS: 3, SY: 4, CO: 5, CN: 6, DQ: 7, BI: 9}
+        A: 0,
+        J: 0,
+        CA: 2,
+        BS: 3,
+        SY: 4,
+        CO: 5,
+        CN: 6,
+        DQ: 7,
+        BI: 9,
+    }
 
 
-@pytest.mark.parametrize("name, card", [("Count", CO), ("countess", C), ("Baron", B), ("BARONESS", BS),
-                                        ("Dowager Queen", DQ), ("dowager", DQ), ("Queen", DQ),
-                                        ("Constable", CN), ("bishop", BI), ("assassin", A), ("Jester", J),
-                                        ("cardinal", CA), ("Sycophant", SY)])
+@pytest.mark.parametrize(
+    "name, card",
+    [
+        ("Count", CO),
+        ("countess", C),
+        ("Baron", B),
+        ("BARONESS", BS),
+        ("Dowager Queen", DQ),
+        ("dowager", DQ),
+        ("Queen", DQ),
+        ("Constable", CN),
+        ("bishop", BI),
+        ("assassin", A),
+        ("Jester", J),
+        ("cardinal", CA),
+        ("Sycophant", SY),
+    ],
+)
 def test_every_premium_name_and_alias_reads_as_its_card(name, card):
     assert card_named(name) is card
     assert Card[card.name].title == card.title
@@ -96,7 +144,7 @@ def test_premium_deal_follows_deck_order(players):
     for i in range(players):
         assert h.cards[(first + i) % players][0] == cards[1 + i]
     assert h.cards[first] == [cards[1], cards[1 + players]]
-    assert list(reversed(h.pile)) == cards[2 + players:] and len(h.pile) == 30 - players
+    assert list(reversed(h.pile)) == cards[2 + players :] and len(h.pile) == 30 - players
 
 
 def test_a_premium_hand_needs_the_32_cards():
@@ -226,9 +274,9 @@ def test_jester_gains_a_token_when_the_named_player_wins_even_if_out_by_then():
     play(h, Order(J, 1))
     assert h.jesters == [(0, 1)]
     h.cards[1] = [G, B]
-    play(h, Order(G, 2, 2))          # seat 1 knocks out seat 2 (Spy)
+    play(h, Order(G, 2, 2))  # seat 1 knocks out seat 2 (Spy)
     h.cards[0] = [B, G]
-    play(h, Order(B, 1))             # seat 0 keeps a Guard against seat 1's Baron: seat 0 is out
+    play(h, Order(B, 1))  # seat 0 keeps a Guard against seat 1's Baron: seat 0 is out
     assert h.ended and h.winners == (1,) and not h.alive[0]
     assert h.bonus == [(0, J)]
 
@@ -426,7 +474,7 @@ def test_count_adds_one_per_count_in_the_discards_at_the_end():
         knock_out(h, seat)
     h.pile.clear()
     h.discards[1] = [CO, CO]  # King 6 + 2 = 8
-    h.cards[0] = [H, X]       # seat 0 keeps the Princess (8)
+    h.cards[0] = [H, X]  # seat 0 keeps the Princess (8)
     events = play(h, Order(H))
     values = dict(only(events, "values").values)
     assert values == {0: 8, 1: 8, 2: 7}
@@ -459,7 +507,7 @@ def test_a_bishop_held_by_a_third_player_lifts_the_princess():
     h.pile.clear()
     h.cards[0] = [H, X]
     h.discards[1] = [CO, CO]  # Countess 7 + 2 = 9
-    h.discards[2] = [CO]      # Bishop 9 + 1 = 10
+    h.discards[2] = [CO]  # Bishop 9 + 1 = 10
     h.cards[0] = [X]
     assert hand_values(h) == {0: 9.5, 1: 9, 2: 10}
 
@@ -502,7 +550,7 @@ def test_dowager_queen_tie_and_plain_ranks():
     h.cards[0] = [DQ, H]  # 4 and 4
     assert only(play(h, Order(DQ, 1)), "queen").loser is None
     h = six({1: BI}, draw=B)
-    h.cards[0] = [B, X]   # the Baron compares plain ranks: Princess 8 < Bishop 9
+    h.cards[0] = [B, X]  # the Baron compares plain ranks: Princess 8 < Bishop 9
     assert only(play(h, Order(B, 1)), "baron").loser == 0
 
 
@@ -658,8 +706,8 @@ def test_premium_full_tie_is_shared_and_every_jester_on_a_winner_gains():
         knock_out(h, seat)
     h.pile.clear()
     h.cards[0] = [H, G]
-    h.discards[1] = [S, S]    # 4
-    h.discards[2] = [SY]      # 4
+    h.discards[1] = [S, S]  # 4
+    h.discards[2] = [SY]  # 4
     h.jesters = [(3, 1), (4, 2), (5, 0)]
     end = only(play(h, Order(H)), "ended")
     assert end.winners == (1, 2) and dict(end.totals) == {1: 4, 2: 4}

@@ -44,11 +44,11 @@ def scripted(tmp_path) -> Campaign:
 
 def test_the_player_on_turn_sees_discards_protections_and_what_they_know(tmp_path):
     campaign = scripted(tmp_path)
-    campaign.record_orders("Arthur", "Hand 1: Spy on Bruno")          # turn 1: Arthur sees the Prince
+    campaign.record_orders("Arthur", "Hand 1: Spy on Bruno")  # turn 1: Arthur sees the Prince
     campaign.resolve(force=True)
-    campaign.record_orders("Bruno", "Hand 1: Handmaid")               # turn 2: Bruno protected
+    campaign.record_orders("Bruno", "Hand 1: Handmaid")  # turn 2: Bruno protected
     campaign.resolve(force=True)
-    campaign.record_orders("Charles", "Hand 1: Handmaid")             # turn 3: Charles protected
+    campaign.record_orders("Charles", "Hand 1: Handmaid")  # turn 3: Charles protected
     campaign.resolve(force=True)
     mail = campaign.report(player="Arthur")
     table = block(mail, 1)
@@ -56,8 +56,9 @@ def test_the_player_on_turn_sees_discards_protections_and_what_they_know(tmp_pat
     assert "Still in:   Arthur (you), Bruno, Charles" in table
     assert "Protected:  Bruno and Charles (Handmaid" in table
     assert re.search(r"Arthur +Spy\n +Bruno +Handmaid\n +Charles +Handmaid\n", table), table
-    assert ("You know:   Bruno holds the Prince (your Spy saw it, turn 1; they have played the Handmaid "
-            "since).") in table
+    assert (
+        "You know:   Bruno holds the Prince (your Spy saw it, turn 1; they have played the Handmaid since)."
+    ) in table
     assert "Draw pile:  8 cards." in table
     # both others are protected: the Guard can be played, to no effect, and the mail says so
     assert "Players you may name: nobody (Bruno and Charles: protected)" in table
@@ -83,13 +84,16 @@ def test_knowledge_that_may_be_stale_says_so(tmp_path):
     campaign.record_orders("Charles", "Hand 1: Countess")
     campaign.resolve(force=True)
     table = block(campaign.report(player="Arthur"), 1)
-    assert ("You know:   Bruno held the Prince on turn 1 (your Spy saw it); they have played or lost a card "
-            "since, so it may have changed.") in table
+    assert (
+        "You know:   Bruno held the Prince on turn 1 (your Spy saw it); they have played or lost a card "
+        "since, so it may have changed."
+    ) in table
 
 
 def context(game: Game, seat: int, events=(), earlier=()) -> str:
-    return RENDER.private(private_context(TABLE, 1, game, list(events), seat, code="AAAA-BBBB",
-                                          earlier=list(earlier)))
+    return RENDER.private(
+        private_context(TABLE, 1, game, list(events), seat, code="AAAA-BBBB", earlier=list(earlier))
+    )
 
 
 def game_with(number: int, held, draw, **kw) -> Game:
@@ -159,12 +163,14 @@ def test_every_private_mail_carries_the_card_reference():
 def test_every_card_of_the_deck_has_an_effect_line():
     """A card added to the deck (pbem/cards.py) without its line in
     templates/_cards.txt.j2 fails here."""
-    listed = RENDER.env.from_string('{% import "_cards.txt.j2" as c %}{{ c.reference(r) }}') \
-        .render(r=card_reference())
+    listed = RENDER.env.from_string('{% import "_cards.txt.j2" as c %}{{ c.reference(r) }}').render(
+        r=card_reference()
+    )
     assert len(listed.strip().splitlines()) == len(COUNTS)
     for card in COUNTS:
-        effect = RENDER.env.from_string('{% import "_cards.txt.j2" as c %}{{ c.effect(n) }}') \
-            .render(n=card.title)
+        effect = RENDER.env.from_string('{% import "_cards.txt.j2" as c %}{{ c.effect(n) }}').render(
+            n=card.title
+        )
         assert len(effect) > 20, card
 
 

@@ -26,7 +26,7 @@ def public(game: Game, orders: dict, turn: int = 1) -> tuple[str, Game, list]:
 def hand_block(text: str, number: int) -> str:
     start = text.index(f"\nHand {number}")
     end = text.find("\nHand ", start + 1)
-    return text[start:end if end > 0 else None]
+    return text[start : end if end > 0 else None]
 
 
 def test_named_target_out_of_the_hand_is_named_in_the_report():
@@ -43,9 +43,13 @@ def test_redirection_names_target_and_recipient():
     game.hand(1).protected[1] = True
     text, _, _ = public(game, {1: Order(G, 1, K)})
     block = hand_block(text, 1)
-    assert ("Arthur played the Guard on Bruno, who is protected by the Handmaid: it goes to the next player "
-            "around the table who is not: Charles") in block
-    assert "Hit! Charles held the King." in block and "Charles is out of the hand, revealing the King." in block
+    assert (
+        "Arthur played the Guard on Bruno, who is protected by the Handmaid: it goes to the next player "
+        "around the table who is not: Charles"
+    ) in block
+    assert (
+        "Hit! Charles held the King." in block and "Charles is out of the hand, revealing the King." in block
+    )
 
 
 def test_nmr_default_is_marked():
@@ -63,9 +67,11 @@ def test_showdown_shows_reveals_totals_and_winners_and_tokens():
     text, new, _ = public(game, {1: Order(H)})
     block = hand_block(text, 1)
     assert "-- ended this turn" in block
-    assert ("The draw pile is empty, so the hand ends and the highest card wins. Still in: Arthur with "
-            "the Guard, Bruno with the Guard, Charles with the Guard. Tied on the highest card, so the higher "
-            "total of discards wins: Arthur 4, Bruno 5, Charles 4. Winner: Bruno.") in block
+    assert (
+        "The draw pile is empty, so the hand ends and the highest card wins. Still in: Arthur with "
+        "the Guard, Bruno with the Guard, Charles with the Guard. Tied on the highest card, so the higher "
+        "total of discards wins: Arthur 4, Bruno 5, Charles 4. Winner: Bruno."
+    ) in block
     assert "Bruno        1   +1 (hand 1)" in text
 
 

@@ -17,7 +17,7 @@ import sys
 
 from test_campaign import _TRAP_SRC, Trap, _copy, _prepare
 
-_UNLINK_TRAP = r'''
+_UNLINK_TRAP = r"""
 def watch_unlinks(trap, setattr):
     real_unlink = os.unlink
     trap.counts["unlink"] = 0
@@ -32,20 +32,24 @@ def watch_unlinks(trap, setattr):
         return result
 
     setattr(os, "unlink", fake_unlink)
-'''
+"""
 
 _namespace: dict = {}
 exec(_TRAP_SRC + _UNLINK_TRAP, _namespace)
 watch_unlinks = _namespace["watch_unlinks"]
 
-_KILLER = _TRAP_SRC + _UNLINK_TRAP + r'''
+_KILLER = (
+    _TRAP_SRC
+    + _UNLINK_TRAP
+    + r"""
 import json, sys
 trap = Trap(sys.argv[2], json.loads(sys.argv[1]))
 trap.install(setattr)
 watch_unlinks(trap, setattr)
 from pbem.cli import main
 main(sys.argv[3:], prog_name="pbem")
-'''
+"""
+)
 
 
 def _resolved(cli, folder):
@@ -97,8 +101,12 @@ def test_rollback_killed_at_every_step_never_sends_the_old_turn(cli, monkeypatch
     assert [e for e in events if e[0] == "unlink"], f"the rollback deletes no draft? {events}"
     for n, at in enumerate(_steps(events)):
         folder = _copy(started3, tmp_path / f"kill-{n}" / started3.name)
-        proc = subprocess.run([sys.executable, "-c", _KILLER, json.dumps(at), str(folder),
-                               "rollback", str(folder)], capture_output=True, text=True, timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-c", _KILLER, json.dumps(at), str(folder), "rollback", str(folder)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert proc.returncode == -signal.SIGKILL, (at, proc.returncode, proc.stdout, proc.stderr)
         if cli.export_text(folder) == before:  # killed before the turn was undone: the GM tries again
             cli.ok("rollback", folder)

@@ -21,12 +21,26 @@ def test_rules_and_interface_are_in_the_repository_with_every_section():
     for sub in ("10.1", "10.2", "10.3", "10.4"):
         assert f"### {sub} " in rules
     # the decisions the code cites by number are there
-    for words in ("Two players", "face up", "7 tokens", "Premium", "Assassin", "Sycophant", "Bishop",
-                  "9.5", "no valid order"):
+    for words in (
+        "Two players",
+        "face up",
+        "7 tokens",
+        "Premium",
+        "Assassin",
+        "Sycophant",
+        "Bishop",
+        "9.5",
+        "no valid order",
+    ):
         assert words in rules, words
     interface = (REPO / "docs" / "INTERFACE.md").read_text(encoding="utf-8")
-    for words in ("pbem export", "face_up", "marked", "Order lines",
-                  "Hand 3: Guard on Charles, guess Prince"):
+    for words in (
+        "pbem export",
+        "face_up",
+        "marked",
+        "Order lines",
+        "Hand 3: Guard on Charles, guess Prince",
+    ):
         assert words in interface, words
 
 
@@ -63,8 +77,13 @@ def test_an_installed_pbem_prints_the_rules(tmp_path):
             for pattern in setup["package-data"].get(package, []):
                 for f in (REPO / folder).glob(pattern):
                     shutil.copy(f, target / f.name)
-    done = subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()", "rules"],
-                          cwd=tmp_path, env={"PYTHONPATH": str(site), "HOME": str(tmp_path)},
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", "from pbem.cli import main; main()", "rules"],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(site), "HOME": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("# The rules pbem plays by") and "x5  name another player" in done.stdout

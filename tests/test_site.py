@@ -78,8 +78,11 @@ def test_the_public_replay_gives_the_gms_board_after_every_turn_of_many_games(tm
             for board in boards:
                 game = state_after(folder, board.turn)
                 where = f"seed {seed}, {players} players, turn {board.turn}"
-                assert (board.tokens, board.finished, board.winners) == \
-                    (game.tokens, game.finished, game.winners), where
+                assert (board.tokens, board.finished, board.winners) == (
+                    game.tokens,
+                    game.finished,
+                    game.winners,
+                ), where
                 for mine, gms in zip(board.hands, game.hands):
                     at = f"{where}, hand {gms.number}"
                     assert mine.alive == gms.alive, at
@@ -95,12 +98,24 @@ def test_the_public_replay_gives_the_gms_board_after_every_turn_of_many_games(tm
                     seen["prince from the set-aside card"] += e.kind == "prince" and e.from_set_aside
                     seen["prince on the princess"] += e.kind == "prince" and e.card == Card.PRINCESS
                     seen["redirected"] += e.kind == "played" and e.redirected
-                    seen["no valid target"] += e.kind == "played" and e.recipient is None and e.card in (
-                        Card.GUARD, Card.SPY, Card.BARON, Card.KING)
+                    seen["no valid target"] += (
+                        e.kind == "played"
+                        and e.recipient is None
+                        and e.card in (Card.GUARD, Card.SPY, Card.BARON, Card.KING)
+                    )
                     seen["tie broken by discards"] += e.kind == "ended" and bool(e.totals)
     # The games above cover the rare cases of the replay (else this test proves less than it says).
-    for case in ("prince from the set-aside card", "prince on the princess", "redirected", "no valid target",
-                 "tie broken by discards", "king", "baron", "protected", "game_over"):
+    for case in (
+        "prince from the set-aside card",
+        "prince on the princess",
+        "redirected",
+        "no valid target",
+        "tie broken by discards",
+        "king",
+        "baron",
+        "protected",
+        "game_over",
+    ):
         assert seen[case] > 0, case
 
 
@@ -115,9 +130,11 @@ def test_the_replay_refuses_a_private_event(finished):
 
 def test_the_builder_fails_when_the_public_filter_is_bypassed(finished, monkeypatch, tmp_path):
     """Belt and braces: were the archive to let private events through, the build stops."""
-    assert any(e.get("kind") in ("spy_saw", "baron_saw", "king_received", "prince_drew")
-               for t in range(1, 4) for e in json.loads(
-                   (finished / "turns" / f"turn-{t:03d}" / "events.json").read_text()))
+    assert any(
+        e.get("kind") in ("spy_saw", "baron_saw", "king_received", "prince_drew")
+        for t in range(1, 4)
+        for e in json.loads((finished / "turns" / f"turn-{t:03d}" / "events.json").read_text())
+    )
     monkeypatch.setattr(site_archive.ev, "public", lambda events: list(events))
     with pytest.raises(LeakError):
         build_site(finished, tmp_path / "out")
@@ -148,8 +165,14 @@ def files_opened(action) -> list[str]:
 
 
 def forbidden(paths: list[str]) -> list[str]:
-    return [p for p in paths if Path(p).name == "state.json" or Path(p).name.startswith("private-")
-            or "/orders/" in p or "/mail/" in p]
+    return [
+        p
+        for p in paths
+        if Path(p).name == "state.json"
+        or Path(p).name.startswith("private-")
+        or "/orders/" in p
+        or "/mail/" in p
+    ]
 
 
 def test_the_builder_never_opens_the_state_the_private_reports_the_orders_or_the_mail(finished, tmp_path):
@@ -322,8 +345,12 @@ def test_a_turn_page_says_what_the_public_report_says(finished, tmp_path):
     for turn in range(1, 4):
         report = (finished / "turns" / f"turn-{turn:03d}" / "reports" / "public.txt").read_text()
         doc = parse_strictly("turn", (tmp_path / "out" / f"turn-{turn:03d}.html").read_bytes())
-        lines = [html.unescape(text_of(li)) for ul in doc.iter("ul") if ul.get("class") == "plays"
-                 for li in ul.iter("li")]
+        lines = [
+            html.unescape(text_of(li))
+            for ul in doc.iter("ul")
+            if ul.get("class") == "plays"
+            for li in ul.iter("li")
+        ]
         assert len(lines) > 13
         for line in lines:
             assert line in report, line
@@ -338,13 +365,23 @@ def test_the_front_page_shows_the_players_the_turn_tokens_and_who_still_owes_ord
     assert "seating order: Arthur, Bruno, Chloé." in body
     assert f"Turn {pos.game.turn}" in body
     awaited = table(doc, "Orders awaited")[1:]
-    assert awaited == [[name, ", ".join(map(str, pos.game.awaited()[seat]))]
-                       for seat, name in enumerate(pos.players) if pos.game.awaited()[seat]]
+    assert awaited == [
+        [name, ", ".join(map(str, pos.game.awaited()[seat]))]
+        for seat, name in enumerate(pos.players)
+        if pos.game.awaited()[seat]
+    ]
     tokens = table(doc, "Tokens of affection")[1:]
     assert [(row[0], int(row[1])) for row in tokens] == list(zip(pos.players, pos.game.tokens))
     board = table(doc, "The thirteen hands")
-    assert board[0] == ["Hand", "First to play", "Arthur", "Bruno", "Chloé", "Cards left",
-                        "Next to play, or won by"]
+    assert board[0] == [
+        "Hand",
+        "First to play",
+        "Arthur",
+        "Bruno",
+        "Chloé",
+        "Cards left",
+        "Next to play, or won by",
+    ]
     for row, hand in zip(board[1:], pos.game.hands):
         assert row[0] == f"Hand {hand.number}"
         assert row[5] == str(len(hand.pile))
@@ -367,10 +404,12 @@ def test_the_end_page_gives_the_results_the_decks_and_the_reports_to_verify(fini
     decks = table(doc, "Every deck")[1:]
     assert [row[2] for row in decks] == [", ".join(c.title for c in h.deck) for h in game.hands]
     results = table(doc, "The thirteen hands")[1:]
-    assert [row[1] for row in results if not row[1].startswith("not finished")] == \
-        [" and ".join(players[s] for s in h.winners) for h in game.hands if h.ended]
-    assert (out / "final-report.txt").read_bytes() == \
-        (finished / "turns" / f"turn-{game.turn - 1:03d}" / "reports" / "public.txt").read_bytes()
+    assert [row[1] for row in results if not row[1].startswith("not finished")] == [
+        " and ".join(players[s] for s in h.winners) for h in game.hands if h.ended
+    ]
+    assert (out / "final-report.txt").read_bytes() == (
+        finished / "turns" / f"turn-{game.turn - 1:03d}" / "reports" / "public.txt"
+    ).read_bytes()
     result = cli.ok("verify", out / "final-report.txt", "--opening", out / "opening-report.txt")
     assert "VERIFIED" in result.output
     record = "".join(doc.find(".//pre[@class='record']").itertext())
@@ -390,8 +429,12 @@ def test_a_hand_page_tells_the_story_from_the_deal_to_the_winner(finished, tmp_p
     players = archive.players
     for hand in game.hands:
         doc = parse_strictly("hand", (tmp_path / "out" / f"hand-{hand.number:02d}.html").read_bytes())
-        plays = [e for t in archive.turns for e in t.events if getattr(e, "hand", None) == hand.number
-                 and e.kind == "played"]
+        plays = [
+            e
+            for t in archive.turns
+            for e in t.events
+            if getattr(e, "hand", None) == hand.number and e.kind == "played"
+        ]
         items = [li for ul in doc.iter("ul") if ul.get("class") == "plays" for li in ul.iter("li")]
         played = tuple(f"{p} played the" for p in players)
         assert sum(text_of(li).startswith(played) for li in items) == len(plays)
@@ -416,8 +459,9 @@ def test_titles_and_notes_are_escaped(tmp_path):
 
 
 def test_the_deadline_is_shown_in_the_campaigns_zone_and_in_utc_and_follows_a_moved_one(tmp_path):
-    folder = write_campaign(tmp_path / "game", 3, seed=2,
-                            deadline={"timezone": "Europe/Paris", "every_days": 3, "at": "20:00"})
+    folder = write_campaign(
+        tmp_path / "game", 3, seed=2, deadline={"timezone": "Europe/Paris", "every_days": 3, "at": "20:00"}
+    )
     Campaign(folder, clock=lambda: datetime(2026, 10, 22, 10, 0, tzinfo=UTC)).start()
     build_site(folder, tmp_path / "out")
     index = (tmp_path / "out" / "index.html").read_text()
@@ -489,15 +533,18 @@ def test_a_campaign_not_started_has_no_site(tmp_path):
 # -- campaign.yaml, resolve, tick and the command line ----------------------------------------------
 
 
-@pytest.mark.parametrize("value, problem", [
-    ("site: yes", "site: must be a mapping"),
-    ("site:", "site: must be a mapping"),
-    ("site: [out]", "site: must be a mapping"),
-    ("site: {folder: www}", "site.folder: unknown key"),
-    ("site: {out: 3}", "site.out: a folder"),
-    ("site: {out: ''}", "site.out: a folder"),
-    ("site: {out: null}", "site.out: a folder"),
-])
+@pytest.mark.parametrize(
+    "value, problem",
+    [
+        ("site: yes", "site: must be a mapping"),
+        ("site:", "site: must be a mapping"),
+        ("site: [out]", "site: must be a mapping"),
+        ("site: {folder: www}", "site.folder: unknown key"),
+        ("site: {out: 3}", "site.out: a folder"),
+        ("site: {out: ''}", "site.out: a folder"),
+        ("site: {out: null}", "site.out: a folder"),
+    ],
+)
 def test_a_bad_site_key_is_a_clear_error(tmp_path, value, problem, cli):
     folder = write_campaign(tmp_path / "game", 3)
     with open(folder / "campaign.yaml", "a", encoding="utf-8") as f:
@@ -528,8 +575,9 @@ def test_a_campaign_without_site_key_gets_no_site(tmp_path, cli):
 
 
 def test_tick_rebuilds_the_site_when_it_resolves(tmp_path):
-    folder = write_campaign(tmp_path / "game", 3, site={},
-                            deadline={"timezone": "UTC", "every_days": 1, "at": "20:00"})
+    folder = write_campaign(
+        tmp_path / "game", 3, site={}, deadline={"timezone": "UTC", "every_days": 1, "at": "20:00"}
+    )
     moment = [datetime(2026, 10, 22, 10, 0, tzinfo=UTC)]
     campaign = Campaign(folder, clock=lambda: moment[0])
     campaign.start()
@@ -586,16 +634,26 @@ def test_the_example_campaigns_site_leaves_git_status_clean(tmp_path):
         assert result.returncode == 0, f"{path} is not ignored by git"
 
 
-@pytest.mark.parametrize("damage, problem", [
-    (lambda f: (f / "turns" / "turn-002" / "events.json").write_text("[{\"kind\": \"played\""),
-     "turn-002/events.json: damaged JSON"),
-    (lambda f: (f / "turns" / "turn-002" / "events.json").write_text('[{"kind": "teleport", "hand": 1}]'),
-     "turn-002/events.json: an event cannot be read"),
-    (lambda f: (f / "turns" / "turn-003" / "reports" / "public.txt").unlink(),
-     "turn-003/reports/public.txt: no such file"),
-    (lambda f: shutil.rmtree(f / "turns" / "turn-001"),
-     "a turn folder is missing"),
-])
+@pytest.mark.parametrize(
+    "damage, problem",
+    [
+        (
+            lambda f: (f / "turns" / "turn-002" / "events.json").write_text('[{"kind": "played"'),
+            "turn-002/events.json: damaged JSON",
+        ),
+        (
+            lambda f: (f / "turns" / "turn-002" / "events.json").write_text(
+                '[{"kind": "teleport", "hand": 1}]'
+            ),
+            "turn-002/events.json: an event cannot be read",
+        ),
+        (
+            lambda f: (f / "turns" / "turn-003" / "reports" / "public.txt").unlink(),
+            "turn-003/reports/public.txt: no such file",
+        ),
+        (lambda f: shutil.rmtree(f / "turns" / "turn-001"), "a turn folder is missing"),
+    ],
+)
 def test_a_damaged_campaign_folder_is_a_clear_error_and_the_old_site_stays(tmp_path, cli, damage, problem):
     folder = write_campaign(tmp_path / "game", 3, seed=4)
     play(folder, turns=3, policy_seed=4)
@@ -650,11 +708,18 @@ def test_the_web_pages_and_the_mail_never_share_compiled_templates(tmp_path):
     folder.mkdir()
     (folder / "campaign.yaml").write_text(
         "players:\n  - {name: O'Brien, email: ob@example.org}\n  - {name: Bruno, email: b@example.org}\n"
-        "  - {name: Chloé, email: c@example.org}\nseed: 11\n", encoding="utf-8")
+        "  - {name: Chloé, email: c@example.org}\nseed: 11\n",
+        encoding="utf-8",
+    )
 
     def pbem(*args):
-        done = subprocess.run([sys.executable, "-m", "pbem", *map(str, args)], env=env,
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "pbem", *map(str, args)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 0, done.stderr
         return done
 

@@ -49,20 +49,23 @@ def test_the_chart_draws_one_line_per_player_with_points_at_their_tokens(site, b
     browser.get((out / "index.html").as_uri())
     chart = browser.find_element(By.CSS_SELECTOR, "svg.chart")
     assert chart.is_displayed() and chart.size["width"] > 200 and chart.size["height"] > 100
-    assert browser.find_element(By.CSS_SELECTOR, "svg.chart > title").get_attribute("textContent") == \
-        "Tokens of affection after each turn"
+    assert (
+        browser.find_element(By.CSS_SELECTOR, "svg.chart > title").get_attribute("textContent")
+        == "Tokens of affection after each turn"
+    )
     expected = tokens_by_turn(folder)
     assert max(max(v) for v in expected.values()) >= 4  # a finished game: somebody reached the target
-    grid = {int(line.get_attribute("data-tokens")): float(line.get_attribute("y1"))
-            for line in chart.find_elements(By.CSS_SELECTOR, "g.grid line")}
+    grid = {
+        int(line.get_attribute("data-tokens")): float(line.get_attribute("y1"))
+        for line in chart.find_elements(By.CSS_SELECTOR, "g.grid line")
+    }
     lines = chart.find_elements(By.TAG_NAME, "polyline")
     assert [line.get_attribute("data-player") for line in lines] == list(expected)
     xs = None
     for line in lines:
         name = line.get_attribute("data-player")
         # The browser's own reading of the points (SVG DOM), not the attribute text.
-        points = browser.execute_script(
-            "return Array.from(arguments[0].points).map(p => [p.x, p.y]);", line)
+        points = browser.execute_script("return Array.from(arguments[0].points).map(p => [p.x, p.y]);", line)
         assert len(points) == len(expected[name])
         assert [round(y, 2) for _, y in points] == [grid[t] for t in expected[name]], name
         assert xs is None or [x for x, _ in points] == xs  # every line has a point at every turn
@@ -73,7 +76,8 @@ def test_the_chart_draws_one_line_per_player_with_points_at_their_tokens(site, b
     assert xs == sorted(xs) and len(set(xs)) == len(xs)
     # Every point is inside the drawing, and the drawing fills the chart's box on the page.
     view = browser.execute_script(
-        "var v = arguments[0].viewBox.baseVal; return [v.x, v.y, v.width, v.height];", chart)
+        "var v = arguments[0].viewBox.baseVal; return [v.x, v.y, v.width, v.height];", chart
+    )
     assert view[0] <= min(xs) and max(xs) <= view[0] + view[2]
     assert view[1] <= min(grid.values()) and max(grid.values()) <= view[1] + view[3]
     assert abs(chart.size["width"] / chart.size["height"] - view[2] / view[3]) < 0.05
@@ -121,8 +125,7 @@ def test_pages_read_at_phone_and_desktop_width(site, size, tmp_path):
             width = driver.execute_script("return document.documentElement.scrollWidth")
             inner = driver.execute_script("return window.innerWidth")
             assert width <= inner, (page, width, inner)
-            text_size = driver.execute_script(
-                "return parseFloat(getComputedStyle(document.body).fontSize)")
+            text_size = driver.execute_script("return parseFloat(getComputedStyle(document.body).fontSize)")
             assert text_size >= 16
             full_page_screenshot(driver, shots / f"{page[:-5]}-{size[0]}.png", size[0])
             driver.set_window_size(*size)
@@ -140,5 +143,7 @@ def test_the_browser_is_debians_and_selenium_manager_is_never_asked(monkeypatch)
     monkeypatch.setattr(SeleniumManager, "binary_paths", refuse)
     with chromium(*PHONE) as driver:
         assert driver.capabilities["browserName"] == "chrome"
-        assert driver.capabilities["chrome"]["chromedriverVersion"].split(".")[0] == \
-            driver.capabilities["browserVersion"].split(".")[0]
+        assert (
+            driver.capabilities["chrome"]["chromedriverVersion"].split(".")[0]
+            == driver.capabilities["browserVersion"].split(".")[0]
+        )

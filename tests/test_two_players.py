@@ -17,8 +17,10 @@ from pbem.campaign import Campaign
 from pbem.cards import Card
 from pbem.record import extract, verify
 
-PLAYERS2 = [{"name": "Arthur", "email": "arthur@example.org"},
-            {"name": "Bruno", "email": "bruno@example.org"}]
+PLAYERS2 = [
+    {"name": "Arthur", "email": "arthur@example.org"},
+    {"name": "Bruno", "email": "bruno@example.org"},
+]
 
 
 def duo_deck(face_up: list[Card], held: list[Card], draw: Card, set_aside: Card) -> list[str]:
@@ -92,8 +94,16 @@ def test_one_or_nine_players_are_refused_naming_the_allowed_counts(cli, snap, tm
 
 
 def test_pbem_new_with_two_players_starts_and_with_one_is_refused(cli, tmp_path):
-    cli.ok("new", tmp_path / "pair", "--player", "Arthur <a@example.org>",
-           "--player", "Bruno <b@example.org>", "--seed", "duo-seed-long-enough")
+    cli.ok(
+        "new",
+        tmp_path / "pair",
+        "--player",
+        "Arthur <a@example.org>",
+        "--player",
+        "Bruno <b@example.org>",
+        "--seed",
+        "duo-seed-long-enough",
+    )
     assert len(cli.export(tmp_path / "pair")["players"]) == 2
     out = cli.fails("new", tmp_path / "solo", "--player", "Arthur <a@example.org>").output
     assert "2 to 4" in out

@@ -99,14 +99,19 @@ def test_explicit_turn_deadlines_and_bad_sections(tmp_path):
     schedule = parse_schedule({"timezone": "America/New_York", "turns": {1: "2026-12-01 20:00"}})
     assert scheduled(schedule, 1, utc("2026-11-01 00:00")) == utc("2026-12-02 01:00")
     assert scheduled(schedule, 2, utc("2026-11-01 00:00")) is None
-    for bad in ({"timezone": "Mars/Olympus", "every_days": 3}, {"timezone": "UTC"},
-                {"timezone": "UTC", "every_days": 0}, {"timezone": "UTC", "every_days": 2, "at": "25:00"}):
+    for bad in (
+        {"timezone": "Mars/Olympus", "every_days": 3},
+        {"timezone": "UTC"},
+        {"timezone": "UTC", "every_days": 0},
+        {"timezone": "UTC", "every_days": 2, "at": "25:00"},
+    ):
         with pytest.raises(ConfigError):
             parse_schedule(bad)
     folder = tmp_path / "bad"
     folder.mkdir()
-    (folder / "campaign.yaml").write_text(YAML.format(extra="deadline: {timezone: Nowhere, every_days: 2}\n"),
-                                          encoding="utf-8")
+    (folder / "campaign.yaml").write_text(
+        YAML.format(extra="deadline: {timezone: Nowhere, every_days: 2}\n"), encoding="utf-8"
+    )
     code, out = run("start", folder)
     assert code == 1 and "deadline.timezone" in out and not (folder / "turns").exists()
 
@@ -147,9 +152,13 @@ def drafts(campaign: Campaign, prefix: str) -> list[str]:
 
 def test_reminders_name_the_missing_hands_and_fall_due_once(tmp_path):
     campaign = make(tmp_path)
-    campaign.record_orders("Arthur", "\n".join(
-        f"Hand {h}: {campaign.position().game.hand(h).cards[0][0].title} on Bruno, guess Prince"
-        for h in (1, 4, 7, 10, 13)))
+    campaign.record_orders(
+        "Arthur",
+        "\n".join(
+            f"Hand {h}: {campaign.position().game.hand(h).cards[0][0].title} on Bruno, guess Prince"
+            for h in (1, 4, 7, 10, 13)
+        ),
+    )
     report = tick(at(campaign, "2026-10-24 18:00"))  # 25 hours before: not yet due
     assert report.reminders == []
     report = tick(at(campaign, "2026-10-24 19:00"))  # 24 hours before: due
@@ -158,8 +167,10 @@ def test_reminders_name_the_missing_hands_and_fall_due_once(tmp_path):
     assert "hands 2, 5, 8 and 11" in body
     assert tick(at(campaign, "2026-10-24 20:00")).reminders == []  # not twice
     assert remind(at(campaign, "2026-10-24 21:00")) == []
-    assert remind(at(campaign, "2026-10-24 21:00"), again=True) == ["reminder-t001-seat2-2",
-                                                                     "reminder-t001-seat3-2"]
+    assert remind(at(campaign, "2026-10-24 21:00"), again=True) == [
+        "reminder-t001-seat2-2",
+        "reminder-t001-seat3-2",
+    ]
 
 
 def test_tick_twice_in_a_row_does_the_work_once(tmp_path):
@@ -178,7 +189,9 @@ def test_tick_resolves_as_soon_as_every_order_is_in(tmp_path):
     game = campaign.position().game
     for seat, hands in game.awaited().items():
         name = campaign.position().players[seat]
-        campaign.record_orders(name, "\n".join(f"Hand {h}: {game.hand(h).cards[seat][0].title}" for h in hands))
+        campaign.record_orders(
+            name, "\n".join(f"Hand {h}: {game.hand(h).cards[seat][0].title}" for h in hands)
+        )
     report = tick(at(campaign, "2026-10-22 11:00"))
     # Some orders may be completed (no target named), all are on file: the turn goes.
     assert report.resolved == 1
@@ -255,7 +268,9 @@ def tampered(final: str, change) -> str:
 
 def test_verify_accepts_a_true_final_report(finished, tmp_path):
     folder, final, opening = finished
-    code, out = run("verify", write(tmp_path, "final.txt", final), "--opening", write(tmp_path, "o.txt", opening))
+    code, out = run(
+        "verify", write(tmp_path, "final.txt", final), "--opening", write(tmp_path, "o.txt", opening)
+    )
     assert code == 0 and out.startswith("VERIFIED")
     mail = sorted((folder / "mail" / "outbox").glob("*public-seat2.eml"))[-1]
     code, out = run("verify", mail)
@@ -321,7 +336,9 @@ def test_replace_player_keeps_seat_cards_tokens_and_orders(tmp_path):
     hand = campaign.position().game.awaited()[seat][0]
     card = campaign.position().game.hand(hand).cards[seat][0].title
     campaign.record_orders("Bruno", f"Hand {hand}: {card}")
-    code, out = run("replace", campaign.folder, "bruno", "--name", "Bernard", "--email", "bernard@example.org")
+    code, out = run(
+        "replace", campaign.folder, "bruno", "--name", "Bernard", "--email", "bernard@example.org"
+    )
     assert code == 0, out
     after = Campaign(campaign.folder).export()
     assert after["players"][seat] == "Bernard" and "Bruno" not in after["players"]
@@ -340,11 +357,29 @@ def test_replace_player_keeps_seat_cards_tokens_and_orders(tmp_path):
 
 
 def test_a_guessable_seed_is_warned_about_and_the_default_one_is_long(tmp_path):
-    code, out = run("new", tmp_path / "weak", "--player", "Arthur <a@example.org>", "--player",
-                    "Bruno <b@example.org>", "--player", "Chloé <c@example.org>", "--seed", "20261129")
+    code, out = run(
+        "new",
+        tmp_path / "weak",
+        "--player",
+        "Arthur <a@example.org>",
+        "--player",
+        "Bruno <b@example.org>",
+        "--player",
+        "Chloé <c@example.org>",
+        "--seed",
+        "20261129",
+    )
     assert code == 0 and "anyone who guesses it can rebuild every deck" in out
-    code, out = run("new", tmp_path / "strong", "--player", "Arthur <a@example.org>", "--player",
-                    "Bruno <b@example.org>", "--player", "Chloé <c@example.org>")
+    code, out = run(
+        "new",
+        tmp_path / "strong",
+        "--player",
+        "Arthur <a@example.org>",
+        "--player",
+        "Bruno <b@example.org>",
+        "--player",
+        "Chloé <c@example.org>",
+    )
     assert code == 0 and "guesses" not in out
     seed = str(Campaign(tmp_path / "strong").config.seed)
     assert len(seed) >= 32
@@ -361,8 +396,10 @@ def test_pbem_now_reaches_the_order_log_and_the_received_index(tmp_path):
     code, out = run("order", campaign.folder, "--player", "Bruno", order, now=now)
     assert code == 0, out
     message = tmp_path / "bruno.eml"
-    message.write_bytes(b"From: bruno@example.org\r\nTo: gm@example.org\r\nSubject: [clock] Turn 1\r\n"
-                        b"Message-ID: <clock1@example.org>\r\n\r\n" + order.encode() + b"\r\n")
+    message.write_bytes(
+        b"From: bruno@example.org\r\nTo: gm@example.org\r\nSubject: [clock] Turn 1\r\n"
+        b"Message-ID: <clock1@example.org>\r\n\r\n" + order.encode() + b"\r\n"
+    )
     code, out = run("order", campaign.folder, "--mail", message, now=now)
     assert code == 0, out
     folder = campaign.folder

@@ -54,7 +54,8 @@ def verify(tmp_path: Path, final: str, opening: str | None = None):
         args += ["--opening", str(tmp_path / "opening.txt")]
     result = CliRunner().invoke(main, args)
     assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"verify crashed: {result.exception!r}\n{result.output}")
+        f"verify crashed: {result.exception!r}\n{result.output}"
+    )
     assert "Traceback" not in result.output
     return result.exit_code, result.output
 
@@ -66,7 +67,7 @@ def with_record(final: str, record) -> str:
 
 def with_block(final: str, text: str) -> str:
     start, end = final.index(BEGIN), final.index(END) + len(END)
-    lines = [text[i:i + 76] for i in range(0, len(text), 76)]
+    lines = [text[i : i + 76] for i in range(0, len(text), 76)]
     return final[:start] + "\n".join([BEGIN, *lines, END]) + final[end:]
 
 
@@ -92,13 +93,17 @@ def test_without_the_opening_report_the_decks_are_said_not_proven(finished, tmp_
 
 def test_a_hand_winner_edited_in_the_text_is_caught(finished, tmp_path):
     final, opening = finished
-    block = re.search(r"(?ms)^Hand (\d+) -- ended this turn\n.*?(?:Winner: (\S+)\.|^  (\S+) is the last player)",
-                      final)
+    block = re.search(
+        r"(?ms)^Hand (\d+) -- ended this turn\n.*?(?:Winner: (\S+)\.|^  (\S+) is the last player)", final
+    )
     hand, winner = block.group(1), block.group(2) or block.group(3)
     other = next(n for n in ("Arthur", "Bruno", "Chloé") if n != winner)
-    said, edit = (f"Winner: {winner}.", f"Winner: {other}.") if block.group(2) else \
-        (f"  {winner} is the last player", f"  {other} is the last player")
-    edited = final[:block.start()] + block.group(0).replace(said, edit) + final[block.end():]
+    said, edit = (
+        (f"Winner: {winner}.", f"Winner: {other}.")
+        if block.group(2)
+        else (f"  {winner} is the last player", f"  {other} is the last player")
+    )
+    edited = final[: block.start()] + block.group(0).replace(said, edit) + final[block.end() :]
     code, out = verify(tmp_path, edited, opening)
     assert code == 1 and out.startswith("NOT VERIFIED")
     assert f"hand {hand}: the report's text says {other} won the hand; the record gives {winner}" in out
@@ -117,15 +122,16 @@ def test_a_card_changed_in_the_audit_deck_list_is_caught(finished, tmp_path):
     line = re.search(r"(?m)^  Hand  5: (\w+), (\w+)", final)
     first = line.group(1)
     replacement = "Princess" if first != "Princess" else "Guard"
-    edited = final[:line.start(1)] + replacement + final[line.end(1):]
+    edited = final[: line.start(1)] + replacement + final[line.end(1) :]
     code, out = verify(tmp_path, edited, opening)
     assert code == 1 and "hand 5: the audit list in the report's text does not show the deck" in out
 
 
 def test_tokens_edited_in_the_text_are_caught(finished, tmp_path):
     final, opening = finished
-    edited = re.sub(r"(?m)^(  Bruno\s+)(\d+)", lambda m: m.group(1) + str(int(m.group(2)) + 3), final,
-                    count=1)
+    edited = re.sub(
+        r"(?m)^(  Bruno\s+)(\d+)", lambda m: m.group(1) + str(int(m.group(2)) + 3), final, count=1
+    )
     code, out = verify(tmp_path, edited, opening)
     assert code == 1 and "gives Bruno" in out and "token(s) of affection" in out
 
@@ -145,8 +151,10 @@ def test_a_changed_knock_out_reads_as_a_player_reads(finished, tmp_path):
     code, out = verify(tmp_path, with_record(final, record))
     name = record["players"][event["seat"]]
     assert code == 1
-    assert (f"turn {turn['turn']}, hand {event['hand']}: the record says {name} was knocked out holding "
-            f"the {event['card']}; the rules give the {was}") in out, out
+    assert (
+        f"turn {turn['turn']}, hand {event['hand']}: the record says {name} was knocked out holding "
+        f"the {event['card']}; the rules give the {was}"
+    ) in out, out
     assert "{" not in out and "'kind'" not in out
 
 
@@ -168,6 +176,7 @@ def _set(path, value):
         for key in path[:-1]:
             target = target[key]
         target[path[-1]] = value
+
     return change
 
 
@@ -182,8 +191,9 @@ HOSTILE = {
     "players-as-text": _set(["players"], "Arthur"),
     "turns-as-object": _set(["turns"], {"1": {}}),
     "order-unknown-card": _set(["turns", 0, "orders", "1"], {"card": "Joker", "target": 0, "guess": None}),
-    "order-target-out-of-range": _set(["turns", 0, "orders", "1"],
-                                      {"card": "Guard", "target": 9, "guess": "Spy"}),
+    "order-target-out-of-range": _set(
+        ["turns", 0, "orders", "1"], {"card": "Guard", "target": 9, "guess": "Spy"}
+    ),
     "order-as-list": _set(["turns", 0, "orders", "1"], ["Guard"]),
     "events-as-text": _set(["turns", 0, "events"], "hello"),
     "tokens-as-object": _set(["tokens"], {"Arthur": 5}),
@@ -201,10 +211,15 @@ def test_a_hostile_record_gets_a_clear_error(finished, tmp_path, name):
     assert out.startswith("Error: ") or out.startswith("NOT VERIFIED"), out
 
 
-@pytest.mark.parametrize("text", ["[" * 100_000 + "]" * 100_000,
-                                  '{"a":' * 50_000 + "1" + "}" * 50_000,
-                                  json.dumps({"players": [[[[[[[[[[["deep"]]]]]]]]]]]})],
-                         ids=["list", "object", "inner"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        '{"a":' * 50_000 + "1" + "}" * 50_000,
+        json.dumps({"players": [[[[[[[[[[["deep"]]]]]]]]]]]}),
+    ],
+    ids=["list", "object", "inner"],
+)
 def test_deep_nesting_gets_a_clear_error(finished, tmp_path, text):
     final, _ = finished
     code, out = verify(tmp_path, with_block(final, text))
@@ -213,9 +228,9 @@ def test_deep_nesting_gets_a_clear_error(finished, tmp_path, text):
 
 LEAVES = st.none() | st.booleans() | st.integers(-5, 20) | st.sampled_from(["Guard", "Spy", "Joker", ""])
 KEYS = st.sampled_from(["card", "target", "guess", "kind", "hand", "seat", "deck", "1"])
-JSON = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner,
-                                                                                      max_size=3),
-                    max_leaves=6)
+JSON = st.recursive(
+    LEAVES, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3), max_leaves=6
+)
 
 
 def _paths(value, prefix=()):
@@ -253,14 +268,20 @@ def test_any_mutation_of_a_record_gets_an_answer_not_a_traceback(finished, tmp_p
     assert code in (0, 1) and out.strip()
 
 
-@pytest.mark.parametrize("block, said", [
-    ("  Bruno is the last player in the hand and wins it (showing the Countess).\n", "Bruno"),
-    ("  Anne Marie is the last player in the hand and wins it (showing the King).\n", "Anne Marie"),
-    ("  The draw pile is empty, so the hand ends and the highest card wins. Still in: Arthur with the "
-     "Guard, Chloé with the King. Winner: Chloé.\n", "Chloé"),
-    ("  The draw pile is empty, ... Winners: Arthur and Chloé.\n", "Arthur and Chloé"),
-    ("  Arthur played the Guard on Bruno, guessing Prince.\n", None),
-])
+@pytest.mark.parametrize(
+    "block, said",
+    [
+        ("  Bruno is the last player in the hand and wins it (showing the Countess).\n", "Bruno"),
+        ("  Anne Marie is the last player in the hand and wins it (showing the King).\n", "Anne Marie"),
+        (
+            "  The draw pile is empty, so the hand ends and the highest card wins. Still in: Arthur with the "
+            "Guard, Chloé with the King. Winner: Chloé.\n",
+            "Chloé",
+        ),
+        ("  The draw pile is empty, ... Winners: Arthur and Chloé.\n", "Arthur and Chloé"),
+        ("  Arthur played the Guard on Bruno, guessing Prince.\n", None),
+    ],
+)
 def test_both_ways_the_report_words_a_hand_winner_are_read(block, said):
     from pbem.audit import _hand_winners_said
 

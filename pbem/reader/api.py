@@ -32,9 +32,7 @@ class ReadMail:
     references: tuple[str, ...]
     tag: str | None  # campaign tag from the subject: "[game7] Turn 3" -> "game7"
     turn: int | None  # -> 3
-    full_text: (
-        str  # the whole readable body, quotes included ("> " marks quotes from HTML)
-    )
+    full_text: str  # the whole readable body, quotes included ("> " marks quotes from HTML)
     own_text: str  # only the player's own new words, "\n" line ends
     defects: tuple[str, ...]  # human-readable notes about what was odd
 
@@ -67,9 +65,7 @@ def read_mail(raw: bytes, answering: Sequence[str] = ()) -> ReadMail:
     except UnreadableMail:
         raise
     except RecursionError as exc:
-        raise UnreadableMail(
-            "Your message is nested too deeply for me to read it."
-        ) from exc
+        raise UnreadableMail("Your message is nested too deeply for me to read it.") from exc
     except Exception as exc:  # last-resort guard, see docstring
         raise UnreadableMail(
             f"Your message could not be read (it looks damaged: {type(exc).__name__})."
@@ -92,12 +88,8 @@ def _read(raw: bytes, answering: Sequence[str] = ()) -> ReadMail:
     raw = _cut_part_bomb(raw, notes)
     try:
         msg = email.message_from_bytes(raw, policy=_POLICY)
-    except (
-        RecursionError
-    ) as exc:  # the stdlib parser recurses once per nested multipart
-        raise UnreadableMail(
-            "Your message is nested too deeply for me to read it."
-        ) from exc
+    except RecursionError as exc:  # the stdlib parser recurses once per nested multipart
+        raise UnreadableMail("Your message is nested too deeply for me to read it.") from exc
 
     sender, sender_name, sender_problem = _read_sender(msg, notes)
     subject = _read_subject(msg, notes)
@@ -110,9 +102,7 @@ def _read(raw: bytes, answering: Sequence[str] = ()) -> ReadMail:
     pieces = _collect(msg, notes, seen, depth=0, top=True)
     if pieces and all(piece.kind == "html" for piece in pieces):
         notes.add("no text part; read the HTML part")
-    full_text = _tidy_blank_runs("\n".join(p.text.strip("\n") for p in pieces)).strip(
-        "\n"
-    )
+    full_text = _tidy_blank_runs("\n".join(p.text.strip("\n") for p in pieces)).strip("\n")
     if not any(ch.isalnum() for ch in full_text):
         raise UnreadableMail(_unreadable_reason(pieces, seen))
     own_text = own_words(full_text, answering)
@@ -148,9 +138,7 @@ def _cut_part_bomb(raw: bytes, notes: _Notes) -> bytes:
         at = raw.find(b"\n--", at + 1)
         if at < 0:
             return raw
-    notes.add(
-        f"more than {_MAX_BOUNDARY_LINES} MIME boundary lines; read only the start"
-    )
+    notes.add(f"more than {_MAX_BOUNDARY_LINES} MIME boundary lines; read only the start")
     return raw[: at + 1]
 
 

@@ -112,7 +112,6 @@ def _sender_problem(msg: email.message.Message, value: str, address: str, name: 
     return None
 
 
-
 _ADDRESS_ATOM = r"[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~]+"
 _ADDRESS_DOT_ATOM = rf"{_ADDRESS_ATOM}(?:\.{_ADDRESS_ATOM})*"
 _SIMPLE_FROM = re.compile(
@@ -182,9 +181,7 @@ def _guess_sender(value: str, name: str) -> tuple[str, str]:
         guessed_addr = found.group(0) if found else ""
     if not name and guessed_name:
         try:
-            name = str(
-                email.header.make_header(email.header.decode_header(guessed_name))
-            )
+            name = str(email.header.make_header(email.header.decode_header(guessed_name)))
         except Exception:  # noqa: BLE001
             name = guessed_name
     return guessed_addr, name
@@ -196,8 +193,6 @@ def _read_subject(msg: email.message.Message, notes: _Notes) -> str:
     if value is None:
         return ""
     return " ".join(_clean_line(_decode_words("subject", value, notes)).split())
-
-
 
 
 def _subject_tag(subject: str, notes: _Notes) -> tuple[str | None, int | None]:

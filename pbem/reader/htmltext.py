@@ -40,8 +40,7 @@ _SIGNATURE_CLASSES = (" gmail_signature ", " moz-signature ")
 # Any of the class names in the ASCII-lowercased attribute: the cheap test before the exact
 # one (whitespace is only collapsed by the exact one, and no name holds any).
 _CLASS_HINT = re.compile(
-    "gmail_attr|moz-cite-prefix|yahoo_quoted|outlookmessageheader|gmail_quote"
-    "|gmail_signature|moz-signature"
+    "gmail_attr|moz-cite-prefix|yahoo_quoted|outlookmessageheader|gmail_quote|gmail_signature|moz-signature"
 )
 _OUTLOOK_IDS = ("appendonsend", "divrplyfwdmsg")
 
@@ -59,9 +58,7 @@ def _special_kind(element: lxml.etree._Element) -> str | None:
             classes = " " + _XML_SPACE.sub(" ", lowered).strip(" ") + " "
             if any(name in classes for name in _QUOTE_CLASSES):
                 return "quote"
-            if " gmail_quote " in classes and (
-                next(element.iterdescendants("blockquote"), None) is None
-            ):
+            if " gmail_quote " in classes and (next(element.iterdescendants("blockquote"), None) is None):
                 return "quote"
             if any(name in classes for name in _SIGNATURE_CLASSES):
                 return "signature"
@@ -192,8 +189,9 @@ _HIDDEN_STYLE = re.compile(
     r"|(?:opacity|font-size)\s*:\s*0*(?:\.0*)?(?:px|pt|em|rem|%)?\s*(?:!\s*important\s*)?(?:;|$))",
     re.IGNORECASE,
 )
-_ZERO_BOX = re.compile(r"(?:^|;)\s*(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:!\s*important\s*)?(?:;|$)",
-                       re.IGNORECASE)
+_ZERO_BOX = re.compile(
+    r"(?:^|;)\s*(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:!\s*important\s*)?(?:;|$)", re.IGNORECASE
+)
 _OVERFLOW_HIDDEN = re.compile(r"overflow\s*:\s*hidden", re.IGNORECASE)
 # The candidates, found in one pass in C (a Python loop over every element cost more).
 _STYLED_OR_HIDDEN = lxml.etree.XPath("descendant-or-self::*[@style or @hidden]")
@@ -231,7 +229,8 @@ def _hiding_selectors(root: lxml.etree._Element) -> tuple[frozenset[str], frozen
     ids: set[str] = set()
     for selectors, declarations in _CSS_RULE.findall(css):
         hides = _HIDDEN_STYLE.search(declarations) or (
-            _ZERO_BOX.search(declarations) and _OVERFLOW_HIDDEN.search(declarations))
+            _ZERO_BOX.search(declarations) and _OVERFLOW_HIDDEN.search(declarations)
+        )
         if not hides:
             continue
         for selector in selectors.split(","):
@@ -241,14 +240,18 @@ def _hiding_selectors(root: lxml.etree._Element) -> tuple[frozenset[str], frozen
     return frozenset(classes), frozenset(ids)
 
 
-def _drop_hidden(root: lxml.etree._Element,
-                 hiding: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())) -> None:
+def _drop_hidden(
+    root: lxml.etree._Element, hiding: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+) -> None:
     """Remove hidden elements with their content; the text after each (its tail) stays."""
     classes, ids = hiding
     hidden = [element for element in _STYLED_OR_HIDDEN(root) if _is_hidden(element)]
     if classes or ids:
-        hidden += [element for element in _CLASSED(root) if element.get("id") in ids
-                   or not classes.isdisjoint((element.get("class") or "").split())]
+        hidden += [
+            element
+            for element in _CLASSED(root)
+            if element.get("id") in ids or not classes.isdisjoint((element.get("class") or "").split())
+        ]
     for element in hidden:
         parent = element.getparent()
         if parent is None:
@@ -264,9 +267,7 @@ def _drop_hidden(root: lxml.etree._Element,
 
 def _crude_html_text(markup: str) -> str:
     """Fallback: drop tags, turn <br>/<p>/<div> into line breaks, unescape entities."""
-    text = re.sub(
-        r"(?i)<(script|style)\b[^>]*>[^<]*</\1\s*>", " ", markup
-    )  # linear: no .*?
+    text = re.sub(r"(?i)<(script|style)\b[^>]*>[^<]*</\1\s*>", " ", markup)  # linear: no .*?
     text = re.sub(r"(?i)<\s*(br|/p|/div|p|div)\b[^>]*>", "\n", text)
     text = re.sub(r"<[^>]*>", " ", text)
     return html.unescape(text)
@@ -318,10 +319,7 @@ class _ElementPlan:
         """The element's text, each placeholder replaced by its element's marked-up text."""
         text = html_text.etree_to_text(self.element)
         if self.replacements:
-            filled = {
-                index: _mark(plan.text(), kind)
-                for index, (plan, kind) in self.replacements.items()
-            }
+            filled = {index: _mark(plan.text(), kind) for index, (plan, kind) in self.replacements.items()}
             wanted = (self.nonce, str(self.depth))
 
             def put_back(found: re.Match[str]) -> str:

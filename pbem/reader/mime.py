@@ -38,9 +38,7 @@ class _Text:
 
     __slots__ = ("_make", "_text", "kind")
 
-    def __init__(
-        self, kind: str, text: str | None = None, make: Callable[[], str] | None = None
-    ) -> None:
+    def __init__(self, kind: str, text: str | None = None, make: Callable[[], str] | None = None) -> None:
         self.kind = kind  # "plain" or "html"
         self._text = text
         self._make = make
@@ -238,9 +236,7 @@ def _collect_multipart(
     return texts
 
 
-def _related_root(
-    start: str | None, children: list[email.message.Message]
-) -> email.message.Message | None:
+def _related_root(start: str | None, children: list[email.message.Message]) -> email.message.Message | None:
     """The root of multipart/related: the part named by start=, else the first one."""
     if not children:
         return None
@@ -275,20 +271,14 @@ def _broken_multipart(
     boundary = _guess_boundary(payload)
     if boundary is not None and depth < _MAX_MIME_DEPTH:
         body = _raw_bytes(payload)
-        safe_subtype = (
-            subtype if re.fullmatch(r"[a-z0-9.+-]{1,40}", subtype) else "mixed"
-        )
+        safe_subtype = subtype if re.fullmatch(r"[a-z0-9.+-]{1,40}", subtype) else "mixed"
         head = f'Content-Type: multipart/{safe_subtype}; boundary="{boundary}"\r\n\r\n'
         rebuilt = email.message_from_bytes(head.encode("ascii") + body, policy=_POLICY)
         if rebuilt.is_multipart() and _children(rebuilt):
-            notes.add(
-                f"multipart {subtype} without a usable boundary; guessed it from the body"
-            )
+            notes.add(f"multipart {subtype} without a usable boundary; guessed it from the body")
             return _collect(rebuilt, notes, seen, depth + 1)
     if re.search(r"(?im)^content-(?:type|transfer-encoding)\s*:", payload[:200_000]):
-        notes.add(
-            f"multipart {subtype} without a usable boundary; its parts cannot be separated"
-        )
+        notes.add(f"multipart {subtype} without a usable boundary; its parts cannot be separated")
         seen.skipped.append("MIME parts without a boundary")
         return []
     notes.add(f"multipart {subtype} without a usable boundary; read it as plain text")
@@ -370,9 +360,7 @@ def _choose_alternative(
 # --------------------------------------------------------------------------------------------
 
 
-def _read_text_part(
-    part: email.message.Message, info: _PartInfo, notes: _Notes
-) -> _Text | None:
+def _read_text_part(part: email.message.Message, info: _PartInfo, notes: _Notes) -> _Text | None:
     """Decode one text/plain or text/html part into normalised text; None if it is binary."""
     data = _part_bytes(part, notes)
     _note_part_defects(part, notes)  # decoding base64 adds defects to the part

@@ -59,13 +59,9 @@ _SIMPLE_DISPOSITION = re.compile(rf"({_TOKEN}[ \t]*)({_PARAMS})")
 # A value policy.default's token and unstructured parsers give back unchanged: printable
 # ASCII without comments, quoted pairs or encoded words ("=?" is checked apart).
 _SIMPLE_CHARS = r"\t\x20\x21\x23-\x27\x2a-\x5b\x5d-\x7e"
-_SIMPLE_VALUE = re.compile(
-    rf'[{_SIMPLE_CHARS}]*(?:"[{_SIMPLE_CHARS}]*"[{_SIMPLE_CHARS}]*)*'
-)
+_SIMPLE_VALUE = re.compile(rf'[{_SIMPLE_CHARS}]*(?:"[{_SIMPLE_CHARS}]*"[{_SIMPLE_CHARS}]*)*')
 # Headers policy.default parses with a structured parser of its own (the others: unstructured).
-_STRUCTURED_HEADERS = frozenset(email.policy.default.header_factory.registry) - {
-    "subject"
-}
+_STRUCTURED_HEADERS = frozenset(email.policy.default.header_factory.registry) - {"subject"}
 
 
 @dataclass(frozen=True)

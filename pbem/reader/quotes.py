@@ -62,8 +62,9 @@ _INLINE_DATE_KEY = re.compile(rf"\s\*?(?:{_alternation(HEADER_DATE_KEYS)})\s*\*?
 
 _ATTRIBUTION_START = re.compile(rf"^\s*(?:{_alternation(ATTRIBUTION_OPENERS)})(?![^\W\d_])", re.IGNORECASE)
 # An opener inside a line, after the reply's own words ("reply On Wed, ... wrote:").
-_ATTRIBUTION_INSIDE = re.compile(rf"(?:(?<=\s)|-{{2,}}\s*)(?:{_alternation(ATTRIBUTION_OPENERS)})\s",
-                                 re.IGNORECASE)
+_ATTRIBUTION_INSIDE = re.compile(
+    rf"(?:(?<=\s)|-{{2,}}\s*)(?:{_alternation(ATTRIBUTION_OPENERS)})\s", re.IGNORECASE
+)
 _VERB = _alternation(ATTRIBUTION_VERBS)
 _VERB_AT_END = re.compile(rf"(?<![\w@.-])(?:{_VERB})$", re.IGNORECASE)
 _VERB_BEFORE_NAME = re.compile(
@@ -163,7 +164,7 @@ def _is_header_block(lines: list[str], i: int, memo: _Memo) -> bool:
         return True
     # Two keys are weaker evidence: they need an address too, which a player's own "From: me"
     # and "Date: Tuesday" lines above their orders do not have.
-    block = " ".join(lines[i:min(i + 8, len(lines))])
+    block = " ".join(lines[i : min(i + 8, len(lines))])
     if "@" not in block:
         return False
     if "sender" in kinds:
@@ -276,13 +277,13 @@ def _split_reply_line(line: str) -> tuple[str, str] | None:
         return None
     candidates = list(_ATTRIBUTION_INSIDE.finditer(line))
     for index, found in enumerate(candidates):
-        digit = re.search(r"\d", line[found.end():found.end() + 16])
+        digit = re.search(r"\d", line[found.end() : found.end() + 16])
         if digit is None:
             continue  # the date follows the opener closely: "On Tue, 1 Dec ..."
         later = candidates[index + 1] if index + 1 < len(candidates) else None
         if later is not None and later.start() < found.end() + digit.start():
             continue  # "Baron on Bruno On Tue, 1 Dec": the next opener is the one
-        reply, rest = line[: found.start()], line[found.start():]
+        reply, rest = line[: found.start()], line[found.start() :]
         if reply.strip(" -") and _attribution_strength(rest.strip(), True) == _STRONG:
             return reply.rstrip(" -"), rest.strip()
     return None
@@ -407,10 +408,15 @@ def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
             # (Outlook mobile): no inline answer is awaited, no quote or attribution follows,
             # and what follows is no order the player typed under the footer.
             following = _next_nonblank(lines, i + 1)
-            if (pending is None and following is not None and i + 1 < len(lines)
-                    and not _reads_as_order(following)
-                    and not lines[i + 1].strip() and not _is_quoted(following)
-                    and not _attribution_span(lines, lines.index(following, i + 1))):
+            if (
+                pending is None
+                and following is not None
+                and i + 1 < len(lines)
+                and not _reads_as_order(following)
+                and not lines[i + 1].strip()
+                and not _is_quoted(following)
+                and not _attribution_span(lines, lines.index(following, i + 1))
+            ):
                 _add_unmarked_answers(out, lines, i)
                 break
             i += 1
@@ -456,7 +462,7 @@ def _signature_like(lines: list[str], start: int) -> bool:
     a rule line above them closes the writer's words.  Markdown rules between paragraphs
     ("----" then "The dashes above are ...") are followed by sentences, and kept.
     """
-    filled = [line.strip() for line in lines[start:start + 40] if line.strip()]
+    filled = [line.strip() for line in lines[start : start + 40] if line.strip()]
     if not filled or len(filled) > 12 or len(lines) - start > 40:
         return False
     return all(len(line) <= 80 and not line.endswith((".", "?", "!", ":")) for line in filled)
@@ -472,13 +478,14 @@ def _drop_sign_off(out: list[str]) -> None:
     filled = [j for j, line in enumerate(out) if line.strip()]
     if len(filled) < 3:
         return
-    tail = filled[-(_SIGN_OFF_LINES + 1):]
+    tail = filled[-(_SIGN_OFF_LINES + 1) :]
     for position, j in enumerate(tail):
         if not _is_short(out[j]) or not _VALEDICTION.match(out[j]) or j == filled[0]:
             continue
-        after = tail[position + 1:]
-        if not after or any(len(out[k].strip()) > _SIGN_OFF_LINE_MAX or _reads_as_order(out[k])
-                            for k in after):
+        after = tail[position + 1 :]
+        if not after or any(
+            len(out[k].strip()) > _SIGN_OFF_LINE_MAX or _reads_as_order(out[k]) for k in after
+        ):
             return
         if len(after) >= 2 or after[0] > j + 1:  # a name and a title, or a name block set apart
             del out[j:]
@@ -547,8 +554,13 @@ def _drop_repeats(out: list[str], answering: Sequence[str]) -> list[str]:
             above = run[0] - 1
             while above >= 0 and not out[above].strip():
                 above -= 1
-            while (above >= 0 and out[above].strip() and _is_short(out[above])
-                   and _KEY_LINE.match(out[above]) and not _reads_as_order(out[above])):
+            while (
+                above >= 0
+                and out[above].strip()
+                and _is_short(out[above])
+                and _KEY_LINE.match(out[above])
+                and not _reads_as_order(out[above])
+            ):
                 drop.add(above)
                 above -= 1
         run.clear()

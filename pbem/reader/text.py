@@ -57,21 +57,15 @@ def _decode_text(data: bytes, charset: str | None, notes: _Notes) -> str:
         if data.isascii():
             return data.decode("ascii")
         if codec == "ascii":
-            notes.add(
-                "8-bit text declared as US-ASCII; read it as UTF-8 / windows-1252"
-            )
+            notes.add("8-bit text declared as US-ASCII; read it as UTF-8 / windows-1252")
         elif not charset:
-            notes.add(
-                "8-bit text without a declared charset; read it as UTF-8 / windows-1252"
-            )
+            notes.add("8-bit text without a declared charset; read it as UTF-8 / windows-1252")
         return _decode_guess(data)
     try:
         text = data.decode(codec)
     except (UnicodeError, LookupError, ValueError):
         if codec == "utf_8":
-            notes.add(
-                "text declared as UTF-8 is not valid UTF-8; read those lines as windows-1252"
-            )
+            notes.add("text declared as UTF-8 is not valid UTF-8; read those lines as windows-1252")
             return _decode_guess(data)
         try:
             text = data.decode("utf-8")
@@ -116,9 +110,7 @@ def _decode_line(line: bytes) -> str:
     try:
         return line.decode("cp1252")
     except UnicodeError:
-        return line.decode(
-            "latin-1"
-        )  # cp1252 leaves five bytes undefined; latin-1 has all
+        return line.decode("latin-1")  # cp1252 leaves five bytes undefined; latin-1 has all
 
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200d\u2060\ufeff]")
@@ -132,12 +124,7 @@ def _clean_line(text: str) -> str:
 
 def _normalise(text: str) -> str:
     """Newline line ends, no control characters, no trailing whitespace, blank runs collapsed."""
-    text = (
-        text.replace("\r\n", "\n")
-        .replace("\r", "\n")
-        .replace("\u2028", "\n")
-        .replace("\u2029", "\n")
-    )
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u2028", "\n").replace("\u2029", "\n")
     text = _clean_line(text)
     return _tidy_blank_runs("\n".join(line.rstrip() for line in text.split("\n")))
 
@@ -164,20 +151,14 @@ def unflow(text: str, delsp: bool = False) -> str:
     "-- " is never flowed.  Space-stuffing (one leading space) is removed.
     """
     out: list[str] = []
-    pieces: list[
-        str
-    ] = []  # the logical line being joined (a list: += on str is quadratic)
+    pieces: list[str] = []  # the logical line being joined (a list: += on str is quadratic)
     depth_open = -1  # quote depth of the open logical line; -1 when none is open
 
     def flush() -> None:
         nonlocal depth_open
         if depth_open >= 0:
             joined = "".join(pieces)
-            out.append(
-                ">" * depth_open + (" " + joined if joined else "")
-                if depth_open
-                else joined
-            )
+            out.append(">" * depth_open + (" " + joined if joined else "") if depth_open else joined)
         pieces.clear()
         depth_open = -1
 

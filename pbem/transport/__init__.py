@@ -3,6 +3,7 @@
 Both directions keep a ledger file so that any run can be killed and rerun
 without sending or delivering a message twice.
 """
+
 from .imap import FetchError, FetchSummary, ImapSettings, fetch_new
 from .ledger import FetchLedger, LedgerBusy, LedgerError, SentLedger
 from .smtp import SendError, SendSummary, SmtpSettings, send_drafts, send_drafts_async

@@ -22,6 +22,7 @@ rebuilt, restored, migrated), the mark is dropped and every message is examined
 again; the delivered Message-IDs (or SHA-256 of the bytes for mail without one)
 keep anything from being delivered twice.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -92,9 +93,14 @@ def _content_key(raw: bytes) -> str:
 class _Fetch:
     """One fetch run over one selected folder."""
 
-    def __init__(self, client: IMAPClient, settings: ImapSettings, ledger: FetchLedger,
-                 belongs: Callable[[email.message.Message], bool],
-                 deliver: Callable[[bytes], None]):
+    def __init__(
+        self,
+        client: IMAPClient,
+        settings: ImapSettings,
+        ledger: FetchLedger,
+        belongs: Callable[[email.message.Message], bool],
+        deliver: Callable[[bytes], None],
+    ):
         self.client = client
         self.settings = settings
         self.ledger = ledger
@@ -111,9 +117,7 @@ class _Fetch:
             return call(*args)
         except _IMAP_ERRORS as exc:
             s = self.settings
-            raise FetchError(
-                f"IMAP server {s.host}:{s.port} failed while {what}: {_text(exc)}"
-            ) from exc
+            raise FetchError(f"IMAP server {s.host}:{s.port} failed while {what}: {_text(exc)}") from exc
 
     def run(self) -> FetchSummary:
         folder = self.settings.folder
@@ -132,7 +136,7 @@ class _Fetch:
         # "UID n:*" always matches the highest UID, even below n: keep only new ones.
         uids = sorted(uid for uid in found if uid > mark)
         for start in range(0, len(uids), CHUNK):
-            self.chunk(uids[start:start + CHUNK])
+            self.chunk(uids[start : start + CHUNK])
         return self.summary
 
     def chunk(self, uids: Sequence[int]) -> None:

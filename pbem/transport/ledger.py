@@ -10,6 +10,7 @@ atomically (temp file + os.replace) once per batch, because its high-water marks
 change in place, plus an append-only journal that makes each delivery durable at
 once without rewriting the document per message.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -127,15 +128,28 @@ class SentLedger(_Locked):
     def in_flight(self, draft_id: str, message_id: str, recipients: list[str] = ()) -> None:
         """Note, durably, that the message is about to go out (before DATA): if no
         reply is noted after it, the draft is uncertain, even after a kill."""
-        self._append({"draft_id": draft_id, "message_id": message_id, "recipients": list(recipients),
-                      "state": self.IN_FLIGHT, "at": _now()})
+        self._append(
+            {
+                "draft_id": draft_id,
+                "message_id": message_id,
+                "recipients": list(recipients),
+                "state": self.IN_FLIGHT,
+                "at": _now(),
+            }
+        )
 
     def not_sent(self, draft_id: str, reason: str) -> None:
         """The server answered the message with a refusal: certainly not delivered."""
         self._append({"draft_id": draft_id, "state": self.NOT_SENT, "reason": reason, "at": _now()})
 
-    def record(self, draft_id: str, message_id: str, recipients: list[str],
-               confirmed_by: str | None = None, sync: bool = True) -> None:
+    def record(
+        self,
+        draft_id: str,
+        message_id: str,
+        recipients: list[str],
+        confirmed_by: str | None = None,
+        sync: bool = True,
+    ) -> None:
         """Append one record and fsync it before returning: the caller relies on it.
 
         ``sync=False`` is for a draft noted in flight first: the kernel keeps the
@@ -253,7 +267,10 @@ class FetchLedger(_Locked):
             try:
                 entry = json.loads(line)
                 _folder, _validity, _uid, key = (  # the rest only checked: a bad line is skipped
-                    str(entry["folder"]), int(entry["uidvalidity"]), int(entry["uid"]), str(entry["key"])
+                    str(entry["folder"]),
+                    int(entry["uidvalidity"]),
+                    int(entry["uid"]),
+                    str(entry["key"]),
                 )
             except (ValueError, KeyError, TypeError):
                 continue  # torn by a kill mid-write: that delivery was not recorded

@@ -22,6 +22,7 @@ Design, in the order things can go wrong:
   login refused, TLS failure) stops everything with `SendError`, after the workers
   have finished and recorded the message each had in flight.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -204,8 +205,9 @@ class _Connection:
 class _Run:
     """State shared by the workers of one `send_drafts` call."""
 
-    def __init__(self, settings: SmtpSettings, ledger: SentLedger, summary: SendSummary,
-                 progress: Progress | None):
+    def __init__(
+        self, settings: SmtpSettings, ledger: SentLedger, summary: SendSummary, progress: Progress | None
+    ):
         self.settings = settings
         self.ledger = ledger
         self.summary = summary
@@ -282,9 +284,7 @@ class _Run:
                     "is usual on port 587, tls on 465) and the server's certificate"
                 ) from exc
             if isinstance(exc, SMTPResponseException) and exc.code >= 500:
-                raise SendError(
-                    f"SMTP server {self.where} refused the session: {_describe(exc)}"
-                ) from exc
+                raise SendError(f"SMTP server {self.where} refused the session: {_describe(exc)}") from exc
             if isinstance(exc, (SMTPException, OSError, asyncio.TimeoutError)):
                 raise _Retry(f"cannot connect: {_describe(exc)}", connection=True) from exc
             raise
@@ -415,7 +415,7 @@ async def send_drafts_async(
                 except ValueError as exc:
                     run._fail(_Draft(draft_id, raw, "", [], ""), str(exc))
             size = settings.batch_per_connection
-            run.queue.extend(pending[i:i + size] for i in range(0, len(pending), size))
+            run.queue.extend(pending[i : i + size] for i in range(0, len(pending), size))
             workers = min(settings.max_connections, len(run.queue))
             try:
                 await asyncio.gather(*(run.worker() for _ in range(workers)))
@@ -424,8 +424,9 @@ async def send_drafts_async(
     except LedgerBusy as exc:
         raise SendError(str(exc), summary) from exc
     if run.fatal is not None:
-        done = len(summary.sent) + sum(d.draft_id in summary.failed or d.draft_id in summary.uncertain
-                                       for d in pending)
+        done = len(summary.sent) + sum(
+            d.draft_id in summary.failed or d.draft_id in summary.uncertain for d in pending
+        )
         raise SendError(
             f"{str(run.fatal).rstrip('.')}. {len(summary.sent)} message(s) were sent and recorded; "
             f"{len(pending) - done} not sent yet: run again to send the rest.",

@@ -3,6 +3,7 @@
 Nothing here skips: a machine without dovecot makes these tests error out loudly,
 because a mail transport that was never run against a server is untested.
 """
+
 from __future__ import annotations
 
 import pytest

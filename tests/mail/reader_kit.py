@@ -47,9 +47,7 @@ QUOTED_ORDER_LOOKALIKES = (
 
 def quote(text: str, prefix: str = "> ") -> str:
     """Quote text the way mail clients do: "> " before each line, ">" alone on blank ones."""
-    return "\n".join(
-        prefix + line if line.strip() else prefix.rstrip() for line in text.splitlines()
-    )
+    return "\n".join(prefix + line if line.strip() else prefix.rstrip() for line in text.splitlines())
 
 
 def message(
@@ -90,19 +88,13 @@ def message(
     return raw
 
 
-def multipart(
-    subtype: str, parts: list[str], *, boundary: str = "b1", headers: str = ""
-) -> str:
+def multipart(subtype: str, parts: list[str], *, boundary: str = "b1", headers: str = "") -> str:
     """A multipart entity (headers + body) as text, for nesting into `message`-like builds."""
     body = "".join(f"--{boundary}\n{part}\n" for part in parts) + f"--{boundary}--\n"
-    return (
-        f'Content-Type: multipart/{subtype}; boundary="{boundary}"\n{headers}\n{body}'
-    )
+    return f'Content-Type: multipart/{subtype}; boundary="{boundary}"\n{headers}\n{body}'
 
 
-def part(
-    body: str, content_type: str = "text/plain; charset=utf-8", extra: str = ""
-) -> str:
+def part(body: str, content_type: str = "text/plain; charset=utf-8", extra: str = "") -> str:
     return f"Content-Type: {content_type}\nContent-Transfer-Encoding: 8bit\n{extra}\n{body}"
 
 
@@ -127,18 +119,11 @@ def assert_no_lookalikes(read: ReadMail) -> None:
     assert "Examples" not in read.own_text
 
 
-
-TURN_HTML = (
-    TURN_MAIL.replace("&", "&amp;")
-    .replace("<", "&lt;")
-    .replace(">", "&gt;")
-    .replace("\n", "<br>\n")
-)
+TURN_HTML = TURN_MAIL.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\n", "<br>\n")
 
 
 def html_message(markup: str) -> bytes:
     return message(markup, content_type="text/html; charset=utf-8")
-
 
 
 def inline_reply(answer3: str | None, answer7: str | None, blank_lines: int = 0) -> str:
@@ -151,7 +136,6 @@ def inline_reply(answer3: str | None, answer7: str | None, blank_lines: int = 0)
         if line == "Hand 7:" and answer7 is not None:
             out.extend([""] * blank_lines + [answer7])
     return "\n".join(out) + "\n"
-
 
 
 SEEDS = [
@@ -186,13 +170,11 @@ SEEDS = [
 ]
 
 
-
 FUZZ = settings(
     max_examples=300,
     deadline=None,  # speed is measured in bench/reader.py, not in tests
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-
 
 
 CORPUS = Path(__file__).parent / "corpus"

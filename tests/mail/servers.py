@@ -13,6 +13,7 @@ connection) so the sender's error handling is exercised against real replies.
 
 Facts these rely on are in shared/notes/test-servers.md.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -137,14 +138,17 @@ class DovecotServer:
     `new_account()`.  `tls=True` adds IMAPS on `imaps_port` (trust `client_context()`).
     """
 
-    def __init__(self, users: dict[str, str] | None = None, spare_accounts: int = 40,
-                 tls: bool = False, start_timeout: float = 10.0):
+    def __init__(
+        self,
+        users: dict[str, str] | None = None,
+        spare_accounts: int = 40,
+        tls: bool = False,
+        start_timeout: float = 10.0,
+    ):
         # /usr/sbin is not on every user's PATH, and that is where Debian puts it.
         self.binary = shutil.which("dovecot") or shutil.which("dovecot", path="/usr/sbin:/usr/local/sbin")
         if self.binary is None:
-            raise ServerError(
-                "dovecot is not installed: apt-get install -y dovecot-imapd dovecot-lmtpd"
-            )
+            raise ServerError("dovecot is not installed: apt-get install -y dovecot-imapd dovecot-lmtpd")
         self.host = LOOPBACK
         self.imap_port = free_port()
         self.lmtp_port = free_port()
@@ -339,9 +343,7 @@ class DovecotServer:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 err = (self.dir / "stderr.log").read_text(errors="replace")
-                raise ServerError(
-                    f"dovecot exited with {self.process.returncode}: {err}\n{self.log()}"
-                )
+                raise ServerError(f"dovecot exited with {self.process.returncode}: {err}\n{self.log()}")
             try:
                 with socket.create_connection((self.host, self.imap_port), timeout=1) as sock:
                     if sock.recv(256).startswith(b"* OK"):
@@ -465,14 +467,20 @@ class SmtpServer:
 
     # -- fault injection
 
-    def fail_next(self, count: int = 1, code: int = 451, text: str = "4.3.0 Try again later",
-                  match: Callable[[Envelope], bool] | None = None) -> None:
+    def fail_next(
+        self,
+        count: int = 1,
+        code: int = 451,
+        text: str = "4.3.0 Try again later",
+        match: Callable[[Envelope], bool] | None = None,
+    ) -> None:
         """Answer the next `count` DATA commands (optionally only matching ones) with `code`."""
         with self._lock:
             self._faults.append(_Fault(f"{code} {text}", count, match))
 
-    def reject(self, match: Callable[[Envelope], bool], code: int = 554,
-               text: str = "5.7.1 Message refused") -> None:
+    def reject(
+        self, match: Callable[[Envelope], bool], code: int = 554, text: str = "5.7.1 Message refused"
+    ) -> None:
         """Answer every matching DATA with a permanent `code` (5xx)."""
         with self._lock:
             self._faults.append(_Fault(f"{code} {text}", None, match))
@@ -513,8 +521,9 @@ class SmtpServer:
 
     # -- hooks
 
-    def _authenticate(self, server: SMTP, session: Session, envelope: Envelope,
-                            mechanism: str, auth_data: LoginPassword) -> AuthResult:
+    def _authenticate(
+        self, server: SMTP, session: Session, envelope: Envelope, mechanism: str, auth_data: LoginPassword
+    ) -> AuthResult:
         user = auth_data.login.decode()
         ok = self.users.get(user) == auth_data.password.decode()
         if ok:

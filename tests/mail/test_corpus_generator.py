@@ -16,11 +16,11 @@ GENERATED = {"make_corpus.py", "campaign.yaml", "codes.yaml"}  # inputs, not out
 
 
 def test_regenerating_the_corpus_gives_the_committed_files(tmp_path):
-    subprocess.run([sys.executable, str(CORPUS / "make_corpus.py"), str(tmp_path)], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, str(CORPUS / "make_corpus.py"), str(tmp_path)], check=True, capture_output=True
+    )
     made = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    committed = {p.name: p.read_bytes() for p in CORPUS.iterdir()
-                 if p.is_file() and p.name not in GENERATED}
+    committed = {p.name: p.read_bytes() for p in CORPUS.iterdir() if p.is_file() and p.name not in GENERATED}
     assert sorted(made) == sorted(committed)
     differing = [name for name in made if made[name] != committed[name]]
     assert not differing, f"regenerated corpus files differ from the committed ones: {differing}"

@@ -26,8 +26,9 @@ def _draft(campaign, draft_id):
     from email import message_from_bytes
     from email.policy import default
 
-    return message_from_bytes((campaign.folder / "mail" / "outbox" / f"{draft_id}.eml").read_bytes(),
-                              policy=default)
+    return message_from_bytes(
+        (campaign.folder / "mail" / "outbox" / f"{draft_id}.eml").read_bytes(), policy=default
+    )
 
 
 def test_corpus_is_large_enough():
@@ -52,8 +53,10 @@ def test_every_message_yields_exactly_the_orders_meant(entry):
     mail = read_mail(raw)
     me = entry["player"] or "Arthur"
     parsed = parse_orders(mail.own_text, PLAYERS, me)
-    got = [(o.hand, o.card.title if o.card else None, o.target, o.guess.title if o.guess else None)
-           for o in parsed.orders]
+    got = [
+        (o.hand, o.card.title if o.card else None, o.target, o.guess.title if o.guess else None)
+        for o in parsed.orders
+    ]
     assert got == _as_tuples(entry["orders"]), mail.own_text
 
 
@@ -98,8 +101,10 @@ def test_every_message_received_kept_and_answered(game7):
     old = next(e for e in EXPECTED if e["turn"] == 2 and e["orders"])
     receipt = outcomes[old["file"]].receipt
     assert receipt.checked and all(c.status == "rejected" for c in receipt.checked)
-    assert ("answers the mail of turn 2, which is over; turn 3 is being played now: reply to the Turn 3 mail"
-            in receipt.checked[0].reason)
+    assert (
+        "answers the mail of turn 2, which is over; turn 3 is being played now: reply to the Turn 3 mail"
+        in receipt.checked[0].reason
+    )
     # Every refused message shows in the status.
     refused = {Path(r["file"]).name for r in inbox.refused_messages(game7)}
     assert len(refused) == sum(_expected_status(e) != inbox.RECORDED for e in EXPECTED)
@@ -146,13 +151,17 @@ def test_clear_drops_orders_and_status_sends_cards(game7):
     hand = pos.game.awaited()[seat][0]
     game7.record_orders("Arthur", f"Hand {hand}: {pos.game.hand(hand).cards[seat][0].title}")
     assert game7.status()["on_file"]["Arthur"] == [hand]
-    clear = next(e for e in EXPECTED if "CLEAR" in e["keywords"] and e["player"] == "Arthur"
-                 and not e["orders"]) if any("CLEAR" in e["keywords"] and e["player"] == "Arthur"
-                                              and not e["orders"] for e in EXPECTED) else None
+    clear = (
+        next(e for e in EXPECTED if "CLEAR" in e["keywords"] and e["player"] == "Arthur" and not e["orders"])
+        if any("CLEAR" in e["keywords"] and e["player"] == "Arthur" and not e["orders"] for e in EXPECTED)
+        else None
+    )
     if clear is None:  # build one: a reply with just CLEAR
-        raw = (b"From: Arthur <arthur@example.org>\r\nTo: gm@example.org\r\n"
-               b"Subject: Re: [game7] Turn 3: your cards and orders\r\nMessage-ID: <clear1@x>\r\n\r\n"
-               b"CLEAR\r\n\r\nYour order code: K7QM-3XTP\r\n")
+        raw = (
+            b"From: Arthur <arthur@example.org>\r\nTo: gm@example.org\r\n"
+            b"Subject: Re: [game7] Turn 3: your cards and orders\r\nMessage-ID: <clear1@x>\r\n\r\n"
+            b"CLEAR\r\n\r\nYour order code: K7QM-3XTP\r\n"
+        )
         path = game7.folder / "clear.eml"
         path.write_bytes(raw)
     else:
@@ -160,9 +169,11 @@ def test_clear_drops_orders_and_status_sends_cards(game7):
     outcome = inbox.receive_file(game7, path)
     assert "CLEAR" in outcome.keywords
     assert "Arthur" not in game7.status()["on_file"]
-    raw = (b"From: Arthur <arthur@example.org>\r\nTo: gm@example.org\r\n"
-           b"Subject: Re: [game7] Turn 3: your cards and orders\r\nMessage-ID: <status1@x>\r\n\r\n"
-           b"STATUS\r\n\r\nYour order code: K7QM-3XTP\r\n")
+    raw = (
+        b"From: Arthur <arthur@example.org>\r\nTo: gm@example.org\r\n"
+        b"Subject: Re: [game7] Turn 3: your cards and orders\r\nMessage-ID: <status1@x>\r\n\r\n"
+        b"STATUS\r\n\r\nYour order code: K7QM-3XTP\r\n"
+    )
     (game7.folder / "status.eml").write_bytes(raw)
     outcome = inbox.receive_file(game7, game7.folder / "status.eml")
     body = _draft(game7, outcome.ack).get_content()
@@ -187,17 +198,21 @@ def test_require_code_refuses_messages_without_code(game7):
     text = (game7.folder / "campaign.yaml").read_text(encoding="utf-8") + "require_code: true\n"
     (game7.folder / "campaign.yaml").write_text(text, encoding="utf-8")
     campaign = Campaign(game7.folder)
-    raw = (b"From: Bruno <bruno@example.org>\r\nSubject: [game7] Turn 3\r\nMessage-ID: <nocode@x>\r\n\r\n"
-           b"Hand 2: Guard on Arthur, guess King\r\n")
+    raw = (
+        b"From: Bruno <bruno@example.org>\r\nSubject: [game7] Turn 3\r\nMessage-ID: <nocode@x>\r\n\r\n"
+        b"Hand 2: Guard on Arthur, guess King\r\n"
+    )
     (campaign.folder / "nocode.eml").write_bytes(raw)
     outcome = inbox.receive_file(campaign, campaign.folder / "nocode.eml")
     assert outcome.status == inbox.CODE_MISSING and outcome.ack
 
 
 def test_unreadable_message_is_kept_and_its_player_told(game7):
-    raw = (b"From: Bruno <bruno@example.org>\r\nSubject: Re: [game7] Turn 3: your cards and orders\r\n"
-           b"Message-ID: <img-only@x>\r\nMIME-Version: 1.0\r\nContent-Type: image/png\r\n"
-           b"Content-Transfer-Encoding: base64\r\n\r\niVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGBgAAAABQABpfZFQAAAAABJRU5ErkJggg==\r\n")
+    raw = (
+        b"From: Bruno <bruno@example.org>\r\nSubject: Re: [game7] Turn 3: your cards and orders\r\n"
+        b"Message-ID: <img-only@x>\r\nMIME-Version: 1.0\r\nContent-Type: image/png\r\n"
+        b"Content-Transfer-Encoding: base64\r\n\r\niVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGBgAAAABQABpfZFQAAAAABJRU5ErkJggg==\r\n"
+    )
     (game7.folder / "img.eml").write_bytes(raw)
     outcome = inbox.receive_file(game7, game7.folder / "img.eml")
     assert outcome.status == inbox.UNREADABLE and outcome.player == "Bruno" and outcome.ack
@@ -217,18 +232,29 @@ def _mutate(data: bytes, cuts: list[tuple[int, int, bytes]]) -> bytes:
     out = bytearray(data)
     for pos, length, insert in cuts:
         pos %= max(1, len(out))
-        out[pos:pos + length] = insert
+        out[pos : pos + length] = insert
     return bytes(out)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                   HealthCheck.too_slow])
-@given(data=st.one_of(
-    st.binary(max_size=2000),
-    st.builds(_mutate, st.sampled_from(SAMPLES),
-              st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 40), st.binary(max_size=20)),
-                       min_size=1, max_size=6)),
-))
+@settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    data=st.one_of(
+        st.binary(max_size=2000),
+        st.builds(
+            _mutate,
+            st.sampled_from(SAMPLES),
+            st.lists(
+                st.tuples(st.integers(0, 10**6), st.integers(0, 40), st.binary(max_size=20)),
+                min_size=1,
+                max_size=6,
+            ),
+        ),
+    )
+)
 def test_any_bytes_are_kept_and_never_crash_the_mailroom(game7, data):
     with inbox.Mailroom(game7) as room:
         outcome = room.receive(data, source="fuzz")

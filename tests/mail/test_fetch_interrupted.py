@@ -29,7 +29,7 @@ box = test_imap.box  # the fixture, shared with test_imap: a Dovecot mailbox
 
 # A fetch in a process of its own that kills itself (SIGKILL) once it has
 # delivered and recorded `kill_after` messages: after they are kept, before they are filed.
-_KILLED_FETCH = r'''
+_KILLED_FETCH = r"""
 import json, os, signal, sys
 sys.path.insert(0, sys.argv[1])
 from pbem.transport import FetchLedger, ImapSettings, fetch_new
@@ -55,7 +55,7 @@ def record_then_die(self, *args):
 FetchLedger.record_delivery = record_then_die
 
 fetch_new(settings, FetchLedger(sys.argv[3]), lambda h: address in str(h.get("To", "")), deliver)
-'''
+"""
 
 
 def kept_ids(path: Path) -> list[str]:
@@ -72,9 +72,22 @@ def test_fetch_killed_after_keeping_messages_is_finished_by_the_next(box, tmp_pa
     kept = tmp_path / "kept.jsonl"
     s = box.settings()
     settings = {"host": s.host, "port": s.port, "tls": False, "user": s.user, "password": s.password}
-    proc = subprocess.run([sys.executable, "-c", _KILLED_FETCH, str(ROOT), json.dumps(settings),
-                           str(box.ledger_path), str(kept), str(kill_after), box.campaign_address],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _KILLED_FETCH,
+            str(ROOT),
+            json.dumps(settings),
+            str(box.ledger_path),
+            str(kept),
+            str(kill_after),
+            box.campaign_address,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     assert kept_ids(kept) == ids[:kill_after]
 
@@ -140,9 +153,15 @@ def _maildir_game(tmp_path, cli, count: int) -> Path:
     new = folder / "mail" / "inbox" / "new"
     new.mkdir(parents=True)
     for n in range(count):
-        raw = make_message(sender_name="Arthur", sender="arthur@example.org", to_name="GM",
-                           to="gm@example.org", subject="[md] Turn 1: orders", body="STATUS\n",
-                           message_id=f"<s{n}@example.org>")
+        raw = make_message(
+            sender_name="Arthur",
+            sender="arthur@example.org",
+            to_name="GM",
+            to="gm@example.org",
+            subject="[md] Turn 1: orders",
+            body="STATUS\n",
+            message_id=f"<s{n}@example.org>",
+        )
         (new / f"m{n}.eml").write_bytes(raw)
     return folder
 
@@ -176,5 +195,6 @@ def test_two_fetch_processes_at_once_read_every_message_once(tmp_path, cli, pbem
         assert proc.returncode == 0, (out, err)
     received = (folder / "mail" / "received.jsonl").read_text().splitlines()
     assert len(received) == 40
-    assert sorted(p.name.split(":")[0] for p in (folder / "mail" / "inbox" / "cur").iterdir()) == \
-        sorted(f"m{n}.eml" for n in range(40))
+    assert sorted(p.name.split(":")[0] for p in (folder / "mail" / "inbox" / "cur").iterdir()) == sorted(
+        f"m{n}.eml" for n in range(40)
+    )

@@ -66,7 +66,9 @@ class Player:
                 card = min(playable, key=lambda c: RANK[c])
             target = others[int(number) % len(others)]
             if card == "Guard":
-                lines.append(f"Hand {number}: Guard on {target}, guess {'Baron' if int(number) % 2 else 'Prince'}")
+                lines.append(
+                    f"Hand {number}: Guard on {target}, guess {'Baron' if int(number) % 2 else 'Prince'}"
+                )
             elif card in ("Spy", "Baron", "King", "Prince"):
                 lines.append(f"Hand {number}: {card} on {target}")
             else:
@@ -78,8 +80,10 @@ class Player:
         quoted = "\n".join("> " + line if line else ">" for line in body.splitlines())
         date = formatdate(localtime=True)
         if self.layout == "gmail":  # top-posted, the whole turn mail quoted below
-            text = ("Hi Rita,\n\n" + "\n".join(orders) + f"\n\nCheers,\n{self.name}\n\n"
-                    f"On {date}, Rita <{original['From'].addresses[0].addr_spec}> wrote:\n{quoted}\n")
+            text = (
+                "Hi Rita,\n\n" + "\n".join(orders) + f"\n\nCheers,\n{self.name}\n\n"
+                f"On {date}, Rita <{original['From'].addresses[0].addr_spec}> wrote:\n{quoted}\n"
+            )
         else:  # Thunderbird: inline, each order under its quoted blank form line
             answers = {re.match(r"Hand (\d+):", o).group(1): o.split(":", 1)[1].strip() for o in orders}
             out = [f"On {date}, Rita wrote:"]
@@ -117,11 +121,24 @@ def mail_game(tmp_path, dovecot, smtp_server, monkeypatch):
     smtp_server.ca.cert_pem.write_to_path(str(ca))
     monkeypatch.setenv("GAME9_SMTP", SMTP_PASSWORD)
     monkeypatch.setenv("GAME9_IMAP", dovecot.passwords[gm])
-    _campaign_yaml(folder, gm, addresses, smtp_server.host, smtp_server.port, ca, dovecot,
-                   title="Postal game 9", seed=9, top="require_code: true\n",
-                   smtp="", imap=", folder: INBOX, processed_folder: pbem-game9")
+    _campaign_yaml(
+        folder,
+        gm,
+        addresses,
+        smtp_server.host,
+        smtp_server.port,
+        ca,
+        dovecot,
+        title="Postal game 9",
+        seed=9,
+        top="require_code: true\n",
+        smtp="",
+        imap=", folder: INBOX, processed_folder: pbem-game9",
+    )
     layouts = ["gmail", "thunderbird", "gmail", "thunderbird"]
-    people = [Player(n, a, layouts[i], dovecot, smtp_server) for i, (n, a) in enumerate(zip(NAMES, addresses))]
+    people = [
+        Player(n, a, layouts[i], dovecot, smtp_server) for i, (n, a) in enumerate(zip(NAMES, addresses))
+    ]
     return folder, people
 
 
@@ -164,6 +181,7 @@ def test_a_whole_game_by_mail(mail_game):
             out = pbem("fetch", folder)
             fetched.total += out.count(": recorded (")
             return fetched.total >= expected
+
         fetched.total = 0
         wait_for(fetched, f"turn {turn} replies to arrive")
         status = pbem("status", folder)
@@ -191,8 +209,21 @@ def test_a_whole_game_by_mail(mail_game):
     assert ledger.uncertain() == {}
 
 
-def _campaign_yaml(folder, gm, addresses, smtp_host, smtp_port, ca, dovecot, *, title="Faults", seed=5,
-                   top="", smtp=", timeout: 5", imap=""):
+def _campaign_yaml(
+    folder,
+    gm,
+    addresses,
+    smtp_host,
+    smtp_port,
+    ca,
+    dovecot,
+    *,
+    title="Faults",
+    seed=5,
+    top="",
+    smtp=", timeout: 5",
+    imap="",
+):
     """campaign.yaml for the test servers (passwords in GAME9_SMTP and GAME9_IMAP)."""
     players = "".join(f"  - {{name: {n}, email: {a}}}\n" for n, a in zip(NAMES, addresses))
     (folder / "campaign.yaml").write_text(
@@ -201,7 +232,9 @@ def _campaign_yaml(folder, gm, addresses, smtp_host, smtp_port, ca, dovecot, *, 
         f"  smtp: {{host: {smtp_host}, port: {smtp_port}, security: starttls,"
         f" user: {SMTP_USER}, password_env: GAME9_SMTP, ca_file: {ca}{smtp}}}\n"
         f"  imap: {{host: {dovecot.host}, port: {dovecot.imap_port}, tls: false, user: {gm},"
-        f" password_env: GAME9_IMAP{imap}}}\n", encoding="utf-8")
+        f" password_env: GAME9_IMAP{imap}}}\n",
+        encoding="utf-8",
+    )
 
 
 def test_send_with_the_server_down_then_up_sends_everything_once(tmp_path, dovecot, monkeypatch):
@@ -227,7 +260,9 @@ def test_send_with_the_server_down_then_up_sends_everything_once(tmp_path, dovec
         server.fail_next(2, code=451)  # a temporary failure first, then success
         out = pbem("send", folder)
         assert "8 sent" in out
-        assert "0 sent, 8 already sent before" in pbem("send", folder) or "outbox is empty" in pbem("preview", folder)
+        assert "0 sent, 8 already sent before" in pbem("send", folder) or "outbox is empty" in pbem(
+            "preview", folder
+        )
         with dovecot.imap(addresses[0]) as client:
             client.select_folder("INBOX")
             assert len(client.search(["ALL"])) == 2  # public and private, once each
@@ -252,8 +287,10 @@ def test_fetch_survives_an_imap_restart_and_a_wrong_password(tmp_path, fresh_dov
     monkeypatch.setenv("GAME9_IMAP", dovecot.passwords[gm])
 
     def reply(n):
-        return (f"From: Arthur <{addresses[0]}>\r\nTo: {gm}\r\nSubject: Re: [game9] Turn 1: your cards\r\n"
-                f"Message-ID: <r{n}@players.example.test>\r\n\r\nHand 1: Countess\r\n").encode()
+        return (
+            f"From: Arthur <{addresses[0]}>\r\nTo: {gm}\r\nSubject: Re: [game9] Turn 1: your cards\r\n"
+            f"Message-ID: <r{n}@players.example.test>\r\n\r\nHand 1: Countess\r\n"
+        ).encode()
 
     dovecot.append(gm, "INBOX", reply(1))
     assert ": " in pbem("fetch", folder)

@@ -1,4 +1,5 @@
 """fetch_new against a real Dovecot: delivery, filing, restarts, UIDVALIDITY resets."""
+
 from __future__ import annotations
 
 import email
@@ -29,8 +30,9 @@ class Mailbox:
 
     # -- filling
 
-    def message(self, campaign: bool = True, with_id: bool = True,
-                subject: str = "move") -> tuple[str | None, bytes]:
+    def message(
+        self, campaign: bool = True, with_id: bool = True, subject: str = "move"
+    ) -> tuple[str | None, bytes]:
         mid = f"<{uuid.uuid4().hex}@player.test>" if with_id else None
         to = self.campaign_address if campaign else self.user
         head = f"From: alice@example.test\r\nTo: {to}\r\nSubject: {subject}\r\n"
@@ -50,19 +52,30 @@ class Mailbox:
     # -- fetching
 
     def settings(self, **overrides) -> ImapSettings:
-        values = dict(host=self.dovecot.host, port=self.dovecot.imap_port, tls=False,
-                      user=self.user, password=self.dovecot.passwords[self.user], timeout=5.0)
+        values = dict(
+            host=self.dovecot.host,
+            port=self.dovecot.imap_port,
+            tls=False,
+            user=self.user,
+            password=self.dovecot.passwords[self.user],
+            timeout=5.0,
+        )
         values.update(overrides)
         return ImapSettings(**values)
 
     def belongs(self, headers: email.message.Message) -> bool:
         self.belongs_calls += 1
-        return any(self.campaign_address in str(headers.get(name, ""))
-                   for name in ("To", "Cc", "Delivered-To"))
+        return any(
+            self.campaign_address in str(headers.get(name, "")) for name in ("To", "Cc", "Delivered-To")
+        )
 
     def fetch(self, deliver=None, **overrides):
-        return fetch_new(self.settings(**overrides), FetchLedger(self.ledger_path),
-                         self.belongs, deliver or self.delivered.append)
+        return fetch_new(
+            self.settings(**overrides),
+            FetchLedger(self.ledger_path),
+            self.belongs,
+            deliver or self.delivered.append,
+        )
 
     # -- looking
 
@@ -228,8 +241,9 @@ def test_moves_without_the_move_capability(box, monkeypatch):
     from imapclient import IMAPClient
 
     real = IMAPClient.has_capability
-    monkeypatch.setattr(IMAPClient, "has_capability",
-                        lambda self, cap: False if cap.upper() == "MOVE" else real(self, cap))
+    monkeypatch.setattr(
+        IMAPClient, "has_capability", lambda self, cap: False if cap.upper() == "MOVE" else real(self, cap)
+    )
     others = box.arrive(1, campaign=False)
     ours = box.arrive(2)
     assert box.fetch().delivered == 2

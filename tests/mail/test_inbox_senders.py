@@ -20,9 +20,11 @@ TRICKS = {
 
 
 def message(from_lines: str, n: int) -> bytes:
-    return (f"{from_lines}To: Rita <gm@example.org>\nSubject: Re: [game7] Turn 3\n"
-            f"Message-ID: <trick-{n}@attacker.example>\n\nHand 1: Guard on Arthur, guess Princess\n"
-            "Hand 2: Guard on Arthur, guess Princess\n").encode()
+    return (
+        f"{from_lines}To: Rita <gm@example.org>\nSubject: Re: [game7] Turn 3\n"
+        f"Message-ID: <trick-{n}@attacker.example>\n\nHand 1: Guard on Arthur, guess Princess\n"
+        "Hand 2: Guard on Arthur, guess Princess\n"
+    ).encode()
 
 
 @pytest.mark.parametrize("from_lines", TRICKS.values(), ids=TRICKS.keys())

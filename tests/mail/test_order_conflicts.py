@@ -36,9 +36,11 @@ def two_playable_cards(campaign) -> tuple[int, str, str]:
 
 
 def mail(body: str, n: int = 1) -> bytes:
-    return (f"From: Chloé Martin <{ADDRESS}>\nTo: Rita <gm@example.org>\nSubject: Re: [game7] Turn 3\n"
-            f"Message-ID: <conflict-{n}@example.fr>\nContent-Type: text/plain; charset=utf-8\n"
-            f"Content-Transfer-Encoding: 8bit\n\n{body}\n").encode()
+    return (
+        f"From: Chloé Martin <{ADDRESS}>\nTo: Rita <gm@example.org>\nSubject: Re: [game7] Turn 3\n"
+        f"Message-ID: <conflict-{n}@example.fr>\nContent-Type: text/plain; charset=utf-8\n"
+        f"Content-Transfer-Encoding: 8bit\n\n{body}\n"
+    ).encode()
 
 
 def ack_text(campaign, draft_id: str) -> str:
@@ -53,7 +55,7 @@ def test_a_later_line_of_the_same_message_never_replaces_the_first_order(game):
     statuses = [(c.hand, c.written.card.title, c.status) for c in outcome.receipt.checked]
     assert statuses[0][:2] == (hand, first) and statuses[0][2] != "rejected"
     assert statuses[1] == (hand, second, "rejected")
-    assert f"another order (\"Hand {hand}: {first}" in outcome.receipt.checked[1].reason
+    assert f'another order ("Hand {hand}: {first}' in outcome.receipt.checked[1].reason
     assert game.order_book().mine(PLAYER)[hand]["card"] == first
     told = " ".join(ack_text(game, outcome.ack).split())
     assert f"this message already gives hand {hand} another order" in told

@@ -69,12 +69,7 @@ def test_deeply_nested_multiparts_do_not_crash():
 
 
 def test_deeply_nested_blockquotes_do_not_crash():
-    markup = (
-        "<div>Hand 3: Baron</div>"
-        + "<blockquote>" * 400
-        + "deep"
-        + "</blockquote>" * 400
-    )
+    markup = "<div>Hand 3: Baron</div>" + "<blockquote>" * 400 + "deep" + "</blockquote>" * 400
     read = read_mail(html_message(markup))
     assert read.own_text == "Hand 3: Baron"
 
@@ -89,17 +84,13 @@ def test_a_few_megabytes_of_plain_text():
 def test_a_few_megabytes_of_html_with_an_attachment():
     """A long HTML thread (about 1 MB of markup) plus a 2 MB picture: what big replies look like."""
     markup = (
-        "<div>Hand 3: Baron on Bruno</div><blockquote>"
-        + f"<div>{TURN_HTML}</div>" * 1500
-        + "</blockquote>"
+        "<div>Hand 3: Baron on Bruno</div><blockquote>" + f"<div>{TURN_HTML}</div>" * 1500 + "</blockquote>"
     )
     picture = base64.encodebytes(random.Random(1).randbytes(1_500_000)).decode()
     entity = multipart(
         "mixed",
         [
-            multipart(
-                "related", [part(markup, "text/html; charset=utf-8")], boundary="rel"
-            ),
+            multipart("related", [part(markup, "text/html; charset=utf-8")], boundary="rel"),
             (
                 "Content-Type: image/jpeg; name=p.jpg\nContent-Disposition: attachment; filename=p.jpg\n"
                 f"Content-Transfer-Encoding: base64\n\n{picture}"
@@ -285,20 +276,16 @@ def test_corpus(expected):
     if "turn" in expected:
         assert read.turn == expected["turn"]
     for text in _as_list(expected.get("own_text_contains")):
-        assert text in read.own_text, (
-            f"{text!r} missing from own_text:\n{read.own_text}"
-        )
+        assert text in read.own_text, f"{text!r} missing from own_text:\n{read.own_text}"
     for text in _as_list(expected.get("own_text_excludes")):
-        assert text not in read.own_text, (
-            f"{text!r} should not be in own_text:\n{read.own_text}"
-        )
+        assert text not in read.own_text, f"{text!r} should not be in own_text:\n{read.own_text}"
     lines = read.own_text.splitlines()
     for order in _as_list(expected.get("orders")):
         hand, card = _order_fields(order)
         assert hand is not None and card is not None, order
-        assert any(
-            _hand_on_line(hand, line) and _card_on_line(card, line) for line in lines
-        ), f"order hand {hand} {card} not on one line of own_text:\n{read.own_text}"
+        assert any(_hand_on_line(hand, line) and _card_on_line(card, line) for line in lines), (
+            f"order hand {hand} {card} not on one line of own_text:\n{read.own_text}"
+        )
 
 
 def test_corpus_38_boundary_is_recovered():

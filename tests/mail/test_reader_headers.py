@@ -38,9 +38,7 @@ def test_no_from_header_gives_empty_sender_and_a_defect():
 
 
 def test_malformed_from_still_yields_the_address():
-    read = read_mail(
-        message("Hand 3: Baron", sender='"Chloé <broken <Chloe@example.org>')
-    )
+    read = read_mail(message("Hand 3: Baron", sender='"Chloé <broken <Chloe@example.org>'))
     assert read.sender == "chloe@example.org"
 
 
@@ -76,18 +74,14 @@ def test_subject_tag_keeps_its_case_and_allows_dots_dashes_underscores():
     assert (read.tag, read.turn) == ("Love_Letter.7-b", 12)
 
 
-@pytest.mark.parametrize(
-    "subject", ["Re: your cards", "[game7] orders", "[game 7] Turn 3", ""]
-)
+@pytest.mark.parametrize("subject", ["Re: your cards", "[game7] orders", "[game 7] Turn 3", ""])
 def test_subject_without_tag_gives_none(subject):
     read = read_mail(message("Hand 3: Baron", subject=subject))
     assert (read.tag, read.turn) == (None, None)
 
 
 def test_subject_is_decoded():
-    read = read_mail(
-        message("x", subject="=?iso-8859-1?q?R=E9p=2E_=3A_=5Bgame7=5D_Turn_3?=")
-    )
+    read = read_mail(message("x", subject="=?iso-8859-1?q?R=E9p=2E_=3A_=5Bgame7=5D_Turn_3?="))
     assert read.subject == "Rép. : [game7] Turn 3"
     assert (read.tag, read.turn) == ("game7", 3)
 
@@ -134,13 +128,16 @@ def test_an_ambiguous_from_header_is_reported(header):
     assert "From" in read.sender_problem
 
 
-@pytest.mark.parametrize("header", [
-    "From: Bruno <bruno@example.org>\n",
-    "From: bruno@example.org\n",
-    'From: "bruno@example.org" <Bruno@Example.org>\n',  # the name repeats the address: one sender
-    "From: bruno@example.org (Bruno Keller)\n",
-    'From: "Keller, Bruno" <bruno@example.org>\n',
-])
+@pytest.mark.parametrize(
+    "header",
+    [
+        "From: Bruno <bruno@example.org>\n",
+        "From: bruno@example.org\n",
+        'From: "bruno@example.org" <Bruno@Example.org>\n',  # the name repeats the address: one sender
+        "From: bruno@example.org (Bruno Keller)\n",
+        'From: "Keller, Bruno" <bruno@example.org>\n',
+    ],
+)
 def test_a_plain_from_header_is_no_problem(header):
     read = read_mail((header + "Subject: x\n\nHand 3: Baron\n").encode())
     assert read.sender == "bruno@example.org" and read.sender_problem is None

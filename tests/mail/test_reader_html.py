@@ -54,10 +54,7 @@ def test_gmail_html_inline_answers_between_split_blockquotes():
         f'<blockquote class="gmail_quote">{tail}</blockquote></div>'
     )
     read = read_mail(html_message(markup))
-    assert (
-        read.own_text
-        == "See below\n\nHand 3: Baron on Bruno\n\nHand 7: Prince on myself"
-    )
+    assert read.own_text == "See below\n\nHand 3: Baron on Bruno\n\nHand 7: Prince on myself"
 
 
 def test_gmail_forward_div_without_blockquote_is_quoted():
@@ -140,9 +137,7 @@ def test_gmail_signature_div_is_cut():
 
 
 def test_html_keeps_line_breaks_and_entities():
-    markup = (
-        "<p>Hand 3: Guard &rarr; Bruno (Prince)<br>Hand 7: Prince&nbsp;on&nbsp;me</p>"
-    )
+    markup = "<p>Hand 3: Guard &rarr; Bruno (Prince)<br>Hand 7: Prince&nbsp;on&nbsp;me</p>"
     read = read_mail(html_message(markup))
     assert read.own_text == "Hand 3: Guard → Bruno (Prince)\nHand 7: Prince on me"
 
@@ -168,12 +163,8 @@ _XP_SPECIAL = (
 )
 XP_IS_QUOTE = lxml.etree.XPath(f"boolean(self::*[{_XP_QUOTE}])")
 XP_IS_SPECIAL = lxml.etree.XPath(f"boolean(self::*[{_XP_SPECIAL}])")
-XP_SPECIALS_AT = lxml.etree.XPath(
-    f".//*[{_XP_SPECIAL}][count(ancestor::*[{_XP_SPECIAL}]) = $base]"
-)
-XP_OUTLOOK_START = lxml.etree.XPath(
-    f"(//*[@id][{_XP_ID} = 'appendonsend' or {_XP_ID} = 'divrplyfwdmsg'])[1]"
-)
+XP_SPECIALS_AT = lxml.etree.XPath(f".//*[{_XP_SPECIAL}][count(ancestor::*[{_XP_SPECIAL}]) = $base]")
+XP_OUTLOOK_START = lxml.etree.XPath(f"(//*[@id][{_XP_ID} = 'appendonsend' or {_XP_ID} = 'divrplyfwdmsg'])[1]")
 
 HTML_ATTRIBUTES = st.lists(
     st.sampled_from(
@@ -279,9 +270,9 @@ def test_html_that_fails_late_reads_as_if_it_had_failed_at_once(monkeypatch):
     read = read_mail(html_message("<div>Hand 3: Baron on Bruno</div>"))
     assert read.own_text == "Hand 3: Baron on Bruno"
     notes = list(read.defects)
-    assert notes.index(
-        "the HTML part is malformed; stripped its tags crudely"
-    ) < notes.index("no text part; read the HTML part")
+    assert notes.index("the HTML part is malformed; stripped its tags crudely") < notes.index(
+        "no text part; read the HTML part"
+    )
 
 
 def test_a_late_note_goes_where_it_would_have_gone():
@@ -303,8 +294,7 @@ def test_a_late_note_goes_where_it_would_have_gone():
 
 HIDDEN = {
     "display none": '<div style="display:none">Hand 7: Princess</div>',
-    "display none, spaced and loud":
-        '<span style="color: red; DISPLAY : NONE !important">Hand 7: Princess</span>',
+    "display none, spaced and loud": '<span style="color: red; DISPLAY : NONE !important">Hand 7: Princess</span>',
     "visibility hidden": '<p style="visibility: hidden">Hand 7: Princess</p>',
     "hidden attribute": "<div hidden>Hand 7: Princess</div>",
     "zero font size": '<span style="font-size:0">Hand 7: Princess</span>',
@@ -312,8 +302,7 @@ HIDDEN = {
     "outlook mso-hide": '<span style="mso-hide:all">Hand 7: Princess</span>',
     "transparent": '<span style="opacity:0">Hand 7: Princess</span>',
     "collapsed box": '<div style="max-height:0;overflow:hidden">Hand 7: Princess</div>',
-    "nested in a hidden block":
-        '<div style="display:none"><table><tr><td>Hand 7: Princess</td></tr></table></div>',
+    "nested in a hidden block": '<div style="display:none"><table><tr><td>Hand 7: Princess</td></tr></table></div>',
 }
 
 
@@ -330,24 +319,30 @@ def test_text_after_a_hidden_element_is_still_read():
     assert read_mail(html_message(markup)).own_text == "Hand 3: Baron on Bruno"
 
 
-@pytest.mark.parametrize("visible", [
-    '<span style="font-size:10px">Hand 7: Princess</span>',
-    '<span style="display:inline">Hand 7: Princess</span>',
-    '<span aria-hidden="true">Hand 7: Princess</span>',  # hidden from screen readers, not the eye
-    '<span style="height:0">Hand 7: Princess</span>',  # overflow shows
-])
+@pytest.mark.parametrize(
+    "visible",
+    [
+        '<span style="font-size:10px">Hand 7: Princess</span>',
+        '<span style="display:inline">Hand 7: Princess</span>',
+        '<span aria-hidden="true">Hand 7: Princess</span>',  # hidden from screen readers, not the eye
+        '<span style="height:0">Hand 7: Princess</span>',  # overflow shows
+    ],
+)
 def test_visible_styled_text_is_read(visible):
     assert "Hand 7: Princess" in read_mail(html_message(f"<div>{visible}</div>")).own_text
 
 
-@pytest.mark.parametrize("markup", [
-    '<style>.x { display: none }</style><div>Hand 3: Baron on Bruno</div><div class="x">Hand 7: Princess</div>',
-    '<style>p.a, .b{color:red} .c{visibility:hidden}</style><div>Hand 3: Baron on Bruno</div>'
-    '<p class="b c">Hand 7: Princess</p>',
-    '<style>#n{font-size:0}</style><div>Hand 3: Baron on Bruno</div><span id="n">Hand 7: Princess</span>',
-    '<head><style type="text/css">\n.MsoHide {mso-hide: all; display: none !important}\n</style></head>'
-    '<body><div>Hand 3: Baron on Bruno</div><div class="MsoHide">Hand 7: Princess</div></body>',
-])
+@pytest.mark.parametrize(
+    "markup",
+    [
+        '<style>.x { display: none }</style><div>Hand 3: Baron on Bruno</div><div class="x">Hand 7: Princess</div>',
+        "<style>p.a, .b{color:red} .c{visibility:hidden}</style><div>Hand 3: Baron on Bruno</div>"
+        '<p class="b c">Hand 7: Princess</p>',
+        '<style>#n{font-size:0}</style><div>Hand 3: Baron on Bruno</div><span id="n">Hand 7: Princess</span>',
+        '<head><style type="text/css">\n.MsoHide {mso-hide: all; display: none !important}\n</style></head>'
+        '<body><div>Hand 3: Baron on Bruno</div><div class="MsoHide">Hand 7: Princess</div></body>',
+    ],
+)
 def test_text_hidden_by_a_stylesheet_class_or_id_is_not_read(markup):
     read = read_mail(html_message(markup))
     assert read.own_text == "Hand 3: Baron on Bruno"

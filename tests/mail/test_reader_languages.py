@@ -25,15 +25,15 @@ HEADERS = {
     "en-wrapped-address": "On Tue, Dec 1, 2026 at 10:00 AM Rita (pbem) <\ngm@example.org> wrote:",
     "de-thunderbird": "Am 01.12.2026 um 10:00 schrieb Rita (pbem):",
     "de-outlook-block": "Von: Rita (pbem) <gm@example.org>\nGesendet: Dienstag, 1. Dezember 2026 10:00\n"
-                        "An: Chloé Martin\nBetreff: [game7] Turn 3",
+    "An: Chloé Martin\nBetreff: [game7] Turn 3",
     "fr-gmail": "Le mar. 1 déc. 2026 à 10:00, Rita (pbem) <gm@example.org> a écrit :",
     "fr-webmail-block": "========================================\nMessage du : 01/12/2026 10:00\n"
-                        "De : \"Rita (pbem)\" <gm@example.org>\nA : chloe@example.org\nCopie à :\n"
-                        "Sujet : [game7] Turn 3",
+    'De : "Rita (pbem)" <gm@example.org>\nA : chloe@example.org\nCopie à :\n'
+    "Sujet : [game7] Turn 3",
     "es-gmail": "El mar, 1 dic 2026 a las 10:00, Rita (<gm@example.org>) escribió:",
     "ca-gmail": "El 01/12/2026 10:00, Rita <gm@example.org> ha escrit:",
     "it-gmail": "Il giorno mar 1 dic 2026 alle ore 10:00 Rita <gm@example.org> ha scritto:",
-    "it-mobile": "In data 1 dicembre 2026 10:00:00 \"Rita (pbem)\" <gm@example.org> ha scritto:",
+    "it-mobile": 'In data 1 dicembre 2026 10:00:00 "Rita (pbem)" <gm@example.org> ha scritto:',
     "pt-gmail": "Em ter., 1 de dez. de 2026 às 10:00, Rita <gm@example.org> escreveu:",
     "nl-apple": "Op 1 dec. 2026 om 10:00 heeft Rita <gm@example.org> het volgende geschreven:",
     "da-gmail": "tir. 1. dec. 2026 kl. 10.00 skrev Rita <gm@example.org>:",
@@ -42,20 +42,20 @@ HEADERS = {
     "fi-gmail": "ti 1. jouluk. 2026 klo 10.00 Rita\n<gm@example.org> kirjoitti:",
     "pl-thunderbird": "W dniu 1.12.2026 o 10:00, gm@example.org pisze:",
     "ru-outlook-block": "От: Rita (pbem) <gm@example.org>\nОтправлено: 1 декабря 2026 г. 10:00\n"
-                        "Кому: Chloé\nТема: [game7] Turn 3",
+    "Кому: Chloé\nТема: [game7] Turn 3",
     "ru-gmail": "вт, 1 дек. 2026 г. в 10:00, Rita <gm@example.org>:",
-    "ru-android": "01.12.2026 10:00 пользователь \"gm@example.org\" <gm@example.org> написал:",
+    "ru-android": '01.12.2026 10:00 пользователь "gm@example.org" <gm@example.org> написал:',
     "ru-mailru": "Tue, 1 Dec 2026 10:00 +0100 от Rita <gm@example.org>:",
     "uk-gmail": "1 грудня 2026 р. о 10:00 Rita <gm@example.org> написав:",
     "zh-outlook-block": "发件人: Rita <gm@example.org>\n发送时间: 2026年12月1日 10:00\n收件人: Chloé\n"
-                        "主题: [game7] Turn 3",
+    "主题: [game7] Turn 3",
     "zh-apple": "在 2026年12月1日，上午10:00，Rita <gm@example.org> 写道：",
     "ja-apple": "2026/12/01 10:00、Rita <gm@example.org> のメッセージ:",
     "ja-outlook-block": "差出人: Rita <gm@example.org>\n送信日時: 2026年12月1日 10:00\n宛先: Chloé\n"
-                        "件名: [game7] Turn 3",
+    "件名: [game7] Turn 3",
     "ko-apple": "2026. 12. 1. 오전 10:00, Rita <gm@example.org> 작성:",
     "ko-outlook-block": "보낸 사람: Rita <gm@example.org>\n보낸 날짜: 2026년 12월 1일 10:00\n"
-                        "받는 사람: Chloé\n제목: [game7] Turn 3",
+    "받는 사람: Chloé\n제목: [game7] Turn 3",
     "vi-gmail": "Vào 10:00 1 tháng 12, 2026, Rita <gm@example.org> đã viết:",
     "en-html-flattened-block": "From: gm@example.org Date: Tue, 1 Dec 2026 10:00:00 +0100",
     "en-date-first-block": "Date: Tue, 1 Dec 2026 10:00:00 +0100\nTo: chloe@example.org",
@@ -70,8 +70,11 @@ def test_the_unquoted_turn_mail_under_a_known_header_is_not_read(header):
     assert_no_lookalikes(read)
 
 
-@pytest.mark.parametrize("header", [h for k, h in HEADERS.items() if "block" not in k and "footer" not in k],
-                         ids=[k for k in HEADERS if "block" not in k and "footer" not in k])
+@pytest.mark.parametrize(
+    "header",
+    [h for k, h in HEADERS.items() if "block" not in k and "footer" not in k],
+    ids=[k for k in HEADERS if "block" not in k and "footer" not in k],
+)
 def test_a_known_attribution_above_a_quote_is_dropped(header):
     read = read_mail(message(f"{ORDERS}\n\n{header}\n{quote(TURN_MAIL)}\n"))
     assert read.own_text == ORDERS
@@ -83,12 +86,15 @@ def test_reply_text_on_the_attribution_line_is_kept(glue):
     assert read_mail(message(body + quote(TURN_MAIL))).own_text == "Hand 3: Baron on Bruno"
 
 
-@pytest.mark.parametrize("words", [
-    "Am Ende schrieb ich:",  # an opener and a verb, but no date and no address
-    "On Monday I sent Bruno away:",
-    "Le Baron, c'est pour Bruno :",
-    "2 cards left, Bruno <- watch him:",
-])
+@pytest.mark.parametrize(
+    "words",
+    [
+        "Am Ende schrieb ich:",  # an opener and a verb, but no date and no address
+        "On Monday I sent Bruno away:",
+        "Le Baron, c'est pour Bruno :",
+        "2 cards left, Bruno <- watch him:",
+    ],
+)
 def test_a_players_own_line_that_resembles_an_attribution_is_kept(words):
     body = f"{words}\nHand 3: Baron on Bruno"
     assert read_mail(message(body + "\n")).own_text == body
@@ -104,23 +110,29 @@ def test_a_sentence_that_starts_like_a_device_footer_is_the_players():
     assert read_mail(message(body)).own_text == body.strip()
 
 
-@pytest.mark.parametrize("sign_off", [
-    "Kind regards,\nChloé Martin\nLyon chess club",
-    "Regards,\n\nChloé Martin",
-    "Mit freundlichen Grüßen\nChloé Martin\nBerlin",
-    "Cordialement,\nChloé\n06 00 00 00 00",
-    "Med venlig hilsen\n\nChloé",
-    "С уважением,\nХлоя\nМосква",
-])
+@pytest.mark.parametrize(
+    "sign_off",
+    [
+        "Kind regards,\nChloé Martin\nLyon chess club",
+        "Regards,\n\nChloé Martin",
+        "Mit freundlichen Grüßen\nChloé Martin\nBerlin",
+        "Cordialement,\nChloé\n06 00 00 00 00",
+        "Med venlig hilsen\n\nChloé",
+        "С уважением,\nХлоя\nМосква",
+    ],
+)
 def test_a_sign_off_closing_the_orders_is_dropped(sign_off):
     assert read_mail(message(f"{ORDERS}\n\n{sign_off}\n")).own_text == ORDERS
 
 
-@pytest.mark.parametrize("body", [
-    "Hand 3: Baron on Bruno\nRegards,\nHand 7: Prince on myself\nChloé",
-    "Regards,\nHand 3: Baron on Bruno\nHand 7: Prince on myself",
-    "Hand 3: Baron on Bruno\n\nBest regards,\nH7 Prince on myself\nChloé",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Hand 3: Baron on Bruno\nRegards,\nHand 7: Prince on myself\nChloé",
+        "Regards,\nHand 3: Baron on Bruno\nHand 7: Prince on myself",
+        "Hand 3: Baron on Bruno\n\nBest regards,\nH7 Prince on myself\nChloé",
+    ],
+)
 def test_a_sign_off_never_takes_an_order_with_it(body):
     assert "Prince on myself" in read_mail(message(body)).own_text
     assert "Baron on Bruno" in read_mail(message(body)).own_text

@@ -32,9 +32,7 @@ def test_alternative_prefers_plain():
 
 
 def test_alternative_with_empty_plain_uses_html():
-    entity = multipart(
-        "alternative", [part("\n  \n"), part(HTML_REPLY, "text/html; charset=utf-8")]
-    )
+    entity = multipart("alternative", [part("\n  \n"), part(HTML_REPLY, "text/html; charset=utf-8")])
     read = read_mail(multipart_message(entity))
     assert read.own_text == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
     assert any("HTML" in d for d in read.defects)
@@ -42,9 +40,7 @@ def test_alternative_with_empty_plain_uses_html():
 
 def test_alternative_with_stub_plain_uses_html():
     stub = "This message is in HTML format. Please use an HTML-capable mail program to view it."
-    entity = multipart(
-        "alternative", [part(stub), part(HTML_REPLY, "text/html; charset=utf-8")]
-    )
+    entity = multipart("alternative", [part(stub), part(HTML_REPLY, "text/html; charset=utf-8")])
     read = read_mail(multipart_message(entity))
     assert "Hand 3: Baron on Bruno" in read.own_text
     assert "HTML format" not in read.full_text
@@ -86,8 +82,7 @@ def test_mixed_ignores_attachments_and_attached_files():
                 "text/plain; charset=utf-8; name=old-orders.txt",
                 "Content-Disposition: attachment; filename=old-orders.txt\n",
             ),
-            "Content-Type: message/rfc822\nContent-Disposition: attachment; filename=old.eml\n\n"
-            + eml,
+            "Content-Type: message/rfc822\nContent-Disposition: attachment; filename=old.eml\n\n" + eml,
         ],
     )
     read = read_mail(multipart_message(entity))
@@ -218,9 +213,7 @@ def test_wrong_boundary_without_parts_reads_as_text():
 
 
 def test_truncated_multipart_still_reads_what_is_there():
-    entity = multipart(
-        "alternative", [part("Hand 3: Baron on Bruno\n"), part(HTML_REPLY, "text/html")]
-    )
+    entity = multipart("alternative", [part("Hand 3: Baron on Bruno\n"), part(HTML_REPLY, "text/html")])
     raw = multipart_message(entity)
     cut = raw[: raw.index(b"<html>") + 10]
     read = read_mail(cut)

@@ -25,13 +25,13 @@ PLAYER, ADDRESS = "Chloé", "chloe@example.fr"
 # the reader's: only knowing its own words saves the orders under it.
 HEADER_BLOCKS = {
     "ru-outlook": "От: Rita <gm@example.org>\nОтправлено: 1 декабря 2026 г. 10:00\nКому: Chloé\n"
-                  "Тема: {subject}",
+    "Тема: {subject}",
     "de-outlook": "Von: Rita <gm@example.org>\nGesendet: Dienstag, 1. Dezember 2026 10:00\nAn: Chloé\n"
-                  "Betreff: {subject}",
+    "Betreff: {subject}",
     "zh-outlook": "发件人: Rita <gm@example.org>\n发送时间: 2026年12月1日 10:00\n收件人: Chloé\n"
-                  "主题: {subject}",
+    "主题: {subject}",
     "tr-outlook (no table knows it)": "Kimden: Rita <gm@example.org>\nGönderildi: 1 Aralık 2026 Salı 10:00\n"
-                                      "Kime: Chloé\nKonu: {subject}",
+    "Kime: Chloé\nKonu: {subject}",
     "no header at all": "",
 }
 
@@ -46,8 +46,11 @@ def game(tmp_path):
 
 def turn_mail(campaign) -> tuple[str, str, str]:
     """Chloé's private turn-3 mail: its Message-ID, subject and text as her client shows it."""
-    entry_id, entry = next((i, e) for i, e in campaign_outbox(campaign).items()
-                           if e["kind"] == "private" and e["player"] == PLAYER and e["turn"] == 3)
+    entry_id, entry = next(
+        (i, e)
+        for i, e in campaign_outbox(campaign).items()
+        if e["kind"] == "private" and e["player"] == PLAYER and e["turn"] == 3
+    )
     raw = (campaign.folder / "turns" / "turn-002" / "mail" / f"{entry['draft']}.eml").read_bytes()
     msg = message_from_bytes(raw, policy=default)
     text = msg.get_body(preferencelist=("plain",)).get_content().replace("\r\n", "\n")
@@ -64,13 +67,18 @@ def my_orders(campaign) -> dict[int, str]:
     """An order of Chloé's for each hand where she plays this turn: the first card she holds."""
     position = campaign.position()
     seat = position.players.index(PLAYER)
-    return {h.number: h.cards[seat][0].title for h in position.game.hands
-            if not h.ended and h.alive[seat] and h.active == seat}
+    return {
+        h.number: h.cards[seat][0].title
+        for h in position.game.hands
+        if not h.ended and h.alive[seat] and h.active == seat
+    }
 
 
 def reply(message_id: str | None, subject: str, body: str) -> bytes:
-    head = (f"From: Chloé Martin <{ADDRESS}>\nTo: Rita <gm@example.org>\nSubject: RE: {subject}\n"
-            "Message-ID: <reply-own-words@example.fr>\n")
+    head = (
+        f"From: Chloé Martin <{ADDRESS}>\nTo: Rita <gm@example.org>\nSubject: RE: {subject}\n"
+        "Message-ID: <reply-own-words@example.fr>\n"
+    )
     if message_id:
         head += f"In-Reply-To: {message_id}\nReferences: {message_id}\n"
     head += "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n"
@@ -119,7 +127,8 @@ def test_a_single_short_line_that_happens_to_match_the_sent_mail_is_kept():
     wrote that equals one line of the sent mail is still theirs."""
     sent = "Your orders on file:\nHand 3: Baron on Bruno\nHand 7: (none)\n"
     assert read_mail(reply(None, "x", "Hand 3: Baron on Bruno\n"), answering=[sent]).own_text == (
-        "Hand 3: Baron on Bruno")
+        "Hand 3: Baron on Bruno"
+    )
     both = "Hand 3: Baron on Bruno\nHand 7: (none)\n"
     read = read_mail(reply(None, "x", "Hand 7: Prince\n\n" + both), answering=[sent])
     assert read.own_text == "Hand 7: Prince"

@@ -51,11 +51,7 @@ def _shape(msg) -> list:
                 part.is_multipart(),
                 part._headers,
                 None if part.is_multipart() else part._payload,
-                attempt(
-                    lambda p=part: (
-                        None if p.is_multipart() else p.get_payload(decode=True)
-                    )
-                ),
+                attempt(lambda p=part: None if p.is_multipart() else p.get_payload(decode=True)),
                 [type(defect).__name__ for defect in part.defects],
             )
         )
@@ -96,10 +92,7 @@ HOSTILE_MIME_HEADERS = [
 
 @pytest.mark.parametrize("header", HOSTILE_MIME_HEADERS)
 def test_reader_policy_parses_hostile_mime_headers_like_policy_default(header):
-    raw = (
-        b"From: a@example.org\n" + header + b"\n\n--b1\nContent-Type: text/plain\n\n"
-        b"Hand 3: Baron\n--b1--\n"
-    )
+    raw = b"From: a@example.org\n" + header + b"\n\n--b1\nContent-Type: text/plain\n\nHand 3: Baron\n--b1--\n"
     default, reader = _parse_both(raw)
     assert reader == default
 
@@ -241,11 +234,7 @@ def _encoded_word(text: str, charset: str, encoding: str) -> str:
     if encoding in "bB":
         return f"=?{charset}?{encoding}?{base64.b64encode(data).decode()}?="
     coded = "".join(
-        chr(byte)
-        if chr(byte).isalnum() and byte < 128
-        else "_"
-        if byte == 32
-        else f"={byte:02X}"
+        chr(byte) if chr(byte).isalnum() and byte < 128 else "_" if byte == 32 else f"={byte:02X}"
         for byte in data
     )
     return f"=?{charset}?{encoding}?{coded}?="
@@ -275,9 +264,7 @@ FROM_WORD = st.one_of(
         st.sampled_from(["utf-8", "iso-8859-1", "utf-16"]),
         st.sampled_from(["q", "Q", "b", "B"]),
     ),
-    st.sampled_from(
-        ["=?utf-8?q?=Zz?=", "=?bogus?q?x?=", "=?utf-8?b?QQ?=", "=?utf-8?q?x?=abc"]
-    ),
+    st.sampled_from(["=?utf-8?q?=Zz?=", "=?bogus?q?x?=", "=?utf-8?b?QQ?=", "=?utf-8?q?x?=abc"]),
 )
 FROM_VALUE = st.builds(
     lambda words, sep, gap, local, domain, bare: (

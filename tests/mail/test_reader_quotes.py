@@ -74,11 +74,7 @@ def test_quotes_of_any_depth_are_dropped(prefix):
 @pytest.mark.parametrize("top", [True, False])
 def test_attribution_lines_are_dropped(attribution, top):
     quoted = attribution + "\n" + quote(TURN_MAIL)
-    body = (
-        f"Hand 3: Baron on Bruno\n\n{quoted}\n"
-        if top
-        else f"{quoted}\n\nHand 3: Baron on Bruno\n"
-    )
+    body = f"Hand 3: Baron on Bruno\n\n{quoted}\n" if top else f"{quoted}\n\nHand 3: Baron on Bruno\n"
     read = read_mail(message(body))
     assert read.own_text == "Hand 3: Baron on Bruno"
 
@@ -95,10 +91,7 @@ def test_a_players_line_like_an_attribution_without_date_is_kept():
 
 
 def test_a_players_line_ending_in_wrote_is_kept_when_no_quote_follows():
-    assert (
-        own("Hand 3: Baron\nBruno wrote:\nI will win")
-        == "Hand 3: Baron\nBruno wrote:\nI will win"
-    )
+    assert own("Hand 3: Baron\nBruno wrote:\nI will win") == "Hand 3: Baron\nBruno wrote:\nI will win"
 
 
 @pytest.mark.parametrize(
@@ -124,18 +117,12 @@ def test_unquoted_original_blocks_end_the_own_words(block):
 
 
 def test_a_lone_from_line_of_the_player_is_kept():
-    assert (
-        own("From: Chloé, with love\nHand 3: Baron")
-        == "From: Chloé, with love\nHand 3: Baron"
-    )
+    assert own("From: Chloé, with love\nHand 3: Baron") == "From: Chloé, with love\nHand 3: Baron"
 
 
 @pytest.mark.parametrize("separator", ["-- ", "--"])
 def test_signature_is_dropped(separator):
-    body = (
-        f"Hand 3: Baron on Bruno\n{separator}\nChloé Martin\nHand 9: nothing\n\n"
-        + quote(TURN_MAIL)
-    )
+    body = f"Hand 3: Baron on Bruno\n{separator}\nChloé Martin\nHand 9: nothing\n\n" + quote(TURN_MAIL)
     assert own(body) == "Hand 3: Baron on Bruno"
 
 
@@ -167,10 +154,7 @@ def test_mobile_footers_are_dropped(footer):
 
 def test_web_de_header_block_starting_with_gesendet_is_cut():
     block = "Gesendet: Sonntag, 29. November 2026 um 19:00 Uhr\nVon: Rita <gm@example.org>\nAn: Chloé\nBetreff: [game7] Turn 3"
-    assert (
-        own(f"Hand 3: Baron on Bruno\n\n{block}\n\n{TURN_MAIL}")
-        == "Hand 3: Baron on Bruno"
-    )
+    assert own(f"Hand 3: Baron on Bruno\n\n{block}\n\n{TURN_MAIL}") == "Hand 3: Baron on Bruno"
 
 
 def test_web_de_quote_div_is_quoted():
@@ -184,9 +168,7 @@ def test_answers_typed_into_an_unmarked_outlook_original_are_taken():
         "Hand 7:\n", "Hand 7: Prince on myself\n"
     )
     block = "From: Rita (pbem) <gm@example.org>\nSent: Tuesday\nTo: Chloé\nSubject: [game7] Turn 3"
-    read = read_mail(
-        message(f"My orders are in the form below.\n\n{block}\n\n{original}")
-    )
+    read = read_mail(message(f"My orders are in the form below.\n\n{block}\n\n{original}"))
     assert (
         read.own_text
         == "My orders are in the form below.\n\nHand 3: Baron on Bruno\nHand 7: Prince on myself"
@@ -194,9 +176,9 @@ def test_answers_typed_into_an_unmarked_outlook_original_are_taken():
 
 
 def test_orders_above_an_unmarked_original_win_over_its_filled_form():
-    original = TURN_MAIL.replace(
-        "Hand 3:\n", "Hand 3: Guard on Bruno, guess Prince\n"
-    ).replace("Hand 7:\n", "Hand 7: Prince on myself\n")
+    original = TURN_MAIL.replace("Hand 3:\n", "Hand 3: Guard on Bruno, guess Prince\n").replace(
+        "Hand 7:\n", "Hand 7: Prince on myself\n"
+    )
     block = "From: Rita (pbem) <gm@example.org>\nSent: Tuesday\nTo: Chloé\nSubject: [game7] Turn 3"
     read = read_mail(message(f"Hand 3: Baron on Bruno\n\n{block}\n\n{original}"))
     assert read.own_text == "Hand 3: Baron on Bruno\n\nHand 7: Prince on myself"
@@ -210,9 +192,7 @@ def test_answers_typed_into_an_original_below_an_attribution_are_taken():
 
 def test_an_unmarked_original_with_a_blank_form_gives_nothing():
     block = "From: Rita (pbem) <gm@example.org>\nSent: Tuesday\nTo: Chloé\nSubject: [game7] Turn 3"
-    unindented = TURN_MAIL.replace(
-        "  Hand  ", "Hand "
-    )  # as HTML-to-text leaves the card list
+    unindented = TURN_MAIL.replace("  Hand  ", "Hand ")  # as HTML-to-text leaves the card list
     read = read_mail(message(f"Hand 3: Baron on Bruno\n\n{block}\n\n{unindented}"))
     assert read.own_text == "Hand 3: Baron on Bruno"
 
@@ -230,9 +210,7 @@ def test_inline_answers_get_their_hand():
 
 @pytest.mark.parametrize("blank_lines", [1, 2])
 def test_inline_answers_after_blank_lines(blank_lines):
-    read = read_mail(
-        message(inline_reply("Baron on Bruno", "Prince on myself", blank_lines))
-    )
+    read = read_mail(message(inline_reply("Baron on Bruno", "Prince on myself", blank_lines)))
     lines = [line for line in read.own_text.splitlines() if line]
     assert lines == ["Hand 3: Baron on Bruno", "Hand 7: Prince on myself"]
 
@@ -272,9 +250,7 @@ def test_a_quoted_content_line_between_form_and_text_breaks_the_link():
 
 
 def test_form_edited_in_place_is_still_quoted_and_not_taken():
-    quoted = quote(TURN_MAIL).replace(
-        "> Hand 3:\n", "> Hand 3: Guard on Bruno, guess Prince\n"
-    )
+    quoted = quote(TURN_MAIL).replace("> Hand 3:\n", "> Hand 3: Guard on Bruno, guess Prince\n")
     read = read_mail(message("See my orders below.\n\n" + ATTRIBUTION + "\n" + quoted))
     assert read.own_text == "See my orders below."
 
@@ -296,10 +272,7 @@ def test_own_lines_are_not_reflowed_and_trailing_space_is_stripped():
 
 
 def test_runs_of_blank_lines_are_collapsed():
-    assert (
-        own("Hand 3: Baron\n\n\n\n\n\nHand 7: Prince\n\nbye")
-        == "Hand 3: Baron\n\nHand 7: Prince\n\nbye"
-    )
+    assert own("Hand 3: Baron\n\n\n\n\n\nHand 7: Prince\n\nbye") == "Hand 3: Baron\n\nHand 7: Prince\n\nbye"
 
 
 def test_own_text_has_no_leading_or_trailing_blank_lines():
@@ -312,12 +285,15 @@ def test_readmail_is_frozen():
         read.sender = "x"  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("answer", [
-    "Hand #3: Baron on Bruno",
-    "* Hand 3: Baron on Bruno",
-    "\u2022 H3 Baron on Bruno",
-    "- hand 3 - Baron on Bruno",
-])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Hand #3: Baron on Bruno",
+        "* Hand 3: Baron on Bruno",
+        "\u2022 H3 Baron on Bruno",
+        "- hand 3 - Baron on Bruno",
+    ],
+)
 def test_an_answer_under_a_form_line_that_names_another_hand_keeps_its_own(answer):
     """One grammar for hand references (pbem.grammar): the reader must see the hand the order
     parser sees, or it files the order under the form line above it ("Hand 7: Hand #3: ...")."""
@@ -330,13 +306,34 @@ def test_an_answer_under_a_form_line_that_names_another_hand_keeps_its_own(answe
 
 
 PIECES = [
-    "", "Hand 3: Baron on Bruno", "H7 Prince on myself", "> Hand 3:", ">", "> Your cards",
-    "Guard on Bruno", "On Tue, 1 Dec 2026 at 10:00, Rita <gm@example.org> wrote:",
-    "reply On Tue, 1 Dec 2026, Rita <gm@example.org> wrote:", "Von: Rita", "Gesendet: 1.12.2026",
-    "An: Chloé", "Betreff: x", "-----", "====", "Regards,", "Chloé Martin", "Sent from my iPhone",
-    "2026-12-01 10:00 GMT+01:00 Rita <gm@example.org>:", "发件人: Rita", "发送时间: 2026年", "-- ",
-    "Hand 10: Handmaid, Countess      <- your turn", "Orders for turn 3 -- reply to this mail:",
-    "Hand 11:", "Hand 11: Countess", "---- Rita wrote ----", "Thanks,",
+    "",
+    "Hand 3: Baron on Bruno",
+    "H7 Prince on myself",
+    "> Hand 3:",
+    ">",
+    "> Your cards",
+    "Guard on Bruno",
+    "On Tue, 1 Dec 2026 at 10:00, Rita <gm@example.org> wrote:",
+    "reply On Tue, 1 Dec 2026, Rita <gm@example.org> wrote:",
+    "Von: Rita",
+    "Gesendet: 1.12.2026",
+    "An: Chloé",
+    "Betreff: x",
+    "-----",
+    "====",
+    "Regards,",
+    "Chloé Martin",
+    "Sent from my iPhone",
+    "2026-12-01 10:00 GMT+01:00 Rita <gm@example.org>:",
+    "发件人: Rita",
+    "发送时间: 2026年",
+    "-- ",
+    "Hand 10: Handmaid, Countess      <- your turn",
+    "Orders for turn 3 -- reply to this mail:",
+    "Hand 11:",
+    "Hand 11: Countess",
+    "---- Rita wrote ----",
+    "Thanks,",
 ]
 
 

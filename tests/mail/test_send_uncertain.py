@@ -19,8 +19,12 @@ from servers import SMTP_PASSWORD, SMTP_USER, SmtpServer
 from pbem.cli import main
 from pbem.transport import SentLedger
 
-PLAYERS = [("Arthur", "arthur@example.test"), ("Bruno", "bruno@example.test"),
-           ("Chloé", "chloe@example.test"), ("Dominik", "dominik@example.test")]
+PLAYERS = [
+    ("Arthur", "arthur@example.test"),
+    ("Bruno", "bruno@example.test"),
+    ("Chloé", "chloe@example.test"),
+    ("Dominik", "dominik@example.test"),
+]
 
 
 def run(*args):
@@ -55,7 +59,9 @@ def game(tmp_path, server, monkeypatch):
     (folder / "campaign.yaml").write_text(
         f"title: Uncertain\ngm: {{name: Rita, email: {SMTP_USER}}}\nplayers:\n{players}seed: 7\n"
         f"mail:\n  smtp: {{host: {server.host}, port: {server.port}, security: none, user: {SMTP_USER},"
-        f" password_env: UNCERTAIN_SMTP, timeout: 2}}\n  auto_send: [ack]\n", encoding="utf-8")
+        f" password_env: UNCERTAIN_SMTP, timeout: 2}}\n  auto_send: [ack]\n",
+        encoding="utf-8",
+    )
     assert run("start", folder).exit_code == 0
     return folder
 

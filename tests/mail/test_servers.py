@@ -1,4 +1,5 @@
 """The test servers themselves work: if these fail, the transport tests mean nothing."""
+
 from __future__ import annotations
 
 import asyncio
@@ -61,9 +62,13 @@ def test_smtp_starttls_auth_relays_into_dovecot(dovecot, smtp_server):
     message_id, raw = _message("alice@example.test, bob@example.test")
 
     async def send():
-        client = aiosmtplib.SMTP(hostname=smtp_server.host, port=smtp_server.port,
-                                 start_tls=True, tls_context=smtp_server.client_context(),
-                                 timeout=5)
+        client = aiosmtplib.SMTP(
+            hostname=smtp_server.host,
+            port=smtp_server.port,
+            start_tls=True,
+            tls_context=smtp_server.client_context(),
+            timeout=5,
+        )
         await client.connect()
         await client.login(SMTP_USER, SMTP_PASSWORD)
         errors, _ = await client.sendmail(SMTP_USER, ["alice@example.test", "bob@example.test"], raw)
@@ -78,9 +83,13 @@ def test_smtp_starttls_auth_relays_into_dovecot(dovecot, smtp_server):
 
 def test_smtp_requires_tls_and_valid_login(smtp_server):
     async def attempt(start_tls: bool, password: str):
-        client = aiosmtplib.SMTP(hostname=smtp_server.host, port=smtp_server.port,
-                                 start_tls=start_tls, tls_context=smtp_server.client_context(),
-                                 timeout=5)
+        client = aiosmtplib.SMTP(
+            hostname=smtp_server.host,
+            port=smtp_server.port,
+            start_tls=start_tls,
+            tls_context=smtp_server.client_context(),
+            timeout=5,
+        )
         await client.connect()
         try:
             await client.login(SMTP_USER, password)
@@ -98,9 +107,13 @@ def test_smtp_fault_hooks(smtp_server):
 
     async def send_three():
         outcomes = []
-        client = aiosmtplib.SMTP(hostname=smtp_server.host, port=smtp_server.port,
-                                 start_tls=True, tls_context=smtp_server.client_context(),
-                                 timeout=5)
+        client = aiosmtplib.SMTP(
+            hostname=smtp_server.host,
+            port=smtp_server.port,
+            start_tls=True,
+            tls_context=smtp_server.client_context(),
+            timeout=5,
+        )
         for _ in range(3):
             if not client.is_connected:
                 await client.connect()

@@ -1,4 +1,5 @@
 """send_drafts against a real aiosmtpd (STARTTLS + AUTH) relaying into a real Dovecot."""
+
 from __future__ import annotations
 
 import json
@@ -59,9 +60,15 @@ def assert_each_arrived_once(dovecot, drafts) -> None:
 
 def settings_for(server, **overrides) -> SmtpSettings:
     values = dict(
-        host=server.host, port=server.port, security="starttls",
-        user=SMTP_USER, password=SMTP_PASSWORD, timeout=5.0,
-        retries=3, backoff=0.01, tls_context=server.client_context(),
+        host=server.host,
+        port=server.port,
+        security="starttls",
+        user=SMTP_USER,
+        password=SMTP_PASSWORD,
+        timeout=5.0,
+        retries=3,
+        backoff=0.01,
+        tls_context=server.client_context(),
     )
     values.update(overrides)
     return SmtpSettings(**values)
@@ -75,8 +82,12 @@ def ledger(tmp_path) -> SentLedger:
 def test_batch_arrives_in_dovecot_and_is_recorded(dovecot, smtp_server, ledger):
     drafts = make_drafts(7, cc=True)
     events = []
-    summary = send_drafts(drafts, settings_for(smtp_server), ledger,
-                          progress=lambda draft_id, event: events.append((draft_id, event)))
+    summary = send_drafts(
+        drafts,
+        settings_for(smtp_server),
+        ledger,
+        progress=lambda draft_id, event: events.append((draft_id, event)),
+    )
     assert summary.sent == [draft_id for draft_id, _ in drafts]
     assert summary.failed == {} and summary.skipped == []
     assert events == [(draft_id, "sent") for draft_id, _ in drafts]
@@ -88,8 +99,11 @@ def test_batch_arrives_in_dovecot_and_is_recorded(dovecot, smtp_server, ledger):
     assert entries[0]["recipients"] == recipients(drafts[0][1])
     assert summary.per_recipient[drafts[0][0]] == {r: "accepted" for r in recipients(drafts[0][1])}
     # Dot-stuffing happened on the wire and was undone by the server.
-    assert smtp_server.received[0].content.replace(b"\r\n", b"\n").endswith(
-        b"Guard.\n.\nA line with only a dot above.\n")
+    assert (
+        smtp_server.received[0]
+        .content.replace(b"\r\n", b"\n")
+        .endswith(b"Guard.\n.\nA line with only a dot above.\n")
+    )
 
 
 def test_rerun_sends_nothing(smtp_server, ledger):
@@ -103,9 +117,16 @@ def test_rerun_sends_nothing(smtp_server, ledger):
 
 def test_server_down_raises_and_records_nothing(ledger):
     port = free_port()  # nothing listens there
-    settings = SmtpSettings(host="127.0.0.1", port=port, security="starttls",
-                            user=SMTP_USER, password=SMTP_PASSWORD, timeout=2,
-                            retries=2, backoff=0.01)
+    settings = SmtpSettings(
+        host="127.0.0.1",
+        port=port,
+        security="starttls",
+        user=SMTP_USER,
+        password=SMTP_PASSWORD,
+        timeout=2,
+        retries=2,
+        backoff=0.01,
+    )
     with pytest.raises(SendError) as info:
         send_drafts(make_drafts(3), settings, ledger)
     assert f"127.0.0.1:{port}" in str(info.value)
@@ -133,8 +154,9 @@ def test_temporary_failure_is_retried_and_sent_once(dovecot, smtp_server, ledger
     drafts = make_drafts(1)
     smtp_server.fail_next(2, code=451)
     events = []
-    summary = send_drafts(drafts, settings_for(smtp_server), ledger,
-                          progress=lambda draft_id, event: events.append(event))
+    summary = send_drafts(
+        drafts, settings_for(smtp_server), ledger, progress=lambda draft_id, event: events.append(event)
+    )
     assert summary.sent == [drafts[0][0]]
     assert events == ["retry", "retry", "sent"]
     assert len(smtp_server.received) == 1
@@ -144,8 +166,9 @@ def test_temporary_failure_is_retried_and_sent_once(dovecot, smtp_server, ledger
 def test_temporary_failure_that_persists_fails_only_that_draft(smtp_server, ledger):
     drafts = make_drafts(3)
     stuck = message_id(drafts[1][1]).encode()
-    smtp_server.fail_next(100, code=452, text="4.3.1 Insufficient storage",
-                          match=lambda envelope: stuck in envelope.content)
+    smtp_server.fail_next(
+        100, code=452, text="4.3.1 Insufficient storage", match=lambda envelope: stuck in envelope.content
+    )
     summary = send_drafts(drafts, settings_for(smtp_server, retries=2), ledger)
     assert summary.sent == [drafts[0][0], drafts[2][0]]
     assert "452 4.3.1 Insufficient storage" in summary.failed[drafts[1][0]]
@@ -154,8 +177,11 @@ def test_temporary_failure_that_persists_fails_only_that_draft(smtp_server, ledg
 def test_permanent_failure_fails_one_draft_and_the_rest_go_on(dovecot, smtp_server, ledger):
     drafts = make_drafts(5)
     bad_id, bad_raw = drafts[2]
-    smtp_server.reject(lambda envelope: message_id(bad_raw).encode() in envelope.content,
-                       code=554, text="5.7.1 Content refused by policy")
+    smtp_server.reject(
+        lambda envelope: message_id(bad_raw).encode() in envelope.content,
+        code=554,
+        text="5.7.1 Content refused by policy",
+    )
     summary = send_drafts(drafts, settings_for(smtp_server), ledger)
     assert summary.failed == {bad_id: "554 5.7.1 Content refused by policy"}
     assert summary.sent == [d for d, _ in drafts if d != bad_id]
@@ -166,8 +192,10 @@ def test_permanent_failure_fails_one_draft_and_the_rest_go_on(dovecot, smtp_serv
 
 def test_refused_recipient_is_reported_others_receive(dovecot, smtp_server, ledger):
     tag = uuid.uuid4().hex[:8]
-    raw = (f"From: {SMTP_USER}\r\nTo: alice@example.test, ghost@example.test\r\n"
-           f"Subject: partly\r\nMessage-ID: <{tag}@pbem.test>\r\n\r\nhi\r\n").encode()
+    raw = (
+        f"From: {SMTP_USER}\r\nTo: alice@example.test, ghost@example.test\r\n"
+        f"Subject: partly\r\nMessage-ID: <{tag}@pbem.test>\r\n\r\nhi\r\n"
+    ).encode()
     summary = send_drafts([("partly", raw)], settings_for(smtp_server), ledger)
     assert summary.sent == ["partly"]
     per = summary.per_recipient["partly"]
@@ -180,8 +208,13 @@ def test_refused_recipient_is_reported_others_receive(dovecot, smtp_server, ledg
 def test_malformed_drafts_fail_without_stopping_the_batch(smtp_server, ledger):
     good = make_drafts(1)
     no_id = ("no-id", f"From: {SMTP_USER}\r\nTo: alice@example.test\r\nSubject: x\r\n\r\nx\r\n".encode())
-    bcc = ("bcc", (f"From: {SMTP_USER}\r\nTo: alice@example.test\r\nBcc: bob@example.test\r\n"
-                   "Message-ID: <bcc@pbem.test>\r\n\r\nx\r\n").encode())
+    bcc = (
+        "bcc",
+        (
+            f"From: {SMTP_USER}\r\nTo: alice@example.test\r\nBcc: bob@example.test\r\n"
+            "Message-ID: <bcc@pbem.test>\r\n\r\nx\r\n"
+        ).encode(),
+    )
     summary = send_drafts([no_id, bcc] + good, settings_for(smtp_server), ledger)
     assert summary.sent == [good[0][0]]
     assert "Message-ID" in summary.failed["no-id"] and "Bcc" in summary.failed["bcc"]

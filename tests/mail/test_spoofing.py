@@ -29,8 +29,12 @@ players:
   - {name: Dominik, email: dominik@example.de}
 seed: 5b1c7e0d9a3f44e2b8c61d07a5e9f3c2
 """
-ADDRESS = {"Arthur": "arthur@example.org", "Bruno": "bruno@example.org", "Chloé": "chloe@example.fr",
-           "Dominik": "dominik@example.de"}
+ADDRESS = {
+    "Arthur": "arthur@example.org",
+    "Bruno": "bruno@example.org",
+    "Chloé": "chloe@example.fr",
+    "Dominik": "dominik@example.de",
+}
 
 
 @pytest.fixture
@@ -53,9 +57,11 @@ _count = 0
 def mail(sender: str, body: str, *, subject: str = "[spoof] Turn 1") -> bytes:
     global _count
     _count += 1
-    return (f"From: {sender}\r\nTo: gm@example.org\r\nSubject: {subject}\r\n"
-            f"Message-ID: <m{_count}@sender.example>\r\nDate: Mon, 30 Nov 2026 10:00:00 +0000\r\n"
-            f"Content-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n").encode()
+    return (
+        f"From: {sender}\r\nTo: gm@example.org\r\nSubject: {subject}\r\n"
+        f"Message-ID: <m{_count}@sender.example>\r\nDate: Mon, 30 Nov 2026 10:00:00 +0000\r\n"
+        f"Content-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
+    ).encode()
 
 
 def receive(campaign: Campaign, *raws: bytes) -> list[inbox.Outcome]:
@@ -119,8 +125,12 @@ def test_a_forgery_warning_never_mails_the_forged_code(game, how):
             assert spelled.upper() not in text.upper(), (draft_id, text)
     assert "not yours" in warning and to_of(drafts(game)[outcome.ack]) == ADDRESS["Bruno"]
     # Nor in what the tool prints or records about the message.
-    for text in (outcome.detail, outcome.summary(), gm_output(game),
-                 game.store.received_index.read_text(encoding="utf-8")):
+    for text in (
+        outcome.detail,
+        outcome.summary(),
+        gm_output(game),
+        game.store.received_index.read_text(encoding="utf-8"),
+    ):
         assert chloe not in text.upper() and carried.upper() not in text.upper(), text
     # The GM still learns whose code it was.
     assert "Chloé" in outcome.detail
@@ -130,9 +140,11 @@ def test_a_code_quoted_in_an_accepted_message_is_not_echoed(game):
     """Bruno's own code makes the message his; another player's code in it (in
     a line that is not an order) never comes back in the acknowledgement."""
     chloe = code(game, "Chloé")
-    for body in (f"{code(game, 'Bruno')}\nChloé told me her code is {chloe}, funny",
-                 f"{code(game, 'Bruno')}\nHand 2: Guard on {chloe}\nHand 6: Guard on {chloe}\n"
-                 f"Hand 10: Guard on {chloe}"):
+    for body in (
+        f"{code(game, 'Bruno')}\nChloé told me her code is {chloe}, funny",
+        f"{code(game, 'Bruno')}\nHand 2: Guard on {chloe}\nHand 6: Guard on {chloe}\n"
+        f"Hand 10: Guard on {chloe}",
+    ):
         (outcome,) = receive(game, mail(ADDRESS["Bruno"], body))
         assert outcome.status == inbox.RECORDED
         ack = body_of(drafts(game)[outcome.ack])
@@ -159,8 +171,11 @@ def test_with_require_code_a_word_is_no_code_but_the_own_code_is(game, word):
     text = (game.folder / "campaign.yaml").read_text(encoding="utf-8") + "require_code: true\n"
     (game.folder / "campaign.yaml").write_text(text, encoding="utf-8")
     game = Campaign(game.folder)
-    missing, mine = receive(game, mail(ADDRESS["Bruno"], f"A {word} plan.\nHand 2: Countess"),
-                            mail(ADDRESS["Bruno"], f"A {word} plan. {code(game, 'Bruno')}\nHand 2: Countess"))
+    missing, mine = receive(
+        game,
+        mail(ADDRESS["Bruno"], f"A {word} plan.\nHand 2: Countess"),
+        mail(ADDRESS["Bruno"], f"A {word} plan. {code(game, 'Bruno')}\nHand 2: Countess"),
+    )
     assert missing.status == inbox.CODE_MISSING, missing.detail
     assert mine.status == inbox.RECORDED, mine.detail
 
@@ -181,15 +196,20 @@ def test_code_grammar_keeps_only_the_campaigns_codes():
     codes = ["K7QM-3XTP", "B4HN-8RWC"]
     text = "well-kept self-made WELL-KEPT k7qm-3xtp B4HN-8WRC ZZZZ-ZZZZ B4HN-8RWCX K7QM-3XTQ"
     found = [(c.written, c.code, c.exact) for c in codes_in(text, codes)]
-    assert found == [("k7qm-3xtp", "K7QM-3XTP", True), ("B4HN-8WRC", "B4HN-8RWC", False),
-                     ("K7QM-3XTQ", "K7QM-3XTP", False)]
+    assert found == [
+        ("k7qm-3xtp", "K7QM-3XTP", True),
+        ("B4HN-8WRC", "B4HN-8RWC", False),
+        ("K7QM-3XTQ", "K7QM-3XTP", False),
+    ]
 
 
 # -- 8.9: acknowledgements are no phishing relay ----------------------------------------------------
 
-PHISH = ("URGENT from the GM: your account will be closed.\n"
-         "Log in at http://evil.example/login to keep it.\n"
-         "Password reset: https://evil.example/reset?u=bruno\n")
+PHISH = (
+    "URGENT from the GM: your account will be closed.\n"
+    "Log in at http://evil.example/login to keep it.\n"
+    "Password reset: https://evil.example/reset?u=bruno\n"
+)
 
 
 def _targeted_orders(campaign: Campaign, name: str, target: str) -> str:
@@ -234,8 +254,10 @@ def _spoof_campaign(tmp_path, smtp, monkeypatch, auto_send="[ack]") -> Campaign:
     monkeypatch.setenv("SPOOF_SMTP", SMTP_PASSWORD)
     (folder / "campaign.yaml").write_text(
         YAML + f"mail:\n  smtp: {{host: {smtp.host}, port: {smtp.port}, security: starttls,"
-               f" user: {SMTP_USER}, password_env: SPOOF_SMTP, ca_file: {ca}}}\n"
-               f"  auto_send: {auto_send}\n", encoding="utf-8")
+        f" user: {SMTP_USER}, password_env: SPOOF_SMTP, ca_file: {ca}}}\n"
+        f"  auto_send: {auto_send}\n",
+        encoding="utf-8",
+    )
     campaign = Campaign(folder)
     campaign.start()
     for p in (folder / "mail" / "outbox").glob("*.eml"):  # the opening mails: not this test's business
@@ -314,12 +336,14 @@ PDF = "Log in at evil.example to keep your account.pdf"
 def test_an_unreadable_message_is_answered_without_its_attachment_names(game):
     """A message with nothing but an attachment is unreadable; the player is told
     why, but the attachment's name (the spoofer's words) does not go back."""
-    raw = (f"From: {ADDRESS['Bruno']}\r\nTo: gm@example.org\r\nSubject: [spoof] Turn 1\r\n"
-           "Message-ID: <unreadable1@sender.example>\r\nMIME-Version: 1.0\r\n"
-           'Content-Type: multipart/mixed; boundary="b1"\r\n\r\n'
-           f"--b1\r\nContent-Type: application/pdf; name=\"{PDF}\"\r\n"
-           f"Content-Disposition: attachment; filename=\"{PDF}\"\r\n"
-           "Content-Transfer-Encoding: base64\r\n\r\nJVBERi0xLjQK\r\n--b1--\r\n").encode()
+    raw = (
+        f"From: {ADDRESS['Bruno']}\r\nTo: gm@example.org\r\nSubject: [spoof] Turn 1\r\n"
+        "Message-ID: <unreadable1@sender.example>\r\nMIME-Version: 1.0\r\n"
+        'Content-Type: multipart/mixed; boundary="b1"\r\n\r\n'
+        f'--b1\r\nContent-Type: application/pdf; name="{PDF}"\r\n'
+        f'Content-Disposition: attachment; filename="{PDF}"\r\n'
+        "Content-Transfer-Encoding: base64\r\n\r\nJVBERi0xLjQK\r\n--b1--\r\n"
+    ).encode()
     (outcome,) = receive(game, raw)
     assert outcome.status == inbox.UNREADABLE, outcome.status
     ack = body_of(drafts(game)[outcome.ack])
@@ -330,13 +354,22 @@ def test_an_unreadable_message_is_answered_without_its_attachment_names(game):
 
 # -- the code grammar, over random codes and texts -------------------------------------------------
 
-_codes = st.lists(st.text(CODE_ALPHABET, min_size=8, max_size=8).map(lambda s: s[:4] + "-" + s[4:]),
-                  min_size=1, max_size=8, unique=True)
+_codes = st.lists(
+    st.text(CODE_ALPHABET, min_size=8, max_size=8).map(lambda s: s[:4] + "-" + s[4:]),
+    min_size=1,
+    max_size=8,
+    unique=True,
+)
 
 
 @settings(max_examples=200, deadline=None)
-@given(codes=_codes, which=st.integers(min_value=0), lower=st.booleans(),
-       before=st.text(max_size=40), after=st.text(max_size=40))
+@given(
+    codes=_codes,
+    which=st.integers(min_value=0),
+    lower=st.booleans(),
+    before=st.text(max_size=40),
+    after=st.text(max_size=40),
+)
 def test_a_campaign_code_anywhere_is_found_and_masked(codes, which, lower, before, after):
     code = codes[which % len(codes)]
     written = code.lower() if lower else code
@@ -364,8 +397,9 @@ def test_the_gm_sets_the_hourly_limit_and_a_bad_one_is_a_clear_error(game, monke
     first, second = receive(Campaign(game.folder), *raws)
     assert not first.ack_held and second.ack_held
     for bad in ("0", "-2", "many", "true", "1.5"):
-        (game.folder / "campaign.yaml").write_text(yaml_text + f"mail: {{acks_per_hour: {bad}}}\n",
-                                                   encoding="utf-8")
+        (game.folder / "campaign.yaml").write_text(
+            yaml_text + f"mail: {{acks_per_hour: {bad}}}\n", encoding="utf-8"
+        )
         new = game.folder / "mail" / "inbox" / "new"
         new.mkdir(parents=True, exist_ok=True)
         (new / "one.eml").write_bytes(mail(ADDRESS["Bruno"], "Hand 2: Countess"))
