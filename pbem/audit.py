@@ -71,7 +71,7 @@ def check_shape(record: Any) -> None:
         _need(isinstance(hand, dict), where, "an object with deck, salt and set_aside")
         deck = hand.get("deck")
         _need(
-            isinstance(deck, list) and deck and all(isinstance(c, str) for c in deck),
+            bool(isinstance(deck, list) and deck and all(isinstance(c, str) for c in deck)),
             f"{where}.deck",
             "a list of card names",
         )
@@ -328,8 +328,8 @@ def check_readable(text: str, record: dict) -> tuple[list[str], list[str], list[
     blocks = dict(re.findall(r"(?ms)^Hand (\d+) -- ended this turn\n(.*?)(?=^\S|\Z)", readable))
     for hand, winners in sorted(ended.items(), key=lambda kv: kv[0] if isinstance(kv[0], int) else 0):
         block = blocks.get(str(hand))
-        said = _hand_winners_said(block or "")
-        if said is None:
+        told = _hand_winners_said(block or "")
+        if told is None:
             unchecked.append(f"hand {hand}'s result (not found in the text)")
             continue
         want = (
@@ -337,9 +337,9 @@ def check_readable(text: str, record: dict) -> tuple[list[str], list[str], list[
             if isinstance(winners, list)
             else []
         )
-        if sorted(_split_names(said)) != sorted(want):
+        if sorted(_split_names(told)) != sorted(want):
             problems.append(
-                f"turn {last.get('turn')}, hand {hand}: the report's text says {said} "
+                f"turn {last.get('turn')}, hand {hand}: the report's text says {told} "
                 f"won the hand; the record gives {' and '.join(want) or 'nobody'}"
             )
     if ended:

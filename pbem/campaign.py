@@ -436,6 +436,7 @@ class Campaign:
                     orders[h] = None
                     records[str(h)] = {"player": name, "status": "nmr"}
                 else:
+                    assert record is not None  # checked: it was read from this record
                     orders[h] = checked.order
                     records[str(h)] = {
                         "player": name,

@@ -21,12 +21,7 @@ import click
 
 
 class PbemError(click.ClickException):
-    """An error the GM can act on: printed without a traceback, exit 1 (or the
-    ``exit_code`` of the library error it stands for)."""
-
-    def __init__(self, message: str, exit_code: int = 1):
-        super().__init__(message)
-        self.exit_code = exit_code
+    """An error the GM can act on: printed without a traceback, exit 1."""
 
 
 class Unfinished(click.exceptions.Exit):
@@ -67,7 +62,9 @@ def _explain_errors(func):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise click.exceptions.Exit(0) from None
         except (GameError, ConfigError, StoreError, OSError) as e:
-            raise PbemError(str(e), getattr(e, "exit_code", PbemError.exit_code)) from None
+            # As click shows its own errors, with the status the error carries (OSError: 1).
+            click.echo(f"Error: {e}", err=True)
+            raise click.exceptions.Exit(getattr(e, "exit_code", PbemError.exit_code)) from None
         except Exception as e:
             # The mail transport's errors (server down, login refused, ledger busy)
             # are meant for the GM; checked by module so that no command pays for

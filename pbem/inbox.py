@@ -37,13 +37,19 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .campaign import Campaign, order_code
 from .config import ConfigError
 from .grammar import SUBJECT_TAG, codes_in, mask_codes
-from .orderbook import OrderBook, Receipt
+from .orderbook import OrderBook, Position, Receipt
 from .outbox import Outbox, make_message, seat_part
 from .store import RECEIVED, CampaignStore, fsync_dir, fsync_file, write_atomic
+
+if TYPE_CHECKING:  # for the annotations only: the reports load when an acknowledgement is drafted
+    from contextlib import AbstractContextManager
+
+    from .reports import Renderer
 
 # The tool's own mails a reply may repeat (the turn mail under an Outlook header, say); acks
 # are left out: a player who repeats an acknowledged order repeats their own words.
@@ -130,11 +136,11 @@ class Mailroom:
         self.root = campaign.folder
         self.store: CampaignStore = campaign.store
         self.outbox = Outbox(self.root, durable=False)
-        self._renderer = None
-        self._position = None
+        self._renderer: Renderer | None = None
+        self._position: Position | None = None
         self._addresses: dict[str, str] | None = None  # registered address -> player
         self._code_owner: dict[str, str] | None = None  # order code -> player
-        self._lock = None
+        self._lock: AbstractContextManager[None] | None = None
         self._index: dict[str, str] | None = None
         self._acks_sent: dict[str, list[datetime]] = {}  # player -> when each unheld ack was drafted
         self._ack_limit = acks_per_hour(campaign.config)
@@ -160,6 +166,7 @@ class Mailroom:
                 except Exception:
                     pass
         finally:
+            assert self._lock is not None  # taken by __enter__
             self._lock.__exit__(*exc)
 
     def flush(self) -> None:
@@ -202,7 +209,7 @@ class Mailroom:
             return Outcome(seen, DUPLICATE, "this message was read before; nothing changed")
         self._keep(relative, raw, path)
         outcome = self._process(raw, relative)
-        entry = {
+        entry: dict[str, Any] = {
             "file": relative,
             "sha256": sha,
             "message_id": message_id,
@@ -439,6 +446,7 @@ class Mailroom:
         campaign = self.campaign
         config = campaign.config
         player = outcome.player
+        assert player is not None  # acknowledged: the message came from a player
         person = next(p for p in config.players if p.name == player)
         seat = position.players.index(player)
         game = position.game
@@ -572,6 +580,8 @@ def _without_names(reason: str) -> str:
 
 def _moment(text: str | None) -> datetime:
     """A time of the index (UTC when it names no zone)."""
+    if text is None:
+        return datetime.min.replace(tzinfo=UTC)  # none: counts as long ago
     try:
         moment = datetime.fromisoformat(text)
     except (TypeError, ValueError):

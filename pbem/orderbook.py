@@ -9,7 +9,7 @@ resolution reads back.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -163,7 +163,7 @@ class OrderBook:
 
 
 def _order_record(
-    checked: CheckedOrder, when: str, source: str, players: list[str] = (), me: str = ""
+    checked: CheckedOrder, when: str, source: str, players: Sequence[str] = (), me: str = ""
 ) -> dict:
     w = checked.written
     target = None  # null when a random target will be chosen

@@ -16,11 +16,15 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Sequence
 from datetime import UTC
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .store import CampaignStore, StoreError, append_line, fsync_dir
+
+if TYPE_CHECKING:  # for the annotation only: the writer thread starts with a batch's first draft
+    from concurrent.futures import ThreadPoolExecutor
 
 
 class Draft(NamedTuple):
@@ -51,7 +55,7 @@ def make_message(
     body: str,
     message_id: str,
     in_reply_to: str | None = None,
-    references: list[str] = (),
+    references: Sequence[str] = (),
     date: str | None = None,
 ) -> bytes:
     """A plain-text UTF-8 message (one text/plain part, quoted-printable), ready to send.
@@ -146,7 +150,7 @@ class Outbox:
         self.durable = durable
         self._known: dict[str, dict] | None = None
         self._pending: list[str] = []
-        self._writer = None
+        self._writer: ThreadPoolExecutor | None = None
         self._writes: list = []
         self._written: list[Path] = []  # the batch's draft files, each fsync'd by its writer
 

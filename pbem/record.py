@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Any
+from typing import Any, cast
 
 from . import events as ev
 from .audit import say_difference, say_tokens
@@ -164,7 +164,7 @@ def order_from_json(data: dict | None) -> Order | None:
         return None
     guess = data.get("guess")
     return Order(
-        card_named(data["card"]),
+        cast(Card, card_named(data["card"])),  # a record's cards were checked by name before
         data["target"],
         card_named(guess) if isinstance(guess, str) else guess,
         data.get("second"),
@@ -199,7 +199,7 @@ def verify(record: dict, opening_commitments: dict[str, str] | None = None) -> l
             continue
         if hand["deck"][0] != hand.get("set_aside"):
             problems.append(f"hand {number}: the set-aside card is not the deck's first card")
-        decks[number] = cards
+        decks[number] = [c for c in cards if c is not None]  # (none is: checked above)
     if len(decks) < 13:
         return problems
     try:

@@ -12,6 +12,7 @@ file of the same name in its own ``templates/`` folder.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -279,7 +280,7 @@ def public_context(
     turn: int,
     game: Game,
     events: list,
-    notes: list[str] = (),
+    notes: Sequence[str] = (),
     deadline: str = "",
     orders: dict | None = None,
 ) -> dict:
@@ -435,7 +436,7 @@ class _Known(NamedTuple):
     how: str
 
 
-def _knowledge(table: Table, game: Game, seat: int, earlier: list, now: list) -> dict[int, list[dict]]:
+def _knowledge(table: Table, game: Game, seat: int, earlier: Sequence, now: list) -> dict[int, list[dict]]:
     """Hand -> what ``seat`` learned of the cards of players still in that hand,
     oldest first, each with whether it may still hold: the other player has
     not played that card since (they kept it), nor been made to discard or
@@ -497,7 +498,7 @@ def private_context(
     seat: int,
     code: str = "",
     deadline: str = "",
-    earlier: list = (),
+    earlier: Sequence = (),
     orders: dict | None = None,
 ) -> dict:
     """The context of ``seat``'s private report after ``turn``: their cards, the

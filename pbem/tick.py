@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 from .campaign import Campaign
 from .outbox import Outbox, make_message, seat_part
@@ -42,7 +43,7 @@ def auto_send_kinds(config) -> set[str]:
 # -- reminders -------------------------------------------------------------------------------------
 
 
-def reminded(campaign: Campaign) -> dict[str, dict[str, str]]:
+def reminded(campaign: Campaign) -> dict[str, dict[str, Any]]:
     path = campaign.store.reminders
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
@@ -187,7 +188,7 @@ def _tick(campaign: Campaign, report: TickReport) -> TickReport:
     report.messages = len(outcomes)
     report.recorded = sum(o.recorded for o in outcomes)
     acks = [o.ack for o in outcomes if o.ack and not o.ack_held]  # held ones wait for the GM
-    held = sorted({o.player for o in outcomes if o.ack_held})
+    held = sorted({o.player for o in outcomes if o.ack_held and o.player is not None})
     if held:
         report.notes.append(
             f"{sum(o.ack_held for o in outcomes)} acknowledgement(s) held for your review: "

@@ -431,7 +431,8 @@ class Trap:
     def _note(self, kind, path, when):
         if when == "before":
             self.counts[kind] += 1
-            self.events.append((kind, self.counts[kind], os.path.realpath(os.fsdecode(path))[len(self.root):]))
+            relative = os.path.realpath(os.fsdecode(path))[len(self.root) :]
+            self.events.append((kind, self.counts[kind], relative))
         if self.at == (kind, self.counts[kind], when):
             if self.exc is None:
                 os.kill(os.getpid(), signal.SIGKILL)
@@ -692,7 +693,7 @@ def test_resolve_killed_at_random_times_is_old_or_new(cli, pbem_exe, monkeypatch
     assert cli.export_text(started3) == new
 
 
-# == rollback ===================================================================================================
+# == rollback ================================================================================================
 
 
 def test_rollback_restores_the_previous_export_and_keeps_orders(cli, snap, started3):
@@ -767,7 +768,7 @@ def test_rollback_before_start_is_refused(cli, campaign3):
     assert "start" in result.output.lower()
 
 
-# == the library API ============================================================================================
+# == the library API =========================================================================================
 
 
 def test_library_api_round_trip(started3):

@@ -57,8 +57,8 @@ WORDING = {
         (
             played(card=K, target=1, recipient=None, redirected=True),
             {"nobody_because": "protected"},
-            "Arthur played the King on Bruno, but nobody could be chosen (everyone else still in is protected "
-            "by the Handmaid): no effect.",
+            "Arthur played the King on Bruno, but nobody could be chosen (everyone else still in is "
+            "protected by the Handmaid): no effect.",
         ),
         (
             played(card=S, target=1, recipient=2, redirected=True),
@@ -83,7 +83,8 @@ WORDING = {
         (
             played(card=G, target=None, recipient=2, guess=K, random_target=True),
             {},
-            "Arthur played the Guard on Charles (a random player, because no player was named), guessing King.",
+            "Arthur played the Guard on Charles (a random player, because no player was named), "
+            "guessing King.",
         ),
         (
             played(card=B, target=0, recipient=2, random_target=True),
@@ -267,7 +268,8 @@ WORDING = {
         (
             ev.BishopResult(1, 0, 1, 8, True, True, X),
             {},
-            "Hit! Bruno holds a card of rank 8: Arthur gains a token of affection. Bruno discards the Princess.",
+            "Hit! Bruno holds a card of rank 8: Arthur gains a token of affection. "
+            "Bruno discards the Princess.",
         ),
         (ev.BishopResult(1, 0, 1, 3, False, False, None), {}, "Miss: Bruno does not hold a card of rank 3."),
     ],

@@ -104,7 +104,8 @@ def _part_info(part: email.message.Message) -> _PartInfo:
     As policy.default reads them: its header objects for values out of the ordinary, the same
     reading done directly (`_simple_mime_header`) for the plain values real mail has.
     """
-    ctype, params = "text/plain", {}
+    ctype = "text/plain"
+    params: Mapping[str, str] = {}
     try:
         ctype = part.get_default_type()
         raw = _raw_first(part, "content-type")

@@ -9,6 +9,7 @@ import re
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 # --------------------------------------------------------------------------------------------
 #
@@ -32,16 +33,22 @@ _CACHE_ENTRIES = 1000
 _CACHED_VALUE_MAX = 1000
 
 
-def _default_header(name: str, value: str) -> email.headerregistry.BaseHeader:
+# typeshed calls policy.default's header_factory a plain callable; it is a HeaderRegistry
+# (indexed by name, with a registry of the structured headers).
+_HEADER_FACTORY: Any = email.policy.default.header_factory
+
+
+def _default_header(name: str, value: str) -> Any:
     """policy.default's header object for a value: what `header_factory(name, value)` gives.
 
     The factory builds a new class for every header it makes (a large part of its cost); the
-    class only depends on the lowercased name, so it is built once per name here.
+    class only depends on the lowercased name, so it is built once per name here. Typed Any:
+    each header class has the attributes of its kind (addresses, content_type, params...).
     """
     key = name.lower()
     cls = _DEFAULT_HEADER_CLASSES.get(key)
     if cls is None:
-        cls = email.policy.default.header_factory[key]
+        cls = _HEADER_FACTORY[key]
         if len(_DEFAULT_HEADER_CLASSES) < 100:  # hostile mail has any number of names
             _DEFAULT_HEADER_CLASSES[key] = cls
     return cls(name, value)
@@ -61,7 +68,7 @@ _SIMPLE_DISPOSITION = re.compile(rf"({_TOKEN}[ \t]*)({_PARAMS})")
 _SIMPLE_CHARS = r"\t\x20\x21\x23-\x27\x2a-\x5b\x5d-\x7e"
 _SIMPLE_VALUE = re.compile(rf'[{_SIMPLE_CHARS}]*(?:"[{_SIMPLE_CHARS}]*"[{_SIMPLE_CHARS}]*)*')
 # Headers policy.default parses with a structured parser of its own (the others: unstructured).
-_STRUCTURED_HEADERS = frozenset(email.policy.default.header_factory.registry) - {"subject"}
+_STRUCTURED_HEADERS = frozenset(_HEADER_FACTORY.registry) - {"subject"}
 
 
 @dataclass(frozen=True)

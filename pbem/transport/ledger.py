@@ -18,7 +18,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from filelock import FileLock, Timeout
@@ -125,7 +125,7 @@ class SentLedger(_Locked):
         """Draft id -> its in-flight record, for every uncertain draft."""
         return {draft_id: dict(entry) for draft_id, entry in self._uncertain.items()}
 
-    def in_flight(self, draft_id: str, message_id: str, recipients: list[str] = ()) -> None:
+    def in_flight(self, draft_id: str, message_id: str, recipients: Sequence[str] = ()) -> None:
         """Note, durably, that the message is about to go out (before DATA): if no
         reply is noted after it, the draft is uncertain, even after a kill."""
         self._append(

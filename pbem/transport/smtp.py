@@ -136,7 +136,7 @@ def _describe(exc: BaseException) -> str:
     return text
 
 
-def _is_tls_failure(exc: BaseException) -> bool:
+def _is_tls_failure(exc: BaseException | None) -> bool:
     """True if a certificate or TLS handshake problem is anywhere in the chain."""
     seen = 0
     while exc is not None and seen < 10:
