@@ -147,7 +147,7 @@ def new(
     )
     result = campaign.start()
     click.echo(f"Wrote {campaign.store.campaign_file}; seats: {', '.join(campaign.config.names)}.")
-    _echo_started(Path(folder), result)
+    _echo_started(campaign, result)
 
 
 @main.command()
@@ -168,13 +168,13 @@ def copy(source: str, dest: str) -> None:
 @_explain_errors
 def start(folder: str) -> None:
     """Start the game of a hand-written FOLDER/campaign.yaml."""
-    result = _campaign(folder).start()
-    _echo_started(Path(folder), result)
+    campaign = _campaign(folder)
+    _echo_started(campaign, campaign.start())
 
 
-def _echo_started(path: Path, result) -> None:
-    click.echo(f"Dealt 13 hands. Opening reports drafted in {path / 'turns' / 'turn-000' / 'reports'}.")
-    click.echo(f"Turn 1 is awaited. Read the opening report with `pbem report {path}`.")
+def _echo_started(campaign, result) -> None:
+    click.echo(f"Dealt 13 hands. Opening reports drafted in {campaign.store.reports_dir(0)}.")
+    click.echo(f"Turn 1 is awaited. Read the opening report with `pbem report {campaign.folder}`.")
     if result.warning:
         click.echo(f"Warning: {result.warning}", err=True)
 
@@ -269,9 +269,7 @@ def resolve(folder: str, force: bool) -> None:
             f"NMR defaults applied for {name}: hand{'s' if len(hands) > 1 else ''} "
             f"{', '.join(map(str, hands))}"
         )
-    click.echo(
-        f"Turn {result.turn} resolved; reports drafted in {campaign.store.turn_dir(result.turn) / 'reports'}."
-    )
+    click.echo(f"Turn {result.turn} resolved; reports drafted in {campaign.store.reports_dir(result.turn)}.")
     if result.warning:
         click.echo(f"Warning: {result.warning}", err=True)
 

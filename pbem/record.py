@@ -101,8 +101,7 @@ def game_record(
             recs = store.read_json(t, "orders.json")
             evs = [ev.from_dict(e) for e in store.read_json(t, "events.json")]
             tokens = store.read_json(t, "state.json")["game"]["tokens"]
-            path = store.turn_dir(t) / "standing.json"
-            stand = store.read_json(t, "standing.json") if path.exists() else {}
+            stand = store.read_json(t, "standing.json") if store.has(t, "standing.json") else {}
         entry = {
             "turn": t,
             "orders": {h: (r.get("engine") if r["status"] != "nmr" else None) for h, r in recs.items()},

@@ -45,6 +45,8 @@ ORDERS = "orders"
 NOTES = "notes"
 TEMPLATES = "templates"
 LOCK_FILE = ".pbem.lock"
+TICK_LOCK = ".pbem.tick.lock"  # one `pbem tick` at a time (cron may start the next too soon)
+TURN_REPORTS = "reports"  # in a turn folder: public.txt, private-<Name>.txt
 ROSTER = "roster.json"  # the seats' names after `pbem replace`
 DEADLINES = "deadlines.json"  # deadlines moved by `pbem deadline`
 MAIL = Path("mail")
@@ -196,6 +198,14 @@ class CampaignStore:
         return self.root / LOCK_FILE
 
     @property
+    def tick_lock(self) -> Path:
+        return self.root / TICK_LOCK
+
+    def reports_dir(self, turn: int) -> Path:
+        """A resolved turn's reports (public.txt, private-<Name>.txt)."""
+        return self.turn_dir(turn) / TURN_REPORTS
+
+    @property
     def received(self) -> Path:
         return self.root / RECEIVED
 
@@ -283,6 +293,10 @@ class CampaignStore:
             raise StoreError(f"{path}: missing; the campaign folder is damaged") from None
         except json.JSONDecodeError as e:
             raise StoreError(f"{path}: damaged JSON ({e}); restore it from a backup") from None
+
+    def has(self, turn: int, name: str) -> bool:
+        """Whether the turn folder holds the file ``name`` (e.g. standing.json, written only when needed)."""
+        return (self.turn_dir(turn) / name).exists()
 
     def read_text(self, turn: int, name: str) -> str:
         path = self.turn_dir(turn) / name

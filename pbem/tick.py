@@ -171,7 +171,7 @@ def tick(campaign: Campaign) -> TickReport:
     report = TickReport()
     if not campaign.folder.is_dir():
         raise StoreError(f"{campaign.folder}: no such campaign folder")
-    with file_lock(campaign.folder / ".pbem.tick.lock", timeout=0) as acquired:
+    with file_lock(campaign.store.tick_lock, timeout=0) as acquired:
         if not acquired:
             report.busy = True
             return report
