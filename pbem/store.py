@@ -2,7 +2,7 @@
 
 Layout (plain files a GM can read, back up and put under version control)::
 
-    campaign.yaml                 the GM's file (read only, except by `pbem new`)
+    campaign.yaml                 the GM's file (written by `pbem new` and `pbem replace` only)
     turns/turn-000/               the start: deal, opening reports
     turns/turn-003/               the resolution of postal turn 3:
         state.json                  the game after it (GM's view: every card)
@@ -10,11 +10,18 @@ Layout (plain files a GM can read, back up and put under version control)::
         orders.json                 the orders resolved, NMR defaults marked
         reports/public.txt          the public turn report
         reports/private-<Name>.txt  one private report per player
+        standing.json               the "if Bishop" orders played (when there were any)
+        mail/                       the turn's drafts and their index, written with the turn
     turns/rolled-back/            turns undone by `pbem rollback`, kept
     orders/turn-004.json          orders on file for the awaited turn
+    orders/turn-004-standing.json the "if Bishop" orders on file (Premium)
     orders/turn-004.log           every order submission, one JSON per line
+    notes/turn-004.txt            the GM's notes for the next public report
+    roster.json                   the seats' names after `pbem replace`
+    deadlines.json                deadlines moved by `pbem deadline`
     templates/                    the GM's template overrides (optional)
-    mail/                         mail in and out (see the names below)
+    mail/                         mail in and out (the names below: RECEIVED, OUTBOX...)
+    .pbem.lock, .pbem.tick.lock   the command lock; one `pbem tick` at a time
 
 Every path in the folder is named here, once: other modules ask
 :class:`CampaignStore` for them (``store.outbox``, ``store.received``...)
