@@ -30,7 +30,19 @@ from .orderbook import OrderBook, Position, Receipt, missing_hands
 from .orders import ACCEPTED, COMPLETED, REJECTED, as_written, check_order, name_key, parse_orders
 from .record import commitments, game_record, order_to_json, record_block
 from .reports import KNOWLEDGE_KINDS, Renderer, Table, private_context, public_context
-from .store import LOCK_FILE, CampaignStore, StoreError, dump_json, write_atomic
+from .store import (
+    EVENTS,
+    LOCK_FILE,
+    PUBLIC_REPORT,
+    STANDING,
+    STATE,
+    TURN_ORDERS,
+    CampaignStore,
+    StoreError,
+    dump_json,
+    private_report,
+    write_atomic,
+)
 
 TAG_MAX = 40  # the longest campaign tag grammar.TAG_WORD reads in a subject
 
@@ -311,7 +323,7 @@ class Campaign:
         latest = self.store.latest_turn()
         if latest is None:
             raise GameError(f"{self.folder}: the game has not been started; run `pbem start {self.folder}`")
-        data = self.store.read_json(latest, "state.json")
+        data = self.store.read_json(latest, STATE)
         players = self.store.read_roster() or list(data["players"])  # after `pbem replace`
         opened = datetime.fromisoformat(data.get("opened_at") or "1970-01-01T00:00:00+00:00")
         return Position(latest, Game.from_dict(data["game"]), players, data["seed"], opened)
@@ -498,7 +510,7 @@ class Campaign:
             for seat, name in enumerate(players)
         }
         files = {
-            "state.json": dump_json(
+            STATE: dump_json(
                 {
                     "turn": turn,
                     "players": players,
@@ -507,17 +519,17 @@ class Campaign:
                     "game": game.to_dict(),
                 }
             ),
-            "events.json": dump_json([ev.to_dict(e) for e in events]),
-            "reports/public.txt": public,
+            EVENTS: dump_json([ev.to_dict(e) for e in events]),
+            PUBLIC_REPORT: public,
         }
         if turn:
-            files["orders.json"] = dump_json(records)
+            files[TURN_ORDERS] = dump_json(records)
         if standing:
-            files["standing.json"] = dump_json(
+            files[STANDING] = dump_json(
                 {str(h): {str(s): v for s, v in per.items()} for h, per in standing.items()}
             )
         for name, text in private.items():
-            files[f"reports/private-{name}.txt"] = text
+            files[private_report(name)] = text
         files.update(self._turn_mails(turn, game, public, private, players))
         folder = self.store.write_turn(turn, files)
         self._position = None
@@ -563,7 +575,7 @@ class Campaign:
             (t, ev.from_dict(e))
             for t in self.store.turns()
             if 0 < t < turn
-            for e in self.store.read_json(t, "events.json")
+            for e in self.store.read_json(t, EVENTS)
             if e["kind"] in KNOWLEDGE_KINDS
         ]
 
@@ -618,7 +630,7 @@ class Campaign:
             check_names_apart(candidate.players, CAMPAIGN_FILE)
             roster = [new_name if n == old else n for n in pos.players]
             path = self.store.campaign_file
-            write_atomic(path.with_name(CAMPAIGN_FILE + ".bak"), path.read_bytes())
+            write_atomic(self.store.campaign_backup, path.read_bytes())
             if new_name != old:
                 on_file = self.store.read_orders(pos.game.turn)
                 if old in on_file:
@@ -665,9 +677,9 @@ class Campaign:
                 f"{', '.join(map(str, self.store.turns()))})"
             )
         if player is None:
-            return self.store.read_text(turn, "reports/public.txt")
+            return self.store.read_text(turn, PUBLIC_REPORT)
         name = self._player(player, pos.players)
-        return self.store.read_text(turn, f"reports/private-{name}.txt")
+        return self.store.read_text(turn, private_report(name))
 
     def export(self) -> dict[str, Any]:
         """The whole state as INTERFACE.md's JSON (see :mod:`pbem.views`)."""

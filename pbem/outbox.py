@@ -21,7 +21,7 @@ from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from .store import CampaignStore, StoreError, append_line, fsync_dir
+from .store import TURN_MAIL, TURN_MAIL_INDEX, CampaignStore, StoreError, append_line, fsync_dir
 
 if TYPE_CHECKING:  # for the annotation only: the writer thread starts with a batch's first draft
     from concurrent.futures import ThreadPoolExecutor
@@ -374,7 +374,7 @@ def turn_mails(
                 in_reply_to=previous,
                 references=[previous] if previous else [],
             )
-            files[f"mail/{draft_id}.eml"] = raw.decode("ascii")
+            files[f"{TURN_MAIL}/{draft_id}.eml"] = raw.decode("ascii")
             index.append(
                 json.dumps(
                     {
@@ -388,7 +388,7 @@ def turn_mails(
                     ensure_ascii=False,
                 )
             )
-    files["mail/index.jsonl"] = "\n".join(index) + "\n"
+    files[TURN_MAIL_INDEX] = "\n".join(index) + "\n"
     return files
 
 

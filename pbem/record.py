@@ -23,7 +23,7 @@ from . import events as ev
 from .audit import say_difference, say_tokens
 from .cards import Card, card_named
 from .engine import Game, Order, derive_secret, resolve_turn
-from .store import CampaignStore
+from .store import EVENTS, STANDING, STATE, TURN_ORDERS, CampaignStore
 
 BEGIN = "-----BEGIN PBEM RECORD-----"
 END = "-----END PBEM RECORD-----"
@@ -91,17 +91,17 @@ def game_record(
     resolved: the earlier turns read back from ``store``, the last from
     ``events``, ``records`` (hand -> order record) and ``standing`` (hand -> seat
     -> discard?), which are not on file yet."""
-    start = Game.from_dict(store.read_json(0, "state.json")["game"])
+    start = Game.from_dict(store.read_json(0, STATE)["game"])
     turns = []
     for t in range(1, turn + 1):
         if t == turn:
             recs, evs, tokens = records, events, final.tokens
             stand = {str(h): {str(s): v for s, v in per.items()} for h, per in standing.items()}
         else:
-            recs = store.read_json(t, "orders.json")
-            evs = [ev.from_dict(e) for e in store.read_json(t, "events.json")]
-            tokens = store.read_json(t, "state.json")["game"]["tokens"]
-            stand = store.read_json(t, "standing.json") if store.has(t, "standing.json") else {}
+            recs = store.read_json(t, TURN_ORDERS)
+            evs = [ev.from_dict(e) for e in store.read_json(t, EVENTS)]
+            tokens = store.read_json(t, STATE)["game"]["tokens"]
+            stand = store.read_json(t, STANDING) if store.has(t, STANDING) else {}
         entry = {
             "turn": t,
             "orders": {h: (r.get("engine") if r["status"] != "nmr" else None) for h, r in recs.items()},

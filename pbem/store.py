@@ -46,6 +46,7 @@ from typing import Any
 
 # Every path of a campaign folder, relative to it (CampaignStore offers each as a property).
 CAMPAIGN_FILE = "campaign.yaml"
+CAMPAIGN_BACKUP = CAMPAIGN_FILE + ".bak"  # the one before `pbem replace` rewrote it
 TURNS = "turns"
 ROLLED_BACK = Path(TURNS) / "rolled-back"
 ORDERS = "orders"
@@ -54,6 +55,13 @@ TEMPLATES = "templates"
 LOCK_FILE = ".pbem.lock"
 TICK_LOCK = ".pbem.tick.lock"  # one `pbem tick` at a time (cron may start the next too soon)
 TURN_REPORTS = "reports"  # in a turn folder: public.txt, private-<Name>.txt
+# The files of a turn folder (names for write_turn, read_json and read_text).
+STATE = "state.json"
+EVENTS = "events.json"
+TURN_ORDERS = "orders.json"
+STANDING = "standing.json"
+PUBLIC_REPORT = f"{TURN_REPORTS}/public.txt"
+
 ROSTER = "roster.json"  # the seats' names after `pbem replace`
 DEADLINES = "deadlines.json"  # deadlines moved by `pbem deadline`
 MAIL = Path("mail")
@@ -69,6 +77,11 @@ REFUSED_SEEN = MAIL / "refused-seen.json"  # refused messages the GM has been sh
 REMINDERS = MAIL / "reminders.json"  # deadline reminders sent by `pbem tick`
 TURN_MAIL = "mail"  # in a turn folder: its drafts and their index
 TURN_MAIL_INDEX = f"{TURN_MAIL}/index.jsonl"
+
+
+def private_report(name: str) -> str:
+    """The file of a player's private report, in a turn folder."""
+    return f"{TURN_REPORTS}/private-{name}.txt"
 
 
 class StoreError(RuntimeError):
@@ -199,6 +212,10 @@ class CampaignStore:
     @property
     def campaign_file(self) -> Path:
         return self.root / CAMPAIGN_FILE
+
+    @property
+    def campaign_backup(self) -> Path:
+        return self.root / CAMPAIGN_BACKUP
 
     @property
     def lock_file(self) -> Path:

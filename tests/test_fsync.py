@@ -95,3 +95,56 @@ def test_write_atomic_syncs_the_file_and_its_folder(tmp_path, synced):
     assert any(Path(p).parent == target.parent and Path(p).name.startswith(".roster.json.") for p in synced)
     assert str(target.parent) in synced, "the rename was not made durable"
     assert [p.name for p in target.parent.iterdir()] == ["roster.json"]
+
+
+# The folder's file names a module other than the store must not spell out (issue 9.5).
+FOLDER_NAMES = {
+    "campaign.yaml.bak",
+    "roster.json",
+    "deadlines.json",
+    "received.jsonl",
+    "messages.jsonl",
+    "sent.jsonl",
+    "imap-ledger.json",
+    "refused-seen.json",
+    "reminders.json",
+    "index.jsonl",
+    "state.json",
+    "events.json",
+    "orders.json",
+    "standing.json",
+    ".pbem.lock",
+    ".pbem.tick.lock",
+    "rolled-back",
+    "reports/public.txt",
+}
+
+
+def test_only_the_store_spells_the_campaign_folders_paths():
+    """Modules ask CampaignStore for a path; a name joined elsewhere is a second
+    owner of the folder. (pbem/site/ is left out while other work changes it:
+    its archive still reads "events.json" and "reports/public.txt" by name.)"""
+    import ast
+
+    import pbem
+
+    root = Path(pbem.__file__).parent
+    skip = {"store.py", "engine.py", "events.py", "orders.py"}
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path.name in skip or "site" in path.relative_to(root).parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                if node.value in FOLDER_NAMES or node.value.startswith(("mail/", "turns/", "reports/")):
+                    found.append(f"{path.relative_to(root)}:{node.lineno}: {node.value!r}")
+    assert not found, "paths spelled outside pbem/store.py:\n" + "\n".join(found)
