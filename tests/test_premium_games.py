@@ -457,7 +457,8 @@ def test_premium_orders_that_are_completed_say_why(six, cli, text, why):
             [Card.SYCOPHANT, Card.GUARD],
             [
                 '"Hand 1: Sycophant on <player>"  (or "Hand 1: Sycophant on myself")',
-                '"Hand 1: Guard on <player>, guess <number>"  (<number>: 0 or 2 to 9; a card\'s name names its rank)',
+                '"Hand 1: Guard on <player>, guess <number>"  '
+                "(<number>: 0 or 2 to 9; a card's name names its rank)",
             ],
         ),
         (

@@ -619,7 +619,7 @@ def test_a_premium_site_shows_the_mark_and_tokens_from_cards(premium, tmp_path):
         for e in t.events:
             if e.kind == "card_tokens":
                 page = text_of(parse_strictly("turn", (out / f"turn-{t.turn:03d}.html").read_bytes()))
-                for seat, hand, card in e.gained:
+                for _seat, hand, card in e.gained:
                     assert f"+1 ({card.title}, hand {hand})" in page
     # The mark: on every turn page where a hand ends the turn marked, and only there.
     marks = 0

@@ -12,7 +12,7 @@ a private report, never the orders.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import NamedTuple
 
@@ -26,18 +26,18 @@ from ..store import CampaignStore, StoreError
 
 class PublicTurn(NamedTuple):
     turn: int
-    events: list          # the public events of the turn (none for turn 0, the deal)
-    report: str           # the public report, as mailed
-    notes: list[str]      # the GM's notes printed in that report
+    events: list  # the public events of the turn (none for turn 0, the deal)
+    report: str  # the public report, as mailed
+    notes: list[str]  # the GM's notes printed in that report
 
 
 class PublicArchive(NamedTuple):
     campaign: str
     title: str
     players: list[str]
-    turns: list[PublicTurn]   # turn 0 (the deal) first, then every resolved turn in order
-    deadline: str             # the awaited turn's deadline as announced ("" when none)
-    templates: Path           # the campaign's template overrides (the mail's wording)
+    turns: list[PublicTurn]  # turn 0 (the deal) first, then every resolved turn in order
+    deadline: str  # the awaited turn's deadline as announced ("" when none)
+    templates: Path  # the campaign's template overrides (the mail's wording)
     face_up: dict[int, tuple[str, ...]]  # two players: hand -> its face-up cards (RULES 9); else empty
 
 
@@ -50,23 +50,34 @@ def read_archive(folder: Path | str) -> PublicArchive:
     if not numbers:
         raise StoreError(f"{folder}: the game has not been started; run `pbem start {folder}` first")
     if numbers != list(range(len(numbers))):
-        raise StoreError(f"{folder / 'turns'}: turns {', '.join(map(str, numbers))} are on file; "
-                         f"a turn folder is missing, so the campaign folder is damaged")
+        raise StoreError(
+            f"{folder / 'turns'}: turns {', '.join(map(str, numbers))} are on file; "
+            f"a turn folder is missing, so the campaign folder is damaged"
+        )
     turns = []
     for t in numbers:
         data = store.read_json(t, "events.json")
         try:
             events = ev.public([ev.from_dict(e) for e in data])
         except (KeyError, TypeError, ValueError) as e:
-            raise StoreError(f"{store.turn_dir(t) / 'events.json'}: an event cannot be read ({e!r}); "
-                             f"restore the file from a backup") from None
+            raise StoreError(
+                f"{store.turn_dir(t) / 'events.json'}: an event cannot be read ({e!r}); "
+                f"restore the file from a backup"
+            ) from None
         turns.append(PublicTurn(t, events, store.read_text(t, "reports/public.txt"), store.read_notes(t)))
     players = store.read_roster() or config.names  # the roster holds the names after `pbem replace`
     face_up = {}
     if len(players) == 2:
         face_up = _face_up(turns[0].report, store.turn_dir(0) / "reports" / "public.txt")
-    return PublicArchive(folder.resolve().name, config.title, list(players), turns,
-                         _announced_deadline(config, store, turns[-1]), store.templates_dir(), face_up)
+    return PublicArchive(
+        folder.resolve().name,
+        config.title,
+        list(players),
+        turns,
+        _announced_deadline(config, store, turns[-1]),
+        store.templates_dir(),
+        face_up,
+    )
 
 
 # The opening report's list of face-up cards (templates/public.txt.j2, turn 0; RULES 9).
@@ -80,17 +91,19 @@ def _face_up(opening: str, where: Path) -> dict[int, tuple[str, ...]]:
     head = opening.find(_FACE_UP_HEAD)
     out: dict[int, tuple[str, ...]] = {}
     if head >= 0:
-        block = opening[head + len(_FACE_UP_HEAD):].lstrip("\n").split("\n\n", 1)[0]
+        block = opening[head + len(_FACE_UP_HEAD) :].lstrip("\n").split("\n\n", 1)[0]
         for match in _FACE_UP_LINE.finditer(block):
-            cards = tuple(name.strip() for name in match.group(2).split(","))
-            if all(card_named(name) is not None for name in cards):
-                out[int(match.group(1))] = tuple(card_named(name).title for name in cards)
+            named = [card_named(name.strip()) for name in match.group(2).split(",")]
+            if all(card is not None for card in named):
+                out[int(match.group(1))] = tuple(card.title for card in named if card is not None)
     complete = sorted(out) == list(range(1, HANDS_PER_GAME + 1))
     if not complete or any(len(cards) != FACE_UP_WITH_TWO for cards in out.values()):
-        raise StoreError(f"{where}: the opening report of this two-player game does not list the three "
-                         f"face-up cards of each of the 13 hands (\"{_FACE_UP_HEAD}\" and a line "
-                         f"\"  Hand N: card, card, card\" per hand), and the site shows them from there; "
-                         f"restore the report, or put that list back into the campaign's public.txt.j2")
+        raise StoreError(
+            f"{where}: the opening report of this two-player game does not list the three "
+            f'face-up cards of each of the 13 hands ("{_FACE_UP_HEAD}" and a line '
+            f'"  Hand N: card, card, card" per hand), and the site shows them from there; '
+            f"restore the report, or put that list back into the campaign's public.txt.j2"
+        )
     return out
 
 
@@ -105,7 +118,7 @@ def _announced_deadline(config: CampaignConfig, store: CampaignStore, latest: Pu
     moved = store.read_deadlines().get(str(latest.turn + 1))
     if moved:
         schedule = parse_schedule(config.extra.get("deadline"))
-        zone = schedule.zone if schedule is not None else timezone.utc
+        zone = schedule.zone if schedule is not None else UTC
         return describe(datetime.fromisoformat(moved), zone)
     match = _DUE.search(latest.report)
     return match.group(1) if match else ""

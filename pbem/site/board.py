@@ -21,8 +21,14 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ..engine import (CLASSIC_PLAYERS, FACE_UP_WITH_TWO, HANDS_PER_GAME, PREMIUM_PLAYERS, first_player,
-                      full_deck)
+from ..engine import (
+    CLASSIC_PLAYERS,
+    FACE_UP_WITH_TWO,
+    HANDS_PER_GAME,
+    PREMIUM_PLAYERS,
+    first_player,
+    full_deck,
+)
 
 
 class LeakError(ValueError):
@@ -32,8 +38,21 @@ class LeakError(ValueError):
 class HandBoard:
     """What everybody knows of one hand at the end of a turn."""
 
-    __slots__ = ("number", "first", "alive", "protected", "discards", "pile", "active",
-                 "ended", "winners", "result", "face_up", "marked", "jesters")
+    __slots__ = (
+        "number",
+        "first",
+        "alive",
+        "protected",
+        "discards",
+        "pile",
+        "active",
+        "ended",
+        "winners",
+        "result",
+        "face_up",
+        "marked",
+        "jesters",
+    )
 
     def __init__(self, number: int, players: int, face_up: tuple[str, ...] = ()):
         self.number = number
@@ -51,7 +70,7 @@ class HandBoard:
         self.marked: int | None = None  # the Sycophant's mark, until the next play (RULES 10.3)
         self.jesters: list[tuple[int, int]] = []  # (Jester's player, the player named): a token if they win
 
-    def copy(self) -> "HandBoard":
+    def copy(self) -> HandBoard:
         new = HandBoard.__new__(HandBoard)
         new.number, new.first, new.pile = self.number, self.first, self.pile
         new.alive, new.protected = self.alive[:], self.protected[:]
@@ -126,30 +145,31 @@ class Board(NamedTuple):
     turn: int
     hands: list[HandBoard]
     tokens: list[int]
-    won: tuple[tuple[int, int], ...]      # (seat, hand) tokens won this turn
+    won: tuple[tuple[int, int], ...]  # (seat, hand) tokens won this turn
     by_cards: tuple[tuple[int, int, str], ...]  # (seat, hand, card) tokens cards gave this turn (RULES 10.4)
     finished: bool
     winners: tuple[int, ...]
-    events: dict[int, list]               # hand number -> its public events this turn
+    events: dict[int, list]  # hand number -> its public events this turn
 
     def awaited(self) -> dict[int, list[int]]:
         """Seat -> hands in which that player must send orders next."""
         out: dict[int, list[int]] = {seat: [] for seat in range(len(self.tokens))}
         if not self.finished:
             for hand in self.hands:
-                if not hand.ended:
+                if not hand.ended and hand.active is not None:
                     out[hand.active].append(hand.number)
         return out
 
 
 def check_public(event: Any) -> None:
     if event.audience is not None:
-        raise LeakError(f"a private event ({event.kind}, hand {getattr(event, 'hand', '?')}) reached "
-                        f"the public site: only public events may be used")
+        raise LeakError(
+            f"a private event ({event.kind}, hand {getattr(event, 'hand', '?')}) reached "
+            f"the public site: only public events may be used"
+        )
 
 
-def replay(players: int, turns: list[list],
-           face_up: dict[int, tuple[str, ...]] | None = None) -> list[Board]:
+def replay(players: int, turns: list[list], face_up: dict[int, tuple[str, ...]] | None = None) -> list[Board]:
     """The board after the deal and after each turn. ``turns[t - 1]`` holds the
     public events of turn ``t``, in the order the engine returned them.
     ``face_up``: with two players, each hand's three face-up cards (hand number ->
@@ -157,10 +177,14 @@ def replay(players: int, turns: list[list],
     if players not in CLASSIC_PLAYERS and players not in PREMIUM_PLAYERS:
         raise ValueError(f"the site can replay games of 2 to 8 players, not {players}")
     face_up = face_up or {}
-    if players == 2 and (sorted(face_up) != list(range(1, HANDS_PER_GAME + 1))
-                         or any(len(cards) != FACE_UP_WITH_TWO for cards in face_up.values())):
-        raise ValueError(f"a two-player game lays {FACE_UP_WITH_TWO} cards face up in each of the "
-                         f"{HANDS_PER_GAME} hands; the board needs them all")
+    if players == 2 and (
+        sorted(face_up) != list(range(1, HANDS_PER_GAME + 1))
+        or any(len(cards) != FACE_UP_WITH_TWO for cards in face_up.values())
+    ):
+        raise ValueError(
+            f"a two-player game lays {FACE_UP_WITH_TWO} cards face up in each of the "
+            f"{HANDS_PER_GAME} hands; the board needs them all"
+        )
     if players != 2 and face_up:
         raise ValueError(f"only two-player games lay cards face up, not a game of {players}")
     hands = [HandBoard(h, players, face_up.get(h, ())) for h in range(1, HANDS_PER_GAME + 1)]
@@ -192,6 +216,7 @@ def replay(players: int, turns: list[list],
                 finished, winners = True, tuple(event.winners)
         for hand_number, seat in player_of.items():
             hands[hand_number - 1].pass_turn(seat)
-        boards.append(Board(number, [h.copy() for h in hands], tokens[:], won, by_cards, finished, winners,
-                            by_hand))
+        boards.append(
+            Board(number, [h.copy() for h in hands], tokens[:], won, by_cards, finished, winners, by_hand)
+        )
     return boards

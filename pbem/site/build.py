@@ -39,7 +39,7 @@ class SiteError(RuntimeError):
 
 class BuiltSite(NamedTuple):
     out: Path
-    pages: list[str]      # the files written, relative to ``out``
+    pages: list[str]  # the files written, relative to ``out``
 
 
 def build_site(folder: Path | str, out: Path | str | None = None) -> BuiltSite:
@@ -93,30 +93,35 @@ def render_site(archive: PublicArchive) -> dict[str, bytes]:
         files[name] = html.encode("utf-8")
 
     files: dict[str, bytes] = {}
-    page("index.html", "index.html.j2",
-         board=_board_view(latest, players),
-         tokens=_tokens_view(boards, players),
-         chart=chart(boards, players),
-         awaited=_awaited(latest, players),
-         awaited_turn=latest.turn + 1,
-         deadline=archive.deadline,
-         last_turn=latest.turn)
+    page(
+        "index.html",
+        "index.html.j2",
+        board=_board_view(latest, players),
+        tokens=_tokens_view(boards, players),
+        chart=chart(boards, players),
+        awaited=_awaited(latest, players),
+        awaited_turn=latest.turn + 1,
+        deadline=archive.deadline,
+        last_turn=latest.turn,
+    )
     for board, public_turn in zip(boards, archive.turns):
-        page(turn_page(board.turn), "turn.html.j2",
-             turn=board.turn,
-             notes=public_turn.notes,
-             hands=[_turn_hand_view(table, board, h) for h in board.hands
-                    if h.number in board.events],
-             ended_before=[h.number for h in board.hands if h.ended and h.number not in board.events],
-             first_players=[(h.number, players[h.first]) for h in board.hands],
-             face_up=[(h.number, h.face_up) for h in board.hands if h.face_up],
-             tokens=list(zip(players, board.tokens)),
-             tokens_won=[(players[s], h) for s, h in board.won],
-             tokens_by_cards=[(players[s], h, card) for s, h, card in board.by_cards],
-             awaited=_awaited(board, players),
-             game_over=board.finished,
-             previous=board.turn - 1 if board.turn else None,
-             next=board.turn + 1 if board.turn < latest.turn else None)
+        page(
+            turn_page(board.turn),
+            "turn.html.j2",
+            turn=board.turn,
+            notes=public_turn.notes,
+            hands=[_turn_hand_view(table, board, h) for h in board.hands if h.number in board.events],
+            ended_before=[h.number for h in board.hands if h.ended and h.number not in board.events],
+            first_players=[(h.number, players[h.first]) for h in board.hands],
+            face_up=[(h.number, h.face_up) for h in board.hands if h.face_up],
+            tokens=list(zip(players, board.tokens)),
+            tokens_won=[(players[s], h) for s, h in board.won],
+            tokens_by_cards=[(players[s], h, card) for s, h, card in board.by_cards],
+            awaited=_awaited(board, players),
+            game_over=board.finished,
+            previous=board.turn - 1 if board.turn else None,
+            next=board.turn + 1 if board.turn < latest.turn else None,
+        )
     for number in range(1, HANDS_PER_GAME + 1):
         page(hand_page(number), "hand.html.j2", **_story(table, boards, number))
     if finished:
@@ -137,10 +142,17 @@ def _environment(campaign_templates: Path) -> jinja2.Environment:
 
 def _seats_view(hand: HandBoard, players: list[str], finished: bool) -> list[dict]:
     """Each player's place in a hand; once the game is over, nobody is to play."""
-    return [{"name": name, "in": hand.alive[s], "protected": hand.protected[s] and hand.alive[s],
-             "active": hand.active == s and not finished, "discards": hand.discards[s],
-             "marked": hand.marked == s and not finished}
-            for s, name in enumerate(players)]
+    return [
+        {
+            "name": name,
+            "in": hand.alive[s],
+            "protected": hand.protected[s] and hand.alive[s],
+            "active": hand.active == s and not finished,
+            "discards": hand.discards[s],
+            "marked": hand.marked == s and not finished,
+        }
+        for s, name in enumerate(players)
+    ]
 
 
 def _marked(hand: HandBoard, players: list[str], finished: bool) -> str | None:
@@ -154,12 +166,21 @@ def _jesters(hand: HandBoard, players: list[str]) -> list[tuple[str, str]]:
 
 
 def _board_view(board: Board, players: list[str]) -> list[dict]:
-    return [{"number": h.number, "first": players[h.first], "ended": h.ended, "pile": h.pile,
-             "active": None if h.active is None or board.finished else players[h.active],
-             "face_up": h.face_up, "marked": _marked(h, players, board.finished),
-             "jesters": _jesters(h, players),
-             "winners": [players[s] for s in h.winners], "seats": _seats_view(h, players, board.finished)}
-            for h in board.hands]
+    return [
+        {
+            "number": h.number,
+            "first": players[h.first],
+            "ended": h.ended,
+            "pile": h.pile,
+            "active": None if h.active is None or board.finished else players[h.active],
+            "face_up": h.face_up,
+            "marked": _marked(h, players, board.finished),
+            "jesters": _jesters(h, players),
+            "winners": [players[s] for s in h.winners],
+            "seats": _seats_view(h, players, board.finished),
+        }
+        for h in board.hands
+    ]
 
 
 def _turn_hand_view(table: Table, board: Board, hand: HandBoard) -> dict:
@@ -192,8 +213,16 @@ def _tokens_view(boards: list[Board], players: list[str]) -> list[dict]:
     latest = boards[-1]
     hands_won = [sum(1 for h in latest.hands if s in h.winners) for s in range(len(players))]
     by_cards = [sum(1 for b in boards for seat, _, _ in b.by_cards if seat == s) for s in range(len(players))]
-    return [{"name": name, "tokens": latest.tokens[s], "hands_won": hands_won[s], "by_cards": by_cards[s],
-             "history": [b.tokens[s] for b in boards]} for s, name in enumerate(players)]
+    return [
+        {
+            "name": name,
+            "tokens": latest.tokens[s],
+            "hands_won": hands_won[s],
+            "by_cards": by_cards[s],
+            "history": [b.tokens[s] for b in boards],
+        }
+        for s, name in enumerate(players)
+    ]
 
 
 def _story(table: Table, boards: list[Board], number: int) -> dict:
@@ -206,24 +235,32 @@ def _story(table: Table, boards: list[Board], number: int) -> dict:
         if not events:
             continue
         hand = board.hands[number - 1]
-        chapters.append({
-            "turn": board.turn,
-            "events": [event_view(table, e) for e in events if e.kind != "ended"],
-            "result": _result(table, events),
-            "seats": _seats_view(hand, players, board.finished),
-            "pile": hand.pile,
-            "marked": _marked(hand, players, board.finished),
-            "jesters": _jesters(hand, players),
-            "face_up": (),  # told once, with the deal
-            "active": None if hand.active is None or board.finished else players[hand.active],
-        })
+        chapters.append(
+            {
+                "turn": board.turn,
+                "events": [event_view(table, e) for e in events if e.kind != "ended"],
+                "result": _result(table, events),
+                "seats": _seats_view(hand, players, board.finished),
+                "pile": hand.pile,
+                "marked": _marked(hand, players, board.finished),
+                "jesters": _jesters(hand, players),
+                "face_up": (),  # told once, with the deal
+                "active": None if hand.active is None or board.finished else players[hand.active],
+            }
+        )
     last = boards[-1].hands[number - 1]
-    return {"number": number, "first": players[dealt.first], "pile_at_deal": dealt.pile,
-            "face_up": dealt.face_up,
-            "chapters": chapters, "ended": last.ended, "hand_winners": [players[s] for s in last.winners],
-            "stopped": boards[-1].finished and not last.ended,
-            "previous": number - 1 if number > 1 else None,
-            "next": number + 1 if number < HANDS_PER_GAME else None}
+    return {
+        "number": number,
+        "first": players[dealt.first],
+        "pile_at_deal": dealt.pile,
+        "face_up": dealt.face_up,
+        "chapters": chapters,
+        "ended": last.ended,
+        "hand_winners": [players[s] for s in last.winners],
+        "stopped": boards[-1].finished and not last.ended,
+        "previous": number - 1 if number > 1 else None,
+        "next": number + 1 if number < HANDS_PER_GAME else None,
+    }
 
 
 def _end_view(board: Board, players: list[str], opening: str, final: str) -> dict:
@@ -234,23 +271,34 @@ def _end_view(board: Board, players: list[str], opening: str, final: str) -> dic
         record = None  # a final report without its record (a GM's own template): no decks to show
     decks = []
     if record is not None:
-        decks = [{"number": int(n), "deck": h["deck"], "set_aside": h["set_aside"]}
-                 for n, h in sorted(record["hands"].items(), key=lambda kv: int(kv[0]))]
+        decks = [
+            {"number": int(n), "deck": h["deck"], "set_aside": h["set_aside"]}
+            for n, h in sorted(record["hands"].items(), key=lambda kv: int(kv[0]))
+        ]
     results = []
     for h in board.hands:
         result = h.result
-        results.append({
-            "number": h.number,
-            "ended": h.ended,
-            "winners": [players[s] for s in h.winners],
-            "reveals": [(players[s], c.title) for s, c in result.reveals] if result else [],
-        })
+        results.append(
+            {
+                "number": h.number,
+                "ended": h.ended,
+                "winners": [players[s] for s in h.winners],
+                "reveals": [(players[s], c.title) for s, c in result.reveals] if result else [],
+            }
+        )
     block = re.search(re.escape(BEGIN) + ".*?" + re.escape(END), final, re.S)
-    return {"results": results, "decks": decks, "has_record": record is not None,
-            "record_block": block.group(0) if block else "", "seed": record["seed"] if record else "",
-            "commitments": sorted(opening_commitments(opening).items(),
-                                  key=lambda kv: (kv[0] == "seed", int(kv[0]) if kv[0].isdigit() else 0)),
-            "tokens": list(zip(players, board.tokens))}
+    return {
+        "results": results,
+        "decks": decks,
+        "has_record": record is not None,
+        "record_block": block.group(0) if block else "",
+        "seed": record["seed"] if record else "",
+        "commitments": sorted(
+            opening_commitments(opening).items(),
+            key=lambda kv: (kv[0] == "seed", int(kv[0]) if kv[0].isdigit() else 0),
+        ),
+        "tokens": list(zip(players, board.tokens)),
+    }
 
 
 # -- the standings chart ------------------------------------------------------------------
@@ -277,14 +325,28 @@ def chart(boards: list[Board], players: list[str]) -> dict:
         # Lines of players on the same count lie on each other: each is narrower than the one
         # before it, so that every line shows, drawn inside the earlier ones (at most 7.6 wide).
         stroke = round(2 + min(1.5, 5.6 / max(1, len(players) - 1)) * (len(players) - 1 - s), 2)
-        lines.append({"name": name, "colour": COLOURS[s % len(COLOURS)], "dash": DASHES[s % len(DASHES)],
-                      "width": stroke, "points": points,
-                      "path": " ".join(f"{px},{py}" for _, _, px, py in points)})
+        lines.append(
+            {
+                "name": name,
+                "colour": COLOURS[s % len(COLOURS)],
+                "dash": DASHES[s % len(DASHES)],
+                "width": stroke,
+                "points": points,
+                "path": " ".join(f"{px},{py}" for _, _, px, py in points),
+            }
+        )
     step = max(1, -(-turns // 12))  # at most a dozen turn labels (and the deal)
-    return {"width": width, "height": height, "left": left, "right": width - right,
-            "top": top, "bottom": height - bottom, "lines": lines,
-            "grid": [(k, y(k)) for k in range(most + 1)],
-            "ticks": [(t, x(t)) for t in range(0, turns + 1, step)]}
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "right": width - right,
+        "top": top,
+        "bottom": height - bottom,
+        "lines": lines,
+        "grid": [(k, y(k)) for k in range(most + 1)],
+        "ticks": [(t, x(t)) for t in range(0, turns + 1, step)],
+    }
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -297,11 +359,15 @@ def write_site(out: Path, files: dict[str, bytes]) -> None:
     out = Path(os.path.realpath(out))  # a symbolic link to the site (a web server's) stays one
     if out.exists():
         if not out.is_dir():
-            raise SiteError(f"{out}: a file is in the way; give the site a folder of its own "
-                            f"(--out, or site: out: in campaign.yaml)")
+            raise SiteError(
+                f"{out}: a file is in the way; give the site a folder of its own "
+                f"(--out, or site: out: in campaign.yaml)"
+            )
         if not (out / MARKER).exists() and any(out.iterdir()):
-            raise SiteError(f"{out}: this folder holds other files and no pbem site, and would be "
-                            f"replaced whole; give the site an empty or new folder (--out, or site: out:)")
+            raise SiteError(
+                f"{out}: this folder holds other files and no pbem site, and would be "
+                f"replaced whole; give the site an empty or new folder (--out, or site: out:)"
+            )
     parent = out.parent
     parent.mkdir(parents=True, exist_ok=True)
     for pattern in (f".{out.name}.*.pbem-tmp", f".{out.name}.*.pbem-old"):
