@@ -21,7 +21,7 @@ from ..cards import card_named
 from ..config import CampaignConfig, load_config
 from ..deadlines import describe, parse_schedule
 from ..engine import FACE_UP_WITH_TWO, HANDS_PER_GAME
-from ..store import CampaignStore, StoreError
+from ..store import EVENTS, PUBLIC_REPORT, TURNS, CampaignStore, StoreError
 
 
 class PublicTurn(NamedTuple):
@@ -51,24 +51,24 @@ def read_archive(folder: Path | str) -> PublicArchive:
         raise StoreError(f"{folder}: the game has not been started; run `pbem start {folder}` first")
     if numbers != list(range(len(numbers))):
         raise StoreError(
-            f"{folder / 'turns'}: turns {', '.join(map(str, numbers))} are on file; "
+            f"{folder / TURNS}: turns {', '.join(map(str, numbers))} are on file; "
             f"a turn folder is missing, so the campaign folder is damaged"
         )
     turns = []
     for t in numbers:
-        data = store.read_json(t, "events.json")
+        data = store.read_json(t, EVENTS)
         try:
             events = ev.public([ev.from_dict(e) for e in data])
         except (KeyError, TypeError, ValueError) as e:
             raise StoreError(
-                f"{store.turn_dir(t) / 'events.json'}: an event cannot be read ({e!r}); "
+                f"{store.turn_dir(t) / EVENTS}: an event cannot be read ({e!r}); "
                 f"restore the file from a backup"
             ) from None
-        turns.append(PublicTurn(t, events, store.read_text(t, "reports/public.txt"), store.read_notes(t)))
+        turns.append(PublicTurn(t, events, store.read_text(t, PUBLIC_REPORT), store.read_notes(t)))
     players = store.read_roster() or config.names  # the roster holds the names after `pbem replace`
     face_up = {}
     if len(players) == 2:
-        face_up = _face_up(turns[0].report, store.turn_dir(0) / "reports" / "public.txt")
+        face_up = _face_up(turns[0].report, store.turn_dir(0) / PUBLIC_REPORT)
     return PublicArchive(
         folder.resolve().name,
         config.title,
