@@ -29,7 +29,7 @@ from .grammar import format_code, is_plain_tag
 from .orderbook import OrderBook, Position, Receipt, missing_hands
 from .orders import ACCEPTED, COMPLETED, REJECTED, as_written, check_order, name_key, parse_orders
 from .record import commitments, game_record, order_to_json, record_block
-from .reports import KNOWLEDGE_KINDS, Renderer, Table, private_context, public_context
+from .reports import KNOWLEDGE_KINDS, LEARNING_KINDS, Renderer, Table, private_context, public_context
 from .store import (
     EVENTS,
     LOCK_FILE,
@@ -570,13 +570,12 @@ class Campaign:
     def _earlier_events(self, turn: int) -> list[tuple[int, Any]]:
         """(turn, event) of the turns resolved before ``turn``, the kinds that
         tell what players learned then and whether it still holds (their
-        private mail shows it): only those are decoded, for speed."""
+        private mail shows it). Only those are decoded, and only in the hands
+        where somebody learned a card (the rest cannot matter), for speed."""
+        raw = [(t, e) for t in self.store.turns() if 0 < t < turn for e in self.store.read_json(t, EVENTS)]
+        hands = {e.get("hand") for _, e in raw if e["kind"] in LEARNING_KINDS}
         return [
-            (t, ev.from_dict(e))
-            for t in self.store.turns()
-            if 0 < t < turn
-            for e in self.store.read_json(t, EVENTS)
-            if e["kind"] in KNOWLEDGE_KINDS
+            (t, ev.from_dict(e)) for t, e in raw if e["kind"] in KNOWLEDGE_KINDS and e.get("hand") in hands
         ]
 
     def _turn_mails(

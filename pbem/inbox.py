@@ -44,7 +44,7 @@ from .config import ConfigError
 from .grammar import SUBJECT_TAG, codes_in, mask_codes
 from .orderbook import OrderBook, Position, Receipt
 from .outbox import Outbox, make_message, seat_part
-from .store import RECEIVED, CampaignStore, fsync_dir, fsync_file, write_atomic
+from .store import RECEIVED, CampaignStore, fsync_dir, fsync_files, write_atomic
 
 if TYPE_CHECKING:  # for the annotations only: the reports load when an acknowledgement is drafted
     from contextlib import AbstractContextManager
@@ -173,15 +173,7 @@ class Mailroom:
         """Make the batch durable: orders and drafts, then the index."""
         self.outbox.wait()  # every draft file written (and fsync'd by the outbox's writer)
         if self._raw_written:  # the messages kept: their bytes, then their names (one folder)
-            if len(self._raw_written) > 1:
-                from concurrent.futures import ThreadPoolExecutor  # (a batch only)
-
-                # Side by side: the file system commits concurrent syncs together,
-                # where one after the other each waits for the disk.
-                with ThreadPoolExecutor(max_workers=8, thread_name_prefix="pbem-sync") as pool:
-                    list(pool.map(fsync_file, self._raw_written))
-            else:
-                fsync_file(self._raw_written[0])
+            fsync_files(self._raw_written)
             fsync_dir(self.store.received)
         self.outbox.flush()
         if self._book is not None:

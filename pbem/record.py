@@ -20,7 +20,6 @@ import re
 from typing import Any, cast
 
 from . import events as ev
-from .audit import say_difference, say_tokens
 from .cards import Card, card_named
 from .engine import Game, Order, derive_secret, resolve_turn
 from .store import EVENTS, STANDING, STATE, TURN_ORDERS, CampaignStore
@@ -173,6 +172,10 @@ def order_from_json(data: dict | None) -> Order | None:
 
 def verify(record: dict, opening_commitments: dict[str, str] | None = None) -> list[str]:
     """Every problem found (empty: the game checks out)."""
+    # Here, not at the top: the words of a verdict are for `pbem verify` alone, and
+    # every `pbem resolve` imports this module for the record (start-up time).
+    from .audit import say_difference, say_tokens
+
     problems: list[str] = []
     seed = str(record["seed"])
     players = record["players"]

@@ -424,6 +424,8 @@ KNOWLEDGE_KINDS = frozenset(
 _LOOKS = frozenset({"spy_saw", "baron_saw", "baroness_saw", "queen_saw", "cardinal_saw"})
 #: Private events of the receiving side of a trade: the giver (``other``) knows the card it gave.
 _GIVEN = {"king_received": "king_gave", "cardinal_received": "cardinal_gave"}
+#: The kinds in which somebody learns a card: a hand without one has nothing to remember.
+LEARNING_KINDS = _LOOKS | frozenset(_GIVEN)
 
 
 class _Known(NamedTuple):
