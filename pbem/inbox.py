@@ -171,7 +171,7 @@ class Mailroom:
 
     def flush(self) -> None:
         """Make the batch durable: orders and drafts, then the index."""
-        self.outbox.wait()  # every draft file written (and fsync'd by the outbox's writer)
+        self.outbox.wait()  # every draft file written (outbox.flush below syncs them)
         if self._raw_written:  # the messages kept: their bytes, then their names (one folder)
             fsync_files(self._raw_written)
             fsync_dir(self.store.received)

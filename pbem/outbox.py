@@ -21,7 +21,7 @@ from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from .store import TURN_MAIL, TURN_MAIL_INDEX, CampaignStore, StoreError, append_line, fsync_dir
+from .store import TURN_MAIL, TURN_MAIL_INDEX, CampaignStore, StoreError, append_line, fsync_dir, fsync_files
 
 if TYPE_CHECKING:  # for the annotation only: the writer thread starts with a batch's first draft
     from concurrent.futures import ThreadPoolExecutor
@@ -152,7 +152,7 @@ class Outbox:
         self._pending: list[str] = []
         self._writer: ThreadPoolExecutor | None = None
         self._writes: list = []
-        self._written: list[Path] = []  # the batch's draft files, each fsync'd by its writer
+        self._written: list[Path] = []  # the batch's draft files, fsync'd together by flush()
 
     @property
     def pending(self) -> bool:
@@ -197,7 +197,9 @@ class Outbox:
 
                 self.folder.mkdir(parents=True, exist_ok=True)
                 self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-outbox")
-            self._writes.append(self._writer.submit(write_new, path, raw, True))
+            # Unsynced here: flush() syncs the batch's drafts side by side, which
+            # costs about one disk wait instead of one per draft.
+            self._writes.append(self._writer.submit(write_new, path, raw, False))
             self._pending.append(line)
             self._written.append(path)
         if self._known is not None:
@@ -226,8 +228,10 @@ class Outbox:
 
     def flush(self) -> None:
         """Index the drafts of a batch, once their files are written (:meth:`wait`):
-        the files were fsync'd one by one; their folder entries now, once for all."""
+        their bytes are synced (side by side), then their folder entries, once for
+        all, and only then the index that names them."""
         if self._written:
+            fsync_files(self._written)
             fsync_dir(self.folder)
             self._written = []
         if self._pending:
