@@ -587,17 +587,21 @@ def _random_player(hand: Hand, seat: int, rng: random.Random, self_ok: bool, avo
     return seat if self_ok and seat not in avoid else None
 
 
-def _draw_replacement(hand: Hand, seat: int, cause: Card, out: list | None) -> bool:
-    """``seat`` draws the top of the pile, or the set-aside card when the pile is
-    empty (RULES 6, 10.3); the new card is private. True: it was the set-aside card."""
+def _draw(hand: Hand) -> tuple[Card, bool]:
+    """The top of the pile, or the set-aside card when the pile is empty (RULES 6,
+    10.3), taken out of the hand's stock; True: it was the set-aside card."""
     if hand.pile:
-        new = hand.pile.pop()
-        from_set_aside = False
-    else:
-        set_aside = hand.set_aside
-        assert set_aside is not None, "one draw per play: the set-aside card is there for the last one"
-        new, hand.set_aside = set_aside, None
-        from_set_aside = True
+        return hand.pile.pop(), False
+    set_aside = hand.set_aside
+    assert set_aside is not None, "one draw per play: the set-aside card is there for the last one"
+    hand.set_aside = None
+    return set_aside, True
+
+
+def _draw_replacement(hand: Hand, seat: int, cause: Card, out: list | None) -> bool:
+    """``seat`` draws (:func:`_draw`); the new card is private. True: it was the
+    set-aside card."""
+    new, from_set_aside = _draw(hand)
     hand.cards[seat].append(new)
     if out is not None:
         out.append(_new(ev.CardDrew, (hand.number, seat, new, cause)))
@@ -691,14 +695,7 @@ def _prince(hand: Hand, seat: int, recipient: int | None, guess: Card | None, ou
             out.append(_new(ev.PrinceDiscard, (hand.number, recipient, card, False)))
         _eliminate(hand, recipient, out)
         return
-    if hand.pile:
-        new = hand.pile.pop()
-        from_set_aside = False
-    else:
-        set_aside = hand.set_aside
-        assert set_aside is not None, "one draw per play: the set-aside card is there for the last one"
-        new, hand.set_aside = set_aside, None
-        from_set_aside = True
+    new, from_set_aside = _draw(hand)
     held.append(new)
     if out is not None:
         out.append(_new(ev.PrinceDiscard, (hand.number, recipient, card, from_set_aside)))

@@ -16,6 +16,9 @@ from pbem.cards import CLASSIC_CARDS, FULL_DECK, PREMIUM_DECK, Card
 from pbem.engine import Hand, first_player
 
 G, S, B, H, P, K, C, X = CLASSIC_CARDS  # Guard, Spy, Baron, Handmaid, Prince, King, Countess, princess (X)
+# The Premium deck's new cards (RULES 10.1).
+A, J, CA, BS, SY = Card.ASSASSIN, Card.JESTER, Card.CARDINAL, Card.BARONESS, Card.SYCOPHANT
+CO, CN, DQ, BI = Card.COUNT, Card.CONSTABLE, Card.DOWAGER_QUEEN, Card.BISHOP
 
 
 def deck(

@@ -7,7 +7,7 @@ import random
 from collections import Counter
 
 import pytest
-from builders import hand, rng
+from builders import BI, BS, CA, CN, CO, DQ, SY, A, B, C, G, H, J, K, P, S, X, hand, rng
 
 from pbem import events as ev
 from pbem.cards import PREMIUM_DECK, RANK, Card, card_named
@@ -25,19 +25,6 @@ from pbem.engine import (
     shuffled_deck,
     tokens_to_win,
 )
-
-G, S, B, H, P, K, C, X = (
-    Card.GUARD,
-    Card.SPY,
-    Card.BARON,
-    Card.HANDMAID,
-    Card.PRINCE,
-    Card.KING,
-    Card.COUNTESS,
-    Card.PRINCESS,
-)
-A, J, CA, BS, SY = Card.ASSASSIN, Card.JESTER, Card.CARDINAL, Card.BARONESS, Card.SYCOPHANT
-CO, CN, DQ, BI = Card.COUNT, Card.CONSTABLE, Card.DOWAGER_QUEEN, Card.BISHOP
 
 
 def play(h: Hand, order: Order | None, seed: int = 0) -> list:

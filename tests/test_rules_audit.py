@@ -10,24 +10,11 @@ from collections import Counter
 
 import kit
 import pytest
-from builders import deck, hand, rng
+from builders import BI, BS, CA, CN, CO, DQ, SY, A, B, C, G, H, J, K, P, S, X, deck, hand, rng
 
 from pbem import events as ev
 from pbem.cards import PREMIUM_DECK, Card
 from pbem.engine import Game, Hand, Order, game_winners, hand_values, play_turn, resolve_turn, shuffled_deck
-
-G, S, B, H, P, K, C, X = (
-    Card.GUARD,
-    Card.SPY,
-    Card.BARON,
-    Card.HANDMAID,
-    Card.PRINCE,
-    Card.KING,
-    Card.COUNTESS,
-    Card.PRINCESS,
-)
-A, J, CA, BS, SY = Card.ASSASSIN, Card.JESTER, Card.CARDINAL, Card.BARONESS, Card.SYCOPHANT
-CO, CN, DQ, BI = Card.COUNT, Card.CONSTABLE, Card.DOWAGER_QUEEN, Card.BISHOP
 
 
 def play(h: Hand, order: Order | None, seed: int = 0) -> list:
