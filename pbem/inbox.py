@@ -239,18 +239,12 @@ class Mailroom:
     def _load_index(self) -> dict[str, str]:
         if self._index is None:
             self._index = {}
-            path = self.store.received_index
-            if path.exists():
-                for line in path.read_text(encoding="utf-8").splitlines():
-                    try:
-                        entry = json.loads(line)
-                    except json.JSONDecodeError:
-                        continue  # a torn last line: that message is read again
-                    self._index["sha:" + entry["sha256"]] = entry["file"]
-                    if entry.get("message_id"):
-                        self._index["id:" + entry["message_id"]] = entry["file"]
-                    if entry.get("ack") and not entry.get("ack_held") and entry.get("player"):
-                        self._acks_sent.setdefault(entry["player"], []).append(_moment(entry.get("received")))
+            for entry in received_entries(self.campaign):  # a torn last line: that message is read again
+                self._index["sha:" + entry["sha256"]] = entry["file"]
+                if entry.get("message_id"):
+                    self._index["id:" + entry["message_id"]] = entry["file"]
+                if entry.get("ack") and not entry.get("ack_held") and entry.get("player"):
+                    self._acks_sent.setdefault(entry["player"], []).append(_moment(entry.get("received")))
         return self._index
 
     def _book_for_batch(self) -> OrderBook:
@@ -710,35 +704,32 @@ def mark_refused_seen(campaign: Campaign) -> int:
     return len(files)
 
 
-def refused_messages(campaign: Campaign) -> list[dict]:
-    """The messages refused so far (for `pbem status`)."""
+def received_entries(campaign: Campaign) -> list[dict]:
+    """What became of every message received (``received.jsonl``), oldest first;
+    a line cut short by a crash is skipped (its message is read again)."""
     path = campaign.store.received_index
     if not path.exists():
         return []
     out = []
     for line in path.read_text(encoding="utf-8").splitlines():
         try:
-            entry = json.loads(line)
+            out.append(json.loads(line))
         except json.JSONDecodeError:
             continue
-        if entry.get("status") in REFUSED:
-            out.append(entry)
     return out
+
+
+def refused_messages(campaign: Campaign) -> list[dict]:
+    """The messages refused so far (for `pbem status`)."""
+    return [entry for entry in received_entries(campaign) if entry.get("status") in REFUSED]
 
 
 def held_acks(campaign: Campaign) -> list[dict]:
     """The acknowledgements held over the hourly limit and still in the outbox
     (for `pbem status`): each message's index entry."""
-    path = campaign.store.received_index
-    if not path.exists():
-        return []
     outbox = campaign.store.outbox
-    out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if entry.get("ack_held") and (outbox / f"{entry['ack']}.eml").exists():
-            out.append(entry)
-    return out
+    return [
+        entry
+        for entry in received_entries(campaign)
+        if entry.get("ack_held") and (outbox / f"{entry['ack']}.eml").exists()
+    ]
