@@ -40,7 +40,7 @@ import os
 import shutil
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -343,12 +343,21 @@ class CampaignStore:
             folders = sorted({(tmp / name).parent for name in files} | {tmp})
             for folder in folders:
                 folder.mkdir(parents=True, exist_ok=True)
-            for name, text in files.items():
-                (tmp / name).write_bytes(text.encode("utf-8"))
             # Before the rename: once the turn folder has its name, its files and
             # their names are on disk. Only what was written is synced (os.sync()
-            # would flush every disk of the machine).
-            fsync_files(tmp / name for name in files)
+            # would flush every disk of the machine), side by side, each through
+            # the descriptor that wrote it (opening a file again costs as much).
+            written = []
+            try:
+                for name, text in files.items():
+                    f = open(tmp / name, "wb")  # closed below, after the sync
+                    written.append(f)
+                    f.write(text.encode("utf-8"))
+                    f.flush()
+                _side_by_side(lambda f: os.fsync(f.fileno()), written)
+            finally:
+                for f in written:
+                    f.close()
             for folder in reversed(folders):
                 fsync_dir(folder)
             os.rename(tmp, final)
@@ -477,16 +486,22 @@ def fsync_file(path: Path) -> None:
         os.close(fd)
 
 
-def fsync_files(paths: Iterable[Path], workers: int = 8) -> None:
-    """Make several files written without a sync durable, side by side: the file
-    system commits concurrent fsyncs together (one journal commit for many files),
-    where one after the other each waits for the disk. Plain threads: importing
-    concurrent.futures would cost `pbem resolve` more than the syncs it saves."""
-    pending = list(paths)
-    if len(pending) <= 1:
-        for path in pending:
-            fsync_file(path)
+def fsync_files(paths: Iterable[Path]) -> None:
+    """Make several files written without a sync durable, side by side (see
+    :func:`_side_by_side`)."""
+    _side_by_side(fsync_file, list(paths))
+
+
+def _side_by_side(sync: Callable[[Any], None], items: list, workers: int = 8) -> None:
+    """``sync`` each item in a few threads: the file system commits concurrent
+    fsyncs together (one journal commit for many files), where one after the
+    other each waits for the disk. Plain threads: importing concurrent.futures
+    would cost `pbem resolve` more than the syncs it saves."""
+    if len(items) <= 1:
+        for item in items:
+            sync(item)
         return
+    pending = list(items)
     take = threading.Lock()
     failed: list[BaseException] = []
 
@@ -495,9 +510,9 @@ def fsync_files(paths: Iterable[Path], workers: int = 8) -> None:
             with take:
                 if not pending:
                     return
-                path = pending.pop()
+                item = pending.pop()
             try:
-                fsync_file(path)
+                sync(item)
             except BaseException as exc:  # re-raised below, in the caller's thread
                 failed.append(exc)
 
