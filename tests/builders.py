@@ -13,7 +13,7 @@ import random
 from collections import Counter
 
 from pbem.cards import CLASSIC_CARDS, FULL_DECK, PREMIUM_DECK, Card
-from pbem.engine import Hand, first_player
+from pbem.engine import Hand, Order, first_player, play_turn
 
 G, S, B, H, P, K, C, X = CLASSIC_CARDS  # Guard, Spy, Baron, Handmaid, Prince, King, Countess, princess (X)
 # The Premium deck's new cards (RULES 10.1).
@@ -63,3 +63,17 @@ def hand(
 
 def rng(seed: int = 0) -> random.Random:
     return random.Random(seed)
+
+
+def play(h: Hand, order: Order | None, seed: int = 0) -> list:
+    """Play one order (None: the NMR default) in ``h``; the events it made."""
+    out: list = []
+    play_turn(h, order, rng(seed), out)
+    return out
+
+
+def only(events: list, kind: str):
+    """The one event of ``kind`` among ``events`` (fails when there are none or several)."""
+    found = [e for e in events if e.kind == kind]
+    assert len(found) == 1, (kind, events)
+    return found[0]

@@ -6,7 +6,7 @@ import random
 from collections import Counter
 
 import pytest
-from builders import B, C, G, H, K, P, S, X, deck, hand, rng
+from builders import B, C, G, H, K, P, S, X, deck, hand, only, play, rng
 
 from pbem import events as ev
 from pbem.cards import CLASSIC_CARDS, FULL_DECK, Card
@@ -27,12 +27,6 @@ from pbem.engine import (
 )
 
 
-def play(h: Hand, order: Order | None, seed: int = 0) -> list:
-    out: list = []
-    play_turn(h, order, rng(seed), out)
-    return out
-
-
 def public_cards(events: list, skip_played: bool = False) -> list[Card]:
     """Every card named in a public event (hand numbers and seats are ints that
     compare equal to ranks, so look at Card values only)."""
@@ -47,12 +41,6 @@ def public_cards(events: list, skip_played: bool = False) -> list[Card]:
 
 def kinds(events: list) -> list[str]:
     return [e.kind for e in events]
-
-
-def only(events: list, kind: str):
-    found = [e for e in events if e.kind == kind]
-    assert len(found) == 1, (kind, events)
-    return found[0]
 
 
 # -- 1. players, seats, cards ---------------------------------------------------

@@ -7,7 +7,7 @@ import random
 from collections import Counter
 
 import pytest
-from builders import BI, BS, CA, CN, CO, DQ, SY, A, B, C, G, H, J, K, P, S, X, hand, rng
+from builders import BI, BS, CA, CN, CO, DQ, SY, A, B, C, G, H, J, K, P, S, X, hand, only, play, rng
 
 from pbem import events as ev
 from pbem.cards import PREMIUM_DECK, RANK, Card, card_named
@@ -25,18 +25,6 @@ from pbem.engine import (
     shuffled_deck,
     tokens_to_win,
 )
-
-
-def play(h: Hand, order: Order | None, seed: int = 0) -> list:
-    out: list = []
-    play_turn(h, order, rng(seed), out)
-    return out
-
-
-def only(events: list, kind: str):
-    found = [e for e in events if e.kind == kind]
-    assert len(found) == 1, (kind, events)
-    return found[0]
 
 
 def kinds(events: list) -> list[str]:

@@ -10,23 +10,11 @@ from collections import Counter
 
 import kit
 import pytest
-from builders import BI, BS, CA, CN, CO, DQ, SY, A, B, C, G, H, J, K, P, S, X, deck, hand, rng
+from builders import BI, BS, CA, CN, CO, DQ, SY, A, B, C, G, H, J, K, P, S, X, deck, hand, only, play
 
 from pbem import events as ev
 from pbem.cards import PREMIUM_DECK, Card
 from pbem.engine import Game, Hand, Order, game_winners, hand_values, play_turn, resolve_turn, shuffled_deck
-
-
-def play(h: Hand, order: Order | None, seed: int = 0) -> list:
-    out: list = []
-    play_turn(h, order, rng(seed), out)
-    return out
-
-
-def only(events: list, kind: str):
-    found = [e for e in events if e.kind == kind]
-    assert len(found) == 1, (kind, events)
-    return found[0]
 
 
 def of(events: list, kind: str) -> list:
