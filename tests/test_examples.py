@@ -5,6 +5,8 @@ checked, not only campaigns/example."""
 
 from __future__ import annotations
 
+import importlib.util
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -67,3 +69,38 @@ def test_the_readme_shows_the_example_mail_and_card_reference_as_they_are(cli):
         if line.strip() != "...":
             assert line in mail.splitlines(), line
     assert cards_block.strip() == cli.ok("rules", "--cards").output.strip()
+
+
+def _make_example():
+    """campaigns/make_example.py, loaded as a module (it is a script, not a package)."""
+    spec = importlib.util.spec_from_file_location("make_example", REPO / "campaigns" / "make_example.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    "name, recipe, players, variant_holds",
+    [
+        ("example", "CAMPAIGN_YAML", 4, lambda hand: "face_up" not in hand and "marked" not in hand),
+        ("duel", "DUEL_YAML", 2, lambda hand: len(hand["face_up"]) == 3),  # RULES 9
+        ("premium", "PREMIUM_YAML", 6, lambda hand: "marked" in hand),  # RULES 10.4
+    ],
+)
+def test_each_example_is_what_its_script_builds_and_resolves(
+    cli, tmp_path, name, recipe, players, variant_holds
+):
+    """The committed example is exactly what campaigns/make_example.py builds (nobody
+    edited it by hand), and its awaited turn resolves right after install."""
+    make_example = _make_example()
+    shipped = make_example.HERE / name
+    rebuilt = make_example.build(name, getattr(make_example, recipe), base=tmp_path)
+    assert cli.export(rebuilt) == cli.export(shipped)
+    for turn in (0, 1, 2):
+        assert cli.report(rebuilt, turn) == cli.report(shipped, turn)
+    copy = tmp_path / "copy" / name
+    shutil.copytree(shipped, copy)
+    cli.ok("resolve", copy)
+    data = cli.export(copy)
+    assert data["turn"] == 4 and len(data["players"]) == players
+    assert all(variant_holds(hand) for hand in data["hands"])

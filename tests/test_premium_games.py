@@ -323,28 +323,6 @@ def test_bishop_hit_and_values_wording():
     assert "after the Bishop, you drew the" in private[1]
 
 
-def test_the_premium_example_is_what_its_script_builds_and_resolves(cli, tmp_path):
-    import importlib.util
-    import shutil
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parent.parent / "campaigns" / "make_example.py"
-    spec = importlib.util.spec_from_file_location("make_example", path)
-    make_example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(make_example)
-    shipped = make_example.HERE / "premium"
-    rebuilt = make_example.build("premium", make_example.PREMIUM_YAML, base=tmp_path)
-    assert cli.export(rebuilt) == cli.export(shipped)
-    for turn in (0, 1, 2):
-        assert cli.report(rebuilt, turn) == cli.report(shipped, turn)
-    copy = tmp_path / "copy" / "premium"
-    shutil.copytree(shipped, copy)
-    cli.ok("resolve", copy)
-    data = cli.export(copy)
-    assert data["turn"] == 4 and len(data["players"]) == 6
-    assert all("marked" in h for h in data["hands"])
-
-
 def test_premium_orders_by_mail_are_acknowledged(tmp_path, cli):
     from email import message_from_bytes
     from email.policy import default

@@ -131,31 +131,3 @@ def test_verify_replays_a_two_player_game(tmp_path):
     assert verify(record) == []
     record["turns"][0]["orders"]["1"] = {"card": "Princess", "target": None, "guess": None}
     assert verify(record)  # a changed order no longer gives the reported results
-
-
-def _make_example():
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parent.parent / "campaigns" / "make_example.py"
-    spec = importlib.util.spec_from_file_location("make_example", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_the_duel_example_is_what_its_script_builds_and_resolves(cli, tmp_path):
-    import shutil
-
-    make_example = _make_example()
-    shipped = make_example.HERE / "duel"
-    rebuilt = make_example.build("duel", make_example.DUEL_YAML, base=tmp_path)
-    assert cli.export(rebuilt) == cli.export(shipped)
-    for turn in (0, 1, 2):
-        assert cli.report(rebuilt, turn) == cli.report(shipped, turn)
-    copy = tmp_path / "copy" / "duel"
-    shutil.copytree(shipped, copy)
-    cli.ok("resolve", copy)
-    data = cli.export(copy)
-    assert data["turn"] == 4 and len(data["players"]) == 2
-    assert all(len(h["face_up"]) == 3 for h in data["hands"])
