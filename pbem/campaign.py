@@ -26,10 +26,11 @@ from . import events as ev
 from .config import CAMPAIGN_FILE, CampaignConfig, ConfigError, check_names_apart, load_config
 from .engine import Game, Order, derive_secret, resolve_turn, shuffled_deck
 from .grammar import format_code, is_plain_tag
+from .knowledge import Knowledge, from_json, still_open, to_json, update
 from .orderbook import OrderBook, Position, Receipt, missing_hands
 from .orders import ACCEPTED, COMPLETED, REJECTED, as_written, check_order, name_key, parse_orders
 from .record import commitments, game_record, order_to_json, record_block
-from .reports import KNOWLEDGE_KINDS, LEARNING_KINDS, Renderer, Table, private_context, public_context
+from .reports import Renderer, Table, private_context, public_context
 from .store import (
     EVENTS,
     LOCK_FILE,
@@ -326,7 +327,8 @@ class Campaign:
         data = self.store.read_json(latest, STATE)
         players = self.store.read_roster() or list(data["players"])  # after `pbem replace`
         opened = datetime.fromisoformat(data.get("opened_at") or "1970-01-01T00:00:00+00:00")
-        return Position(latest, Game.from_dict(data["game"]), players, data["seed"], opened)
+        known = from_json(data["knowledge"]) if "knowledge" in data else None
+        return Position(latest, Game.from_dict(data["game"]), players, data["seed"], opened, known)
 
     def _table(self, players: list[str]) -> Table:
         return Table(self.name, self.config.title, players)
@@ -492,7 +494,7 @@ class Campaign:
                 game_record(self.store, self.name, players, seed, turn, game, events, records, standing or {})
             )
         public = renderer.public(context)
-        earlier = self._earlier_events(turn)
+        known = still_open(update(self._known_before(turn), turn, events), game)
         private = {
             name: renderer.private(
                 private_context(
@@ -503,7 +505,7 @@ class Campaign:
                     seat,
                     code=order_code(seed, name),
                     deadline=deadline,
-                    earlier=earlier,
+                    known=known,
                     orders=records,
                 )
             )
@@ -517,6 +519,7 @@ class Campaign:
                     "seed": seed,
                     "opened_at": opened_at.isoformat(timespec="seconds"),
                     "game": game.to_dict(),
+                    "knowledge": to_json(known),  # the next turn's private mails start from it
                 }
             ),
             EVENTS: dump_json([ev.to_dict(e) for e in events]),
@@ -567,16 +570,20 @@ class Campaign:
             return f"the web pages in {out} were not rebuilt ({e}); `pbem site {self.folder}` retries"
         return ""
 
-    def _earlier_events(self, turn: int) -> list[tuple[int, Any]]:
-        """(turn, event) of the turns resolved before ``turn``, the kinds that
-        tell what players learned then and whether it still holds (their
-        private mail shows it). Only those are decoded, and only in the hands
-        where somebody learned a card (the rest cannot matter), for speed."""
-        raw = [(t, e) for t in self.store.turns() if 0 < t < turn for e in self.store.read_json(t, EVENTS)]
-        hands = {e.get("hand") for _, e in raw if e["kind"] in LEARNING_KINDS}
-        return [
-            (t, ev.from_dict(e)) for t, e in raw if e["kind"] in KNOWLEDGE_KINDS and e.get("hand") in hands
-        ]
+    def _known_before(self, turn: int) -> Knowledge:
+        """What players knew of each other's cards before ``turn``: the record
+        kept with the previous turn's state, or, for a campaign begun by an
+        older pbem that kept none, rebuilt from every earlier turn's events."""
+        if turn == 0:
+            return {}
+        pos = self.position()
+        if pos.turn_on_file == turn - 1 and pos.known is not None:
+            return pos.known
+        known: Knowledge = {}
+        for t in self.store.turns():
+            if 0 < t < turn:
+                known = update(known, t, [ev.from_dict(e) for e in self.store.read_json(t, EVENTS)])
+        return known
 
     def _turn_mails(
         self, turn: int, game: Game, public: str, private: dict[str, str], players: list[str]

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from .cards import Card
 from .engine import PAIRED, PREMIUM_PLAYERS, Game
+from .knowledge import Knowledge
 from .orders import REJECTED, CheckedOrder, check_order, one_order_per_hand, parse_orders
 from .store import CampaignStore
 
@@ -27,6 +28,7 @@ class Position(NamedTuple):
     players: list[str]
     seed: str
     opened_at: datetime  # when the awaited turn opened (the latest turn folder was written)
+    known: Knowledge | None = None  # what players know of each other's cards (None: not on file)
 
 
 def missing_hands(position: Position, on_file: dict) -> dict[str, list[int]]:

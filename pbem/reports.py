@@ -31,6 +31,7 @@ from .engine import (
     legal_cards,
     tokens_to_win,
 )
+from .knowledge import Knowledge, update
 from .store import StoreError
 
 
@@ -399,94 +400,22 @@ def choices(names: list[str], hand, seat: int) -> list[dict]:
     return out
 
 
-#: The kinds of event :func:`_knowledge` reads: what a player learns, and what
-#: may make it stale.
-KNOWLEDGE_KINDS = frozenset(
-    {
-        "spy_saw",
-        "baron_saw",
-        "king_received",
-        "played",
-        "prince",
-        "king",
-        # the Premium deck (RULES 10.3): looks, trades, and what makes a card change hands
-        "baroness_saw",
-        "queen_saw",
-        "cardinal_saw",
-        "cardinal_received",
-        "chose",
-        "bishop",
-        "assassin",
-    }
-)
-
-#: Private events in which the reader saw another player's card: (seat, other, card).
-_LOOKS = frozenset({"spy_saw", "baron_saw", "baroness_saw", "queen_saw", "cardinal_saw"})
-#: Private events of the receiving side of a trade: the giver (``other``) knows the card it gave.
-_GIVEN = {"king_received": "king_gave", "cardinal_received": "cardinal_gave"}
-#: The kinds in which somebody learns a card: a hand without one has nothing to remember.
-LEARNING_KINDS = _LOOKS | frozenset(_GIVEN)
-
-
-class _Known(NamedTuple):
-    """Something the reader knows of another player's card (see :func:`_knowledge`)."""
-
-    hand: int
-    seat: int
-    other: int
-    card: Card
-    how: str
-
-
-def _knowledge(table: Table, game: Game, seat: int, earlier: Sequence, now: list) -> dict[int, list[dict]]:
-    """Hand -> what ``seat`` learned of the cards of players still in that hand,
-    oldest first, each with whether it may still hold: the other player has
-    not played that card since (they kept it), nor been made to discard or
-    trade by a Prince or a King. ``earlier``: (turn, event) of the turns before,
-    every event of them (the public ones tell who played what since); ``now``:
-    (turn, event) of this turn."""
-    learned: list[tuple[int, int, Any]] = []  # (turn, index in the stream, event)
-    stream = list(earlier) + list(now)
-    for i, (turn, e) in enumerate(stream):
-        if e.kind in _LOOKS and e.seat == seat:
-            learned.append((turn, i, e))
-        elif e.kind in _GIVEN and e.other == seat:
-            # The other side of a trade received the reader's own card: the reader
-            # knew it (it was in their hand), so telling it leaks nothing.
-            learned.append((turn, i, _Known(e.hand, seat, e.seat, e.card, _GIVEN[e.kind])))
+def _known_by_hand(table: Table, game: Game, seat: int, known: Knowledge) -> dict[int, list[dict]]:
+    """Hand -> what ``seat`` knows of the cards of players still in that hand,
+    oldest first, as the private mail tells it (see :mod:`pbem.knowledge`)."""
     out: dict[int, list[dict]] = {}
-    for turn, i, e in learned:
-        hand = game.hand(e.hand)
-        if hand.ended or not hand.alive[e.other] or not hand.alive[seat]:
+    for entry in known.get(seat, []):
+        hand = game.hand(entry["hand"])
+        if hand.ended or not hand.alive[entry["other"]] or not hand.alive[seat]:
             continue
-        since = []
-        changed = False
-        for _, later in stream[i + 1 :]:
-            if getattr(later, "hand", None) != e.hand or later.audience is not None:
-                continue
-            if later.kind == "played" and later.seat == e.other:
-                since.append(later.card.title)
-                changed = changed or later.card == e.card
-            elif later.kind == "prince" and later.recipient == e.other:
-                changed = True
-            elif later.kind == "king" and e.other in (later.seat, later.recipient):
-                changed = True
-            elif later.kind == "chose" and later.card == Card.CARDINAL and e.other in later.chosen:
-                changed = True  # a Cardinal's trade
-            elif (
-                later.kind in ("bishop", "assassin")
-                and later.recipient == e.other
-                and (later.kind == "assassin" or later.discarded)
-            ):
-                changed = True  # discarded and drew a new card
-        out.setdefault(e.hand, []).append(
+        out.setdefault(entry["hand"], []).append(
             {
-                "turn": turn,
-                "how": e.how if isinstance(e, _Known) else e.kind,
-                "other": table.players[e.other],
-                "card": e.card.title,
-                "played_since": since,
-                "may_have_changed": changed,
+                "turn": entry["turn"],
+                "how": entry["how"],
+                "other": table.players[entry["other"]],
+                "card": entry["card"],
+                "played_since": entry["played_since"],
+                "may_have_changed": entry["may_have_changed"],
             }
         )
     return out
@@ -500,18 +429,21 @@ def private_context(
     seat: int,
     code: str = "",
     deadline: str = "",
-    earlier: Sequence = (),
+    known: Knowledge | None = None,
     orders: dict | None = None,
 ) -> dict:
     """The context of ``seat``'s private report after ``turn``: their cards, the
     hands they must play, and only the events whose audience includes them.
 
-    ``earlier``: (turn, event) pairs of the turns before this one, for what the
-    player learned then (:func:`_knowledge` reads only the reader's own secrets);
+    ``known``: what the players know of each other's cards after this turn
+    (:func:`pbem.knowledge.update`; None: what this turn's events alone taught,
+    as at the start of a game). Only the reader's own entries are read;
     ``orders``: the turn's orders as for :func:`public_context` (what happened in
     each hand last turn is told again, in the public report's words)."""
     mine = [event_view(table, e) for e in ev.private_to(events, seat)]
-    knowledge = _knowledge(table, game, seat, earlier, [(turn, e) for e in events])
+    if known is None:
+        known = update({}, turn, events)
+    knowledge = _known_by_hand(table, game, seat, known)
     grouped = _by_hand(ev.public(events))
     orders = orders or {}
     hands = []

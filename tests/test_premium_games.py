@@ -473,7 +473,8 @@ def test_the_private_mail_remembers_premium_looks_and_trades_until_the_card_move
     they gave in a Cardinal's trade) is shown in later mails, marked as perhaps changed
     once that card may have moved: a Cardinal's trade, a Bishop's discard, the Assassin."""
     from pbem import events as ev
-    from pbem.reports import _knowledge
+    from pbem.knowledge import update
+    from pbem.reports import _known_by_hand
 
     game = Game.new(6, {n: shuffled_deck("k", n, 6) for n in range(1, 14)})
     table = Table("p", "Premium", [p["name"] for p in SIX])
@@ -489,7 +490,8 @@ def test_the_private_mail_remembers_premium_looks_and_trades_until_the_card_move
         (2, ev.BishopResult(2, 5, 2, 5, True, True, Card.COUNT)),  # Charles discarded it
         (2, ev.BishopResult(3, 5, 3, 2, True, False, None)),  # Didier kept his Spy
     ]
-    known = _knowledge(table, game, 0, earlier, now)
+    record = update(update({}, 1, [e for _, e in earlier]), 2, [e for _, e in now])
+    known = _known_by_hand(table, game, 0, record)
     assert known[1][0]["how"] == "baroness_saw" and known[1][0]["may_have_changed"]
     assert known[2][0]["how"] == "queen_saw" and known[2][0]["may_have_changed"]
     assert known[3][0]["how"] == "cardinal_saw" and not known[3][0]["may_have_changed"]

@@ -90,10 +90,8 @@ def test_knowledge_that_may_be_stale_says_so(tmp_path):
     ) in table
 
 
-def context(game: Game, seat: int, events=(), earlier=()) -> str:
-    return RENDER.private(
-        private_context(TABLE, 1, game, list(events), seat, code="AAAA-BBBB", earlier=list(earlier))
-    )
+def context(game: Game, seat: int, events=()) -> str:
+    return RENDER.private(private_context(TABLE, 1, game, list(events), seat, code="AAAA-BBBB"))
 
 
 def game_with(number: int, held, draw, **kw) -> Game:
