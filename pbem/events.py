@@ -5,23 +5,66 @@ event carries its audience, so the visibility rule of RULES.md section 8 lives
 here and only here: a *public* event (``audience is None``) holds nothing secret;
 a *private* event holds a secret and is seen by its ``seat`` alone.
 
-Events are NamedTuples: cheap to make in the engine's hot loop, readable by
+Events are named tuples: cheap to make in the engine's hot loop, readable by
 attribute in templates, and easy to turn into JSON (:func:`to_dict`). Each one
-is a NamedTuple of its fields (``_PlayedFields``) with a subclass that adds the
+is a tuple of its fields (``_PlayedFields``) with a subclass that adds the
 class attributes ``kind`` and ``audience``: a NamedTuple body may hold fields
-only (at run time and for mypy), so they go in the subclass (``__slots__ = ()``
-keeps it a plain tuple).
+only (for mypy), so they go in the subclass (``__slots__ = ()`` keeps it a
+plain tuple). For mypy the field classes are ``typing.NamedTuple``s; at run
+time they are :class:`_Fields`, which builds the same tuple class ten times
+faster (typing.NamedTuple compiles every field's annotation and execs a
+constructor per class: 3 ms at every start of every command).
 Seats are 0-based indexes into the campaign's player list.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
 from .cards import Card
 
+if TYPE_CHECKING:
+    from typing import NamedTuple as _Fields
+else:
 
-class _PlayedFields(NamedTuple):
+    class _FieldsMeta(type):
+        """Makes a class whose body annotates fields (``hand: int``) a tuple of
+        those fields, read by name; a subclass that annotates nothing adds none."""
+
+        def __new__(mcls, name, bases, namespace):
+            namespace.setdefault("__slots__", ())
+            fields = tuple(namespace.get("__annotations__", ()))
+            if fields:
+                namespace["_fields"] = fields
+                namespace["__match_args__"] = fields
+                for i, field in enumerate(fields):
+                    namespace[field] = property(itemgetter(i), doc=f"field {i}: {field}")
+            return super().__new__(mcls, name, bases, namespace)
+
+    class _Fields(tuple, metaclass=_FieldsMeta):
+        """The run-time base of the events' field classes (see the module's docstring)."""
+
+        _fields = ()  # each field class names its own
+
+        def __new__(cls, *args, **kwargs):
+            if kwargs:
+                try:
+                    args += tuple(kwargs.pop(name) for name in cls._fields[len(args) :])
+                except KeyError as missing:
+                    raise TypeError(f"{cls.__name__}() misses the field {missing}") from None
+                if kwargs:
+                    raise TypeError(f"{cls.__name__}() has no field {next(iter(kwargs))!r}")
+            if len(args) != len(cls._fields):
+                raise TypeError(f"{cls.__name__}() takes {len(cls._fields)} fields, not {len(args)}")
+            return tuple.__new__(cls, args)
+
+        def __repr__(self) -> str:
+            inside = ", ".join(f"{name}={value!r}" for name, value in zip(self._fields, self, strict=True))
+            return f"{type(self).__name__}({inside})"
+
+
+class _PlayedFields(_Fields):
     hand: int
     seat: int
     card: Card
@@ -46,7 +89,7 @@ class Played(_PlayedFields):
     kind = "played"
 
 
-class _GuardResultFields(NamedTuple):
+class _GuardResultFields(_Fields):
     hand: int
     seat: int
     recipient: int
@@ -60,7 +103,7 @@ class GuardResult(_GuardResultFields):
     kind = "guard"
 
 
-class _BaronResultFields(NamedTuple):
+class _BaronResultFields(_Fields):
     hand: int
     seat: int
     recipient: int
@@ -75,7 +118,7 @@ class BaronResult(_BaronResultFields):
     kind = "baron"
 
 
-class _PrinceDiscardFields(NamedTuple):
+class _PrinceDiscardFields(_Fields):
     hand: int
     recipient: int
     card: Card
@@ -88,7 +131,7 @@ class PrinceDiscard(_PrinceDiscardFields):
     kind = "prince"
 
 
-class _KingTradeFields(NamedTuple):
+class _KingTradeFields(_Fields):
     hand: int
     seat: int
     recipient: int
@@ -100,7 +143,7 @@ class KingTrade(_KingTradeFields):
     kind = "king"
 
 
-class _ProtectedFields(NamedTuple):
+class _ProtectedFields(_Fields):
     hand: int
     seat: int
 
@@ -111,7 +154,7 @@ class Protected(_ProtectedFields):
     kind = "protected"
 
 
-class _EliminatedFields(NamedTuple):
+class _EliminatedFields(_Fields):
     hand: int
     seat: int
     card: Card | None
@@ -126,7 +169,7 @@ class Eliminated(_EliminatedFields):
     kind = "eliminated"
 
 
-class _HandEndedFields(NamedTuple):
+class _HandEndedFields(_Fields):
     hand: int
     winners: tuple[int, ...]
     reveals: tuple[tuple[int, Card], ...]
@@ -142,7 +185,7 @@ class HandEnded(_HandEndedFields):
     kind = "ended"
 
 
-class _TokensWonFields(NamedTuple):
+class _TokensWonFields(_Fields):
     won: tuple[tuple[int, int], ...]
 
 
@@ -154,7 +197,7 @@ class TokensWon(_TokensWonFields):
     kind = "tokens"
 
 
-class _GameOverFields(NamedTuple):
+class _GameOverFields(_Fields):
     winners: tuple[int, ...]
 
 
@@ -167,7 +210,7 @@ class GameOver(_GameOverFields):
 # Public events of the Premium cards (RULES 10.3).
 
 
-class _MarkedFields(NamedTuple):
+class _MarkedFields(_Fields):
     hand: int
     seat: int
     marked: int
@@ -181,7 +224,7 @@ class Marked(_MarkedFields):
     kind = "marked"
 
 
-class _MarkFollowedFields(NamedTuple):
+class _MarkFollowedFields(_Fields):
     hand: int
     seat: int
     marked: int
@@ -199,7 +242,7 @@ class MarkFollowed(_MarkFollowedFields):
     kind = "mark_followed"
 
 
-class _ChoseFields(NamedTuple):
+class _ChoseFields(_Fields):
     hand: int
     seat: int
     card: Card
@@ -216,7 +259,7 @@ class Chose(_ChoseFields):
     kind = "chose"
 
 
-class _AssassinStruckFields(NamedTuple):
+class _AssassinStruckFields(_Fields):
     hand: int
     seat: int
     recipient: int
@@ -232,7 +275,7 @@ class AssassinStruck(_AssassinStruckFields):
     kind = "assassin"
 
 
-class _QueenResultFields(NamedTuple):
+class _QueenResultFields(_Fields):
     hand: int
     seat: int
     recipient: int
@@ -247,7 +290,7 @@ class QueenResult(_QueenResultFields):
     kind = "queen"
 
 
-class _BishopResultFields(NamedTuple):
+class _BishopResultFields(_Fields):
     hand: int
     seat: int
     recipient: int
@@ -266,7 +309,7 @@ class BishopResult(_BishopResultFields):
     kind = "bishop"
 
 
-class _HandValuesFields(NamedTuple):
+class _HandValuesFields(_Fields):
     hand: int
     values: tuple
 
@@ -279,7 +322,7 @@ class HandValues(_HandValuesFields):
     kind = "values"
 
 
-class _CardTokensFields(NamedTuple):
+class _CardTokensFields(_Fields):
     gained: tuple
 
 
@@ -294,7 +337,7 @@ class CardTokens(_CardTokensFields):
 # Private events: ``seat`` is the only reader.
 
 
-class _SpySawFields(NamedTuple):
+class _SpySawFields(_Fields):
     hand: int
     seat: int
     other: int
@@ -310,7 +353,7 @@ class SpySaw(_SpySawFields):
         return (self.seat,)
 
 
-class _BaronSawFields(NamedTuple):
+class _BaronSawFields(_Fields):
     hand: int
     seat: int
     other: int
@@ -326,7 +369,7 @@ class BaronSaw(_BaronSawFields):
         return (self.seat,)
 
 
-class _KingReceivedFields(NamedTuple):
+class _KingReceivedFields(_Fields):
     hand: int
     seat: int
     other: int
@@ -342,7 +385,7 @@ class KingReceived(_KingReceivedFields):
         return (self.seat,)
 
 
-class _PrinceDrewFields(NamedTuple):
+class _PrinceDrewFields(_Fields):
     hand: int
     seat: int
     card: Card
@@ -361,7 +404,7 @@ class PrinceDrew(_PrinceDrewFields):
         return (self.seat,)
 
 
-class _CardDrewFields(NamedTuple):
+class _CardDrewFields(_Fields):
     hand: int
     seat: int
     card: Card
@@ -379,7 +422,7 @@ class CardDrew(_CardDrewFields):
         return (self.seat,)
 
 
-class _QueenSawFields(NamedTuple):
+class _QueenSawFields(_Fields):
     hand: int
     seat: int
     other: int
@@ -395,7 +438,7 @@ class QueenSaw(_QueenSawFields):
         return (self.seat,)
 
 
-class _CardinalReceivedFields(NamedTuple):
+class _CardinalReceivedFields(_Fields):
     hand: int
     seat: int
     other: int
@@ -413,7 +456,7 @@ class CardinalReceived(_CardinalReceivedFields):
         return (self.seat,)
 
 
-class _CardinalSawFields(NamedTuple):
+class _CardinalSawFields(_Fields):
     hand: int
     seat: int
     other: int
@@ -431,7 +474,7 @@ class CardinalSaw(_CardinalSawFields):
         return (self.seat,)
 
 
-class _BaronessSawFields(NamedTuple):
+class _BaronessSawFields(_Fields):
     hand: int
     seat: int
     other: int

@@ -13,10 +13,12 @@ template output can inject a header.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import quopri
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -66,9 +68,6 @@ def make_message(
     costs more than the rest of drafting a turn's mails, on every resolve.
     Header values are checked for line breaks here, so nothing can be injected.
     """
-    import quopri
-    from email.header import Header
-
     values = [sender_name, sender, to_name, to, subject, message_id]
     if any("\r" in v or "\n" in v for v in values):
         raise ValueError("a header value holds a line break")
@@ -81,7 +80,7 @@ def make_message(
         if not name:
             return addr
         if not name.isascii():
-            name = Header(name, "utf-8").encode(linesep="\r\n")
+            name = _rfc2047(name, "utf-8")
         elif _SPECIALS & set(name):
             name = '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
         return f"{name} <{addr}>"
@@ -103,9 +102,7 @@ def make_message(
             "Subject",
             subject
             if subject.isascii() and len(subject) < 68  # needs neither encoding nor folding
-            else Header(subject, "us-ascii" if subject.isascii() else "utf-8", header_name="Subject").encode(
-                linesep="\r\n"
-            ),
+            else _rfc2047(subject, "us-ascii" if subject.isascii() else "utf-8", header_name="Subject"),
         ),
         ("Date", date),
         ("Message-ID", message_id),
@@ -116,9 +113,23 @@ def make_message(
         headers.append(("References", "\r\n ".join(references)))
     headers += [("Auto-Submitted", "auto-generated"), ("X-Mailer", "pbem")]
     head = "".join(f"{name}: {value}\r\n" for name, value in headers)
+    return head.encode("ascii") + b"\r\n" + _quoted_printable(body)
+
+
+def _rfc2047(text: str, charset: str, header_name: str | None = None) -> str:
+    """A header value encoded and folded by ``email.header`` (imported only for
+    a value that needs it: most names and subjects are short plain ASCII)."""
+    from email.header import Header
+
+    return Header(text, charset, header_name=header_name).encode(linesep="\r\n")
+
+
+@functools.lru_cache(maxsize=4)
+def _quoted_printable(body: str) -> bytes:
+    """The body in quoted-printable with CRLF line ends (cached: a turn's public
+    report goes to every player, the same bytes each time)."""
     text = body.replace("\r\n", "\n").encode("utf-8")
-    encoded = quopri.encodestring(text).replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
-    return head.encode("ascii") + b"\r\n" + encoded
+    return quopri.encodestring(text).replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
 
 
 def seat_part(seat: int) -> str:
@@ -348,11 +359,7 @@ def turn_mails(
     ``mail/index.jsonl``. Each player's turn mails form one thread (In-Reply-To /
     References to their previous private mail)."""
     outbox = Outbox(root)
-    last_private: dict[str, str] = {}
-    for message_id, entry in outbox.known_ids().items():  # file order: the last one wins
-        # Earlier turns only: drafts of a rolled-back turn were never sent.
-        if entry.get("kind") == "private" and entry.get("player") and (entry.get("turn") or 0) <= turn:
-            last_private[entry["player"]] = message_id
+    last_private = _last_private(outbox, turn)
     public_subject, private_subject = turn_subjects(campaign, turn, finished)
     suffix = f"t{turn:03d}" + (f"r{generation}" if generation > 1 else "")
     sender_name = gm.name if gm else "pbem"
@@ -396,6 +403,25 @@ def turn_mails(
     return files
 
 
+def _last_private(outbox: Outbox, turn: int) -> dict[str, str]:
+    """Player -> the Message-ID of their latest private turn mail before
+    ``turn``'s. The previous turn folder's mail index names them (a small file);
+    without one (a campaign begun by an older pbem), the whole index of every
+    Message-ID is read."""
+    entries: Iterable[dict] = []
+    previous = outbox.store.turn_mail_index(outbox.store.turn_dir(turn - 1)) if turn else None
+    if previous is not None and previous.exists():
+        entries = (json.loads(line) for line in previous.read_text(encoding="utf-8").splitlines())
+    elif turn:
+        entries = outbox.known_ids().values()  # file order: the last one wins
+    out = {}
+    for entry in entries:
+        # Earlier turns only: drafts of a rolled-back turn were never sent.
+        if entry.get("kind") == "private" and entry.get("player") and (entry.get("turn") or 0) <= turn:
+            out[entry["player"]] = entry["message_id"]
+    return out
+
+
 def withdraw(root: Path, turn_dirs: list[Path]) -> list[str]:
     """Take the unsent drafts of undone turns out of the outbox (idempotent: a
     rollback killed half-way is finished by the next command that sends).
@@ -431,6 +457,7 @@ def publish(root: Path, turn_dir: Path) -> list[str]:
         return []
     known = outbox.known_ids()
     published = []
+    linked_any = False
     for line in index_path.read_text(encoding="utf-8").splitlines():
         entry = json.loads(line)
         if entry["message_id"] in known:
@@ -442,15 +469,17 @@ def publish(root: Path, turn_dir: Path) -> list[str]:
             os.link(source, target)
             linked = True
         except FileExistsError:
-            # Published before a crash, and only the index is missing: the same file (or the same bytes).
-            if not (os.path.samefile(source, target) or target.read_bytes() == source.read_bytes()):
+            # Published before a crash, and only the index is missing: the same file (or a copy,
+            # synced below).
+            linked = os.path.samefile(source, target)
+            if not linked and target.read_bytes() != source.read_bytes():
                 raise _clash(target) from None
-            linked = True
         except OSError:  # no hard links here: copy
             linked = False
-        if linked or (
-            target.exists() and target.read_bytes() == source.read_bytes()
-        ):  # copied before a crash
+        if linked:  # the turn folder's file, synced with it: only the new name is to sync
+            outbox.index(entry)
+            linked_any = True
+        elif target.exists() and target.read_bytes() == source.read_bytes():  # copied before a crash
             outbox.index(entry)
             outbox._written.append(target)
         else:
@@ -464,6 +493,8 @@ def publish(root: Path, turn_dir: Path) -> list[str]:
                 player=entry["player"],
             )
         published.append(entry["draft"])
-    outbox.wait()  # copies (no hard links on this file system), each fsync'd
-    outbox.flush()  # the links share the turn folder's synced files: their names, then the index
+    outbox.wait()  # copies (no hard links on this file system)
+    if linked_any:
+        fsync_dir(outbox.folder)
+    outbox.flush()  # the copies' bytes and names, then the index
     return published

@@ -69,3 +69,34 @@ def test_campaign_folder_name_must_be_a_plain_tag(tmp_path, name):
     )
     assert result.exit_code == 1 and "tag" in result.output
     assert not (folder / "campaign.yaml").exists()
+
+
+def _thread(folder, turn: int) -> dict[str, tuple[str, str | None]]:
+    """Player's address -> (Message-ID, In-Reply-To) of their private mail of a turn folder."""
+    mail = folder / "turns" / f"turn-{turn:03d}" / "mail"
+    out = {}
+    for path in sorted(mail.glob("*-private-*.eml")):
+        msg = message_from_bytes(path.read_bytes(), policy=default)
+        out[str(msg["To"].addresses[0].addr_spec)] = (msg["Message-ID"], msg["In-Reply-To"])
+    return out
+
+
+@pytest.mark.parametrize("older_folder", [False, True], ids=["indexed", "no-index-in-the-folder"])
+def test_each_players_turn_mails_form_one_thread(cli, started3, older_folder):
+    """A private turn mail answers the player's previous one, after a rollback
+    too; a turn folder from an older pbem without a mail index is read from the
+    campaign's index of every Message-ID instead."""
+    opening = _thread(started3, 0)
+    assert all(reply is None for _, reply in opening.values())
+    if older_folder:
+        (started3 / "turns" / "turn-000" / "mail" / "index.jsonl").unlink()
+    cli.ok("resolve", "--force", started3)
+    first = _thread(started3, 1)
+    assert {to: reply for to, (_, reply) in first.items()} == {to: mid for to, (mid, _) in opening.items()}
+    cli.ok("rollback", started3)
+    cli.ok("resolve", "--force", started3)
+    again = _thread(started3, 1)
+    assert {to: reply for to, (_, reply) in again.items()} == {to: mid for to, (mid, _) in opening.items()}
+    cli.ok("resolve", "--force", started3)
+    second = _thread(started3, 2)
+    assert {to: reply for to, (_, reply) in second.items()} == {to: mid for to, (mid, _) in again.items()}
