@@ -175,7 +175,7 @@ def append_line(path: Path, line: str) -> None:
 
 
 def dump_json(data: Any) -> str:
-    """JSON a GM can read: one top-level key, list item or hand per line.
+    """JSON a GM can read: one top-level key, list item, event or hand per line.
 
     Each piece goes through the C encoder in one call; ``indent`` would switch
     the whole document to the pure-Python encoder (several times slower, and
@@ -190,10 +190,13 @@ def dump_json(data: Any) -> str:
             items = [f"{pad} {piece(k)}: {block(v, depth + 1).lstrip()}" for k, v in value.items()]
             return pad + "{\n" + ",\n".join(items) + "\n" + pad + "}"
         if depth < 3 and isinstance(value, list) and value and isinstance(value[0], (dict, list)):
-            return (
+            return (  # a dict in a list (an event, a hand) is one line
                 pad
                 + "[\n"
-                + ",\n".join(f"{pad} {block(v, depth + 1).lstrip()}" for v in value)
+                + ",\n".join(
+                    f"{pad} {piece(v) if isinstance(v, dict) else block(v, depth + 1).lstrip()}"
+                    for v in value
+                )
                 + "\n"
                 + pad
                 + "]"
@@ -347,19 +350,24 @@ class CampaignStore:
             # their names are on disk. Only what was written is synced (os.sync()
             # would flush every disk of the machine), side by side, each through
             # the descriptor that wrote it (opening a file again costs as much).
+            # The folders' entries are synced in the same batch: each is complete
+            # once its files are created, and all of it is on disk before the rename.
             written = []
+            folder_fds: list[int] = []
             try:
                 for name, text in files.items():
                     f = open(tmp / name, "wb")  # closed below, after the sync
                     written.append(f)
                     f.write(text.encode("utf-8"))
                     f.flush()
-                _side_by_side(lambda f: os.fsync(f.fileno()), written)
+                for folder in folders:
+                    folder_fds.append(os.open(folder, os.O_RDONLY))
+                _side_by_side(os.fsync, [f.fileno() for f in written] + folder_fds)
             finally:
                 for f in written:
                     f.close()
-            for folder in reversed(folders):
-                fsync_dir(folder)
+                for fd in folder_fds:
+                    os.close(fd)
             os.rename(tmp, final)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)  # never switched in: leave no trace
