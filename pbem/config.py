@@ -12,12 +12,13 @@ import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 from .cards import CLASSIC_NAMES, NAMES, Card, card_named
 from .engine import CLASSIC_PLAYERS, PREMIUM_PLAYERS, check_deck, full_deck
 from .orders import FILLER, SELF_WORDS, name_key
 from .store import CAMPAIGN_FILE  # the folder's file names are the store's
+from .tuples import NamedTuple
 
 # A name is used in orders, mail headers and file names: letters, digits,
 # spaces, and . ' - inside; nothing that could break a header or a path.

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, NamedTuple, cast
+from typing import Any, cast
 
 from . import events as ev
 from .cards import (
@@ -35,6 +35,7 @@ from .cards import (
     Card,
     card_named,
 )
+from .tuples import NamedTuple
 
 GUARD, SPY, BARON, HANDMAID, PRINCE, KING, COUNTESS, PRINCESS = CLASSIC_CARDS
 BISHOP, ASSASSIN, JESTER = Card.BISHOP, Card.ASSASSIN, Card.JESTER

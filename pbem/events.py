@@ -10,61 +10,19 @@ attribute in templates, and easy to turn into JSON (:func:`to_dict`). Each one
 is a tuple of its fields (``_PlayedFields``) with a subclass that adds the
 class attributes ``kind`` and ``audience``: a NamedTuple body may hold fields
 only (for mypy), so they go in the subclass (``__slots__ = ()`` keeps it a
-plain tuple). For mypy the field classes are ``typing.NamedTuple``s; at run
-time they are :class:`_Fields`, which builds the same tuple class ten times
-faster (typing.NamedTuple compiles every field's annotation and execs a
-constructor per class: 3 ms at every start of every command).
+plain tuple). :mod:`pbem.tuples` builds them (typing.NamedTuple for mypy).
 Seats are 0-based indexes into the campaign's player list.
 """
 
 from __future__ import annotations
 
-from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .cards import Card
-
-if TYPE_CHECKING:
-    from typing import NamedTuple as _Fields
-else:
-
-    class _FieldsMeta(type):
-        """Makes a class whose body annotates fields (``hand: int``) a tuple of
-        those fields, read by name; a subclass that annotates nothing adds none."""
-
-        def __new__(mcls, name, bases, namespace):
-            namespace.setdefault("__slots__", ())
-            fields = tuple(namespace.get("__annotations__", ()))
-            if fields:
-                namespace["_fields"] = fields
-                namespace["__match_args__"] = fields
-                for i, field in enumerate(fields):
-                    namespace[field] = property(itemgetter(i), doc=f"field {i}: {field}")
-            return super().__new__(mcls, name, bases, namespace)
-
-    class _Fields(tuple, metaclass=_FieldsMeta):
-        """The run-time base of the events' field classes (see the module's docstring)."""
-
-        _fields = ()  # each field class names its own
-
-        def __new__(cls, *args, **kwargs):
-            if kwargs:
-                try:
-                    args += tuple(kwargs.pop(name) for name in cls._fields[len(args) :])
-                except KeyError as missing:
-                    raise TypeError(f"{cls.__name__}() misses the field {missing}") from None
-                if kwargs:
-                    raise TypeError(f"{cls.__name__}() has no field {next(iter(kwargs))!r}")
-            if len(args) != len(cls._fields):
-                raise TypeError(f"{cls.__name__}() takes {len(cls._fields)} fields, not {len(args)}")
-            return tuple.__new__(cls, args)
-
-        def __repr__(self) -> str:
-            inside = ", ".join(f"{name}={value!r}" for name, value in zip(self._fields, self, strict=True))
-            return f"{type(self).__name__}({inside})"
+from .tuples import NamedTuple
 
 
-class _PlayedFields(_Fields):
+class _PlayedFields(NamedTuple):
     hand: int
     seat: int
     card: Card
@@ -89,7 +47,7 @@ class Played(_PlayedFields):
     kind = "played"
 
 
-class _GuardResultFields(_Fields):
+class _GuardResultFields(NamedTuple):
     hand: int
     seat: int
     recipient: int
@@ -103,7 +61,7 @@ class GuardResult(_GuardResultFields):
     kind = "guard"
 
 
-class _BaronResultFields(_Fields):
+class _BaronResultFields(NamedTuple):
     hand: int
     seat: int
     recipient: int
@@ -118,7 +76,7 @@ class BaronResult(_BaronResultFields):
     kind = "baron"
 
 
-class _PrinceDiscardFields(_Fields):
+class _PrinceDiscardFields(NamedTuple):
     hand: int
     recipient: int
     card: Card
@@ -131,7 +89,7 @@ class PrinceDiscard(_PrinceDiscardFields):
     kind = "prince"
 
 
-class _KingTradeFields(_Fields):
+class _KingTradeFields(NamedTuple):
     hand: int
     seat: int
     recipient: int
@@ -143,7 +101,7 @@ class KingTrade(_KingTradeFields):
     kind = "king"
 
 
-class _ProtectedFields(_Fields):
+class _ProtectedFields(NamedTuple):
     hand: int
     seat: int
 
@@ -154,7 +112,7 @@ class Protected(_ProtectedFields):
     kind = "protected"
 
 
-class _EliminatedFields(_Fields):
+class _EliminatedFields(NamedTuple):
     hand: int
     seat: int
     card: Card | None
@@ -169,7 +127,7 @@ class Eliminated(_EliminatedFields):
     kind = "eliminated"
 
 
-class _HandEndedFields(_Fields):
+class _HandEndedFields(NamedTuple):
     hand: int
     winners: tuple[int, ...]
     reveals: tuple[tuple[int, Card], ...]
@@ -185,7 +143,7 @@ class HandEnded(_HandEndedFields):
     kind = "ended"
 
 
-class _TokensWonFields(_Fields):
+class _TokensWonFields(NamedTuple):
     won: tuple[tuple[int, int], ...]
 
 
@@ -197,7 +155,7 @@ class TokensWon(_TokensWonFields):
     kind = "tokens"
 
 
-class _GameOverFields(_Fields):
+class _GameOverFields(NamedTuple):
     winners: tuple[int, ...]
 
 
@@ -210,7 +168,7 @@ class GameOver(_GameOverFields):
 # Public events of the Premium cards (RULES 10.3).
 
 
-class _MarkedFields(_Fields):
+class _MarkedFields(NamedTuple):
     hand: int
     seat: int
     marked: int
@@ -224,7 +182,7 @@ class Marked(_MarkedFields):
     kind = "marked"
 
 
-class _MarkFollowedFields(_Fields):
+class _MarkFollowedFields(NamedTuple):
     hand: int
     seat: int
     marked: int
@@ -242,7 +200,7 @@ class MarkFollowed(_MarkFollowedFields):
     kind = "mark_followed"
 
 
-class _ChoseFields(_Fields):
+class _ChoseFields(NamedTuple):
     hand: int
     seat: int
     card: Card
@@ -259,7 +217,7 @@ class Chose(_ChoseFields):
     kind = "chose"
 
 
-class _AssassinStruckFields(_Fields):
+class _AssassinStruckFields(NamedTuple):
     hand: int
     seat: int
     recipient: int
@@ -275,7 +233,7 @@ class AssassinStruck(_AssassinStruckFields):
     kind = "assassin"
 
 
-class _QueenResultFields(_Fields):
+class _QueenResultFields(NamedTuple):
     hand: int
     seat: int
     recipient: int
@@ -290,7 +248,7 @@ class QueenResult(_QueenResultFields):
     kind = "queen"
 
 
-class _BishopResultFields(_Fields):
+class _BishopResultFields(NamedTuple):
     hand: int
     seat: int
     recipient: int
@@ -309,7 +267,7 @@ class BishopResult(_BishopResultFields):
     kind = "bishop"
 
 
-class _HandValuesFields(_Fields):
+class _HandValuesFields(NamedTuple):
     hand: int
     values: tuple
 
@@ -322,7 +280,7 @@ class HandValues(_HandValuesFields):
     kind = "values"
 
 
-class _CardTokensFields(_Fields):
+class _CardTokensFields(NamedTuple):
     gained: tuple
 
 
@@ -337,7 +295,7 @@ class CardTokens(_CardTokensFields):
 # Private events: ``seat`` is the only reader.
 
 
-class _SpySawFields(_Fields):
+class _SpySawFields(NamedTuple):
     hand: int
     seat: int
     other: int
@@ -353,7 +311,7 @@ class SpySaw(_SpySawFields):
         return (self.seat,)
 
 
-class _BaronSawFields(_Fields):
+class _BaronSawFields(NamedTuple):
     hand: int
     seat: int
     other: int
@@ -369,7 +327,7 @@ class BaronSaw(_BaronSawFields):
         return (self.seat,)
 
 
-class _KingReceivedFields(_Fields):
+class _KingReceivedFields(NamedTuple):
     hand: int
     seat: int
     other: int
@@ -385,7 +343,7 @@ class KingReceived(_KingReceivedFields):
         return (self.seat,)
 
 
-class _PrinceDrewFields(_Fields):
+class _PrinceDrewFields(NamedTuple):
     hand: int
     seat: int
     card: Card
@@ -404,7 +362,7 @@ class PrinceDrew(_PrinceDrewFields):
         return (self.seat,)
 
 
-class _CardDrewFields(_Fields):
+class _CardDrewFields(NamedTuple):
     hand: int
     seat: int
     card: Card
@@ -422,7 +380,7 @@ class CardDrew(_CardDrewFields):
         return (self.seat,)
 
 
-class _QueenSawFields(_Fields):
+class _QueenSawFields(NamedTuple):
     hand: int
     seat: int
     other: int
@@ -438,7 +396,7 @@ class QueenSaw(_QueenSawFields):
         return (self.seat,)
 
 
-class _CardinalReceivedFields(_Fields):
+class _CardinalReceivedFields(NamedTuple):
     hand: int
     seat: int
     other: int
@@ -456,7 +414,7 @@ class CardinalReceived(_CardinalReceivedFields):
         return (self.seat,)
 
 
-class _CardinalSawFields(_Fields):
+class _CardinalSawFields(NamedTuple):
     hand: int
     seat: int
     other: int
@@ -474,7 +432,7 @@ class CardinalSaw(_CardinalSawFields):
         return (self.seat,)
 
 
-class _BaronessSawFields(_Fields):
+class _BaronessSawFields(NamedTuple):
     hand: int
     seat: int
     other: int

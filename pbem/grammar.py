@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import NamedTuple
+
+from .tuples import NamedTuple
 
 # --------------------------------------------------------------------------------------------
 # Hand references

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from .cards import Card
 from .engine import PAIRED, PREMIUM_PLAYERS, Game
 from .knowledge import Knowledge
 from .orders import REJECTED, CheckedOrder, check_order, one_order_per_hand, parse_orders
 from .store import CampaignStore
+from .tuples import NamedTuple
 
 
 class Position(NamedTuple):

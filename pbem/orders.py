@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import NamedTuple
 
 from .cards import CLASSIC_CARDS, CLASSIC_NAMES, NAMES, RANK, Card, card_of_rank
 from .engine import (
@@ -41,6 +40,7 @@ from .engine import (
     redirect,
 )
 from .grammar import HAND_REF
+from .tuples import NamedTuple
 
 ACCEPTED, COMPLETED, REJECTED = "accepted", "completed", "rejected"
 

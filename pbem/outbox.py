@@ -21,9 +21,10 @@ import re
 from collections.abc import Iterable, Sequence
 from datetime import UTC
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from .store import TURN_MAIL, TURN_MAIL_INDEX, CampaignStore, StoreError, append_line, fsync_dir, fsync_files
+from .tuples import NamedTuple
 
 if TYPE_CHECKING:  # for the annotation only: the writer thread starts with a batch's first draft
     from concurrent.futures import ThreadPoolExecutor

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from . import events as ev
 from .cards import COUNTS, PREMIUM_COUNTS, Card
@@ -33,6 +33,7 @@ from .engine import (
 )
 from .knowledge import Knowledge, update
 from .store import StoreError
+from .tuples import NamedTuple
 
 
 def default_templates_dir() -> Path:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import NamedTuple
 
 from .. import events as ev
 from ..cards import card_named
@@ -22,6 +21,7 @@ from ..config import CampaignConfig, load_config
 from ..deadlines import describe, parse_schedule
 from ..engine import FACE_UP_WITH_TWO, HANDS_PER_GAME
 from ..store import EVENTS, PUBLIC_REPORT, TURNS, CampaignStore, StoreError
+from ..tuples import NamedTuple
 
 
 class PublicTurn(NamedTuple):

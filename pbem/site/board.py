@@ -19,7 +19,7 @@ the caller and raises :class:`LeakError` rather than being skipped quietly.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..engine import (
     CLASSIC_PLAYERS,
@@ -29,6 +29,7 @@ from ..engine import (
     first_player,
     full_deck,
 )
+from ..tuples import NamedTuple
 
 
 class LeakError(ValueError):

@@ -14,7 +14,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import jinja2
 
@@ -22,6 +22,7 @@ from ..config import DEFAULT_SITE, load_config, site_out
 from ..engine import HANDS_PER_GAME, PREMIUM_PLAYERS, tokens_to_win
 from ..record import BEGIN, END, extract, opening_commitments
 from ..reports import Table, default_templates_dir, event_view, make_environment
+from ..tuples import NamedTuple
 from .archive import PublicArchive, read_archive
 from .board import Board, HandBoard, replay
 
