@@ -23,7 +23,16 @@ from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .store import TURN_MAIL, TURN_MAIL_INDEX, CampaignStore, StoreError, append_line, fsync_dir, fsync_files
+from .store import (
+    TURN_MAIL,
+    TURN_MAIL_INDEX,
+    CampaignStore,
+    StoreError,
+    append_line,
+    append_lines,
+    fsync_dir,
+    fsync_files,
+)
 from .tuples import NamedTuple
 
 if TYPE_CHECKING:  # for the annotation only: the writer thread starts with a batch's first draft
@@ -238,21 +247,17 @@ class Outbox:
             self._writer.shutdown()
             self._writer = None
 
-    def flush(self) -> None:
+    def flush(self, sync: bool = True) -> None:
         """Index the drafts of a batch, once their files are written (:meth:`wait`):
         their bytes are synced (side by side), then their folder entries, once for
-        all, and only then the index that names them."""
+        all, and only then the index that names them. Without ``sync``, only the
+        files are synced (see :func:`publish`)."""
         if self._written:
             fsync_files(self._written)
             fsync_dir(self.folder)
             self._written = []
         if self._pending:
-            path = self.store.messages
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "a", encoding="utf-8") as f:
-                f.write("\n".join(self._pending) + "\n")
-                f.flush()
-                os.fsync(f.fileno())
+            append_lines(self.store.messages, self._pending, sync=sync)
             self._pending = []
 
     def drafts(self) -> list[Path]:
@@ -449,16 +454,22 @@ def withdraw(root: Path, turn_dirs: list[Path]) -> list[str]:
 
 
 def publish(root: Path, turn_dir: Path) -> list[str]:
-    """Put a turn folder's drafts in the outbox, those not yet published
-    (idempotent: `pbem preview` and `pbem send` run it again after a crash).
-    A draft is hard-linked, not copied: the same bytes, no second write."""
+    """Put a turn folder's drafts in the outbox, those not yet published.
+
+    A draft is hard-linked, not copied: the same bytes, no second write. The
+    links and their index lines are not synced (that would double the disk
+    waits of a resolve): the turn folder they come from is, and every command
+    that shows or sends drafts (`preview`, `send`, `tick`) publishes again
+    first, which is idempotent, so a link lost in a crash is made again. And
+    a draft is sent once at most by the sent ledger, synced before each
+    message leaves, never by the outbox. Copies (a file system without hard
+    links) are synced: a torn copy would block the next publish."""
     outbox = Outbox(root, durable=False)
     index_path = outbox.store.turn_mail_index(turn_dir)
     if not index_path.exists():
         return []
     known = outbox.known_ids()
     published = []
-    linked_any = False
     for line in index_path.read_text(encoding="utf-8").splitlines():
         entry = json.loads(line)
         if entry["message_id"] in known:
@@ -477,9 +488,8 @@ def publish(root: Path, turn_dir: Path) -> list[str]:
                 raise _clash(target) from None
         except OSError:  # no hard links here: copy
             linked = False
-        if linked:  # the turn folder's file, synced with it: only the new name is to sync
+        if linked:  # the turn folder's file, synced with it
             outbox.index(entry)
-            linked_any = True
         elif target.exists() and target.read_bytes() == source.read_bytes():  # copied before a crash
             outbox.index(entry)
             outbox._written.append(target)
@@ -495,7 +505,5 @@ def publish(root: Path, turn_dir: Path) -> list[str]:
             )
         published.append(entry["draft"])
     outbox.wait()  # copies (no hard links on this file system)
-    if linked_any:
-        fsync_dir(outbox.folder)
-    outbox.flush()  # the copies' bytes and names, then the index
+    outbox.flush(sync=False)  # the copies' bytes and names, synced; then the index
     return published

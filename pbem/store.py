@@ -167,11 +167,23 @@ def write_atomic(path: Path, data: str | bytes, durable: bool = True) -> None:
 
 def append_line(path: Path, line: str) -> None:
     """Append one line to a log, durably (used for logs that only grow)."""
+    append_lines(path, [line])
+
+
+def append_lines(path: Path, lines: list[str], sync: bool = True) -> None:
+    """Append lines to a log that only grows; with ``sync``, durably. A last
+    line left without its end by a crash is ended first, so that a new line
+    never runs on from a torn one (a reader skips the torn line alone)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(line.rstrip("\n") + "\n")
-        f.flush()
-        os.fsync(f.fileno())
+    text = "".join(line.rstrip("\n") + "\n" for line in lines)
+    with open(path, "a+b") as f:  # (+: to read the last byte)
+        end = f.seek(0, os.SEEK_END)
+        if end and os.pread(f.fileno(), 1, end - 1) != b"\n":
+            text = "\n" + text
+        f.write(text.encode("utf-8"))
+        if sync:
+            f.flush()
+            os.fsync(f.fileno())
 
 
 def dump_json(data: Any) -> str:

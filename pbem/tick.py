@@ -184,6 +184,7 @@ def _tick(campaign: Campaign, report: TickReport) -> TickReport:
 
     kinds = auto_send_kinds(campaign.config)
     can_send = smtp_settings(campaign.config) is not None
+    campaign.publish_drafts()  # a resolve cut short by a crash: its drafts wait for review too
     outcomes = fetch_new(campaign)
     report.messages = len(outcomes)
     report.recorded = sum(o.recorded for o in outcomes)

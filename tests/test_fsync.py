@@ -61,10 +61,16 @@ def test_the_outbox_batch_writer_syncs_every_draft_and_its_folder(tmp_path, sync
     assert str(tmp_path / "mail" / "messages.jsonl") in synced
 
 
-def test_publish_syncs_the_outbox_folder(cli, started3, synced):
+def test_resolve_leaves_the_outbox_links_unsynced(cli, started3, synced):
+    """Publishing a turn's drafts (hard links to its synced files) waits for no
+    disk: every command that shows or sends drafts publishes again, and the
+    sent ledger, not the outbox, keeps a draft from leaving twice (the test
+    with a real server: tests/mail/test_send_uncertain.py, a publish lost in a crash)."""
     synced.clear()
     cli.ok("resolve", started3, "--force")
-    assert str(started3 / "mail" / "outbox") in synced
+    assert str(started3 / "mail" / "outbox") not in synced
+    assert str(started3 / "mail" / "messages.jsonl") not in synced
+    assert str(started3 / "turns") in synced  # the turn itself is durable before its drafts are published
 
 
 def test_the_mailroom_syncs_each_message_it_keeps_and_never_the_machine(started3, synced, tmp_path):

@@ -153,3 +153,39 @@ def test_tick_never_resends_an_uncertain_draft_and_tells_the_gm(game, server):
     assert "NOT sent again" in result.output
     assert len(server.received) == before
     assert uncertain(game) == held
+
+
+def _lose_the_publish(folder) -> None:
+    """What a power cut may do to a publish, which is not synced: the drafts'
+    links and their index lines gone, and the index's last line torn."""
+    for path in (folder / "mail" / "outbox").glob("*.eml"):
+        path.unlink()
+    for path in (folder / "mail" / "sent").glob("*.eml"):
+        path.unlink()
+    index = folder / "mail" / "messages.jsonl"
+    kept = [line for line in index.read_text(encoding="utf-8").splitlines() if '"t000-' not in line]
+    index.write_text("".join(f"{line}\n" for line in kept) + '{"message_id": "<t000-pub', encoding="utf-8")
+
+
+def test_drafts_whose_publish_a_crash_lost_are_published_again_and_sent_once(game, server):
+    """The outbox is not synced by a resolve (its turn folder is): every command
+    that shows or sends drafts publishes again, and the sent ledger keeps a
+    draft from leaving twice, whatever the outbox lost."""
+    _lose_the_publish(game)
+    result = run("tick", game)  # auto_send: [ack] only: the turn's mails wait for review
+    assert result.exit_code == 0, result.output
+    assert "8 draft(s) wait for the GM's review" in result.output
+    assert len(list((game / "mail" / "outbox").glob("t000-*.eml"))) == 8
+    assert run("send", game).exit_code == 0
+    assert len(server.received) == 8
+    _lose_the_publish(game)  # again, after the send: the ledger says they left
+    result = run("send", game)
+    assert result.exit_code == 0, result.output
+    assert len(server.received) == 8
+    assert not list((game / "mail" / "outbox").glob("*.eml"))
+    lines = (game / "mail" / "messages.jsonl").read_text(encoding="utf-8").splitlines()
+    assert '{"message_id": "<t000-pub' in lines  # the torn line ended, on a line of its own
+    drafts = [json.loads(line)["draft"] for line in lines if line.endswith("}")]
+    assert sorted(d for d in drafts if d.startswith("t000-")) == sorted(
+        f"t000-{kind}-seat{n}" for kind in ("public", "private") for n in range(1, 5)
+    )
