@@ -138,8 +138,10 @@ def new(
     if decks_file:
         import yaml
 
+        from .config import safe_load
+
         try:
-            decks = yaml.safe_load(Path(decks_file).read_text(encoding="utf-8"))
+            decks = safe_load(Path(decks_file).read_text(encoding="utf-8"))
         except yaml.YAMLError as e:
             raise PbemError(f"{decks_file}: not valid YAML: {e}") from None
     campaign = Campaign.create(

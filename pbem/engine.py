@@ -267,8 +267,12 @@ class Hand:
 
 
 def _cards(names: Iterable[str]) -> list[Card]:
-    # The names come from pbem's own state files, written with canonical names.
-    return [cast(Card, card_named(n)) for n in names]
+    # The names come from pbem's own state files, written with canonical names
+    # (read by exact title first: a state holds some 800 of them).
+    return [cast(Card, _BY_TITLE.get(n) or card_named(n)) for n in names]
+
+
+_BY_TITLE = {card.title: card for card in Card}
 
 
 _SORTED_DECK = sorted(FULL_DECK)

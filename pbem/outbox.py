@@ -476,7 +476,8 @@ def publish(root: Path, turn_dir: Path) -> list[str]:
             continue
         source = outbox.store.turn_mail(turn_dir) / f"{entry['draft']}.eml"
         target = outbox.folder / source.name
-        outbox.folder.mkdir(parents=True, exist_ok=True)
+        if not published:
+            outbox.folder.mkdir(parents=True, exist_ok=True)
         try:
             os.link(source, target)
             linked = True
