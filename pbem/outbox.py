@@ -469,7 +469,7 @@ def publish(root: Path, turn_dir: Path) -> list[str]:
     if not index_path.exists():
         return []
     known = outbox.known_ids()
-    published = []
+    published: list[str] = []
     for line in index_path.read_text(encoding="utf-8").splitlines():
         entry = json.loads(line)
         if entry["message_id"] in known:
