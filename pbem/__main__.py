@@ -1,5 +1,5 @@
 """``python -m pbem``: the same command line as the ``pbem`` script."""
 
-from pbem.cli import main
+from pbem.cli import run
 
-main(prog_name="pbem")
+run(prog_name="pbem")

@@ -719,5 +719,21 @@ def rollback(folder: str) -> None:
         click.echo(f"Warning: {campaign.site_warning}", err=True)
 
 
+def run(prog_name: str | None = None) -> None:
+    """The ``pbem`` command (and ``python -m pbem``): :func:`main`, then a quick exit.
+
+    The process ends right after the command, and Python's last garbage
+    collection would walk every object click, Jinja and the game made, only to
+    free them as the process goes (some 10 ms, a third of a resolve's own work).
+    ``gc.freeze()`` spares that walk; the command's files are all closed by then
+    (each is written in a ``with`` block), and standard output is still flushed."""
+    import gc
+
+    try:
+        main(prog_name=prog_name)
+    finally:
+        gc.freeze()
+
+
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    run()
