@@ -24,7 +24,7 @@ from typing import Any
 
 from . import events as ev
 from .config import CAMPAIGN_FILE, CampaignConfig, ConfigError, check_names_apart, load_config
-from .engine import Game, Order, derive_secret, resolve_turn, shuffled_deck
+from .engine import Game, Order, deal_events, derive_secret, resolve_turn, shuffled_deck
 from .grammar import format_code, is_plain_tag
 from .knowledge import Knowledge, from_json, still_open, to_json, update
 from .orderbook import OrderBook, Position, Receipt, missing_hands
@@ -355,7 +355,7 @@ class Campaign:
             players = config.names
             decks = {h: config.decks.get(h) or shuffled_deck(seed, h, len(players)) for h in range(1, 14)}
             game = Game.new(len(players), decks)
-            result = self._commit(0, game, [], players, seed, {})
+            result = self._commit(0, game, deal_events(game), players, seed, {})
             if config.seed is not None and weak_seed(config.seed) and not config.decks:
                 weak = (
                     f"the seed {config.seed!r} is short: anyone who guesses it can rebuild "

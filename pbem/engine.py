@@ -1027,6 +1027,14 @@ class Game:
         )
 
 
+def deal_events(game: Game) -> list:
+    """The public events of the deal (turn 0): with two players, each hand's
+    face-up cards (RULES 9), hand by hand; none otherwise. Written with the
+    opening turn, they let a public reader (the web pages) know the face-up
+    cards without reading a report's wording."""
+    return [ev.FaceUp(h.number, h.face_up) for h in game.hands if h.face_up]
+
+
 def resolve_turn(
     game: Game,
     orders: Mapping[int, Order | None],

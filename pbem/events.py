@@ -165,6 +165,21 @@ class GameOver(_GameOverFields):
     kind = "game_over"
 
 
+class _FaceUpFields(NamedTuple):
+    hand: int
+    cards: tuple[Card, ...]
+
+
+class FaceUp(_FaceUpFields):
+    """Two players (RULES 9): the three cards laid face up at the deal of
+    ``hand``, in deck order; out of the hand for good, and public from the start.
+    Turn 0 (the deal) holds one per hand; no other turn has any."""
+
+    __slots__ = ()
+    audience = None
+    kind = "face_up"
+
+
 # Public events of the Premium cards (RULES 10.3).
 
 
@@ -459,6 +474,7 @@ Event = (
     | HandEnded
     | TokensWon
     | GameOver
+    | FaceUp
     | SpySaw
     | BaronSaw
     | KingReceived
@@ -491,6 +507,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         HandEnded,
         TokensWon,
         GameOver,
+        FaceUp,
         SpySaw,
         BaronSaw,
         KingReceived,
@@ -556,6 +573,11 @@ def _restore(name: str, value: Any) -> Any:
         return card_named(value)
     if name == "reveals":
         return tuple((seat, card_named(card)) for seat, card in value)
+    if name == "cards":  # FaceUp: a list of card names, each one a card of the game
+        cards = tuple(card_named(card) if isinstance(card, str) else None for card in value)
+        if not isinstance(value, list) or None in cards:
+            raise ValueError(f"cards: {value!r} is not a list of card names")
+        return cards
     if name == "gained":
         return tuple((seat, hand, card_named(card)) for seat, hand, card in value)
     if isinstance(value, list):

@@ -206,6 +206,8 @@ def event_view(table: Table, event: Any) -> dict:
             view[field] = [(table.players[s], _number(v)) for s, v in value]
         elif field == "gained":
             view[field] = [(table.players[s], h, c.title) for s, h, c in value]
+        elif field == "cards":
+            view[field] = [c.title for c in value]
         else:
             view[field] = value
     if event.kind == "played":  # what the card does, from the card table: the wording follows it
@@ -251,10 +253,11 @@ def _hand_public(table: Table, hand, events: list, order: dict | None = None) ->
 
 def _public_views(table: Table, hand, events: list, order: dict | None) -> list[dict]:
     """The public events of one hand in one turn (the end of the hand aside),
-    with what their wording needs beyond the event itself."""
+    with what their wording needs beyond the event itself. The deal's face-up
+    cards are no play: the reports list them from the hand (``face_up``)."""
     views = []
     for e in events:
-        if e.kind == "ended" or e.audience is not None:
+        if e.kind in ("ended", "face_up") or e.audience is not None:
             continue
         view = event_view(table, e)
         if e.kind == "played":

@@ -6,6 +6,7 @@ checked, not only campaigns/example."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -99,6 +100,10 @@ def test_each_example_is_what_its_script_builds_and_resolves(
     names = cli.export(shipped)["players"]
     for turn in (0, 1, 2):  # the private mails too: what a player knows is carried from turn to turn
         assert cli.all_reports(rebuilt, turn, names) == cli.all_reports(shipped, turn, names)
+    events = sorted(p.relative_to(shipped) for p in shipped.glob("turns/turn-*/events.json"))
+    assert events == sorted(p.relative_to(rebuilt) for p in rebuilt.glob("turns/turn-*/events.json"))
+    for path in events:  # the events too: the site is built from them
+        assert json.loads((rebuilt / path).read_bytes()) == json.loads((shipped / path).read_bytes()), path
     copy = tmp_path / "copy" / name
     shutil.copytree(shipped, copy)
     cli.ok("resolve", copy)

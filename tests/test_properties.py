@@ -22,6 +22,7 @@ from pbem.engine import (
     PREMIUM_PLAYERS,
     Game,
     Order,
+    deal_events,
     full_deck,
     legal_cards,
     resolve_turn,
@@ -236,6 +237,9 @@ def test_cards_never_drawn_never_change_any_public_report(seed, players):
             deck[i] = v
         decks[h.number] = deck
     game = Game.new(players, decks)
+    # The deal's public events (two players: the face-up cards) hold no card nobody has seen.
+    assert deal_events(game) == deal_events(new_game(seed, players))
+    assert all(e.audience is None for e in deal_events(game))
     for turn, _, orders, after, events, standing in turns:
         game, events2 = resolve_turn(game, orders, f"rng-{seed}", standing=standing)
         assert public_report(players, turn, after, events) == public_report(players, turn, game, events2)

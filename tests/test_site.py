@@ -327,6 +327,8 @@ def test_twin_campaigns_that_differ_only_in_unseen_cards_build_the_same_site(tmp
     a, b, hand = make_twins(tmp_path, players)
     ca, cb = Campaign(a), Campaign(b)
     ca.start(), cb.start()
+    deal = Path("turns") / "turn-000" / "events.json"  # the deal's public events (two players: face-up cards)
+    assert (a / deal).read_bytes() == (b / deal).read_bytes()
     policy_a, policy_b = random.Random(11), random.Random(11)
     turn = 0
     while True:
@@ -581,10 +583,12 @@ def test_a_classic_or_premium_site_shows_no_face_up_cards(finished, premium, tmp
 
 
 def test_a_two_player_opening_report_without_the_face_up_cards_is_a_clear_error(duel, tmp_path, cli):
-    """The face-up cards are read from the opening report (no event carries them):
-    a report that lost them stops the build with a message, and the old site stays."""
+    """A campaign begun by an older pbem (no deal event in turn 0) has the face-up
+    cards in its opening report only: a report that lost them stops the build
+    with a message, and the old site stays."""
     folder = tmp_path / "duel"
     shutil.copytree(duel, folder)
+    (folder / "turns" / "turn-000" / "events.json").write_text("[]\n", encoding="utf-8")
     cli.ok("site", folder, "--out", tmp_path / "out")
     before = site_files(tmp_path / "out")
     report = folder / "turns" / "turn-000" / "reports" / "public.txt"

@@ -183,6 +183,14 @@ WORDING = {
             "Tokens of affection won this turn: Bruno (hand 3), Bruno (hand 7), Charles (hand 9).",
         )
     ],
+    # the deal of a two-player hand (RULES 9): the three cards in deck order
+    "face_up": [
+        (
+            ev.FaceUp(1, (X, G, G)),
+            {},
+            "Three cards are laid face up, out of the hand for good: Princess, Guard, Guard.",
+        )
+    ],
     "game_over": [
         (ev.GameOver((1,)), {}, "The game is over: Bruno wins."),
         (ev.GameOver((0, 1)), {}, "The game is over: Arthur and Bruno share the win."),

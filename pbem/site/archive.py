@@ -5,8 +5,9 @@ title (``campaign.yaml``, never its seed, decks or addresses), each turn's
 events filtered through :func:`pbem.events.public`, each turn's public report,
 the GM's notes (printed in the public reports), the deadline as it was
 announced and, in a two-player game, the cards laid face up at the deal (the
-opening report lists them: no event carries them). Never ``state.json``, never
-a private report, never the orders.
+deal's events, in turn 0; a campaign started by an older pbem has none, and its
+opening report's list of them is read instead). Never ``state.json``, never a
+private report, never the orders.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from ..tuples import NamedTuple
 
 class PublicTurn(NamedTuple):
     turn: int
-    events: list  # the public events of the turn (none for turn 0, the deal)
+    events: list  # the public events of the turn (none for turn 0: its face-up cards are in face_up)
     report: str  # the public report, as mailed
     notes: list[str]  # the GM's notes printed in that report
 
@@ -54,7 +55,9 @@ def read_archive(folder: Path | str) -> PublicArchive:
             f"{folder / TURNS}: turns {', '.join(map(str, numbers))} are on file; "
             f"a turn folder is missing, so the campaign folder is damaged"
         )
+    players = store.read_roster() or config.names  # the roster holds the names after `pbem replace`
     turns = []
+    dealt: list = []  # the deal's FaceUp events (two players, turn 0)
     for t in numbers:
         data = store.read_json(t, EVENTS)
         try:
@@ -64,10 +67,19 @@ def read_archive(folder: Path | str) -> PublicArchive:
                 f"{store.turn_dir(t) / EVENTS}: an event cannot be read ({e!r}); "
                 f"restore the file from a backup"
             ) from None
+        face_up_events = [e for e in events if e.kind == "face_up"]
+        if face_up_events and (t != 0 or len(players) != 2):
+            raise StoreError(
+                f"{store.turn_dir(t) / EVENTS}: it lists face-up cards, which only the deal (turn 0) "
+                f"of a two-player game has; the file is damaged: restore it from a backup"
+            )
+        dealt += face_up_events
+        events = [e for e in events if e.kind != "face_up"]  # no play: the pages show them from face_up
         turns.append(PublicTurn(t, events, store.read_text(t, PUBLIC_REPORT), store.read_notes(t)))
-    players = store.read_roster() or config.names  # the roster holds the names after `pbem replace`
     face_up = {}
-    if len(players) == 2:
+    if len(players) == 2 and dealt:
+        face_up = _dealt_face_up(dealt, store.turn_dir(0) / EVENTS)
+    elif len(players) == 2:  # begun by an older pbem, whose deal wrote no event
         face_up = _face_up(turns[0].report, store.turn_dir(0) / PUBLIC_REPORT)
     return PublicArchive(
         folder.resolve().name,
@@ -80,14 +92,32 @@ def read_archive(folder: Path | str) -> PublicArchive:
     )
 
 
-# The opening report's list of face-up cards (templates/public.txt.j2, turn 0; RULES 9).
+def _dealt_face_up(dealt: list, where: Path) -> dict[int, tuple[str, ...]]:
+    """Each hand's face-up cards, from the deal's events (RULES 9): three real
+    cards for each of the 13 hands, once each, or the file is damaged."""
+    out: dict[int, tuple[str, ...]] = {}
+    for e in dealt:
+        if type(e.hand) is not int or e.hand in out or len(e.cards) != FACE_UP_WITH_TWO:
+            out.clear()
+            break
+        out[e.hand] = tuple(card.title for card in e.cards)
+    if sorted(out) != list(range(1, HANDS_PER_GAME + 1)):
+        raise StoreError(
+            f"{where}: the deal's face-up cards are not three cards for each of the 13 hands, "
+            f"once each; the file is damaged: restore it from a backup"
+        )
+    return out
+
+
+# The opening report's list of face-up cards (templates/public.txt.j2, turn 0; RULES 9),
+# read for a campaign started by an older pbem, whose deal wrote no event.
 _FACE_UP_HEAD = "Two players: in each hand three cards lie face up, out of the hand for good:"
 _FACE_UP_LINE = re.compile(r"^  Hand +(\d+): (.+)$", re.M)
 
 
 def _face_up(opening: str, where: Path) -> dict[int, tuple[str, ...]]:
     """Each hand's face-up cards, read from the opening report: public from the
-    deal, and written nowhere else a public reader may look."""
+    deal; a campaign begun before the deal's events has them nowhere else."""
     head = opening.find(_FACE_UP_HEAD)
     out: dict[int, tuple[str, ...]] = {}
     if head >= 0:

@@ -10,7 +10,7 @@ draws and becomes active. Premium games (RULES 10) add: the Sycophant's mark
 (until the next play in the hand), the Assassin's and the Bishop's
 discard-and-draw, and tokens earned by cards. Two-player games (RULES 9) lay
 three cards face up: they are public from the deal, and the caller gives them
-(they are in the opening report, not in any event). The tests check this replay
+(the deal's events of turn 0, or an older campaign's opening report). The tests check this replay
 against the GM's state after every turn of many games of every size.
 
 Pure: no files, no clock. A private event given to :func:`replay` is a bug in
