@@ -288,12 +288,20 @@ return out;
 """
 
 
+def assert_page_fits(driver) -> None:
+    """Nothing wider than the window less its vertical scrollbar: no sideways scroll of the page."""
+    page = driver.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert page[0] <= page[1], f"the page scrolls sideways: {page}"
+
+
 def assert_board_fits(driver, width: int) -> dict:
     """The page at ``width``: the board is the grid, and fits its box (no sideways scroll
     inside it), every text in it at 14 px or more, no word broken across lines, nothing
     outside its cell, no cell over its neighbour."""
     assert driver.execute_script("return window.innerWidth") == width
-    assert driver.execute_script("return document.documentElement.scrollWidth") <= width
+    assert_page_fits(driver)
     assert driver.find_element(By.CSS_SELECTOR, "table.board thead").is_displayed()  # the grid
     layout = driver.execute_script(BOARD_LAYOUT)
     assert layout["scroll"][0] <= layout["scroll"][1], f"the board scrolls sideways: {layout['scroll']}"
@@ -332,6 +340,29 @@ def test_an_eight_player_board_of_long_names_fits_at_1280(tmp_path):
         assert [h.text for h in headers[2:10]] == names
         assert assert_board_fits(driver, DESKTOP[0])["jesters"]
         full_page_screenshot(driver, tmp_path / "long-names-1280.png", DESKTOP[0])
+
+
+def test_a_name_too_long_for_the_grid_scrolls_the_board_in_its_box_not_the_page(tmp_path):
+    """A name of one 40-letter word (the longest campaign.yaml accepts) cannot fit twelve
+    columns: the board scrolls sideways inside its box, as before, and its box stays inside
+    the window; nothing is clipped. (The standings' tokens table, not the board, is wider
+    than a 1024 px window with such a name.)"""
+    names = ["Wolfeschlegelsteinhausenbergerdorffvoral", "Bruno", "Chloé", "Dominik", "Elena"]
+    names += ["Farid", "Gwen", "Hugo"]
+    folder = write_campaign(tmp_path / "longest", 8, seed=4, names=names)
+    play(folder, turns=4, policy_seed=4)
+    build_site(folder, tmp_path / "site")
+    for width in (1280, 1024):
+        with chromium(width, DESKTOP[1]) as driver:
+            driver.get((tmp_path / "site" / "index.html").as_uri())
+            box = driver.execute_script(
+                "const r = document.querySelector('div.scroll:has(> table.board)').getBoundingClientRect();"
+                "return [r.left, r.right, document.documentElement.clientWidth];"
+            )
+            assert 0 <= box[0] and box[1] <= box[2], box
+            layout = driver.execute_script(BOARD_LAYOUT)
+            assert layout["scroll"][0] > layout["scroll"][1]  # the box scrolls
+            assert layout["clipped"] == [] and layout["outside"] == [] and layout["small"] == []
 
 
 def test_the_browser_is_debians_and_selenium_manager_is_never_asked(monkeypatch):
