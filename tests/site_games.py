@@ -23,13 +23,20 @@ NUMBERS = [str(n) for n in range(10)] + ["Sycophant", "Bishop", "Assassin"]  # R
 
 
 def write_campaign(
-    folder: Path, players: int = 4, seed: int | str = 7, decks: dict | None = None, **extra
+    folder: Path,
+    players: int = 4,
+    seed: int | str = 7,
+    decks: dict | None = None,
+    names: list[str] | None = None,
+    **extra,
 ) -> Path:
+    """``names``: the players' names (default: the first ``players`` of NAMES)."""
     folder.mkdir(parents=True, exist_ok=True)
     data = {
         "title": f"Site test game {seed}",
         "players": [
-            {"name": n, "email": f"{n.lower().replace('é', 'e')}@example.org"} for n in NAMES[:players]
+            {"name": n, "email": f"{n.lower().replace('é', 'e')}@example.org"}
+            for n in (names or NAMES)[:players]
         ],
         "seed": seed,
     }

@@ -230,6 +230,141 @@ def test_an_eight_player_board_reads_on_a_phone_without_overflowing(tmp_path):
     assert (tmp_path / "screenshots" / "eight-index-390.png").read_bytes().startswith(b"\x89PNG")
 
 
+@pytest.fixture(scope="module")
+def crowded_sites(tmp_path_factory) -> dict[tuple[int, str], Path]:
+    """Sites of 7- and 8-player Premium games (twelve columns on the board): finished, every discard
+    pile at its longest, and after three turns, with the tags (to play, out, protected, a Jester's)."""
+    root = tmp_path_factory.mktemp("crowded")
+    sites = {}
+    for players, seed in ((7, 5), (8, 4)):
+        for stage, turns in (("end", None), ("turn 3", 3)):
+            name = f"{players}-{'end' if turns is None else turns}"
+            folder = write_campaign(root / f"game{name}", players, seed=seed)
+            play(folder, turns=turns, policy_seed=seed)
+            build_site(folder, root / f"site{name}")
+            sites[players, stage] = root / f"site{name}"
+    return sites
+
+
+#: The board's box and every cell, as the browser lays them out: what scrolls, what is under 14 px,
+#: a word broken across two lines, text outside its cell, cells overlapping their neighbours.
+BOARD_LAYOUT = """
+const box = document.querySelector('div.scroll:has(> table.board)');
+const board = box.querySelector('table.board');
+const out = {scroll: [box.scrollWidth, box.clientWidth], small: [], broken: [], outside: [], overlapping: [],
+             clipped: [], words: 0, jesters: board.querySelectorAll('.tag.jester').length};
+const inside = (r, cell) => r.left >= cell.left - 0.5 && r.right <= cell.right + 0.5
+                            && r.top >= cell.top - 0.5 && r.bottom <= cell.bottom + 0.5;
+for (const row of board.querySelectorAll('tr')) {
+  let before = null;
+  for (const cell of row.children) {
+    const rect = cell.getBoundingClientRect();
+    if (before && rect.left < before.right - 1) out.overlapping.push(cell.textContent);
+    before = rect;
+    if (cell.scrollWidth > cell.clientWidth) out.clipped.push(cell.textContent);
+    for (const tag of cell.querySelectorAll('*')) {
+      if (!inside(tag.getBoundingClientRect(), rect)) out.outside.push(tag.textContent);
+      if (tag.scrollWidth > tag.clientWidth || tag.scrollHeight > tag.clientHeight) {
+        out.clipped.push(tag.textContent);
+      }
+    }
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      if (!text.data.trim()) continue;
+      const size = parseFloat(getComputedStyle(text.parentElement).fontSize);
+      if (size < 14) out.small.push(text.data + ' ' + size + 'px');
+      for (const word of text.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(text, word.index);
+        range.setEnd(text, word.index + word[0].length);
+        out.words += 1;
+        if (range.getClientRects().length > 1) out.broken.push(word[0]);
+        if (!inside(range.getBoundingClientRect(), rect)) out.outside.push(word[0]);
+      }
+    }
+  }
+}
+return out;
+"""
+
+
+def assert_page_fits(driver) -> None:
+    """Nothing wider than the window less its vertical scrollbar: no sideways scroll of the page."""
+    page = driver.execute_script(
+        "return [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert page[0] <= page[1], f"the page scrolls sideways: {page}"
+
+
+def assert_board_fits(driver, width: int) -> dict:
+    """The page at ``width``: the board is the grid, and fits its box (no sideways scroll
+    inside it), every text in it at 14 px or more, no word broken across lines, nothing
+    outside its cell, no cell over its neighbour."""
+    assert driver.execute_script("return window.innerWidth") == width
+    assert_page_fits(driver)
+    assert driver.find_element(By.CSS_SELECTOR, "table.board thead").is_displayed()  # the grid
+    layout = driver.execute_script(BOARD_LAYOUT)
+    assert layout["scroll"][0] <= layout["scroll"][1], f"the board scrolls sideways: {layout['scroll']}"
+    assert layout["words"] > 100
+    for problem in ("small", "broken", "outside", "overlapping", "clipped"):
+        assert layout[problem] == [], problem
+    return layout
+
+
+@pytest.mark.parametrize("width", [1280, 1024])
+@pytest.mark.parametrize("players", [7, 8])
+def test_a_seven_or_eight_player_board_fits_a_desktop_screen(crowded_sites, players, width, tmp_path):
+    """Twelve columns: at 1280 and at 1024 px a reader sees every player's column without
+    scrolling sideways, in cells that stay readable, after a few turns and at the end."""
+    jesters = 0
+    with chromium(width, DESKTOP[1]) as driver:
+        for stage in ("turn 3", "end"):
+            driver.get((crowded_sites[players, stage] / "index.html").as_uri())
+            jesters += assert_board_fits(driver, width)["jesters"]
+            full_page_screenshot(driver, tmp_path / f"{players}-{stage[:4].strip()}-{width}.png", width)
+            driver.set_window_size(width, DESKTOP[1])
+    assert jesters  # a Jester's tag, which holds a name, is on a board too
+
+
+def test_an_eight_player_board_of_long_names_fits_at_1280(tmp_path):
+    """Names of ten and eleven letters, in the column headers, the first and next players and the
+    Jesters' tags: the board still fits a 1280 px screen."""
+    names = ["Bartholomew", "Konstantin", "Maximiliane", "Wilhelmina", "Christopher", "Alessandra"]
+    names += ["Fitzgerald", "Gwendolyn"]
+    folder = write_campaign(tmp_path / "long", 8, seed=4, names=names)
+    play(folder, turns=4, policy_seed=4)
+    build_site(folder, tmp_path / "site")
+    with chromium(*DESKTOP) as driver:
+        driver.get((tmp_path / "site" / "index.html").as_uri())
+        headers = driver.find_elements(By.CSS_SELECTOR, "table.board thead th")
+        assert [h.text for h in headers[2:10]] == names
+        assert assert_board_fits(driver, DESKTOP[0])["jesters"]
+        full_page_screenshot(driver, tmp_path / "long-names-1280.png", DESKTOP[0])
+
+
+def test_a_name_too_long_for_the_grid_scrolls_the_board_in_its_box_not_the_page(tmp_path):
+    """A name of one 40-letter word (the longest campaign.yaml accepts) cannot fit twelve
+    columns: the board scrolls sideways inside its box, as before, and its box stays inside
+    the window; nothing is clipped. (The standings' tokens table, not the board, is wider
+    than a 1024 px window with such a name.)"""
+    names = ["Wolfeschlegelsteinhausenbergerdorffvoral", "Bruno", "Chloé", "Dominik", "Elena"]
+    names += ["Farid", "Gwen", "Hugo"]
+    folder = write_campaign(tmp_path / "longest", 8, seed=4, names=names)
+    play(folder, turns=4, policy_seed=4)
+    build_site(folder, tmp_path / "site")
+    for width in (1280, 1024):
+        with chromium(width, DESKTOP[1]) as driver:
+            driver.get((tmp_path / "site" / "index.html").as_uri())
+            box = driver.execute_script(
+                "const r = document.querySelector('div.scroll:has(> table.board)').getBoundingClientRect();"
+                "return [r.left, r.right, document.documentElement.clientWidth];"
+            )
+            assert 0 <= box[0] and box[1] <= box[2], box
+            layout = driver.execute_script(BOARD_LAYOUT)
+            assert layout["scroll"][0] > layout["scroll"][1]  # the box scrolls
+            assert layout["clipped"] == [] and layout["outside"] == [] and layout["small"] == []
+
+
 def test_the_browser_is_debians_and_selenium_manager_is_never_asked(monkeypatch):
     from selenium.webdriver.common.selenium_manager import SeleniumManager
 
