@@ -232,11 +232,12 @@ def test_an_eight_player_board_reads_on_a_phone_without_overflowing(tmp_path):
 
 @pytest.fixture(scope="module")
 def crowded_sites(tmp_path_factory) -> dict[tuple[int, str], Path]:
-    """Sites of 7- and 8-player Premium games (twelve columns on the board): finished, every discard
-    pile at its longest, and after three turns, with the tags (to play, out, protected, a Jester's)."""
+    """Sites of 5- to 8-player Premium games (up to twelve columns on the board): finished, every
+    discard pile at its longest, and after three turns, with the tags (to play, out, protected, a
+    Jester's)."""
     root = tmp_path_factory.mktemp("crowded")
     sites = {}
-    for players, seed in ((7, 5), (8, 4)):
+    for players, seed in ((5, 6), (6, 7), (7, 5), (8, 4)):
         for stage, turns in (("end", None), ("turn 3", 3)):
             name = f"{players}-{'end' if turns is None else turns}"
             folder = write_campaign(root / f"game{name}", players, seed=seed)
@@ -312,9 +313,9 @@ def assert_board_fits(driver, width: int) -> dict:
 
 
 @pytest.mark.parametrize("width", [1280, 1024])
-@pytest.mark.parametrize("players", [7, 8])
-def test_a_seven_or_eight_player_board_fits_a_desktop_screen(crowded_sites, players, width, tmp_path):
-    """Twelve columns: at 1280 and at 1024 px a reader sees every player's column without
+@pytest.mark.parametrize("players", [5, 6, 7, 8])
+def test_a_premium_board_fits_a_desktop_screen(crowded_sites, players, width, tmp_path):
+    """Up to twelve columns: at 1280 and at 1024 px a reader sees every player's column without
     scrolling sideways, in cells that stay readable, after a few turns and at the end."""
     jesters = 0
     with chromium(width, DESKTOP[1]) as driver:
