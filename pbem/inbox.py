@@ -153,6 +153,7 @@ class Mailroom:
         # position does not change within a batch, so each is worked out and worded once.
         self._plays: dict[tuple[int, int], tuple[list[dict], str]] = {}
         self._received_folder_made = False
+        self._drafts_waiting: set[str] | None = None  # the outbox's draft files, listed once a batch
 
     # -- batch ------------------------------------------------------------------------------
     def __enter__(self) -> Mailroom:
@@ -502,8 +503,8 @@ class Mailroom:
             subject = "[INCOMPLETE] " + subject
         gm = config.gm
         draft_id = f"ack-t{game.turn:03d}-{seat_part(seat)}-{outcome.file.rsplit('/', 1)[-1][:12]}"
-        if self.outbox.has(draft_id):  # acknowledged by a batch that crashed before its index
-            return draft_id
+        if f"{draft_id}.eml" in self._waiting_drafts():  # acknowledged by a batch that crashed
+            return draft_id  # before its index
         message_id = self.outbox.message_id(draft_id, gm.email if gm else "")
         reply_to = mail.message_id if mail is not None else None
         refs = list(mail.references) + ([mail.message_id] if mail and mail.message_id else []) if mail else []
@@ -521,8 +522,20 @@ class Mailroom:
         self.outbox.add(
             draft_id, raw, message_id=message_id, kind="ack", turn=game.turn, to=person.email, player=player
         )
+        self._waiting_drafts().add(f"{draft_id}.eml")
         outcome.ack_held = self._over_the_limit(player)
         return draft_id
+
+    def _waiting_drafts(self) -> set[str]:
+        """The outbox's files (what :meth:`Outbox.has` looks for), listed once per batch: the
+        lock is held, only this batch adds drafts, and a look-up of each name would wait on
+        the drafts being written into that folder meanwhile."""
+        if self._drafts_waiting is None:
+            try:
+                self._drafts_waiting = set(os.listdir(self.outbox.folder))
+            except FileNotFoundError:
+                self._drafts_waiting = set()
+        return self._drafts_waiting
 
     def _renderer_for_batch(self) -> Renderer:
         if self._renderer is None:
