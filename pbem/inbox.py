@@ -149,6 +149,11 @@ class Mailroom:
         self._raw_written: list[Path] = []
         self._sent_texts: dict[str, str] = {}  # Message-ID -> text of a mail the tool sent
         self._turn_mails: dict[tuple[str, int], list[str]] | None = None  # (player, turn) -> ids
+        # What a player may write in a hand (seat, hand) -> its plays and their words: the
+        # position does not change within a batch, so each is worked out and worded once.
+        self._plays: dict[tuple[int, int], tuple[list[dict], str]] = {}
+        self._received_folder_made = False
+        self._drafts_waiting: set[str] | None = None  # the outbox's draft files, listed once a batch
 
     # -- batch ------------------------------------------------------------------------------
     def __enter__(self) -> Mailroom:
@@ -225,7 +230,9 @@ class Mailroom:
         path = self.root / relative
         if path.exists():
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if not self._received_folder_made:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._received_folder_made = True
         if source is not None:
             try:
                 os.link(source, path)  # the same bytes, no copy (creating files is slow)
@@ -427,7 +434,7 @@ class Mailroom:
     ) -> str:
         """Draft the acknowledgement of one message; returns its draft id.
         ``answered_turn``: the turn whose mail the player answered, when known."""
-        from .reports import Renderer, card_reference, choices
+        from .reports import card_reference
 
         campaign = self.campaign
         config = campaign.config
@@ -475,13 +482,13 @@ class Mailroom:
             "other_lines": other_lines,
             "code": order_code(position.seed, player),
             "answered_turn": answered_turn,
-            # the plays open in the hands still missing: examples from the cards held
-            "choices": {h: choices(position.players, game.hand(h), seat) for h in missing},
             "reference": card_reference() if "RULES" in outcome.keywords else [],
         }
-        if self._renderer is None:
-            self._renderer = Renderer(campaign.store.templates_dir())
-        body = self._renderer.render("ack.txt.j2", context)
+        # the plays open in the hands still missing (examples from the cards held), and their words
+        plays = {h: self._plays_in(position, seat, h) for h in missing}
+        context["choices"] = {h: found for h, (found, _) in plays.items()}
+        context["plays"] = {h: words for h, (_, words) in plays.items()}
+        body = self._renderer_for_batch().render("ack.txt.j2", context)
         completed = receipt is not None and any(c.status == "completed" for c in receipt.checked)
         subject = f"[{campaign.name}] Turn {game.turn}: " + (
             "orders NOT all accepted"
@@ -496,8 +503,8 @@ class Mailroom:
             subject = "[INCOMPLETE] " + subject
         gm = config.gm
         draft_id = f"ack-t{game.turn:03d}-{seat_part(seat)}-{outcome.file.rsplit('/', 1)[-1][:12]}"
-        if self.outbox.has(draft_id):  # acknowledged by a batch that crashed before its index
-            return draft_id
+        if f"{draft_id}.eml" in self._waiting_drafts():  # acknowledged by a batch that crashed
+            return draft_id  # before its index
         message_id = self.outbox.message_id(draft_id, gm.email if gm else "")
         reply_to = mail.message_id if mail is not None else None
         refs = list(mail.references) + ([mail.message_id] if mail and mail.message_id else []) if mail else []
@@ -515,8 +522,40 @@ class Mailroom:
         self.outbox.add(
             draft_id, raw, message_id=message_id, kind="ack", turn=game.turn, to=person.email, player=player
         )
+        self._waiting_drafts().add(f"{draft_id}.eml")
         outcome.ack_held = self._over_the_limit(player)
         return draft_id
+
+    def _waiting_drafts(self) -> set[str]:
+        """The outbox's files (what :meth:`Outbox.has` looks for), listed once per batch: the
+        lock is held, only this batch adds drafts, and a look-up of each name would wait on
+        the drafts being written into that folder meanwhile."""
+        if self._drafts_waiting is None:
+            try:
+                self._drafts_waiting = set(os.listdir(self.outbox.folder))
+            except FileNotFoundError:
+                self._drafts_waiting = set()
+        return self._drafts_waiting
+
+    def _renderer_for_batch(self) -> Renderer:
+        if self._renderer is None:
+            from .reports import Renderer
+
+            self._renderer = Renderer(self.campaign.store.templates_dir())
+            # Each template read once for the batch: not checked for a change at every message.
+            self._renderer.env.auto_reload = False
+        return self._renderer
+
+    def _plays_in(self, position: Position, seat: int, hand: int) -> tuple[list[dict], str]:
+        """The plays open to ``seat`` in ``hand`` and what the acknowledgement says of them
+        (``ack_hand.txt.j2``): the same for every message of the batch."""
+        if (seat, hand) not in self._plays:
+            from .reports import choices
+
+            found = choices(position.players, position.game.hand(hand), seat)
+            words = self._renderer_for_batch().render("ack_hand.txt.j2", {"hand": hand, "choices": found})
+            self._plays[(seat, hand)] = (found, words)
+        return self._plays[(seat, hand)]
 
     def _over_the_limit(self, player: str) -> bool:
         """Whether ``player`` has had their hourly share of acknowledgements

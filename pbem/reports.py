@@ -13,6 +13,7 @@ file of the same name in its own ``templates/`` folder.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -78,12 +79,11 @@ def make_environment(campaign_templates: Path | None = None, html: bool = False)
     a symbolic link out of its folder (a ``public.txt.j2`` linked to
     ``/etc/passwd`` would publish it)."""
     import jinja2
-    from jinja2.sandbox import SandboxedEnvironment
 
     search = [str(default_templates_dir())]
     if campaign_templates is not None and campaign_templates.is_dir():
         search.insert(0, str(campaign_templates))
-    env = SandboxedEnvironment(
+    env = _sandbox_class()(
         loader=_confined_loader(search),
         bytecode_cache=_bytecode_cache("html" if html else "text"),
         autoescape=html,
@@ -97,6 +97,26 @@ def make_environment(campaign_templates: Path | None = None, html: bool = False)
     env.filters["either"] = lambda names: _join_names(names, "or")
     env.filters["add_article"] = lambda card: "the " + card
     return env
+
+
+@cache
+def _sandbox_class():
+    """Jinja's sandbox, with a quicker road to a plain dict's keys (made once)."""
+    from jinja2.sandbox import SandboxedEnvironment
+
+    dict_attributes = frozenset(dir(dict))
+
+    class Sandbox(SandboxedEnvironment):
+        def getattr(self, obj: Any, attribute: str) -> Any:
+            # ``c.card`` on a dict: the sandbox first tries the attribute, which a
+            # plain dict only has when dict itself does, fails (an exception each
+            # time: most of a context is dicts), then returns the key. The same
+            # answer, without the exception; every other value is checked as before.
+            if type(obj) is dict and attribute not in dict_attributes and attribute in obj:
+                return obj[attribute]
+            return super().getattr(obj, attribute)
+
+    return Sandbox
 
 
 def _bytecode_cache(kind: str):

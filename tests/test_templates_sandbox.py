@@ -75,3 +75,54 @@ def test_a_link_inside_the_folder_and_plain_overrides_still_work(cli, campaign3)
     os.symlink("mine.txt.j2", folder / "public.txt.j2")
     cli.ok("start", campaign3)
     assert cli.report(campaign3, 0).startswith("My report of turn 0 for Arthur")
+
+
+# The sandbox reads a dict's keys as attributes by a quicker road (pbem.reports._sandbox_class):
+# each template below must read exactly as in Jinja's own sandbox, refusals included.
+DICT_READS = [
+    "{{ d.card }}",  # a key
+    "{{ d.items is callable }} {{ d['items'] }}",  # a key named like a dict method: the method wins
+    "{{ d.get('card') }} {{ d.keys()|list|length }}",
+    "{{ d.missing is defined }}",  # no such key
+    "{{ d._private }}",  # a key that looks private: a dict's key, not an attribute
+    "{{ d.__class__ is defined }}",  # an attribute the sandbox refuses, key or no key
+    "{{ d.__init__ is defined }}",
+    "{{ n.card }} {{ n.items is callable }}",  # a dict subclass: the sandbox's own road
+]
+
+
+@pytest.mark.parametrize("source", DICT_READS)
+def test_dict_keys_read_as_in_jinjas_own_sandbox(source):
+    import jinja2
+    from jinja2.sandbox import SandboxedEnvironment
+
+    from pbem.reports import make_environment
+
+    class Named(dict):
+        pass
+
+    values = {
+        "d": {"card": "Guard", "items": "shadowed", "_private": "kept", "__class__": "forged"},
+        "n": Named(card="Prince", items="shadowed"),
+    }
+    ours = make_environment()
+    theirs = SandboxedEnvironment(undefined=jinja2.StrictUndefined)
+
+    def read(env):
+        try:
+            return env.from_string(source).render(**values)
+        except jinja2.exceptions.UndefinedError as e:
+            return f"undefined: {e}"
+
+    assert type(ours) is not SandboxedEnvironment  # the quicker road is taken
+    assert read(ours) == read(theirs)
+
+
+def test_a_dict_key_does_not_open_the_sandbox():
+    from pbem.reports import make_environment
+
+    env = make_environment()
+    page = "{{ d.__class__.__mro__[1].__subclasses__() }}"
+    with pytest.raises(Exception) as refused:
+        env.from_string(page).render(d={"__class__": "x", "__mro__": "y"})
+    assert "unsafe" in str(refused.value) or "undefined" in str(refused.value)

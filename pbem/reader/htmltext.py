@@ -145,36 +145,28 @@ _MALFORMED_HTML = "the HTML part is malformed; stripped its tags crudely"
 
 
 def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
-    """`html_to_text` in two steps: the tree work now, the text (most of the time) on call.
+    """`html_to_text` on call: an HTML version that is never read (the plain text of
+    multipart/alternative is) costs nothing, parsing included, and adds no note.
 
-    Parsing and rearranging the tree (Outlook's original, the quotes and signatures swapped
-    for placeholders) happen now, as does the note when they fail.  Writing out the text
-    (html_text, the placeholders filled in) waits for the call, which never comes for an
-    HTML version that is not read; it cannot fail on the trees made here, and should it fail
-    all the same, it reads as if it had failed now (the note in the place it would have had).
+    Should it fail when called, the note stands where it would have stood had the part been
+    read at once (before the notes of the parts read after it).
     """
     data = markup.strip().replace("\x00", "").encode("utf-8", "replace")
     if not data:
         return str
     position = len(notes.items)
-    try:
-        root = lxml.etree.fromstring(data, _HTML_PARSER)
-        if root is None:
-            return str
-        hiding = _hiding_selectors(root)  # read before the <style> elements go
-        lxml.etree.strip_elements(root, *_INVISIBLE, with_tail=False)
-        _drop_hidden(root, hiding)
-        _quote_outlook_original(root)
-        plan = _element_plan(root, 0, secrets.token_hex(_NONCE_BYTES))
-    except Exception:  # noqa: BLE001 - lxml on hostile markup; a crude reading beats none
-        notes.add(_MALFORMED_HTML)
-        crude = _crude_html_text(markup)
-        return lambda: crude
 
     def to_text() -> str:
         try:
-            return plan.text()
-        except Exception:  # noqa: BLE001 - see the docstring
+            root = lxml.etree.fromstring(data, _HTML_PARSER)
+            if root is None:
+                return ""
+            hiding = _hiding_selectors(root)  # read before the <style> elements go
+            lxml.etree.strip_elements(root, *_INVISIBLE, with_tail=False)
+            _drop_hidden(root, hiding)
+            _quote_outlook_original(root)
+            return _element_plan(root, 0, secrets.token_hex(_NONCE_BYTES)).text()
+        except Exception:  # noqa: BLE001 - lxml on hostile markup; a crude reading beats none
             notes.add_at(position, _MALFORMED_HTML)
             return _crude_html_text(markup)
 
