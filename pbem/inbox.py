@@ -542,8 +542,6 @@ class Mailroom:
             from .reports import Renderer
 
             self._renderer = Renderer(self.campaign.store.templates_dir())
-            # Each template read once for the batch: not checked for a change at every message.
-            self._renderer.env.auto_reload = False
         return self._renderer
 
     def _plays_in(self, position: Position, seat: int, hand: int) -> tuple[list[dict], str]:

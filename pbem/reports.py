@@ -91,6 +91,10 @@ def make_environment(campaign_templates: Path | None = None, html: bool = False)
         lstrip_blocks=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
+        # An environment lives for one command: each template is read once, not
+        # checked on disk again at every render (a resolve renders the private mail
+        # once per player, a fetch an acknowledgement per message, the site a page per turn).
+        auto_reload=False,
     )
     env.filters["cards"] = lambda cards: ", ".join(cards) if cards else "-"
     env.filters["names"] = _join_names
