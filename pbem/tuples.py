@@ -6,7 +6,7 @@ defaults, ``_fields``, ``_replace`` and ``_asdict``. The reason is start-up
 time, which every command pays: ``typing.NamedTuple`` compiles each field's
 annotation (they are strings here, ``from __future__ import annotations``) and
 ``collections.namedtuple`` execs a constructor for every class, about 100 µs a
-class; pbem declares some forty (the events alone are 27), and that was 4 ms of
+class; pbem declares some forty (the events alone are 28), and that was 4 ms of
 each `pbem resolve`.
 
     class Order(NamedTuple):
