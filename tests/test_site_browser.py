@@ -346,8 +346,8 @@ def test_an_eight_player_board_of_long_names_fits_at_1280(tmp_path):
 def test_a_name_too_long_for_the_grid_scrolls_the_board_in_its_box_not_the_page(tmp_path):
     """A name of one 40-letter word (the longest campaign.yaml accepts) cannot fit twelve
     columns: the board scrolls sideways inside its box, as before, and its box stays inside
-    the window; nothing is clipped. (The standings' tokens table, not the board, is wider
-    than a 1024 px window with such a name.)"""
+    the window; nothing is clipped; and the page itself never scrolls sideways (the standings'
+    table breaks such a name rather than widen the page)."""
     names = ["Wolfeschlegelsteinhausenbergerdorffvoral", "Bruno", "Chloé", "Dominik", "Elena"]
     names += ["Farid", "Gwen", "Hugo"]
     folder = write_campaign(tmp_path / "longest", 8, seed=4, names=names)
@@ -361,6 +361,7 @@ def test_a_name_too_long_for_the_grid_scrolls_the_board_in_its_box_not_the_page(
                 "return [r.left, r.right, document.documentElement.clientWidth];"
             )
             assert 0 <= box[0] and box[1] <= box[2], box
+            assert_page_fits(driver)
             layout = driver.execute_script(BOARD_LAYOUT)
             assert layout["scroll"][0] > layout["scroll"][1]  # the box scrolls
             assert layout["clipped"] == [] and layout["outside"] == [] and layout["small"] == []
