@@ -651,34 +651,31 @@ def _spy(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: 
 
 
 def _baron(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
-    if recipient is None:
-        return
-    mine, theirs = hand.cards[seat][0], hand.cards[recipient][0]
-    a, b = RANK[mine], RANK[theirs]  # plain ranks (RULES 10.3: the Bishop is 9)
-    loser = None if a == b else (seat if a < b else recipient)
-    if out is not None:
-        number = hand.number
-        out.append(_new(ev.BaronSaw, (number, seat, recipient, theirs)))
-        out.append(_new(ev.BaronSaw, (number, recipient, seat, mine)))
-        out.append(_new(ev.BaronResult, (number, seat, recipient, loser)))
-    if loser is not None:
-        _eliminate(hand, loser, out)
+    """The lower card is out; a tie, nobody (RULES 6, 10.3)."""
+    _compare(hand, seat, recipient, out, lower_loses=True)
 
 
 def _dowager_queen(
     hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None
 ) -> None:
     """The Baron reversed: the higher card is out (RULES 10.3)."""
+    _compare(hand, seat, recipient, out, lower_loses=False)
+
+
+def _compare(hand: Hand, seat: int, recipient: int | None, out: list | None, lower_loses: bool) -> None:
+    """A Baron's (``lower_loses``) or a Dowager Queen's comparison: both players see
+    the other's card, in private; who is out is public."""
     if recipient is None:
         return
     mine, theirs = hand.cards[seat][0], hand.cards[recipient][0]
-    a, b = RANK[mine], RANK[theirs]
-    loser = None if a == b else (seat if a > b else recipient)
+    a, b = RANK[mine], RANK[theirs]  # plain ranks (RULES 10.3: the Bishop is 9)
+    loser = None if a == b else (seat if (a < b) == lower_loses else recipient)
     if out is not None:
+        saw, result = (ev.BaronSaw, ev.BaronResult) if lower_loses else (ev.QueenSaw, ev.QueenResult)
         number = hand.number
-        out.append(_new(ev.QueenSaw, (number, seat, recipient, theirs)))
-        out.append(_new(ev.QueenSaw, (number, recipient, seat, mine)))
-        out.append(_new(ev.QueenResult, (number, seat, recipient, loser)))
+        out.append(_new(saw, (number, seat, recipient, theirs)))
+        out.append(_new(saw, (number, recipient, seat, mine)))
+        out.append(_new(result, (number, seat, recipient, loser)))
     if loser is not None:
         _eliminate(hand, loser, out)
 
