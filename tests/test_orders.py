@@ -250,8 +250,8 @@ def test_playing_the_princess_is_accepted():
         ("Hand 1: Guard on Artur, guess King", None),  # Arthur is the writer: not a target to suggest
         ("Hand 1: Guard on Brunno, guess King", '"Brunno" names no player (did you mean Bruno?)'),
         (
-            "Hand 1: Guard on Bruno, guess Prinses",
-            '"Prinses" is not a card (did you mean Princess or Prince?)',
+            "Hand 1: Guard on Bruno, guess Prinxess",
+            '"Prinxess" is not a card (did you mean Princess or Prince?)',
         ),
         ("Hand 1: Gard on Bruno", "(did you mean Guard?)"),
         ("Hand 1: Spyy on Bruno", "(did you mean Spy?)"),
