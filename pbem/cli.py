@@ -272,6 +272,10 @@ def resolve(folder: str, force: bool) -> None:
             f"{', '.join(map(str, hands))}"
         )
     click.echo(f"Turn {result.turn} resolved; reports drafted in {campaign.store.reports_dir(result.turn)}.")
+    from .inbox import drop_stale_acks, dropped_acks_note  # here only: start-up time
+
+    if note := dropped_acks_note(drop_stale_acks(campaign)):
+        click.echo(note)
     if result.warning:
         click.echo(f"Warning: {result.warning}", err=True)
 

@@ -488,6 +488,20 @@ class Mailroom:
         plays = {h: self._plays_in(position, seat, h) for h in missing}
         context["choices"] = {h: found for h, (found, _) in plays.items()}
         context["plays"] = {h: words for h, (_, words) in plays.items()}
+        draft_id = f"ack-t{game.turn:03d}-{seat_part(seat)}-{outcome.file.rsplit('/', 1)[-1][:12]}"
+        if f"{draft_id}.eml" in self._waiting_drafts():  # acknowledged by a batch that crashed
+            return draft_id  # before its index
+        held, free_at = self._ack_share(player)
+        context["limit"] = None
+        if free_at is not None and not game.finished:  # the last one the hour allows: say so
+            deadline = campaign.deadline()
+            context["limit"] = {
+                "per_hour": self._ack_limit,
+                "free_at": campaign.deadline_text(free_at),
+                "deadline": campaign.deadline_text(deadline)
+                if deadline is not None and deadline <= free_at
+                else "",
+            }
         body = self._renderer_for_batch().render("ack.txt.j2", context)
         completed = receipt is not None and any(c.status == "completed" for c in receipt.checked)
         subject = f"[{campaign.name}] Turn {game.turn}: " + (
@@ -502,9 +516,6 @@ class Mailroom:
         elif completed:  # a reply would help: marked as plainly as an error
             subject = "[INCOMPLETE] " + subject
         gm = config.gm
-        draft_id = f"ack-t{game.turn:03d}-{seat_part(seat)}-{outcome.file.rsplit('/', 1)[-1][:12]}"
-        if f"{draft_id}.eml" in self._waiting_drafts():  # acknowledged by a batch that crashed
-            return draft_id  # before its index
         message_id = self.outbox.message_id(draft_id, gm.email if gm else "")
         reply_to = mail.message_id if mail is not None else None
         refs = list(mail.references) + ([mail.message_id] if mail and mail.message_id else []) if mail else []
@@ -523,7 +534,7 @@ class Mailroom:
             draft_id, raw, message_id=message_id, kind="ack", turn=game.turn, to=person.email, player=player
         )
         self._waiting_drafts().add(f"{draft_id}.eml")
-        outcome.ack_held = self._over_the_limit(player)
+        outcome.ack_held = held
         return draft_id
 
     def _waiting_drafts(self) -> set[str]:
@@ -555,17 +566,22 @@ class Mailroom:
             self._plays[(seat, hand)] = (found, words)
         return self._plays[(seat, hand)]
 
-    def _over_the_limit(self, player: str) -> bool:
+    def _ack_share(self, player: str) -> tuple[bool, datetime | None]:
         """Whether ``player`` has had their hourly share of acknowledgements
         (:func:`acks_per_hour`) in the last hour (this one is then held); if
-        not, this one counts."""
+        not, this one counts. The second value, for the last acknowledgement the
+        share allows, is when the next one may go on its own again (the player is
+        told: a correction sent before then is recorded, its answer held)."""
         self._load_index()
         now = self.campaign.now()
         recent = [t for t in self._acks_sent.get(player, []) if now - t < timedelta(hours=1)]
         if len(recent) >= self._ack_limit:
-            return True
-        self._acks_sent[player] = recent + [now]
-        return False
+            return True, None
+        recent = recent + [now]
+        self._acks_sent[player] = recent
+        if len(recent) < self._ack_limit:
+            return False, None
+        return False, min(recent) + timedelta(hours=1)
 
 
 def _as_player_reads(receipt: Receipt, codes: dict[str, str]) -> Receipt:
@@ -759,6 +775,36 @@ def received_entries(campaign: Campaign) -> list[dict]:
 def refused_messages(campaign: Campaign) -> list[dict]:
     """The messages refused so far (for `pbem status`)."""
     return [entry for entry in received_entries(campaign) if entry.get("status") in REFUSED]
+
+
+def drop_stale_acks(campaign: Campaign) -> list[str]:
+    """Take out of the outbox the held acknowledgements of turns already resolved (run
+    after a resolution; returns their draft ids). Such an acknowledgement is no longer
+    true ("You may still change them until the turn is resolved"); the turn's report
+    tells the player what was played. Acknowledgements of the awaited turn stay for the GM."""
+    with campaign.locked():
+        game = campaign.position().game
+        outbox = Outbox(campaign.folder)
+        turns = {entry.get("draft"): entry.get("turn") for entry in outbox.known_ids().values()}
+        dropped = []
+        for entry in held_acks(campaign):
+            turn = turns.get(entry["ack"])
+            if game.finished or not isinstance(turn, int) or turn < game.turn:
+                outbox.remove(entry["ack"])
+                dropped.append(entry["ack"])
+        if dropped:
+            fsync_dir(outbox.folder)
+        return dropped
+
+
+def dropped_acks_note(dropped: list[str]) -> str:
+    """What the GM is told of :func:`drop_stale_acks` ("" for nothing dropped)."""
+    if not dropped:
+        return ""
+    return (
+        f"{len(dropped)} held acknowledgement(s) of the resolved turn dropped from the outbox "
+        f"(no longer true; the turn's report tells each player what was played)."
+    )
 
 
 def held_acks(campaign: Campaign) -> list[dict]:

@@ -208,6 +208,10 @@ def _tick(campaign: Campaign, report: TickReport) -> TickReport:
         report.resolved = result.turn
         if result.warning:
             report.notes.append(result.warning)
+        from .inbox import drop_stale_acks, dropped_acks_note  # held acks of the turn: no longer true
+
+        if note := dropped_acks_note(drop_stale_acks(campaign)):
+            report.notes.append(note)
     allowed = []
     if "ack" in kinds:
         allowed += acks
