@@ -505,11 +505,13 @@ def style_outlook_ack_reply(plan, player, turn):
 
 
 def style_outlook_clear(plan, player, turn):
-    """Item 2: CLEAR in a bare-quoted reply to the acknowledgement, then the orders meant."""
+    """Item 2: CLEAR in a bare-quoted reply to the acknowledgement, then the orders meant for
+    all hands but one, left to the default rules: nothing may be on file for that one."""
+    first_orders = [plan.other.get(h, o) for h, o in plan.final.items()]
+    plan.final.pop(next(iter(plan.final)))
 
     def first(ack):
-        orders = [plan.other.get(h, o) for h, o in plan.final.items()]
-        return turn.mail, lines(orders) + "\n\n" + outlook_block(turn.mail, player)
+        return turn.mail, lines(first_orders) + "\n\n" + outlook_block(turn.mail, player)
 
     def second(ack):
         return ack, "CLEAR\n\n" + outlook_block(ack, player)
@@ -517,7 +519,7 @@ def style_outlook_clear(plan, player, turn):
     def third(ack):
         return turn.mail, lines(plan.final.values()) + "\n\n" + outlook_block(turn.mail, player)
 
-    return [first, second, third]
+    return [first, second, third] if plan.final else [first, second]
 
 
 def style_glued_attribution(plan, player, turn):
