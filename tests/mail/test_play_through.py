@@ -734,13 +734,11 @@ def play_game(
                     tally.misread.append(f"{where} hand {hand}: meant {meant.words()!r}, on file {got}")
             for hand in set(mine) - {str(h) for h in plan.final}:
                 tally.misread.append(
-                    f"{players}p turn {turn} {name} [{style}] hand {hand}: not meant, on file"
+                    f"{where} hand {hand}: no order meant, on file {mine[hand].get('text')!r}"
                 )
             for hand, what in plan.standing.items():
                 if standing.get(name, {}).get(str(hand)) != what:
-                    tally.misread.append(
-                        f"{players}p turn {turn} {name} [{style}] hand {hand}: standing {what}"
-                    )
+                    tally.misread.append(f"{where} hand {hand}: standing order {what!r} meant, not on file")
         pbem("resolve", "--force", folder)  # forced: a misread order must not stop the game
         if Campaign(folder).position().game.finished:
             tally.finished.append(f"{players} players, turn {turn}")
