@@ -588,9 +588,10 @@ def style_thread(plan, player, turn):
 
     def first(ack):
         text = "\n".join(o.words() for o in plan.final.values()) + f"\n\n{gmail_attribution(player)}\n"
-        ids = [str(m["Message-ID"]) for m in player.mails if "Turn 1: your cards" in str(m["Subject"])]
-        ids += [str(m["Message-ID"]) for m in player.mails[-3:]] + [str(turn.mail["Message-ID"])]
-        return turn.mail, text + quoted(turn.mail) + "\n", list(dict.fromkeys(ids))
+        ids = [str(m["Message-ID"]) for m in player.mails[-4:] if m is not turn.mail]
+        ids += [str(m["Message-ID"]) for m in player.mails if "Turn 1: your cards" in str(m["Subject"])]
+        ids.append(str(turn.mail["Message-ID"]))  # the opening mail among the last three
+        return turn.mail, text + quoted(turn.mail) + "\n", list(dict.fromkeys(reversed(ids)))[::-1]
 
     return [first]
 
