@@ -262,3 +262,28 @@ def test_two_different_standing_orders_for_one_hand_still_conflict():
     checked = read("Hand 1: if Bishop, discard\nHand 1: if Bishop, keep", game, "Bruno", SIX)
     assert checked[0].status == ACCEPTED
     assert checked[1].status == REJECTED and "already gives hand 1" in checked[1].reason
+
+
+# -- the data of other languages ---------------------------------------------------------------------
+
+
+def test_every_edition_name_names_its_card_with_or_without_accents():
+    from pbem.cards import EDITION_NAMES, NAMES, card_named, fold
+
+    for lang, names in EDITION_NAMES.items():
+        for name, card in names.items():
+            assert NAMES[fold(name)] == card, (lang, name)
+            assert card_named(name.title()) == card, (lang, name)
+            assert card in Card.__members__.values() and card.rank <= 8, (lang, name)  # classic cards only
+
+
+def test_a_player_may_not_be_named_like_a_card_of_another_edition():
+    from pbem.config import ConfigError, parse_config
+
+    for name in ("Rey", "Prinz", "König", "Konig"):
+        text = (
+            "players:\n  - {name: Ana, email: ana@example.org}\n"
+            f"  - {{name: {name}, email: x@example.org}}\n  - {{name: Lu, email: lu@example.org}}\n"
+        )
+        with pytest.raises(ConfigError, match="would be read as a card"):
+            parse_config(text)
