@@ -335,13 +335,23 @@ def preview(folder: str, draft: str | None) -> None:
     is_flag=True,
     help="Record the uncertain drafts named as sent (you saw them arrive); send nothing.",
 )
+@click.option(
+    "--held",
+    "with_held",
+    is_flag=True,
+    help="Send the held acknowledgements too (see `pbem status`); without it they go only when named.",
+)
 @_explain_errors
-def send(folder: str, drafts: tuple[str, ...], dry_run: bool, resend_uncertain: bool, mark: bool) -> None:
+def send(
+    folder: str, drafts: tuple[str, ...], dry_run: bool, resend_uncertain: bool, mark: bool, with_held: bool
+) -> None:
     """Send the drafts (all, or the DRAFTS named) by SMTP, each at most once.
 
-    A draft handed to the server without a reply may or may not have arrived: it
-    is *uncertain*, never sent again by itself; check, then --resend-uncertain or
-    --mark-sent."""
+    Acknowledgements held over the hourly limit (perhaps spoofed mail) are left
+    out unless named or --held is given. A draft handed to the server without a
+    reply may or may not have arrived: it is *uncertain*, never sent again by
+    itself; check, then --resend-uncertain or --mark-sent."""
+    from .inbox import unheld_drafts
     from .outbox import Outbox, summarize
     from .postoffice import mark_sent, selected_drafts
     from .postoffice import send as send_all
@@ -350,6 +360,18 @@ def send(folder: str, drafts: tuple[str, ...], dry_run: bool, resend_uncertain: 
     campaign.publish_drafts()
     if resend_uncertain and mark:
         raise click.UsageError("--resend-uncertain or --mark-sent, not both")
+    held: list[str] = []
+    if not drafts and not mark and not resend_uncertain and not with_held:
+        unheld, held = unheld_drafts(campaign, Outbox(campaign.folder))
+        if held:
+            drafts = tuple(unheld)
+            click.echo(
+                f"{len(held)} held acknowledgement{'s' if len(held) != 1 else ''} not sent (see "
+                f"`pbem status`): name them, or `pbem send {folder} --held`, to send them."
+            )
+            if not drafts:
+                click.echo("Nothing else to send.")
+                return
     if mark:
         if not drafts:
             raise click.UsageError("--mark-sent needs the ids of the drafts that arrived")

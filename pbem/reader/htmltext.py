@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import html_text
 import lxml.etree
 
-from .notes import _Notes
+from .notes import HIDDEN_TEXT_NOTE, _Notes
 from .visible import drop_invisible
 
 _MAX_HTML_QUOTE_DEPTH = 30  # deeper blockquotes are read as they are, without more "> "
@@ -174,7 +174,6 @@ def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
 
 
 _STYLES = lxml.etree.XPath("//style")
-HIDDEN_TEXT_NOTE = "the HTML hides text from the reader"
 
 
 def _hide_invisible(root: lxml.etree._Element, notes: _Notes) -> None:
