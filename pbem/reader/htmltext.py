@@ -179,7 +179,10 @@ _STYLES = lxml.etree.XPath("//style")
 def _hide_invisible(root: lxml.etree._Element, notes: _Notes) -> None:
     """Drop what a mail client would not show (`pbem.reader.visible`), before the <style>
     elements go; say so when text was hidden outside the quotes and signatures."""
-    css = "".join(style.text or "" for style in _STYLES(root))
+    css = "".join(
+        f"@media {style.get('media')} {{{style.text or ''}}}" if style.get("media") else style.text or ""
+        for style in _STYLES(root)
+    )
     found = drop_invisible(root, css, quiet=_in_special)
     if found.tricks:
         notes.add(f"{HIDDEN_TEXT_NOTE} ({', '.join(found.tricks)}); that text was not read")

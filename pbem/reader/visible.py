@@ -23,7 +23,7 @@ import cssselect2
 import lxml.etree
 import tinycss2
 import tinycss2.ast
-from tinycss2 import color3
+from tinycss2 import color4
 
 # The properties that can hide text; every other declaration is skipped at parse time.
 _RELEVANT = frozenset(
@@ -32,7 +32,7 @@ _RELEVANT = frozenset(
         "background", "background-color", "background-image", "position", "left", "top", "right",
         "bottom", "margin-left", "margin-top", "margin", "text-indent", "clip", "clip-path",
         "transform", "zoom", "height", "max-height", "width", "max-width", "overflow",
-        "overflow-x", "overflow-y", "mso-hide", "content-visibility",
+        "overflow-x", "overflow-y", "mso-hide", "content-visibility", "filter",
     }
 )  # fmt: skip
 _INHERITED = ("color", "-webkit-text-fill-color", "visibility", "text-indent")
@@ -78,6 +78,9 @@ class Hidden:
             self.tricks.append(trick)
 
 
+_NOTHING_DECLARED = (False, None, None, None, ())
+
+
 def drop_invisible(
     root: lxml.etree._Element, css: str, quiet: Callable[[lxml.etree._Element], bool] = lambda _: False
 ) -> Hidden:
@@ -95,6 +98,7 @@ def drop_invisible(
             if found_rules:
                 matches[wrapper.etree_element] = found_rules
     inline_cache: dict[str, Declarations] = {}
+    computed: dict[tuple, tuple[_State, str | None]] = {}
     default = _State()
     # Document order, parents before children: the states of the ancestors are known.
     states: dict[lxml.etree._Element, _State] = {}
@@ -105,14 +109,35 @@ def drop_invisible(
             continue
         parent = element.getparent()
         inherited = states.get(parent, default) if parent is not None else default
-        declared = _declared(element, matches.get(element), inline_cache)
-        if declared:
-            state, whole = _compute(declared, inherited)
+        matched = matches.get(element)
+        color = (
+            element.get("color")
+            if element.tag == "font"
+            else element.get("text")
+            if element.tag == "body"
+            else None
+        )
+        signature = (
+            element.get("hidden") is not None,
+            color,
+            element.get("bgcolor"),
+            element.get("style"),
+            tuple((found_rule[0], found_rule[3][0]) for found_rule in matched) if matched else (),
+        )
+        if signature == _NOTHING_DECLARED:
+            state = inherited
+        else:
+            # Mail repeats itself (the same style on every cell): each pair of declarations and
+            # inherited state is computed once.  The states are never changed once made.
+            known = computed.get((signature, id(inherited)))
+            if known is None:
+                declared = _declared(element, matched, inline_cache)
+                known = _compute(declared, inherited) if declared else (inherited, None)
+                computed[(signature, id(inherited))] = known
+            state, whole = known
             if whole:
                 doomed.append((element, whole))
                 continue  # its descendants go with it
-        else:
-            state = inherited
         states[element] = state
         if state.mute:
             muted.append((element, state.mute))
@@ -232,7 +257,13 @@ def _declared(
     # Presentational hints, below every rule: hidden, <font color>, bgcolor.
     if element.get("hidden") is not None:
         put("display", (0, -1, (0, 0, 0), 0), [tinycss2.ast.IdentToken(0, 0, "none")])
-    color = element.get("color") if element.tag == "font" else None
+    color = (
+        element.get("color")
+        if element.tag == "font"
+        else element.get("text")
+        if element.tag == "body"
+        else None
+    )
     if color:
         put("color", (0, -1, (0, 0, 0), 0), tinycss2.parse_component_value_list(color))
     bgcolor = element.get("bgcolor")
@@ -250,7 +281,9 @@ def _declared(
             inline = {}
             parsed = tinycss2.parse_blocks_contents(style, skip_comments=True, skip_whitespace=True)
             for name, important, value in _relevant(parsed):
-                inline[name] = ((int(important), 1, (0, 0, 0), 0), value)
+                key = (int(important), 1, (0, 0, 0), 0)
+                if name not in inline or key >= inline[name][0]:  # "!important" beats a later one
+                    inline[name] = (key, value)
             if len(inline_cache) < 10_000:
                 inline_cache[style] = inline
         for name, (key, value) in inline.items():
@@ -301,6 +334,13 @@ def _compute(declared: Declarations, up: _State) -> tuple[_State, str | None]:
         state.opacity = up.opacity * max(0.0, min(1.0, opacity))
         if state.opacity < _MIN_OPACITY:
             return state, "opacity"
+    for function in value("filter") or []:
+        if function.type == "function" and function.lower_name == "opacity":
+            amount = _number([a for a in function.arguments if a.type in ("number", "percentage")][:1])
+            if amount is not None:
+                state.opacity *= max(0.0, min(1.0, amount))
+                if state.opacity < _MIN_OPACITY:
+                    return state, "filter:opacity"
     if _off_screen(value, state.font_px):
         return state, "off-screen position"
     if _clipped(value("clip"), value("clip-path"), state.font_px):
@@ -330,7 +370,7 @@ def _compute(declared: Declarations, up: _State) -> tuple[_State, str | None]:
     if value("background-image") or _has_url(value("background")):
         state.backdrop = None  # an image: the text may show on it, it is read
     elif background:
-        colour = _colour(background, state.color)
+        colour = _colour(background, state.color, _TRANSPARENT)
         if isinstance(colour, tuple) and colour[3] >= 0.5:
             state.backdrop = _blend(colour, state.backdrop or (1.0, 1.0, 1.0))
     state.mute = _own_text_hidden(state)
@@ -524,28 +564,36 @@ def _collapsed(value, ident, font_px: float) -> bool:
 _Colour = tuple[float, float, float, float]
 
 
-def _colour(tokens: list[tinycss2.ast.Node], current: _Colour | None) -> _Colour | None | bool:
-    """An RGBA colour; ``current`` for currentColor; False when not a colour we know."""
+_BLACK = (0.0, 0.0, 0.0, 1.0)
+_TRANSPARENT = (0.0, 0.0, 0.0, 0.0)
+
+
+def _colour(
+    tokens: list[tinycss2.ast.Node], current: _Colour | None, initial: _Colour = _BLACK
+) -> _Colour | None | bool:
+    """An RGBA colour (CSS Color 4: "rgb(255 255 255)", hsl(), hwb(), lab()...); ``current``
+    for currentColor, ``initial`` for initial/unset/revert; False when not a colour we know."""
     if len(tokens) != 1:
         return False
     token = tokens[0]
-    if token.type == "ident" and token.lower_value in ("initial", "unset", "revert"):
-        return (0.0, 0.0, 0.0, 1.0)
+    if token.type == "ident" and token.lower_value in ("initial", "unset", "revert", "revert-layer"):
+        return initial
     if token.type == "ident" and token.lower_value in ("windowtext", "canvastext"):
-        return (0.0, 0.0, 0.0, 1.0)
+        return _BLACK
     try:
-        parsed = color3.parse_color(token)
-    except Exception:  # noqa: BLE001 - a hostile value is no colour
+        parsed = color4.parse_color(token)
+        if parsed is not None and parsed != "currentcolor":
+            red, green, blue = parsed.to("srgb").coordinates
+            return (red, green, blue, parsed.alpha)
+    except Exception:  # noqa: BLE001 - a hostile value, or a space this library cannot convert
         return False
-    if parsed is None:
-        if token.type == "ident" or token.type == "string":  # <font color="ffffff">: no hash
-            text = token.value if token.type == "string" else token.lower_value
-            if len(text) in (3, 6) and all(c in "0123456789abcdefABCDEF" for c in text):
-                return _colour(tinycss2.parse_component_value_list("#" + text), current)
-        return False
-    if parsed == "currentColor":
+    if parsed == "currentcolor":
         return current
-    return (parsed.red, parsed.green, parsed.blue, parsed.alpha)
+    if token.type == "ident" or token.type == "string":  # <font color="ffffff">: no hash
+        text = token.value if token.type == "string" else token.lower_value
+        if len(text) in (3, 6) and all(c in "0123456789abcdefABCDEF" for c in text):
+            return _colour(tinycss2.parse_component_value_list("#" + text), current, initial)
+    return False
 
 
 def _background_colour(tokens: list[tinycss2.ast.Node] | None) -> list[tinycss2.ast.Node] | None:

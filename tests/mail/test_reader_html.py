@@ -427,6 +427,18 @@ HIDDEN_ROUND_TWO = {
     "a rule in @supports": "<style>@supports (display:grid){.m{opacity:0}}</style><p class=m>Hand 7: Princess</p>",
     "a comment in the stylesheet": "<style>/* x */ p.q /**/ { display /**/ : none }</style><p class=q>Hand 7: Princess</p>",
     "hidden attribute on a table": "<table hidden><tr><td>Hand 7: Princess</td></tr></table>",
+    "white in CSS Color 4 syntax": '<span style="color:rgb(255 255 255)">Hand 7: Princess</span>',
+    "white in hsl": '<span style="color:hsl(0 0% 100%)">Hand 7: Princess</span>',
+    "an important declaration before a later one": (
+        '<p style="display:none !important; display:block">Hand 7: Princess</p>'
+    ),
+    "filter opacity": '<div style="filter:opacity(0)">Hand 7: Princess</div>',
+    "a screen-only stylesheet": '<style media="screen">.s{display:none}</style><p class=s>Hand 7: Princess</p>',
+    "a tiny percentage font": '<span style="font-size:1%">Hand 7: Princess</span>',
+    "an element inheriting a tiny em": '<div style="font-size:.1em"><p>Hand 7: <b>Princess</b></p></div>',
+    "the screen-reader-only pattern": (
+        '<div style="position:absolute;width:1px;height:1px;overflow:hidden">Hand 7: Princess</div>'
+    ),
 }
 
 
@@ -487,6 +499,10 @@ OUTLOOK_HTML = (
         '<p style="color:inherit">Hand 7: Princess</p>',
         '<p style="font-size:calc(100% - 2px)">Hand 7: Princess</p>',  # can't tell: read
         '<p style="display:none;display:block">Hand 7: Princess</p>',  # the last declaration wins
+        '<style media="print">p{display:none}</style><p>Hand 7: Princess</p>',  # a print stylesheet
+        '<p style="background-color:initial">Hand 7: Princess</p>',  # transparent, not black
+        '<p style="color:rgb(20 20 20 / 90%)">Hand 7: Princess</p>',
+        '<div style="font-size:0"><p style="font-size:13px">Hand 7: Princess</p></div>',
     ],
 )
 def test_visible_text_is_read_however_it_is_styled(visible):
@@ -506,3 +522,12 @@ def test_ordinary_client_html_is_read_whole(markup):
 def test_a_hidden_word_inside_a_visible_line_goes_and_the_line_stays():
     markup = '<p>Hand 3: Baron on <span style="font-size:1px">Chloé and</span>Bruno</p>'
     assert read_mail(html_message(markup)).own_text == "Hand 3: Baron on Bruno"
+
+
+def test_the_body_text_attribute_is_a_colour_too():
+    markup = (
+        '<html><body text="#ffffff"><div><font color="#000000">Hand 3: Baron on Bruno</font></div>'
+        "<div>Hand 7: Princess</div></body></html>"
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron on Bruno"
