@@ -183,9 +183,22 @@ def _hide_invisible(root: lxml.etree._Element, notes: _Notes) -> None:
         f"@media {style.get('media')} {{{style.text or ''}}}" if style.get("media") else style.text or ""
         for style in _STYLES(root)
     )
-    found = drop_invisible(root, css, quiet=_in_special)
+    try:
+        found = drop_invisible(root, css, quiet=_in_special)
+    except Exception:  # noqa: BLE001 - RecursionError, TooIntricate: hostile styles
+        # Read none of what the styles might hide, rather than all of it (the crude reading).
+        for element in _STYLED(root):
+            if element.getparent() is not None:
+                element.getparent().remove(element)
+        notes.add(
+            f"{HIDDEN_TEXT_NOTE} (styles too intricate to read); the text of its styled elements was not read"
+        )
+        return
     if found.tricks:
         notes.add(f"{HIDDEN_TEXT_NOTE} ({', '.join(found.tricks)}); that text was not read")
+
+
+_STYLED = lxml.etree.XPath("//*[@style or @class or @id or @hidden or @color or @bgcolor or @text]")
 
 
 def _in_special(element: lxml.etree._Element) -> bool:

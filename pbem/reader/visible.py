@@ -181,7 +181,7 @@ def _stylesheet(css: str) -> tuple[cssselect2.Matcher, int]:
             continue
         try:
             selectors = cssselect2.compile_selector_list(rule.prelude)
-        except cssselect2.SelectorError:
+        except Exception:  # noqa: BLE001 - SelectorError, or the parser's own crash on "p:nth-child(n+)"
             continue  # a selector this library does not know: a client may not either
         for selector in selectors:
             if selector.pseudo_element is None:
@@ -195,7 +195,9 @@ def _style_rules(rules: Iterable[tinycss2.ast.Node], depth: int = 0) -> Iterator
     for rule in rules:
         if rule.type == "qualified-rule":
             yield rule
-        elif rule.type == "at-rule" and rule.content is not None and depth < 5:
+        elif rule.type == "at-rule" and rule.content is not None:
+            if depth > _MAX_NESTING:
+                raise TooIntricate("@media rules nested too deep")
             keyword = rule.lower_at_keyword
             if keyword == "supports" or (keyword == "media" and _media_applies(rule.prelude)):
                 inner = tinycss2.parse_rule_list(rule.content, skip_comments=True, skip_whitespace=True)
@@ -413,8 +415,19 @@ def _font_size(tokens: list[tinycss2.ast.Node], parent_px: float) -> float | Non
     return _length(tokens, parent_px, parent_px)
 
 
-def _length(tokens: list[tinycss2.ast.Node] | None, font_px: float, percent_of: float) -> float | None:
+class TooIntricate(ValueError):
+    """Styles nested deeper than any mail client's: the caller reads none of the styled text."""
+
+
+_MAX_NESTING = 30
+
+
+def _length(
+    tokens: list[tinycss2.ast.Node] | None, font_px: float, percent_of: float, depth: int = 0
+) -> float | None:
     """A length in px; None when it cannot be told (auto, several calc() terms...)."""
+    if depth > _MAX_NESTING:
+        raise TooIntricate("calc() nested too deep")
     if not tokens or len(tokens) != 1:
         return None
     token = tokens[0]
@@ -440,7 +453,7 @@ def _length(tokens: list[tinycss2.ast.Node] | None, font_px: float, percent_of: 
         return None
     if token.type == "function":
         lengths = [
-            _length([arg], font_px, percent_of)
+            _length([arg], font_px, percent_of, depth + 1)
             for arg in token.arguments
             if arg.type not in ("whitespace", "comment", "literal")
         ]

@@ -531,3 +531,27 @@ def test_the_body_text_attribute_is_a_colour_too():
     )
     read = read_mail(html_message(markup))
     assert read.own_text == "Hand 3: Baron on Bruno"
+
+
+@pytest.mark.parametrize(
+    "styles",
+    [
+        '<p style="font-size:' + "calc(" * 1000 + "1px" + ")" * 1000 + '">Hand 7: Princess</p>',
+        "<style>"
+        + "@media screen{" * 1000
+        + ".p{display:none}"
+        + "}" * 1000
+        + "</style><p class=p>Hand 7: Princess</p>",
+        "<style>p{font-size:"
+        + "min(" * 1000
+        + "1px"
+        + ")" * 1000
+        + "}</style><p class=x>Hand 7: Princess</p>",
+    ],
+    ids=["deep calc", "deep media", "deep min in a sheet"],
+)
+def test_styles_too_intricate_to_read_hide_their_text_rather_than_show_it(styles):
+    read = read_mail(html_message(f"<div>Hand 3: Baron on Bruno</div>{styles}"))
+    assert "Princess" not in read.full_text
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert any(htmltext.HIDDEN_TEXT_NOTE in note for note in read.defects), read.defects
