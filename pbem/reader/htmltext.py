@@ -13,7 +13,6 @@ import html_text
 import lxml.etree
 
 from .notes import HIDDEN_TEXT_NOTE, _Notes
-from .visible import drop_invisible
 
 _MAX_HTML_QUOTE_DEPTH = 30  # deeper blockquotes are read as they are, without more "> "
 
@@ -183,6 +182,8 @@ def _hide_invisible(root: lxml.etree._Element, notes: _Notes) -> None:
         f"@media {style.get('media')} {{{style.text or ''}}}" if style.get("media") else style.text or ""
         for style in _STYLES(root)
     )
+    from .visible import drop_invisible  # here: tinycss2 and cssselect2 load for HTML mail only
+
     try:
         found = drop_invisible(root, css, quiet=_in_special)
     except Exception:  # noqa: BLE001 - RecursionError, TooIntricate: hostile styles
