@@ -261,6 +261,7 @@ class Mailroom:
 
     def _process(self, raw: bytes, relative: str) -> Outcome:
         from .reader import UnreadableMail, read_mail
+        from .reader.notes import HIDDEN_TEXT_NOTE
 
         campaign = self.campaign
         if self._position is None:
@@ -337,6 +338,9 @@ class Mailroom:
         outcome.receipt = book.submit(player, mail.own_text, source=relative, turn=turn)
         if not outcome.receipt.checked and not outcome.keywords:
             outcome.detail = "no order could be read in this message"
+        hidden = next((note for note in mail.defects if note.startswith(HIDDEN_TEXT_NOTE)), None)
+        if hidden:  # the GM hears of it: someone hoped the tool would read what the player never saw
+            outcome.detail = "; ".join(filter(None, (hidden, outcome.detail)))
         outcome.ack = self._ack(outcome, mail, position, answered_turn=turn)
         return outcome
 
@@ -434,6 +438,7 @@ class Mailroom:
     ) -> str:
         """Draft the acknowledgement of one message; returns its draft id.
         ``answered_turn``: the turn whose mail the player answered, when known."""
+        from .reader.notes import HIDDEN_TEXT_NOTE
         from .reports import card_reference
 
         campaign = self.campaign
@@ -483,6 +488,7 @@ class Mailroom:
             "code": order_code(position.seed, player),
             "answered_turn": answered_turn,
             "reference": card_reference() if "RULES" in outcome.keywords else [],
+            "hidden_text": mail is not None and any(n.startswith(HIDDEN_TEXT_NOTE) for n in mail.defects),
         }
         # the plays open in the hands still missing (examples from the cards held), and their words
         plays = {h: self._plays_in(position, seat, h) for h in missing}
@@ -594,15 +600,30 @@ def _as_player_reads(receipt: Receipt, codes: dict[str, str]) -> Receipt:
     return receipt._replace(checked=checked, ignored=[])
 
 
-# A word the player wrote, quoted back in a reason, that a mail client could show
-# as a link or an address.
-_QUOTED_LINK = re.compile(r'"[^"\s]*[./@:][^"\s]*"')
+# A word the player wrote, quoted back in a reason ('"Brunno" names no player').
+_QUOTED = re.compile(r'"[^"\n]{0,400}"')
+# What may be quoted back: a short word of letters (one hyphen or apostrophe inside, as in
+# "Jean-Luc" or "O'Neil"), a few digits at most.  Not a link, an address, a phone number or a
+# sentence glued with hyphens ("Your-account-is-suspended-reply-with-your-password"): the
+# acknowledgement goes out in the GM's name, and the message may not be the player's.
+_QUOTABLE = re.compile(r"(?=(?:\D*\d){0,3}\D*$)[^\W_]+(?:['’-][^\W_]+)?")
+MAX_QUOTED = 16
+UNQUOTED_WORD = "the word you wrote"
 
 
 def _defang(text: str, codes: dict[str, str]) -> str:
+    """A reason as the acknowledgement may say it: the player's words quoted only when short
+    and harmless, else named "the word you wrote"; no order code."""
     if not text:
         return text
-    return _QUOTED_LINK.sub("a word", mask_codes(text, codes))
+
+    def quote(found: re.Match[str]) -> str:
+        word = found.group(0)[1:-1]
+        if len(word) <= MAX_QUOTED and _QUOTABLE.fullmatch(word):
+            return found.group(0)
+        return UNQUOTED_WORD
+
+    return _QUOTED.sub(quote, mask_codes(text, codes))
 
 
 # A parenthesised aside, one level of nesting deep: "(name.pdf (application/pdf))".
@@ -816,3 +837,12 @@ def held_acks(campaign: Campaign) -> list[dict]:
         for entry in received_entries(campaign)
         if entry.get("ack_held") and (outbox / f"{entry['ack']}.eml").exists()
     ]
+
+
+def unheld_drafts(campaign: Campaign, outbox: Outbox) -> tuple[list[str], list[str]]:
+    """What a plain ``pbem send`` sends: (the drafts' ids but the held acknowledgements, the
+    held ones).  A held acknowledgement goes only on the GM's word: named, or ``--held``
+    (100 spoofed messages must not become 100 mails in the GM's name at the next send)."""
+    held = {entry["ack"] for entry in held_acks(campaign)}
+    ids = [path.stem for path in outbox.drafts()]
+    return [i for i in ids if i not in held], [i for i in ids if i in held]
