@@ -10,7 +10,15 @@ import pytest
 from servers import SMTP_PASSWORD, SMTP_USER, DovecotServer, SmtpServer, TokenIssuer
 
 #: The fixtures that start a real server; a test using any of them is marked ``servers``.
-SERVER_FIXTURES = {"dovecot", "fresh_dovecot", "smtp_server", "oauth_dovecot", "oauth_smtp", "tls_dovecot"}
+SERVER_FIXTURES = {
+    "dovecot",
+    "fresh_dovecot",
+    "smtp_server",
+    "oauth_dovecot",
+    "oauth_smtp",
+    "tls_dovecot",
+    "layout_dovecot",
+}
 
 
 def pytest_collection_modifyitems(items):
@@ -85,6 +93,17 @@ def oauth_smtp(dovecot):
     """STARTTLS submission server taking XOAUTH2 and OAUTHBEARER tokens from `oauth_smtp.tokens`."""
     tokens = TokenIssuer()
     server = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=dovecot, starttls=True, tokens=tokens)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module", params=["maildir++", "fs"])
+def layout_dovecot(request):
+    """A Dovecot per folder layout: Maildir++ (separator ".") and LAYOUT=fs (separator "/")."""
+    server = DovecotServer(layout=request.param, special_use=True)
     server.start()
     try:
         yield server
