@@ -359,8 +359,10 @@ def _login(client: IMAPClient, settings: ImapSettings, where: str) -> None:
         except LoginError as exc:
             if attempt == 1 and login.oauth2 and login.secret.asked_each_time:
                 continue  # the token may have expired since it was printed
+            said = _scrub(_text(exc), secret).rstrip(". ")
+            again = " (a second token, asked for in case the first had expired, too)" if attempt == 2 else ""
             raise FetchError(
-                f"IMAP server {where} refused the login for {login.user!r}: {_scrub(_text(exc), secret)}. "
+                f"IMAP server {where} refused the login for {login.user!r}{again}: {said}. "
                 f"Check mail.imap.user and {login.describe()}"
             ) from None
         except _IMAP_ERRORS as exc:

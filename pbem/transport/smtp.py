@@ -263,7 +263,10 @@ class _Connection:
                     raise  # e.g. 454: the server's auth backend is down for now: retried
                 if attempt == 1 and login.oauth2 and login.secret.asked_each_time:
                     continue  # the token may have expired since it was printed: ask again, once
-                raise _LoginFailed(_describe(exc), login, refused=True) from None
+                again = (
+                    "; a second token, asked for in case the first had expired, too" if attempt == 2 else ""
+                )
+                raise _LoginFailed(_describe(exc) + again, login, refused=True) from None
             except TimeoutError:
                 raise _LoginFailed(
                     f"no answer to the login within {wait:g} seconds (some servers refuse a login that way)",
@@ -399,7 +402,7 @@ class _Run:
         if exc.refused:
             return (
                 f"SMTP server {self.where} refused the login for {login.user!r} ({exc.reason}). "
-                f"Check mail.smtp.user and {login.describe()}"
+                f"Check mail.smtp.user and {login.describe()}."
             )
         return (
             f"cannot log in to SMTP server {self.where} as {login.user!r}: {exc.reason}. "
