@@ -233,6 +233,7 @@ class DovecotServer:
     `layout="fs"` stores folders as nested directories (`LAYOUT=fs`), whose
     hierarchy separator is "/"; the default Maildir++ layout's is ".".
     `special_use=True` gives the server a Trash (\\Trash) and a Junk (\\Junk) folder.
+    `namespace_prefix="INBOX."` keeps every folder under INBOX, as Courier does.
     """
 
     def __init__(
@@ -244,6 +245,7 @@ class DovecotServer:
         oauth2: bool = False,
         layout: str = "maildir++",
         special_use: bool = False,
+        namespace_prefix: str = "",
         tls_names: tuple[str, ...] = ("imap.test", "localhost", LOOPBACK),
     ):
         # /usr/sbin is not on every user's PATH, and that is where Debian puts it.
@@ -264,6 +266,7 @@ class DovecotServer:
             raise ValueError(f"layout: maildir++ or fs, not {layout!r}")
         self.layout = layout
         self.special_use = special_use
+        self.namespace_prefix = namespace_prefix
         self.tls_names = tls_names
         self.tokens: TokenIssuer | None = TokenIssuer() if oauth2 else None
         self.dir: Path | None = None
@@ -440,12 +443,16 @@ class DovecotServer:
                 "passdb {\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n"
                 f"  args = {self.dir}/oauth2.conf\n}}\n"
             )
-        if self.special_use:
-            extra += (
-                "namespace inbox {\n  inbox = yes\n"
-                "  mailbox Trash {\n    auto = create\n    special_use = \\Trash\n  }\n"
-                "  mailbox Junk {\n    auto = create\n    special_use = \\Junk\n  }\n}\n"
-            )
+        if self.special_use or self.namespace_prefix:
+            extra += "namespace inbox {\n  inbox = yes\n"
+            if self.namespace_prefix:
+                extra += f"  prefix = {self.namespace_prefix}\n  separator = .\n"
+            if self.special_use:
+                extra += (
+                    "  mailbox Trash {\n    auto = create\n    special_use = \\Trash\n  }\n"
+                    "  mailbox Junk {\n    auto = create\n    special_use = \\Junk\n  }\n"
+                )
+            extra += "}\n"
         self.config_path.write_text(
             _DOVECOT_CONF.format(
                 mechanisms=mechanisms,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from servers import DovecotServer
 
 from pbem.transport import FetchError, FetchLedger, ImapSettings, fetch_new
 
@@ -99,3 +100,17 @@ def test_a_refused_folder_name_says_what_to_write_instead(layout_dovecot, tmp_pa
     assert "Begins with '~'" in text  # the server's own words
     assert "processed_folder: pbem/game7" in text
     assert count(server, user, "INBOX") == 1
+
+
+def test_a_server_keeping_folders_under_inbox_gets_the_prefix(tmp_path):
+    """Courier's way (Dovecot configured alike): every folder is INBOX.something."""
+    with DovecotServer(namespace_prefix="INBOX.", spare_accounts=1) as server:
+        user = server.new_account()
+        server.deliver(reply(), user)
+        summary, _ = fetch(server, user, tmp_path, "pbem/game7")
+        assert summary.delivered == 1
+        assert count(server, user, "INBOX.pbem.game7") == 1
+        # Written with the prefix already, it is not doubled.
+        server.deliver(reply(), user)
+        assert fetch(server, user, tmp_path, "INBOX/pbem/game7")[0].delivered == 1
+        assert count(server, user, "INBOX.pbem.game7") == 2
