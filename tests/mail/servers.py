@@ -35,6 +35,7 @@ import tempfile
 import threading
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -45,6 +46,8 @@ from imapclient import IMAPClient
 
 # aiosmtpd logs a deprecation warning on every AUTH (its own internals): keep output clean.
 logging.getLogger("mail.log").setLevel(logging.ERROR)
+# With implicit TLS aiosmtpd does not see the TLS it runs over and warns at each connection.
+warnings.filterwarnings("ignore", "Requiring AUTH while not requiring TLS", UserWarning)
 
 LOOPBACK = "127.0.0.1"
 MAIL_UID = "nobody"
@@ -546,6 +549,7 @@ class SmtpServer:
     `silent_refusal=True` refuses a wrong password without any reply, as an aiosmtpd
     authenticator returning ``AuthResult(success=False)`` does (`handled` defaults
     to True: "the reply was sent already").
+    `implicit_tls=True` speaks TLS from the first byte (as on port 465) instead of STARTTLS.
     """
 
     def __init__(
@@ -556,6 +560,7 @@ class SmtpServer:
         port: int | None = None,
         tokens: TokenIssuer | None = None,
         silent_refusal: bool = False,
+        implicit_tls: bool = False,
     ):
         self.host = LOOPBACK
         self.port = port or free_port()
@@ -577,11 +582,12 @@ class SmtpServer:
         self._lock = threading.Lock()
         self.ca: trustme.CA | None = None
         tls_context = None
-        if starttls:
+        if starttls or implicit_tls:
             self.ca = trustme.CA()
             cert = self.ca.issue_cert("smtp.test", "localhost", self.host)
             tls_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             cert.configure_cert(tls_context)
+        starttls = starttls and not implicit_tls
         self.controller = Controller(
             (_OAuthHandler if tokens is not None else _Handler)(self),
             hostname=self.host,
@@ -590,8 +596,9 @@ class SmtpServer:
             authenticator=self._authenticate,
             auth_required=True,
             auth_require_tls=starttls,
-            tls_context=tls_context,
+            tls_context=tls_context if starttls else None,
             require_starttls=starttls,
+            ssl_context=tls_context if implicit_tls else None,
         )
 
     def client_context(self) -> ssl.SSLContext:

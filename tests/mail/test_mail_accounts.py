@@ -355,3 +355,22 @@ def test_imap_tls_checks_the_host_name(tmp_path):
                 security="tls",
                 ssl_context=server.client_context(),
             )
+
+
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")  # aiosmtpd sees no STARTTLS
+def test_smtp_implicit_tls_verifies_the_certificate(dovecot, tmp_path):
+    server = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=dovecot, implicit_tls=True).start()
+    try:
+        login = Credentials(SMTP_USER, Secret("mail.smtp.password_env", value=SMTP_PASSWORD))
+        summary = send_drafts(
+            drafts("it"), smtp_settings(server, login, security="tls"), SentLedger(tmp_path / "s.jsonl")
+        )
+        assert summary.sent == ["it-0", "it-1"]
+        with pytest.raises(SendError, match=r"secure connection .*\(tls\) failed"):
+            send_drafts(
+                drafts("iu"),
+                smtp_settings(server, login, security="tls", tls_context=None),  # the system's CAs
+                SentLedger(tmp_path / "u.jsonl"),
+            )
+    finally:
+        server.stop()
