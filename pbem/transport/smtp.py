@@ -323,6 +323,10 @@ class _Run:
         self.fatal: SendError | None = None
         # One message handed over at a time, across connections: at most one uncertain.
         self.data_lock = asyncio.Lock()
+        # Until one login has succeeded, connections log in one at a time: a wrong
+        # password is then refused once, not once per parallel connection.
+        self.login_gate = asyncio.Lock()
+        self.login_proven = False
 
     @property
     def where(self) -> str:
@@ -372,7 +376,18 @@ class _Run:
             await asyncio.sleep(s.backoff * 2 ** (attempt - 1))
 
     async def _open(self, conn: _Connection) -> SMTP:
-        """The batch's connection, (re)opened if needed; sorts failures into retry or fatal."""
+        """The batch's connection, (re)opened if needed; the first login alone (see login_gate)."""
+        if self.login_proven:
+            return await self._connect(conn)
+        async with self.login_gate:
+            if self.fatal is not None:
+                raise self.fatal  # another connection's login failed for good meanwhile
+            client = await self._connect(conn)
+            self.login_proven = True
+            return client
+
+    async def _connect(self, conn: _Connection) -> SMTP:
+        """Open the connection; sorts failures into retry or fatal."""
         s = self.settings
         try:
             return await conn.open()

@@ -374,3 +374,23 @@ def test_smtp_implicit_tls_verifies_the_certificate(dovecot, tmp_path):
             )
     finally:
         server.stop()
+
+
+def test_smtp_parallel_connections_try_a_wrong_password_once(smtp_server, tmp_path):
+    """Three batches, three connections at once: the first login is refused and the
+    others never try (a lockout counts every refusal)."""
+    login = Credentials(SMTP_USER, Secret("mail.smtp.password_env", value="wrong"))
+    settings = smtp_settings(smtp_server, login, batch_per_connection=2, max_connections=3)
+    with pytest.raises(SendError, match="refused the login"):
+        send_drafts(drafts("par", 6), settings, SentLedger(tmp_path / "s.jsonl"))
+    assert smtp_server.auth_attempts == 1
+
+
+def test_smtp_parallel_connections_each_ask_the_token_command(oauth_smtp, tmp_path):
+    token = oauth_smtp.tokens.issue(SMTP_USER)
+    command = Command(tmp_path, [token])
+    login = Credentials(SMTP_USER, Secret("mail.smtp.oauth2.token_command", command=command.argv), "xoauth2")
+    settings = smtp_settings(oauth_smtp, login, batch_per_connection=2, max_connections=3)
+    summary = send_drafts(drafts("pt", 6), settings, SentLedger(tmp_path / "s.jsonl"))
+    assert len(summary.sent) == 6
+    assert command.calls == oauth_smtp.logins == 3  # one token per connection
