@@ -97,6 +97,7 @@ def _command(value: Any, key: str) -> tuple[str, ...]:
 
 def _credentials(section: dict, where: str, user: str | None):
     """The login of one section, or None; the secret itself is asked for only at login time."""
+    # Imported here for start-up time: pbem.transport loads aiosmtplib and imapclient.
     from .transport.credentials import Credentials, Secret
 
     if "password" in section:
