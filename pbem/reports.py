@@ -65,6 +65,26 @@ def card_reference_text(renderer: Renderer) -> str:
     )
 
 
+def template_digests(env, name: str) -> dict[str, str]:
+    """The SHA-256 of template ``name`` and of every template it imports, as
+    ``env`` finds them (a campaign's own first): the final report names its
+    templates so that `pbem verify` knows whether it can render it again."""
+    import hashlib
+
+    from jinja2 import meta
+
+    out: dict[str, str] = {}
+    todo = [name]
+    while todo:
+        current = todo.pop()
+        if current in out:
+            continue
+        source = env.loader.get_source(env, current)[0]
+        out[current] = hashlib.sha256(source.encode("utf-8")).hexdigest()
+        todo.extend(t for t in meta.find_referenced_templates(env.parse(source)) if isinstance(t, str))
+    return dict(sorted(out.items()))
+
+
 class TemplateRefused(StoreError):
     """A template that may not be used: outside its folder, or doing what a template may not."""
 
