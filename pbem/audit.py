@@ -73,7 +73,9 @@ def check_shape(record: Any) -> None:
         unknown = sorted({c for c in deck if card_named(c) is None})
         _need(not unknown, f"{where}.deck", f"known cards, not {', '.join(map(repr, unknown))}")
         _need(isinstance(hand.get("salt"), str), f"{where}.salt", "text")
-        _need(isinstance(hand.get("set_aside"), str), f"{where}.set_aside", "a card name")
+        aside = hand.get("set_aside")
+        _need(isinstance(aside, str), f"{where}.set_aside", "a card name")
+        _need(card_named(aside) is not None, f"{where}.set_aside", f"a known card, not {aside!r}")
     turns = record["turns"]
     _need(isinstance(turns, list), "'turns'", "a list")
     for i, entry in enumerate(turns):
@@ -117,7 +119,7 @@ def _check_turn(entry: Any, where: str, seats: int) -> None:
         _need(
             isinstance(order.get("card"), str) and card_named(order["card"]) is not None,
             f"{at}.card",
-            "a known card",
+            f"a known card, not {order.get('card')!r}",
         )
         target = order.get("target")
         _need(
@@ -363,7 +365,10 @@ def check_report(text: str, record: Any, published: dict[str, str] | None = None
             )
         )
     if result.problems or result.game is None:
-        unproven.append(Claim("the readable text", "the readable text: the record itself does not check out"))
+        every = frozenset(i for i, line in enumerate(_lines(text), 1) if line)
+        unproven.append(
+            Claim("the readable text", "the readable text: the record itself does not check out", every)
+        )
         return Verdict(problems, proven, unproven, turns)
     more, proved, not_proved = prove_readable(text, record, result.game, result.events)
     return Verdict(problems + more, proven + proved, unproven + not_proved, turns)
@@ -415,7 +420,11 @@ def prove_readable(
             at_text.update({i1 + k: j1 + k + 1 for k in range(i2 - i1)})
     notes = frozenset(at_text[i] for i in note_lines if i in at_text and rendered[i])
     if problems:
-        return problems, [], [Claim("the readable text", "the readable text: it differs from the record")]
+        return (
+            problems,
+            [],
+            [Claim("the readable text", "the readable text: it differs from the record", every)],
+        )
     proven = [
         Claim(
             "the readable text",
@@ -450,13 +459,11 @@ def _render(record: dict, game: Any, events: list, notes: list) -> str:
 
 
 def _lines(text: str) -> list[str]:
-    """The lines of a report, compared without the spaces at their ends or
-    the empty lines at the ends of the text (a mail client may add or drop them)."""
+    """The lines of a report (numbered as in the file), compared without the
+    spaces at their ends (a mail client may add or drop them)."""
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
     while lines and not lines[-1]:
         lines.pop()
-    while lines and not lines[0]:
-        lines.pop(0)
     return lines
 
 
@@ -470,8 +477,8 @@ def _differences(rendered: list[str], lines: list[str]) -> list[str]:
     """Each line of the text that is not the record's rendering, in a sentence."""
     out: list[str] = []
     for tag, i1, i2, j1, j2 in _opcodes(rendered, lines):
-        if tag == "equal":
-            continue
+        if tag == "equal" or not any(rendered[i1:i2] + lines[j1:j2]):
+            continue  # the same, or only empty lines more or fewer: nothing a player reads
         for k in range(max(i2 - i1, j2 - j1)):
             want = rendered[i1 + k] if i1 + k < i2 else None
             got = lines[j1 + k] if j1 + k < j2 else None

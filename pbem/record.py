@@ -315,7 +315,10 @@ def replay(record: dict, opening_commitments: dict[str, str] | None = None) -> R
             problems.append(f"hand {number}: unknown card in the deck")
             continue
         if hand["deck"][0] != hand.get("set_aside"):
-            problems.append(f"hand {number}: the set-aside card is not the deck's first card")
+            problems.append(
+                f"hand {number}: the record gives the set-aside card as the {hand.get('set_aside')}; "
+                f"the deck's first card is the {hand['deck'][0]}"
+            )
         decks[number] = [c for c in cards if c is not None]  # (none is: checked above)
     if len(decks) < 13:
         return Replay(problems, None, [])

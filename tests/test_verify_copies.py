@@ -36,11 +36,18 @@ CARDS = sorted({c.title for c in Card}, key=len, reverse=True)
 CARD_WORD = re.compile(r"\b(" + "|".join(map(re.escape, CARDS)) + r")\b")
 
 
+_ROOT = tempfile.TemporaryDirectory(prefix="pbem-verify-")  # removed when the tests end
+
+
 @functools.cache
-def finished_game(players: int, seed: int) -> Path:
-    """A whole game played to its end by the default rules, with a GM's note in every report."""
-    folder = Path(tempfile.mkdtemp(prefix="verify-")) / "copies"
+def finished_game(players: int, seed: int, templates: str = "") -> Path:
+    """A whole game played to its end by the default rules, with a GM's note in
+    every report; ``templates``: a public.txt.j2 of the GM's own."""
+    folder = Path(tempfile.mkdtemp(prefix="game-", dir=_ROOT.name)) / "copies"
     folder.mkdir()
+    if templates:
+        (folder / "templates").mkdir()
+        (folder / "templates" / "public.txt.j2").write_text(templates, encoding="utf-8")
     lines = [f"title: Table of {players}", "players:"]
     for i, name in enumerate(NAMES[:players]):
         lines.append(f"  - {{name: {name}, email: p{i}@example.org}}")
@@ -82,7 +89,7 @@ def copies(folder: Path) -> dict[str, bytes]:
     turn = last_turn(folder)
     sent = sorted((folder / "mail" / "outbox").glob(f"t{turn:03d}-public-*.eml"))
     assert sent, "the final report is in the outbox"
-    site = Path(tempfile.mkdtemp(prefix="verify-site-"))
+    site = Path(tempfile.mkdtemp(prefix="site-", dir=_ROOT.name))
     build_site(folder, site)
     raw = sent[0].read_bytes()
     return {
@@ -131,6 +138,7 @@ def assert_disjoint(verdict, text: str) -> None:
 
 
 TABLES = [2, 3, 4, 5, 6, 7, 8]
+EDITS = 4  # edits of the text, and of the record, per game
 
 
 @pytest.mark.parametrize("players", TABLES)
@@ -172,12 +180,16 @@ def test_a_finished_game_verifies_from_every_copy_and_refuses_every_edit(players
     table = readable.index("Tokens of affection")
     for m in re.finditer(r"(?m)^  (\S.*?)\s+(\d+)\b", readable[table:].split("\n\n")[0]):
         targets.append(("tokens", table + m.start(2), m.group(2)))
-    what, at, word = data.draw(st.sampled_from(targets), label="what is edited in the text")
-    edited = _edit(final, at, word, data)
-    verdict = verdict_of(edited.encode("utf-8"))
-    assert verdict.problems, f"an edit of {what} {word!r} in the readable text was verified"
-    assert any("line " in p and "where the record gives" in p for p in verdict.problems), verdict.problems
-    assert not [c for c in verdict.proven if c.subject == "the readable text"]
+    for _ in range(EDITS):
+        what, at, word = data.draw(st.sampled_from(targets), label="what is edited in the text")
+        edited, _ = _edit(final, at, word, data)
+        verdict = verdict_of(edited.encode("utf-8"))
+        assert verdict.problems, f"an edit of {what} {word!r} in the readable text was verified"
+        assert any(f"'{word}'" in p and "where the record gives" in p for p in verdict.problems), (
+            verdict.problems
+        )
+        assert not [c for c in verdict.proven if c.subject == "the readable text"]
+        assert_disjoint(verdict, edited.rstrip("\n"))
 
     # One character of the record changed: a card of a deck or of an event, the winner, a token count.
     record = extract(final)
@@ -193,27 +205,32 @@ def test_a_finished_game_verifies_from_every_copy_and_refuses_every_edit(players
     tokens_at = body.index('"tokens":[', body.index('"turns":'))
     for m in re.finditer(r"\d+", body[tokens_at + 10 : body.index("]", tokens_at)]):
         spots.append(("tokens", tokens_at + 10 + m.start(), m.group()))
-    what, at, word = data.draw(st.sampled_from(spots), label="what is edited in the record")
-    changed = _edit(body, at, word, data)
-    tampered = final.replace(block, record_block(json.loads(changed)))
-    try:
-        verdict = verdict_of(tampered.encode("utf-8"))
-    except RecordError as e:
-        said = str(e)
-    else:
-        assert verdict.problems, f"an edit of {what} {word!r} in the record was verified"
-        said = " ".join(verdict.problems)
-    assert re.search(r"(the record|the report's text|must be)", said), said
+    for _ in range(EDITS):
+        what, at, word = data.draw(st.sampled_from(spots), label="what is edited in the record")
+        changed, new_word = _edit(body, at, word, data)
+        tampered = final.replace(block, record_block(json.loads(changed)))
+        try:
+            verdict = verdict_of(tampered.encode("utf-8"))
+        except RecordError as e:
+            said = str(e)
+        else:
+            assert verdict.problems, f"an edit of {what} {word!r} in the record was verified"
+            assert_disjoint(verdict, tampered.rstrip("\n"))
+            said = " ".join(verdict.problems)
+        assert new_word in said, (
+            f"the sentence does not say what differs ({what} {word!r} -> {new_word!r}): {said}"
+        )
 
 
 def _edit(text: str, at: int, word: str, data) -> str:
-    """``text`` with one character of ``word`` (which starts at ``at``) replaced by another."""
+    """``text`` with one character of ``word`` (which starts at ``at``) replaced by
+    another, and the word as it is then."""
     i = data.draw(st.integers(0, len(word) - 1), label="which character")
     old = word[i]
     pool = "0123456789" if old.isdigit() else "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
     new = data.draw(st.sampled_from([c for c in pool if c != old]), label="the new character")
     assert text[at + i] == old
-    return text[: at + i] + new + text[at + i + 1 :]
+    return text[: at + i] + new + text[at + i + 1 :], word[:i] + new + word[i + 1 :]
 
 
 # -- item 1: the wrap round-trips exactly --------------------------------------------------------------
@@ -276,3 +293,24 @@ def test_a_mail_with_crlf_never_says_checked_and_not_checked_about_the_same_thin
     assert subjects(proven) and subjects(unproven)
     assert not subjects(proven) & subjects(unproven), out
     assert "(not found in the text)" not in out
+
+
+# -- item 4: a GM's own templates are named, not rendered -------------------------------------------------
+
+
+def test_a_report_written_with_the_gms_own_templates_is_said_not_reproducible(tmp_path):
+    from pbem.reports import default_templates_dir
+
+    own = (default_templates_dir() / "public.txt.j2").read_text(encoding="utf-8")
+    own = own.replace("Tokens of affection (", "Tokens of affection, as they stand (")
+    folder = finished_game(3, 7, own)
+    raw = copies(folder)["outbox .eml"]
+    verdict = verdict_of(raw)
+    assert verdict.problems == []
+    assert not [c for c in verdict.proven if c.subject == "the readable text"]
+    said = [c.words for c in verdict.unproven if c.subject == "the readable text"]
+    assert said and "public.txt.j2 (SHA-256 " in said[0] and "cannot be rendered again" in said[0]
+    assert "_events.txt.j2" not in said[0], "only the template the GM changed is named"
+    assert_disjoint(verdict, report_text(raw).rstrip("\n"))
+    code, out = run_verify(tmp_path, raw)
+    assert code == 0 and "public.txt.j2 (SHA-256" in out.split("Not proven:")[1]
