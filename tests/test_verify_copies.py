@@ -10,6 +10,7 @@ CRLF line ends, and proved nothing of the readable text beyond a few lines.
 from __future__ import annotations
 
 import functools
+import random
 import re
 import tempfile
 from email import message_from_bytes
@@ -21,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from site_games import order_lines
 
 from pbem.audit import RecordError, check_report
 from pbem.campaign import Campaign
@@ -32,6 +34,8 @@ from pbem.site import build_site
 #: A name with a space (the record's wrap once lost it) and one with an accent (quoted-printable).
 NAMES = ["Anne Marie", "Bruno", "Chloé", "Dmitri", "Eve", "Farid", "Gwen", "Hugo"]
 NOTE = "Thanks for playing so fast, all of you"
+#: The first player an order names (replaced by a name that names nobody).
+NAMED = re.compile(r"(Hand \d+: \w+(?: \w+)? on )[^,\n]+?(?= and |,|$)", re.M)
 CARDS = sorted({c.title for c in Card}, key=len, reverse=True)
 CARD_WORD = re.compile(r"\b(" + "|".join(map(re.escape, CARDS)) + r")\b")
 
@@ -41,7 +45,8 @@ _ROOT = tempfile.TemporaryDirectory(prefix="pbem-verify-")  # removed when the t
 
 @functools.cache
 def finished_game(players: int, seed: int, templates: str = "") -> Path:
-    """A whole game played to its end by the default rules, with a GM's note in
+    """A whole game played to its end, with orders drawn from ``seed`` (some
+    naming nobody, some hands left to the default rules) and a GM's note in
     every report; ``templates``: a public.txt.j2 of the GM's own."""
     folder = Path(tempfile.mkdtemp(prefix="game-", dir=_ROOT.name)) / "copies"
     folder.mkdir()
@@ -55,8 +60,13 @@ def finished_game(players: int, seed: int, templates: str = "") -> Path:
     (folder / "campaign.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
     campaign = Campaign(folder)
     campaign.start()
+    policy = random.Random(seed)
     while not campaign.position().game.finished:
         campaign.add_note(NOTE)
+        for i, (name, text) in enumerate(order_lines(campaign, policy).items()):
+            if i == 0:  # a name that names nobody: the report quotes it, the record keeps it
+                text = re.sub(NAMED, r"\1Mallory", text, count=1)
+            campaign.record_orders(name, text)
         campaign.resolve(force=True)
     return folder
 
