@@ -324,3 +324,22 @@ def test_a_report_written_with_the_gms_own_templates_is_said_not_reproducible(tm
     assert_disjoint(verdict, report_text(raw).rstrip("\n"))
     code, out = run_verify(tmp_path, raw)
     assert code == 0 and "public.txt.j2 (SHA-256" in out.split("Not proven:")[1]
+
+
+def test_an_older_record_from_a_crlf_mail_says_each_hand_once(tmp_path):
+    """A record without the rendering facts (older pbem) falls back to the old
+    checks: read from a CRLF copy, the hands ended in the last turn are found,
+    and none is both proven and not."""
+    folder = finished_game(4, 11)
+    final = (folder / "turns" / f"turn-{last_turn(folder):03d}" / "reports" / "public.txt").read_text("utf-8")
+    record = extract(final)
+    del record["report"]
+    start, end = final.index(BEGIN), final.index(END) + len(END)
+    older = (final[:start] + record_block(record) + final[end:]).replace("\n", "\r\n")
+    code, out = run_verify(tmp_path, older.encode("utf-8"), name="older.txt")
+    assert code == 0, out
+    assert "not found in the text" not in out
+    proven, unproven = out.split("\nProven:", 1)[1].split("\nNot proven:", 1)
+    assert "hand(s) ended in the last turn" in proven
+    verdict = verdict_of(older.encode("utf-8"))
+    assert_disjoint(verdict, report_text(older.encode("utf-8")).rstrip("\n"))
