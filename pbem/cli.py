@@ -647,24 +647,21 @@ def verify(final_report: str, opening: str | None) -> None:
     """Check a finished game from its final report: the decks and the seed
     against the opening commitments, and every result by replaying the game.
     Exit 0 when everything checks out, 1 otherwise."""
-    from .audit import RecordError, check_readable, check_shape
-    from .record import extract, opening_commitments
-    from .record import verify as check
+    from .audit import RecordError, check_report
+    from .record import extract, opening_commitments, report_text
 
-    text = _mail_text(Path(final_report))
+    text = report_text(Path(final_report).read_bytes())
     try:
         record = extract(text)
     except ValueError as e:
         raise PbemError(f"{final_report}: {e}") from None
     published = None
     if opening:
-        published = opening_commitments(_mail_text(Path(opening)))
+        published = opening_commitments(report_text(Path(opening).read_bytes()))
         if not published:
             raise PbemError(f"{opening}: no commitments found; give the opening report of the game")
     try:
-        check_shape(record)
-        problems = check(record, published)
-        readable, checked, unchecked = check_readable(text, record)
+        verdict = check_report(text, record, published)
     except RecordError as e:
         raise PbemError(f"{final_report}: {e}") from None
     except Exception as e:  # noqa: BLE001 - hostile input: whatever it breaks, a clear error
@@ -672,8 +669,7 @@ def verify(final_report: str, opening: str | None) -> None:
             f"{final_report}: the record could not be checked ({type(e).__name__}: {e}); "
             f"it is damaged or was tampered with"
         ) from None
-    problems += readable
-    turns = len(record["turns"])
+    problems = verdict.problems
     if problems:
         click.echo(
             f"NOT VERIFIED: {len(problems)} problem{'s' if len(problems) != 1 else ''} in "
@@ -681,36 +677,21 @@ def verify(final_report: str, opening: str | None) -> None:
         )
         for problem in problems:
             click.echo(f"  - {problem}")
-        raise Unfinished()
-    winners = record["winners"]
-    click.echo(
-        f'VERIFIED: "{record.get("campaign")}": replaying {turns} turns from the decks and the seed '
-        f"gives every result in the record; winner{'s' if len(winners) > 1 else ''}: "
-        f"{', '.join(winners)}."
-    )
-    if published:
-        click.echo("The 13 decks and the seed match the commitments published in the opening report.")
     else:
+        winners = record["winners"]
         click.echo(
-            "The decks are NOT proven: without the opening report (--opening FILE), the commitments "
-            "compared are this report's own, which whoever wrote it could have fitted to any decks. "
-            "Give the opening report the players received at the start."
+            f'VERIFIED: "{record.get("campaign")}": replaying {verdict.turns} turns from the decks and the '
+            f"seed gives every result in the record; winner{'s' if len(winners) > 1 else ''}: "
+            f"{', '.join(winners)}."
         )
-    click.echo(f"Checked in the readable text: {'; '.join(checked) or 'nothing'}.")
-    click.echo(f"Not checked: {'; '.join(unchecked)}.")
-
-
-def _mail_text(path: Path) -> str:
-    """A report's text, from a plain file or a whole mail message."""
-    raw = path.read_bytes()
-    if re.search(rb"(?im)^content-transfer-encoding:", raw[:4000]):
-        from email import message_from_bytes
-        from email.policy import default
-
-        body = message_from_bytes(raw, policy=default).get_body(preferencelist=("plain",))
-        if body is not None:
-            return body.get_content()
-    return raw.decode("utf-8", "replace")
+    click.echo("Proven:" if verdict.proven else "Proven: nothing.")
+    for claim in verdict.proven:
+        click.echo(f"  - {claim.words}.")
+    click.echo("Not proven:" if verdict.unproven else "Not proven: nothing.")
+    for claim in verdict.unproven:
+        click.echo(f"  - {claim.words}.")
+    if problems:
+        raise Unfinished()
 
 
 @main.command()

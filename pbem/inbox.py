@@ -509,7 +509,9 @@ class Mailroom:
                 else "",
             }
         body = self._renderer_for_batch().render("ack.txt.j2", context)
-        completed = receipt is not None and any(c.status == "completed" for c in receipt.checked)
+        from .reports import left_to_chance  # the Sycophant's mark completes an order, but not at random
+
+        completed = receipt is not None and any(left_to_chance(c) for c in receipt.checked)
         subject = f"[{campaign.name}] Turn {game.turn}: " + (
             "orders NOT all accepted"
             if rejected

@@ -682,7 +682,11 @@ def _check_pair(
             f"{'your own' if looked == seat else players[looked] + chr(39) + 's'} new card"
         )
     else:
-        notes.append("you will look at the card of " + " and ".join(players[p] for p in chosen[:-1]))
+        looked = chosen[:-1]
+        notes.append(
+            f"you will look at the card{'s' if len(looked) > 1 else ''} of "
+            + " and ".join(players[p] for p in looked)
+        )
     return first, second, look
 
 

@@ -431,7 +431,7 @@ def test_baroness_on_yourself_is_completed():
     assert checked.status == COMPLETED and "not yours" in checked.reason
     assert (
         check6("Hand 1: Baroness on Bruno and Emma", game).note
-        == "you will look at the card of Bruno and Emma"
+        == "you will look at the cards of Bruno and Emma"
     )
 
 
