@@ -153,11 +153,11 @@ def _check_turn(entry: Any, where: str, seats: int) -> None:
     )
     if entry.get("tokens") is not None:
         _need(_ints(entry["tokens"], seats), f"{where}.tokens", f"a list of {seats} whole numbers")
-    quoted = entry.get("quoted", {})
+    unnamed = entry.get("unnamed", [])
     _need(
-        isinstance(quoted, dict) and all(isinstance(v, str) for v in quoted.values()),
-        f"{where}.quoted",
-        "an object of hand numbers to the names players wrote",
+        isinstance(unnamed, list) and all(isinstance(h, str) and h.isdigit() for h in unnamed),
+        f"{where}.unnamed",
+        "a list of hand numbers",
     )
 
 
@@ -452,7 +452,8 @@ def _render(record: dict, game: Any, events: list, notes: list) -> str:
 
     last: dict = record["turns"][-1] if record["turns"] else {"turn": 0}
     table = Table(str(record["campaign"]), str(record["report"]["title"]), list(record["players"]))
-    orders = {h: {"target_text": t} for h, t in last.get("quoted", {}).items()}
+    # Which name was written is not in the record: the report only says it named nobody.
+    orders = {h: {"target_text": "?"} for h in last.get("unnamed", [])}
     context = public_context(table, last["turn"], game, events, notes=notes, deadline="", orders=orders)
     context["record"] = record_block(record)
     return Renderer(None).public(context)

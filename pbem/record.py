@@ -120,9 +120,12 @@ def game_record(
         }
         if stand:
             entry["standing"] = stand
-        quoted = {h: r["target_text"] for h, r in recs.items() if r.get("target_text")}
-        if quoted:  # a name that names nobody, as the player wrote it: the report quotes it
-            entry["quoted"] = quoted
+        # The hands whose order named nobody ("the name written is not a player's"): the
+        # report says so, and the record keeps only that it did, never the player's words
+        # (a public report quotes no player).
+        unnamed = sorted((h for h, r in recs.items() if r.get("target_text")), key=int)
+        if unnamed:
+            entry["unnamed"] = unnamed
         turns.append(entry)
     return build_record(campaign, players, seed, start, turns, final, report)
 

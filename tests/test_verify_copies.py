@@ -64,7 +64,7 @@ def finished_game(players: int, seed: int, templates: str = "") -> Path:
     while not campaign.position().game.finished:
         campaign.add_note(NOTE)
         for i, (name, text) in enumerate(order_lines(campaign, policy).items()):
-            if i == 0:  # a name that names nobody: the report quotes it, the record keeps it
+            if i == 0:  # a name that names nobody: the report says so, never quoting it
                 text = re.sub(NAMED, r"\1Mallory", text, count=1)
             campaign.record_orders(name, text)
         campaign.resolve(force=True)
@@ -167,6 +167,8 @@ def test_a_finished_game_verifies_from_every_copy_and_refuses_every_edit(players
         verdict = verdict_of(raw, opening)
         assert verdict.problems == [], f"{name}: {verdict.problems}"
         assert_disjoint(verdict, report_text(raw).rstrip("\n"))
+        # A public report quotes no player's words, neither in its text nor in its record.
+        assert "Mallory" not in report_text(raw) and "Mallory" not in str(extract(report_text(raw)))
         subjects = [c.subject for c in verdict.proven]
         assert "the readable text" in subjects and "the decks" in subjects, f"{name}: {subjects}"
         notes = [c for c in verdict.unproven if "GM's note" in c.words]
