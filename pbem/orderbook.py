@@ -101,7 +101,12 @@ class OrderBook:
     def player(self, given: str) -> str:
         return self.find_player(given, self.position.players)
 
-    def submit(self, player: str, text: str, source: str = "gm", turn: int | None = None) -> Receipt:
+    def submit(
+        self, player: str, text: str, source: str = "gm", turn: int | None = None, record: bool = True
+    ) -> Receipt:
+        """Check and record the orders of ``text``. ``record=False`` only checks them: a
+        message read again after a crash (its orders were recorded the first time) must not
+        replace what was recorded since; its receipt shows the orders on file."""
         pos = self.position
         name = self.player(player)
         game = pos.game
@@ -114,6 +119,8 @@ class OrderBook:
             checked = [CheckedOrder(w, REJECTED, why) for w in parsed.orders]
         else:
             checked = one_order_per_hand([check_order(w, game, pos.players, name) for w in parsed.orders])
+        if not record:
+            return Receipt(name, game.turn, checked, parsed.ignored, self.mine(name), self.missing(name))
         mine = self.on_file.setdefault(name, {})
         now = self.clock().isoformat(timespec="seconds")
         for c in checked:

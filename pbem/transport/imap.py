@@ -19,8 +19,9 @@ again or finds it expunged.
 
 UIDs are only meaningful with their UIDVALIDITY: when the server resets it (mailbox
 rebuilt, restored, migrated), the mark is dropped and every message is examined
-again; the delivered Message-IDs (or SHA-256 of the bytes for mail without one)
-keep anything from being delivered twice.
+again; the SHA-256 of each delivered message's bytes keeps anything from being
+delivered twice (never its Message-ID: that is the sender's word, and another
+message may carry it).
 """
 
 from __future__ import annotations
@@ -75,15 +76,6 @@ class FetchSummary:
     skipped_duplicates: int = 0
     ignored: int = 0  # examined, not for this campaign, left in place
     uidvalidity_reset: bool = False
-
-
-def _message_key(headers: email.message.Message) -> str | None:
-    """The Message-ID, whitespace-normalised, or None when the message has none."""
-    value = headers.get("Message-ID")
-    if value is None:
-        return None
-    key = " ".join(str(value).split())
-    return key or None
 
 
 def _content_key(raw: bytes) -> str:
@@ -152,11 +144,10 @@ class _Fetch:
             if not self.belongs(headers):
                 plan.append((uid, "ignore", None))
                 continue
-            key = _message_key(headers)
-            if key is not None and self.ledger.is_delivered(key):
-                plan.append((uid, "duplicate", key))
-            else:
-                plan.append((uid, "deliver", key))
+            # Downloaded even when its Message-ID was seen: a duplicate is the same bytes,
+            # and a stranger who used a player's Message-ID first must not make the
+            # player's message pass for a copy of theirs.
+            plan.append((uid, "deliver", None))
         wanted = [uid for uid, action, _ in plan if action == "deliver"]
         bodies = {}
         if wanted:
@@ -171,7 +162,7 @@ class _Fetch:
                     if raw is None:
                         action = "gone"
                     else:
-                        key = key or _content_key(raw)
+                        key = _content_key(raw)
                         if self.ledger.is_delivered(key):
                             action = "duplicate"
                         else:
