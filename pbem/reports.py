@@ -123,9 +123,21 @@ class TemplateLimit(Exception):
     :data:`MAX_SECONDS`); the message says which."""
 
 
+#: The most a render may make in all (the sum of the values :func:`_check_size` saw):
+#: a loop of values each under :data:`MAX_VALUE` must not add up to gigabytes.
+MAX_MADE = 20 * MAX_VALUE
+_made = [0]  # made so far by the render under way (renders are one at a time, in one thread)
+
+
 def _check_size(value: Any) -> Any:
-    if isinstance(value, (str, bytes, list, tuple)) and len(value) > MAX_VALUE:
-        raise TemplateLimit(f"it makes a value of {len(value):,} characters or items (at most {MAX_VALUE:,})")
+    if isinstance(value, (str, bytes, list, tuple)):
+        size = len(value)
+        if size > MAX_VALUE:
+            raise TemplateLimit(f"it makes a value of {size:,} characters or items (at most {MAX_VALUE:,})")
+        if size > 1000:  # (small values cannot add up to much in a render's few seconds)
+            _made[0] += size
+            if _made[0] > MAX_MADE:
+                raise TemplateLimit(f"it makes more than {MAX_MADE:,} characters in all")
     return value
 
 
@@ -184,8 +196,9 @@ def _sandbox_class():
     size, ``replace``), every other one after (``+``, ``~``, a call's result): no
     value grows past :data:`MAX_VALUE`; and a render (:class:`BoundedTemplate`)
     stops past :data:`MAX_OUTPUT` characters or :data:`MAX_SECONDS` seconds."""
-    import jinja2
+    from jinja2 import TemplateSyntaxError
     from jinja2.compiler import CodeGenerator
+    from jinja2.runtime import Macro
     from jinja2.sandbox import SandboxedEnvironment
 
     dict_attributes = frozenset(dir(dict))
@@ -234,6 +247,8 @@ def _sandbox_class():
             return _check_size(super().call_binop(context, operator, left, right))
 
         def call(__self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's)
+            if type(__obj) is Macro:  # the template's own (safe): most calls, the quick way
+                return _check_size(__context.call(__obj, *args, **kwargs))
             owner = getattr(__obj, "__self__", None)
             if isinstance(owner, (str, bytes, list, tuple)):  # "x".center(n), "x".replace(a, b)...
                 for value in (*args, *kwargs.values()):
@@ -242,10 +257,10 @@ def _sandbox_class():
                     _check_replace(owner, args[0], args[1])
             return _check_size(super().call(__context, __obj, *args, **kwargs))
 
-        def compile(self, source, name=None, filename=None, raw=False, defer_init=False):  # type: ignore[override]
+        def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
             try:
                 return super().compile(source, name, filename, raw, defer_init)
-            except jinja2.TemplateSyntaxError as e:
+            except TemplateSyntaxError as e:
                 where = e.filename or e.name or filename or name or "a template"
                 raise TemplateRefused(
                     f"{where} (line {e.lineno}): not a valid template: {e.message}"
@@ -268,15 +283,14 @@ def _bounded_template_class():
     class BoundedTemplate(jinja2.Template):
         def render(self, *args: Any, **kwargs: Any) -> str:
             ctx = self.new_context(dict(*args, **kwargs))
-            pieces: list[str] = []
-            size = 0
+            _made[0] = 0
             try:
                 with _time_limit(MAX_SECONDS):
-                    for piece in self.root_render_func(ctx):
-                        size += len(piece)
-                        if size > MAX_OUTPUT:
-                            raise TemplateLimit(f"it writes more than {MAX_OUTPUT:,} characters")
-                        pieces.append(piece)
+                    # Each piece is bounded (and what the pieces made in all): they are
+                    # counted once they are all there, at C speed.
+                    pieces = list(self.root_render_func(ctx))
+                    if sum(map(len, pieces)) > MAX_OUTPUT:
+                        raise TemplateLimit(f"it writes more than {MAX_OUTPUT:,} characters")
             except TemplateRefused:
                 raise
             except (Exception, RecursionError, MemoryError) as e:
