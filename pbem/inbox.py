@@ -2,9 +2,9 @@
 
 For each message, in this order:
 
-1. the bytes are kept as they came, in ``mail/received/`` (even a stranger's,
-   even an unreadable one); a message already seen (same Message-ID or same
-   bytes) is recorded once;
+1. the bytes are kept as they came, in ``mail/received/`` under a name of
+   pbem's own (even a stranger's, even an unreadable one); a message already
+   seen (the same bytes: a Message-ID is the sender's word) is recorded once;
 2. :func:`pbem.reader.read_mail` finds the sender, the subject tag, the
    turn and the player's own words;
 3. the sender must be a registered player; the message must be for this
@@ -24,8 +24,10 @@ For each message, in this order:
 
 A batch (``pbem fetch``) holds the campaign lock once and writes in phases:
 the messages first, then the orders and drafts, then the index of messages
-processed. A crash anywhere leaves messages that will simply be read again,
-and reading a message again gives the same orders.
+processed. A crash anywhere leaves messages that will simply be read again;
+a message whose orders were recorded before is answered but not applied again
+(an order recorded since stands), and the acknowledgements a crashed batch
+drafted are indexed by the next one (:meth:`Mailroom._repair_index`).
 """
 
 from __future__ import annotations
