@@ -513,7 +513,7 @@ class Mailroom:
         """Draft the acknowledgement of one message; returns its draft id.
         ``answered_turn``: the turn whose mail the player answered, when known."""
         from .reader.notes import HIDDEN_TEXT_NOTE
-        from .reports import card_reference
+        from .reports import deck_reference
 
         campaign = self.campaign
         config = campaign.config
@@ -561,7 +561,7 @@ class Mailroom:
             "other_lines": other_lines,
             "code": order_code(position.seed, player),
             "answered_turn": answered_turn,
-            "reference": card_reference() if "RULES" in outcome.keywords else [],
+            "reference": deck_reference(game.players) if "RULES" in outcome.keywords else [],
             "hidden_text": mail is not None and any(n.startswith(HIDDEN_TEXT_NOTE) for n in mail.defects),
         }
         # the plays open in the hands still missing (examples from the cards held), and their words

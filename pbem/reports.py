@@ -654,6 +654,12 @@ def card_reference(counts: dict = COUNTS) -> list[dict]:
     ]
 
 
+def deck_reference(players: int) -> list[dict]:
+    """The card reference of the deck a table of ``players`` plays with (RULES 10: the
+    Premium deck from 5 players on)."""
+    return card_reference(PREMIUM_COUNTS if players in PREMIUM_PLAYERS else COUNTS)
+
+
 def _hand_table(table: Table, hand, seat: int, known: list[dict], last_turn: list[dict]) -> dict:
     """What the active player sees of a hand to decide their play: everything
     public (who is in, protected, the discard piles, the pile) and what they
@@ -809,7 +815,7 @@ def private_context(
         "tokens": list(zip(table.players, game.tokens)),
         "to_win": tokens_to_win(len(table.players)),
         "premium": game.players in PREMIUM_PLAYERS,
-        "reference": card_reference(PREMIUM_COUNTS if game.players in PREMIUM_PLAYERS else COUNTS),
+        "reference": deck_reference(game.players),
     }
 
 
