@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ..grammar import HAND_REF
 from .patterns import (
@@ -328,11 +328,13 @@ def _hand_of(line: str) -> int | None:
     return int(found.group("h1") or found.group("h2")) if found else None
 
 
-def _add_unmarked_answers(out: list[str], lines: list[str], start: int) -> None:
-    """Append the filled form lines of an unquoted original, for hands not ordered above it."""
+def _add_unmarked_answers(out: list[str], lines: list[str], start: int) -> int:
+    """Append the filled form lines of an unquoted original, for hands not ordered above it;
+    returns how many were appended (they end the own text: see `drop_sent_words`)."""
     ordered = {_hand_of(line) for line in out} - {None}
-    answers = _answers_in_unmarked_form(lines, start)
-    out.extend(answer for answer in answers if _hand_of(answer) not in ordered)
+    answers = [line for line in _answers_in_unmarked_form(lines, start) if _hand_of(line) not in ordered]
+    out.extend(answers)
+    return len(answers)
 
 
 class _OrdersBelow:
@@ -355,14 +357,25 @@ class _OrdersBelow:
         return self.last > i
 
 
-def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
+def own_words(full_text: str, answering: Sequence[str] = (), playing: Collection[int] | None = None) -> str:
     """The player's own new words from a body: quotes, attributions, originals and footers gone.
 
     Inline answers are kept and attached to their hand: a quoted blank form line "> Hand 3:"
     followed (after blank lines at most) by the player's unquoted line makes that line
     "Hand 3: <line>", unless it already names a hand.  `answering`: the texts of the tool's
-    own mails this message may answer; runs of lines that repeat them are dropped.
+    own mails this message may answer; runs of lines that repeat them are dropped, except a
+    short run of the player's orders (see `drop_sent_words`; `playing`: the hands the player
+    must play now, None when not known).
     """
+    own, answers_below = own_words_read(full_text)
+    # Knowing the sent mails is one more step on the words read without them, so that the
+    # inbox, which learns them late (`drop_sent_words`), reads exactly what this reads.
+    return drop_sent_words(own, answering, playing, answers_below)
+
+
+def own_words_read(full_text: str) -> tuple[str, int]:
+    """`own_words` without knowing the sent mails, and how many of its last lines are filled
+    form lines read from an unquoted original under the player's words (0 when none)."""
     lines = full_text.split("\n")
     out: list[str] = []
     # The hand of the last quoted blank form line, while it awaits the player's answer.
@@ -370,6 +383,7 @@ def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
     header_memo: _Memo = {}
     orders_below = _OrdersBelow(lines)
     long_quote_above = False  # the line above is a long quoted line (it may wrap)
+    answers_below = 0
     i = 0
     while i < len(lines):
         line = lines[i].rstrip()
@@ -388,7 +402,7 @@ def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
         long_quote_above = False
         if _is_cut(lines, i, header_memo):
             if not _is_signature_separator(line):
-                _add_unmarked_answers(out, lines, i)
+                answers_below = _add_unmarked_answers(out, lines, i)
             break
         split = None if _ATTRIBUTION_START.match(line) else _split_reply_line(line)
         if split is not None:
@@ -399,7 +413,7 @@ def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
         if span:
             following = _next_nonblank(lines, i + span)
             if following is not None and not _is_quoted(following):
-                _add_unmarked_answers(out, lines, i)  # the original follows unquoted
+                answers_below = _add_unmarked_answers(out, lines, i)  # the original follows unquoted
                 break
             i += span
             continue
@@ -417,7 +431,7 @@ def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
                 and not _is_quoted(following)
                 and not _attribution_span(lines, lines.index(following, i + 1))
             ):
-                _add_unmarked_answers(out, lines, i)
+                answers_below = _add_unmarked_answers(out, lines, i)
                 break
             i += 1
             continue
@@ -430,25 +444,33 @@ def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
             pending = None
         out.append(line)
         i += 1
-    own = _finish(out, ())
-    # Knowing the sent mails is one more step on the words read without them, so that the
-    # inbox, which learns them late (`drop_sent_words`), reads exactly what this reads.
-    return drop_sent_words(own, answering)
+    return _finish(out), answers_below
 
 
-def drop_sent_words(own_text: str, answering: Sequence[str]) -> str:
-    """`own_words`' own text again, knowing the tool's own mails it may answer.
+def drop_sent_words(
+    own_text: str, answering: Sequence[str], playing: Collection[int] | None = None, answers_below: int = 0
+) -> str:
+    """`own_words_read`'s own text again, knowing the tool's own mails it may answer.
 
     For a caller that learns which mails those are only after reading the message (the
-    inbox needs its sender first): `own_words(full_text, answering)` is this, by construction.
+    inbox needs its sender first): `own_words(full_text, answering, playing)` is this, by
+    construction.  `answers_below`: how many of the last lines are form lines read from an
+    unquoted original; one that repeats a line of a sent mail is the tool's (a filled form
+    line is never in the mail the tool sent: its form lines are blank).
     """
-    return _finish(own_text.split("\n"), answering) if answering else own_text
+    if not answering:
+        return own_text
+    out = own_text.split("\n")
+    tail: list[str] = []
+    if answers_below:
+        out, tail = out[:-answers_below], out[-answers_below:]
+        sent_lines = _sent_index(tuple(answering))[0]
+        tail = [line for line in tail if _plain(line) not in sent_lines]
+    return _finish(_drop_repeats(out, answering, playing) + tail)
 
 
-def _finish(out: list[str], answering: Sequence[str]) -> str:
-    """The last steps of `own_words`: the sent mails' lines, a closing rule and a sign-off go."""
-    if answering:
-        out = _drop_repeats(out, answering)
+def _finish(out: list[str]) -> str:
+    """The last steps of `own_words`: a closing rule and a sign-off go."""
     while out and (not out[-1].strip() or (_is_short(out[-1]) and _RULE_LINE.match(out[-1]))):
         out.pop()  # a rule above what was cut off: it closed the player's words
     _drop_sign_off(out)
@@ -519,15 +541,65 @@ def _sent_index(answering: tuple[str, ...]) -> tuple[dict[str, tuple[int, ...]],
     return {plain: tuple(positions) for plain, positions in where.items()}, " ".join(prose)
 
 
-def _drop_repeats(out: list[str], answering: Sequence[str]) -> list[str]:
+def _order_hand(line: str) -> int | None:
+    """The hand of a line that is an order with words after its hand ("Hand 3: Baron"), or None."""
+    found = HAND_REF.match(line) if _is_short(line) else None
+    if found is None or not any(ch.isalpha() for ch in found.group("rest")):
+        return None
+    return int(found.group("h1") or found.group("h2"))
+
+
+def _is_players_run(
+    out: list[str], run: list[int], dropped: set[int], playing: Collection[int] | None
+) -> bool:
+    """Whether a run of lines that repeat a sent mail is the player's orders all the same.
+
+    The tool's mails hold lines any order may equal ("Hand 10: Handmaid" in a card list, an
+    acknowledgement's echo), so two orders can repeat a sent mail by chance.  An original is a
+    whole mail: its run holds more than orders, or sits under a header block, an attribution or
+    more of the sent mail.  A run of nothing but orders, each for a different hand the player
+    must play now (`playing`, when known) and none ordered elsewhere in the message, with
+    the player's words or nothing above it, is the player's.
+    """
+    hands = [_order_hand(out[j]) for j in run]
+    if None in hands or len(set(hands)) != len(hands):
+        return False
+    if playing is not None and not set(hands) <= set(playing):
+        return False
+    if len(run) > (len(playing) if playing is not None else _PLAYERS_RUN_MAX):
+        return False
+    inside = set(run)
+    if any(_order_hand(line) in hands for j, line in enumerate(out) if j not in inside):
+        return False  # a hand ordered again: the run repeats what the message already says
+    above = run[0] - 1
+    while above >= 0 and not out[above].strip():
+        above -= 1
+    if above < 0:
+        return True  # nothing above: the player's first words
+    line = out[above]
+    if above in dropped or not _is_short(line):
+        return False
+    key = _KEY_LINE.match(line)
+    if (_HEADER_LINE.match(line) or (key and line[key.end() :].strip())) and not _reads_as_order(line):
+        return False  # under a header block ("Subject: ..."); "My orders:" is the player's
+    return not _attribution_strength(line.strip(), bool(_ATTRIBUTION_START.match(line)))
+
+
+_PLAYERS_RUN_MAX = 7  # with the hands in play unknown: a player plays at most 7 hands at once
+
+
+def _drop_repeats(
+    out: list[str], answering: Sequence[str], playing: Collection[int] | None = None
+) -> list[str]:
     """Drop the runs of lines that repeat one of the tool's own mails, with their header block.
 
     A line repeats a sent mail when it is one of its lines (quote marks, spacing and case
     aside), or, when long and no order line, a piece of its prose (a client rewrapped it).  A
     run of two or more such lines in the sent mail's order (blank lines and rules between do
     not count), or one long one, is the original, whatever the client wrote above it: the
-    "key: value" lines right above the run go with it.  Whatever the player wrote in
-    between, filled form lines included, stays.
+    "key: value" lines right above the run go with it; unless the run is the player's orders
+    (`_is_players_run`).  Whatever the player wrote in between, filled form lines included,
+    stays.
     """
     sent_lines, blob = _sent_index(tuple(answering))
     if not sent_lines:
@@ -550,6 +622,9 @@ def _drop_repeats(out: list[str], answering: Sequence[str]) -> list[str]:
 
     def close_run() -> None:
         if len(run) >= 2 or (run and len(_plain(out[run[0]])) >= _REWRAPPED_MIN):
+            if _is_players_run(out, run, drop, playing):
+                run.clear()
+                return
             drop.update(run)
             above = run[0] - 1
             while above >= 0 and not out[above].strip():
