@@ -18,10 +18,15 @@ from ..grammar import HAND_REF
 from .patterns import (
     ATTRIBUTION_OPENERS,
     ATTRIBUTION_VERBS,
+    DEVICE_FOOTER_ENDS,
     DEVICE_FOOTERS,
+    DISCLAIMER_HEADINGS,
+    DISCLAIMER_WORDS,
+    GATEWAY_BANNERS,
     HEADER_DATE_KEYS,
     HEADER_OTHER_KEYS,
     HEADER_SENDER_KEYS,
+    SEPARATOR_TAILS,
     SEPARATORS,
     VALEDICTIONS,
     VERBS_BEFORE_NAME,
@@ -38,13 +43,24 @@ def _alternation(table: tuple[tuple[str, ...], ...]) -> str:
 
 
 _FORM_LINE_MAX = 80
-_QUOTE_MARKERS = re.compile(r"^(?:[ \t]*>)+")
-_QUOTED_BLANK = re.compile(r"^(?:[ \t]*>)+\s*$")
+# Quote marks: ">" (any depth, some clients indent it), "|" and Supercite's initials ("RB> ").
+_MARK = r"[ \t]*(?:>|\||[A-Za-z]{1,4}>)"
+_QUOTE_START = re.compile(_MARK)
+_QUOTE_MARKERS = re.compile(rf"^(?:{_MARK})+")
+_QUOTED_BLANK = re.compile(rf"^(?:{_MARK})+\s*$")
 
 # A separator above an original or a forward: the phrase alone on its line, with dashes,
 # equals signs or a colon around it; Outlook's long underscore rule.
+# Tobit david frames it in brackets and adds "processed by david®" inside the frame.
 _CUT_LINE = re.compile(
-    rf"^[\s*_=~-]*(?:{_alternation(SEPARATORS)})[\s*_=~-]*[:：]?[\s*_=~-]*$|^\s*_{{10,}}\s*$",
+    rf"^[\s*_=~\[-]*(?:{_alternation(SEPARATORS)})(?:\s+(?:{_alternation(SEPARATOR_TAILS)})\s+\S.{{0,40}}?)?"
+    rf"[\s*_=~\]-]*[:：]?[\s*_=~\]-]*$|^\s*_{{10,}}\s*$",
+    re.IGNORECASE,
+)
+# Android squeezes the separator and the header block on one line: "-----Reply message-----
+# From: ... To: ... Subject: ...".
+_SQUEEZED_CUT = re.compile(
+    rf"^[\s*_=~-]*(?:{_alternation(SEPARATORS)})\s*-{{2,}}\s*\*?(?:{_alternation(HEADER_SENDER_KEYS)})\s*\*?\s*[:：]",
     re.IGNORECASE,
 )
 # A line of rule characters only ("-----", "=====", "__", "—————"): no words of anyone's.
@@ -75,18 +91,29 @@ _ADDRESS = re.compile(r"[^\s<>()\"'\[\]:]+@[^\s<>()\"'\[\]:]+\.[^\s<>()\"'\[\]:]
 _ADDRESS_AT_END = re.compile(r"(?:[>)\]\"]|@[^\s<>()\"']+\.[^\s<>()\"']+)$")
 _DASH_FRAME = re.compile(r"^[\s=_~-]{2,}(.*?)[\s=_~-]{2,}$")
 
+# After the opener a space, but none after a CJK one ("發自我的iPhone").
 _FOOTERS = re.compile(
-    rf"^\s*(?:{_alternation(DEVICE_FOOTERS)})\s+[^,;!?<>]{{1,40}}(?:<[^<>\s]{{1,200}}>)?[.!]?\s*$",
+    rf"^\s*(?:{_alternation(DEVICE_FOOTERS)})(?:\s+|(?<=[^\x00-\x7f]))[^,;!?<>]{{1,40}}"
+    rf"(?:<[^<>\s]{{1,200}}>)?[.!]?\s*$"
+    rf"|^\s*[^\s,;!?<>:][^,;!?<>:]{{0,40}}?(?:{_alternation(DEVICE_FOOTER_ENDS)})\s*(?:<[^<>\s]{{1,200}}>)?\s*$",
     re.IGNORECASE,
 )
+# Gmail's tracker (Streak, Mailtrack) leaves a lone "ᐧ" on its line.
+_TRACKER_LINE = re.compile(r"^\s*\u1427\s*$")
+_BANNER = re.compile(rf"^\s*(?:{_alternation(GATEWAY_BANNERS)})", re.IGNORECASE)
+_DISCLAIMER = re.compile(
+    rf"^\s*\*?(?:{_alternation(DISCLAIMER_HEADINGS)})\*?\s*(?:[:：]\s*(?P<text>.*))?$", re.IGNORECASE
+)
+_DISCLAIMER_WORD = re.compile(_alternation(DISCLAIMER_WORDS), re.IGNORECASE)
 _VALEDICTION = re.compile(rf"^\s*(?:{_alternation(VALEDICTIONS)})[\s,.!:;]*$", re.IGNORECASE)
 _SIGN_OFF_LINES = 4  # name, title, company, phone: a sign-off is short
 _SIGN_OFF_LINE_MAX = 60
 
 
 def _is_quoted(line: str) -> bool:
-    """Quoted text starts with ">" (any depth; some clients indent the marker)."""
-    return line.lstrip().startswith(">")
+    """Quoted text starts with ">" (any depth; some clients indent the marker), "|" or
+    Supercite's initials ("RB> ")."""
+    return _QUOTE_START.match(line) is not None
 
 
 def _is_short(line: str) -> bool:
@@ -179,7 +206,7 @@ def _is_cut(lines: list[str], i: int, memo: _Memo) -> bool:
         return True
     if not _is_short(line):
         return False
-    return bool(_CUT_LINE.match(line)) or _is_header_block(lines, i, memo)
+    return bool(_CUT_LINE.match(line) or _SQUEEZED_CUT.match(line)) or _is_header_block(lines, i, memo)
 
 
 def _next_nonblank(lines: list[str], i: int) -> str | None:
@@ -256,6 +283,10 @@ def _attribution_span(lines: list[str], i: int) -> int:
                 line = _QUOTE_MARKERS.sub("", line)
             elif not opener and not re.search(r"[0-9@]", first):
                 return 0  # an attribution that wraps starts with its date or address
+            elif _ATTRIBUTION_START.match(line) or (
+                not opener and _ends_a_reply(first) and _attribution_strength(line.strip(), False) == _STRONG
+            ):
+                return 0  # the attribution starts on the next line: this one is the reply's
         joined = (joined + " " + line.strip()).strip()
         if len(joined) > 2 * _SHORT_LINE:
             return 0
@@ -266,6 +297,13 @@ def _attribution_span(lines: list[str], i: int) -> int:
             following = _next_nonblank(lines, i + span)
             return span if following is None or _is_quoted(following) else 0
     return 0
+
+
+def _ends_a_reply(line: str) -> bool:
+    """An order ("Hand 3: Guard on Arthur") or a sentence: a reply's line, not the start of an
+    attribution that wraps (those start with a date: "ti 1. jouluk. 2026 klo 10.00 Rita")."""
+    found = HAND_REF.match(line)
+    return (found is not None and found.group("h1") is not None) or line.rstrip().endswith((".", "!", "?"))
 
 
 def _split_reply_line(line: str) -> tuple[str, str] | None:
@@ -400,7 +438,19 @@ def own_words_read(full_text: str) -> tuple[str, int]:
             i += 1  # the wrapped end of a long quoted line whose client lost the marker
             continue
         long_quote_above = False
+        if _is_short(line) and _TRACKER_LINE.match(line):
+            i += 1
+            continue
+        if (not out or not out[-1].strip()) and _is_short(line) and _BANNER.match(line):
+            end = _paragraph_end(lines, i)
+            if not any(_reads_as_order(other) for other in lines[i:end]):
+                i = end  # a gateway's banner: its paragraph is nobody's words
+                continue
         if _is_cut(lines, i, header_memo):
+            following = _next_nonblank(lines, i + 1)
+            if following is not None and _is_quoted(following) and _CUT_LINE.match(line):
+                i += 1  # "Begin forwarded message:" above a quoted forward: the words under it stand
+                continue
             if not _is_signature_separator(line):
                 answers_below = _add_unmarked_answers(out, lines, i)
             break
@@ -438,6 +488,8 @@ def own_words_read(full_text: str) -> tuple[str, int]:
         if _is_short(line) and _RULE_LINE.match(line):
             if not orders_below.after(i) and _signature_like(lines, i + 1):
                 break  # a rule above a signature or a list footer: nothing of the player's below
+        if _is_short(line) and _is_disclaimer(lines, i) and not orders_below.after(i):
+            break  # a legal disclaimer under its heading, no order below: nothing of the player's
         if line.strip() and pending is not None:
             if not _reads_as_order(line):
                 line = f"Hand {pending}: {line.strip()}"
@@ -475,6 +527,27 @@ def _finish(out: list[str]) -> str:
         out.pop()  # a rule above what was cut off: it closed the player's words
     _drop_sign_off(out)
     return _tidy_blank_runs("\n".join(out)).strip("\n")
+
+
+def _paragraph_end(lines: list[str], i: int) -> int:
+    """The index of the first blank line from i on (len(lines) at the end)."""
+    for j in range(i, len(lines)):
+        if not lines[j].strip():
+            return j
+    return len(lines)
+
+
+def _is_disclaimer(lines: list[str], i: int) -> bool:
+    """A disclaimer starts here: its heading alone ("Disclaimer", "Haftungsausschluss:") with
+    text under it, or the heading and legal words on one line ("Disclaimer: This message is
+    confidential...")."""
+    found = _DISCLAIMER.match(lines[i])
+    if found is None:
+        return False
+    if found.group("text"):
+        paragraph = " ".join(lines[i : _paragraph_end(lines, i)])
+        return _DISCLAIMER_WORD.search(paragraph[: _SHORT_LINE * 4]) is not None
+    return _next_nonblank(lines, i + 1) is not None
 
 
 def _signature_like(lines: list[str], start: int) -> bool:
