@@ -679,14 +679,23 @@ def _drop_repeats(
         return out
     anywhere = -1  # a piece of rewrapped prose: it follows anything
 
+    prose = ""  # the line before, when it was a piece of rewrapped prose
+
     def position_after(line: str, last: int) -> int | None:
         """Where the line stands in the sent mail after position `last`; None: not there."""
+        nonlocal prose
         plain = _plain(line)
         later = [p for p in sent_lines.get(plain, ()) if p > last]
         if later:
+            prose = ""
             return later[0]
-        if len(plain) >= _REWRAPPED_MIN and not _reads_as_order(line) and plain in blob:
+        if not _reads_as_order(line) and (
+            (len(plain) >= _REWRAPPED_MIN and plain in blob)
+            or (prose and f"{prose} {plain}" in blob)  # the short end of a rewrapped paragraph
+        ):
+            prose = plain
             return max(last, anywhere)
+        prose = ""
         return None
 
     drop: set[int] = set()
