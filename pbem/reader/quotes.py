@@ -94,10 +94,27 @@ _DASH_FRAME = re.compile(r"^[\s=_~-]{2,}(.*?)[\s=_~-]{2,}$")
 # After the opener a space, but none after a CJK one ("發自我的iPhone").
 _FOOTERS = re.compile(
     rf"^\s*(?:{_alternation(DEVICE_FOOTERS)})(?:\s+|(?<=[^\x00-\x7f]))[^,;!?<>]{{1,40}}"
-    rf"(?:<[^<>\s]{{1,200}}>)?[.!]?\s*$"
-    rf"|^\s*[^\s,;!?<>:][^,;!?<>:]{{0,40}}?(?:{_alternation(DEVICE_FOOTER_ENDS)})\s*(?:<[^<>\s]{{1,200}}>)?\s*$",
+    rf"(?:<[^<>\s]{{1,200}}>)?[.!]?\s*$",
     re.IGNORECASE,
 )
+# A footer that names the device first ("iPhoneから送信"): short, no punctuation, one of these
+# ends (a link aside); tested with str.endswith, as most lines are no footer.
+_FOOTER_ENDS = tuple(phrase.casefold() for phrase in words_of(DEVICE_FOOTER_ENDS))
+_FOOTER_LINK = re.compile(r"\s*<[^<>\s]{1,200}>\s*$")
+_FOOTER_HEAD = re.compile(r"^\s*[^\s,;!?<>:][^,;!?<>:]{0,40}$")
+
+
+def _is_footer(line: str) -> bool:
+    """A device footer: "Sent from my iPhone", "發自我的iPhone", "Outlook für iOS beziehen"."""
+    if _FOOTERS.match(line):
+        return True
+    bare = _FOOTER_LINK.sub("", line) if line.endswith(">") else line.rstrip()
+    if len(bare) > 60 or not bare.casefold().endswith(_FOOTER_ENDS):
+        return False
+    head = bare[: len(bare) - next(len(end) for end in _FOOTER_ENDS if bare.casefold().endswith(end))]
+    return not head.strip() or _FOOTER_HEAD.match(head) is not None
+
+
 # Gmail's tracker (Streak, Mailtrack) leaves a lone "ᐧ" on its line.
 _TRACKER_LINE = re.compile(r"^\s*\u1427\s*$")
 _BANNER = re.compile(rf"^\s*(?:{_alternation(GATEWAY_BANNERS)})", re.IGNORECASE)
@@ -113,7 +130,10 @@ _SIGN_OFF_LINE_MAX = 60
 def _is_quoted(line: str) -> bool:
     """Quoted text starts with ">" (any depth; some clients indent the marker), "|" or
     Supercite's initials ("RB> ")."""
-    return _QUOTE_START.match(line) is not None
+    start = line.lstrip(" \t")[:1]
+    if start == ">" or start == "|":
+        return True
+    return ">" in line[:10] and _QUOTE_START.match(line) is not None  # "RB> " (cheap test first)
 
 
 def _is_short(line: str) -> bool:
@@ -438,7 +458,7 @@ def own_words_read(full_text: str) -> tuple[str, int]:
             i += 1  # the wrapped end of a long quoted line whose client lost the marker
             continue
         long_quote_above = False
-        if _is_short(line) and _TRACKER_LINE.match(line):
+        if "\u1427" in line and _TRACKER_LINE.match(line):
             i += 1
             continue
         if (not out or not out[-1].strip()) and _is_short(line) and _BANNER.match(line):
@@ -467,7 +487,7 @@ def own_words_read(full_text: str) -> tuple[str, int]:
                 break
             i += span
             continue
-        if _is_short(line) and _FOOTERS.match(line):
+        if _is_short(line) and _is_footer(line):
             # The client put the original under its footer, unquoted, after a blank line
             # (Outlook mobile): no inline answer is awaited, no quote or attribution follows,
             # and what follows is no order the player typed under the footer.
