@@ -231,3 +231,29 @@ def test_the_acknowledgement_echo_does_not_read_as_orders_quoted_bare(game):
     from pbem.grammar import HAND_REF
 
     assert not [line for line in ack.splitlines() if HAND_REF.match(line) and "Countess" in line]
+
+
+def test_an_acknowledgement_already_sent_is_still_known(game):
+    """Once sent, a draft moves to the sent folder: a reply to it is still read against it."""
+    import shutil
+
+    turn_id, subject, _ = sent(game, "private", 3)
+    with inbox.Mailroom(game) as room:
+        first = room.receive(reply("Hand 1: Countess\nHand 13: Guard on Bruno, guess Prince", turn_id))
+    with inbox.Mailroom(game) as room:
+        room.receive(reply("Hand 13: Prince on Arthur", turn_id))
+    ack_id, ack = ack_of(game, first.ack)
+    old_style = ack.replace("(read) ", "").replace("(on file) ", "")  # an acknowledgement of before the tags
+    draft = game.folder / "mail" / "outbox" / f"{first.ack}.eml"
+    msg = message_from_bytes(draft.read_bytes(), policy=default)
+    msg.set_content(old_style)
+    draft.write_bytes(msg.as_bytes())
+    sent_folder = game.store.sent_folder
+    sent_folder.mkdir(parents=True, exist_ok=True)
+    shutil.move(str(draft), str(sent_folder / draft.name))
+    with inbox.Mailroom(game) as room:
+        outcome = room.receive(
+            reply("Thanks!\n\n" + OUTLOOK.format(subject=subject) + old_style, ack_id, (turn_id,))
+        )
+    assert not outcome.receipt.checked, outcome.receipt.checked
+    assert on_file(game)[13] == "Prince Arthur"
