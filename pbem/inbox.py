@@ -56,9 +56,14 @@ if TYPE_CHECKING:  # for the annotations only: the reports load when an acknowle
 
     from .reports import Renderer
 
-# The tool's own mails a reply may repeat (the turn mail under an Outlook header, say); acks
-# are left out: a player who repeats an acknowledged order repeats their own words.
-ANSWERABLE_KINDS = ("private", "public", "reminder")
+# The tool's own mails a reply may repeat (the turn mail under an Outlook header, say): every
+# mail it sends a player.  A reply to an acknowledgement, quoted bare, repeats its echo of the
+# orders; a player who repeats an acknowledged order as their own is still read (the reader
+# keeps a short run of orders for the hands they play).
+ANSWERABLE_KINDS = ("private", "public", "reminder", "ack")
+# Of those, the ones found by the subject's turn as well as by In-Reply-To / References: an
+# acknowledgement is found only when the reply names it.
+TURN_KINDS = ("private", "public", "reminder")
 
 KEYWORD = re.compile(r"^\s*(STATUS|CLEAR|RULES)\s*[.!]?\s*$", re.IGNORECASE | re.MULTILINE)
 
@@ -391,7 +396,7 @@ class Mailroom:
             and thread.get("kind") in ("private", "public", "ack", "reminder")
         ):
             turn = thread.get("turn")
-        mail = mail.answering(self._answered_texts(mail, player, turn))
+        mail = mail.answering(self._answered_texts(mail, player, turn), _playing(position, player))
         outcome = Outcome(relative, RECORDED, "", sender, player)
         code_problem = self._check_code(mail.full_text, player, position.seed)
         if code_problem:
@@ -432,7 +437,7 @@ class Mailroom:
             if self._turn_mails is None:
                 self._turn_mails = {}
                 for message_id, entry in known.items():
-                    if entry.get("kind") in ANSWERABLE_KINDS and isinstance(entry.get("turn"), int):
+                    if entry.get("kind") in TURN_KINDS and isinstance(entry.get("turn"), int):
                         key = (entry.get("player") or "", entry["turn"])
                         self._turn_mails.setdefault(key, []).append(message_id)
             ids += self._turn_mails.get((player, turn), [])
@@ -664,6 +669,16 @@ class Mailroom:
         if len(recent) < self._ack_limit:
             return False, None
         return False, min(recent) + timedelta(hours=1)
+
+
+def _playing(position, player: str) -> set[int]:
+    """The hands where the player must play now (active, still in, the hand not over)."""
+    seat = position.players.index(player)
+    return {
+        hand.number
+        for hand in position.game.hands
+        if not hand.ended and hand.active == seat and hand.alive[seat]
+    }
 
 
 def _as_player_reads(receipt: Receipt, codes: dict[str, str]) -> Receipt:
