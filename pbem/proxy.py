@@ -196,7 +196,9 @@ class _Eval:
         self._beat[key] = p
         return p
 
-    def keep(self, card: Card, out: Iterable[int] = (), extra: int = 0, known_to: dict | None = None) -> float:
+    def keep(
+        self, card: Card, out: Iterable[int] = (), extra: int = 0, known_to: dict | None = None
+    ) -> float:
         """The chance to win the hand holding ``card``, with the players in ``out``
         gone from it."""
         mine = self.value(card, self.me, extra)
