@@ -129,6 +129,7 @@ def config_from_data(data: Any, where: str = CAMPAIGN_FILE) -> CampaignConfig:
         raise fail("require_code", "must be true or false")
     if "site" in data:
         _site(data["site"], fail)
+    _proxy_settings(data, fail)
     known = {"title", "gm", "players", "seed", "decks", "require_code"}
     extra = {k: v for k, v in data.items() if k not in known}
     return CampaignConfig(tuple(players), title.strip(), gm, seed, decks, require_code, extra)
@@ -298,6 +299,36 @@ def _site(value: Any, fail) -> None:
             f"a folder, relative to the campaign folder or absolute (e.g. site or "
             f"/var/www/game7), not {out!r}",
         )
+
+
+#: ``nmr:`` in campaign.yaml: who plays a missing order (RULES 5, or the proxy).
+NMR_DEFAULT, NMR_PROXY = "default", "proxy"
+
+
+def _proxy_settings(data: dict, fail) -> None:
+    """``nmr: default | proxy`` and ``proxy: true | false`` (INTERFACE.md, "Next")."""
+    nmr = data.get("nmr", NMR_DEFAULT)
+    if nmr not in (NMR_DEFAULT, NMR_PROXY):
+        raise fail(
+            "nmr",
+            f"who plays a missing order: default (the rules' NMR default, RULES 5) or proxy "
+            f"(the proxy plays as the player would), not {nmr!r}",
+        )
+    allowed = data.get("proxy", True)
+    if not isinstance(allowed, bool):
+        raise fail("proxy", f"true or false (whether players may ask for the proxy by mail), not {allowed!r}")
+    if nmr == NMR_PROXY and not allowed:
+        raise fail("nmr", "nmr: proxy needs the proxy, and proxy: false forbids it; drop one of the two")
+
+
+def nmr_policy(config: CampaignConfig) -> str:
+    """Who plays every missing order: ``default`` (RULES 5) or ``proxy``."""
+    return config.extra.get("nmr", NMR_DEFAULT)
+
+
+def proxy_allowed(config: CampaignConfig) -> bool:
+    """Whether a player may have the proxy play their missing orders (``PROXY ON``)."""
+    return config.extra.get("proxy", True) is not False
 
 
 #: Where ``pbem site`` writes when neither --out nor ``site: out:`` says.

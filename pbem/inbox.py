@@ -335,7 +335,7 @@ class Mailroom:
         if "CLEAR" in outcome.keywords:
             book.clear(player, source=relative)
         outcome.receipt = book.submit(player, mail.own_text, source=relative, turn=turn)
-        if not outcome.receipt.checked and not outcome.keywords:
+        if not outcome.receipt.checked and not outcome.keywords and outcome.receipt.proxy is None:
             outcome.detail = "no order could be read in this message"
         outcome.ack = self._ack(outcome, mail, position, answered_turn=turn)
         return outcome
