@@ -297,7 +297,8 @@ def _score(e: _Eval, card: Card, kept: Card) -> list[tuple[float, Order]]:
         return _paired(e, card, kept, targets)
     if marked is not None:
         if marked == me and targets == OTHER:
-            return [(e.keep(kept), Order(card, marked))]  # no effect: it cannot choose its player
+            guess = _best_guess(e, _next_in(seen, me)) if rule.guesses else None
+            return [(e.keep(kept), Order(card, marked, guess))]  # no effect: it cannot choose its player
         choices = [marked]
     else:
         choices = _others(seen)
@@ -305,7 +306,11 @@ def _score(e: _Eval, card: Card, kept: Card) -> list[tuple[float, Order]]:
             choices = [*choices, me]
         if not choices:  # everyone else protected: no effect (a Prince falls on its player)
             if targets == OTHER:
-                return [(e.keep(kept), Order(card, None))]
+                # Named all the same, the card goes nowhere (RULES 4): no random completion.
+                shielded = [p for p in e.opponents if seen.protected[p]]
+                named = shielded[0] if shielded else None
+                guess = _best_guess(e, named) if rule.guesses and named is not None else None
+                return [(e.keep(kept), Order(card, named, guess))]
             choices = [me]
     out = []
     for t in choices:
@@ -378,6 +383,19 @@ def _next_in(seen: Seen, seat: int) -> int:
     return seat
 
 
+def _best_guess(e: _Eval, t: int) -> Card | int:
+    """The likeliest card (a rank in Premium games) ``t`` holds, the Guard aside."""
+    d = e.dist(t)
+    if e.seen.premium:
+        by_rank: dict[int, float] = {}
+        for c, q in d:
+            by_rank[RANK[c]] = by_rank.get(RANK[c], 0.0) + q
+        ranks = [(q, r) for r, q in by_rank.items() if r != 1]
+        return max(ranks, key=lambda o: (o[0], -o[1]))[1] if ranks else 0
+    cards = [(q, c) for c, q in d if c != GUARD]
+    return max(cards, key=lambda o: (o[0], -int(o[1])))[1] if cards else PRINCESS
+
+
 def _guesses(e: _Eval, card: Card, kept: Card, t: int) -> list[tuple[float, Order]]:
     """A Guard (or a Bishop): the best guess for ``t``, by the cards not seen."""
     d = e.dist(t)
@@ -416,8 +434,9 @@ def _paired(e: _Eval, card: Card, kept: Card, targets: int) -> list[tuple[float,
         unknown = [p for p in others if seen.known[p] is None]
         chosen = ([marked] if marked is not None else []) + [p for p in unknown + others if p != marked]
         chosen = list(dict.fromkeys(chosen))[:2]
-        if not chosen:
-            return [(e.keep(kept), Order(card, None))]
+        if not chosen:  # everyone else protected: named all the same, the look goes nowhere
+            shielded = [p for p in e.opponents if seen.protected[p]]
+            return [(e.keep(kept), Order(card, shielded[0] if shielded else None))]
         looks = sum(1 for p in chosen if seen.known[p] is None)
         second = chosen[1] if len(chosen) > 1 else None
         return [(e.keep(kept) * (1 + LOOK * looks), Order(card, chosen[0], second=second))]
@@ -431,6 +450,7 @@ def _paired(e: _Eval, card: Card, kept: Card, targets: int) -> list[tuple[float,
         out.append((e.keep(kept), Order(card, marked, second=me, look=marked)))
     if len(others) >= 2 and marked is None:
         out.append((e.keep(kept) * 0.99, Order(card, others[0], second=others[1], look=others[0])))
-    if not out:
-        out.append((e.keep(kept), Order(card, None)))
+    if not out:  # nobody to trade with: named all the same, the Cardinal has no effect (RULES 10.3)
+        shielded = [p for p in e.opponents if seen.protected[p]]
+        out.append((e.keep(kept), Order(card, me, second=shielded[0] if shielded else None)))
     return out
