@@ -220,7 +220,7 @@ def test_a_card_seen_with_a_spy_is_known_until_it_may_have_changed_hands():
     known = update(known, 2, out)
     # Seat 0 no longer knows the King's place, but knows the Guard it gave seat 1.
     assert seen_by(h, 0, known).known[1] == G
-    assert seen_by(h, 1, known).known[0] == K  # and seat 1 knows the King it gave
+    assert seen_by(h, 1, known).known[0] == B  # and seat 1 knows the Baron it gave
 
 
 def test_what_it_knows_is_counted_out_of_the_unseen_cards():
