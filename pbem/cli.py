@@ -271,6 +271,9 @@ def resolve(folder: str, force: bool) -> None:
             f"NMR defaults applied for {name}: hand{'s' if len(hands) > 1 else ''} "
             f"{', '.join(map(str, hands))}"
         )
+    for name, hands in result.proxied.items():
+        which = f"hand{'s' if len(hands) > 1 else ''} {', '.join(map(str, hands))}"
+        click.echo(f"played by the proxy for {name}: {which}")
     click.echo(f"Turn {result.turn} resolved; reports drafted in {campaign.store.reports_dir(result.turn)}.")
     from .inbox import drop_stale_acks, dropped_acks_note  # here only: start-up time
 

@@ -75,6 +75,7 @@ def test_proxy_on_by_mail_lets_the_proxy_play_then_proxy_off_stops_it(
 
     out = pbem("resolve", folder, "--force")
     assert "NMR defaults applied for Bruno" not in out, out
+    assert "played by the proxy for Bruno: hand" in out, out
     pbem("send", folder)
     report = _mails(people["Arthur"], "the turn 1 report", "report of turn 1")[-1].get_content()
     bruno_lines = [line for line in report.splitlines() if "played for Bruno" in line]
