@@ -142,3 +142,24 @@ def test_a_replaced_player_keeps_the_seats_proxy(tmp_path):
     game.record_orders("Bruno", "PROXY ON")
     game.replace_player("Bruno", "Bettina", "bettina@example.org")
     assert game.proxied() == {"Bettina"}
+
+
+def test_a_reminder_says_who_will_play_the_missing_hands(tmp_path):
+    from email import message_from_bytes
+    from email.policy import default
+
+    from pbem.tick import remind
+
+    game = _campaign(tmp_path)
+    game.record_orders("Bruno", "PROXY ON")
+    bodies = {}
+    for draft in remind(game):
+        raw = (game.folder / "mail" / "outbox" / f"{draft}.eml").read_bytes()
+        msg = message_from_bytes(raw, policy=default)
+        bodies[msg["To"].addresses[0].display_name] = msg.get_content()
+    assert "Bruno" in bodies and len(bodies) == 3  # every player is first in some hand of turn 1
+    for name, body in bodies.items():
+        if name == "Bruno":
+            assert "played for you by the proxy, as you would play" in body, body
+        else:
+            assert "played for you by the default rules" in body, body
