@@ -748,9 +748,11 @@ class Campaign:
         from .views import status_view  # only `pbem status` and the tick need it: kept off resolve's start-up
 
         pos = self.position()
-        return status_view(
+        info = status_view(
             self.name, pos, self.store.read_orders(pos.game.turn), self._deadline_status(pos.game)
         )
+        info["proxy"] = [] if pos.game.finished else [n for n in pos.players if n in self.proxied(pos)]
+        return info
 
     def _deadline_status(self, game: Game) -> dict | None:
         if game.finished:

@@ -211,7 +211,9 @@ def order(folder: str, player: str | None, mail_file: str | None, text: str | No
         text = sys.stdin.read()
     receipt = campaign.record_orders(player, text, source="gm")
     click.echo(_receipt_text(receipt))
-    if not any(c.status != "rejected" for c in receipt.checked):
+    if receipt.proxy == "refused":
+        raise PbemError("nothing was recorded: this campaign does not use the proxy (proxy: false).")
+    if not any(c.status != "rejected" for c in receipt.checked) and receipt.proxy is None:
         raise PbemError(
             "nothing was recorded: "
             + (
@@ -225,7 +227,7 @@ def order(folder: str, player: str | None, mail_file: str | None, text: str | No
 
 def _receipt_text(receipt) -> str:
     lines = [f"Orders of {receipt.player} for turn {receipt.turn}:"]
-    if not receipt.checked:
+    if not receipt.checked and receipt.proxy is None:
         lines.append("  no order could be read in that text.")
     return "\n".join(lines + receipt.lines())
 
@@ -471,6 +473,8 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
                 click.echo(f"  {name:<12} hand{'s' if len(hands) > 1 else ' '} {', '.join(map(str, hands))}")
         else:
             click.echo("Every order is in: `pbem resolve` can run.")
+        if info.get("proxy"):
+            click.echo("The proxy plays the missing orders of: " + ", ".join(info["proxy"]) + ".")
     if info.get("deadline"):
         d = info["deadline"]
         click.echo(f"Deadline: {d['text']} ({d['left']}).")

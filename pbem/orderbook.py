@@ -45,6 +45,15 @@ def missing_hands(position: Position, on_file: dict) -> dict[str, list[int]]:
     return out
 
 
+#: What a PROXY ON / PROXY OFF did, as the GM's screen says it.
+PROXY_LINES = {
+    "on": "PROXY ON: from now on the proxy plays {player}'s missing orders",
+    "off": "PROXY OFF: {player}'s missing orders are played by the NMR defaults again",
+    "everyone": "PROXY ON/OFF noted; nmr: proxy has the proxy play every missing order anyway",
+    "refused": "PROXY ON/OFF refused: this campaign does not use the proxy (proxy: false)",
+}
+
+
 class Receipt(NamedTuple):
     """What became of one submission of orders."""
 
@@ -72,6 +81,8 @@ class Receipt(NamedTuple):
                 line += f"  ({c.note})"
             out.append(line)
         out += [f"  ignored (not an order): {text}" for text in self.ignored]
+        if self.proxy is not None:
+            out.append(f"  {PROXY_LINES[self.proxy].format(player=self.player)}")
         out.append(f"  still missing: {', '.join(map(str, self.missing)) if self.missing else 'none'}")
         return out
 

@@ -163,3 +163,22 @@ def test_a_reminder_says_who_will_play_the_missing_hands(tmp_path):
             assert "played for you by the proxy, as you would play" in body, body
         else:
             assert "played for you by the default rules" in body, body
+
+
+def test_status_names_the_players_the_proxy_plays_for(tmp_path, cli):
+    game = _campaign(tmp_path)
+    assert game.status()["proxy"] == []
+    cli.ok("order", game.folder, "--player", "Bruno", "PROXY ON")
+    out = cli.ok("status", game.folder).output
+    assert "The proxy plays the missing orders of: Bruno." in out, out
+    info = json.loads(cli.ok("status", game.folder, "--json").output)
+    assert info["proxy"] == ["Bruno"]
+
+
+def test_pbem_order_says_what_proxy_off_and_a_refusal_did(tmp_path, cli):
+    game = _campaign(tmp_path)
+    out = cli.ok("order", game.folder, "--player", "Bruno", "proxy off").output
+    assert "PROXY OFF: Bruno's missing orders are played by the NMR defaults again" in out, out
+    closed = _campaign(tmp_path / "closed", proxy=False)
+    out = cli.fails("order", closed.folder, "--player", "Bruno", "PROXY ON").output
+    assert "this campaign does not use the proxy (proxy: false)" in out, out
