@@ -165,19 +165,14 @@ class _Eval:
             v = 8.75
         return v + self.counts[seat] + extra
 
-    def dist(self, seat: int, avoid: Card | None = None) -> list[tuple[Card, float]]:
-        """The chances of what ``seat`` holds, from the player's view."""
+    def dist(self, seat: int) -> list[tuple[Card, float]]:
+        """The chances of what ``seat`` holds, from the player's view: the card
+        they are known to hold, else any card not seen, by its count."""
         card = self.known[seat]
         if card is not None:
             return [(card, 1.0)]
-        pool = self.pool
         total = self.total
-        if avoid is not None and pool.get(avoid):
-            total -= pool[avoid]
-            if total <= 0:
-                total = self.total
-                avoid = None
-        return [(c, n / total) for c, n in pool.items() if c != avoid]
+        return [(c, n / total) for c, n in self.pool.items()]
 
     def beat(self, mine: float, seat: int) -> float:
         """The chance that a card worth ``mine`` beats ``seat``'s card at the end."""
@@ -217,9 +212,9 @@ class _Eval:
                 p *= self.beat(mine, seat)
         return p
 
-    def draw_new(self, out: Iterable[int] = ()) -> float:
+    def draw_new(self) -> float:
         """The chance to win the hand after drawing an unseen card."""
-        return sum(n / self.total * self.keep(c, out) for c, n in self.pool.items())
+        return sum(n / self.total * self.keep(c) for c, n in self.pool.items())
 
 
 def decide(seen: Seen, rng: random.Random) -> Order:
@@ -227,6 +222,8 @@ def decide(seen: Seen, rng: random.Random) -> Order:
     and holds two cards. Always legal: a held card, the forced card when one is
     forced; a valid target when there is one; never the Princess (nor a Prince
     on oneself that would discard her) while another play is possible."""
+    if len(seen.held) != 2:
+        raise ValueError("the proxy plays for the active player of a hand, who holds two cards")
     scored = plays(seen)
     best = max(score for score, _ in scored)
     top = [order for score, order in scored if score >= best - 1e-9]

@@ -182,3 +182,21 @@ def test_pbem_order_says_what_proxy_off_and_a_refusal_did(tmp_path, cli):
     closed = _campaign(tmp_path / "closed", proxy=False)
     out = cli.fails("order", closed.folder, "--player", "Bruno", "PROXY ON").output
     assert "this campaign does not use the proxy (proxy: false)" in out, out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])  # Premium games do not verify yet, proxy or not
+def test_a_game_the_proxy_played_to_the_end_verifies(tmp_path, cli, players):
+    names = ["Arthur", "Bruno", "Charles", "Diane", "Elena", "Farid"][:players]
+    people = [{"name": n, "email": f"{n.lower()}@example.org"} for n in names]
+    folder = tmp_path / "whole"
+    kit.write_config(folder, kit.config(people, nmr="proxy"))
+    game = Campaign(folder)
+    game.start()
+    while not game.position().game.finished:
+        result = game.resolve(force=True)
+        assert result.defaults == {}
+    final, opening = tmp_path / "final.txt", tmp_path / "opening.txt"
+    final.write_text(game.report(), encoding="utf-8")
+    opening.write_text(game.report(0), encoding="utf-8")
+    assert "by the proxy" in game.report(1)
+    assert cli.ok("verify", final, "--opening", opening).output.startswith("VERIFIED: ")
