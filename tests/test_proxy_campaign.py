@@ -33,6 +33,7 @@ def _report_lines(report: str, word: str) -> list[str]:
 
 def test_nmr_proxy_plays_every_missing_order_and_the_report_says_proxy(tmp_path):
     game = _campaign(tmp_path, nmr="proxy")
+    assert game.record_orders("Bruno", "PROXY OFF").proxy == "everyone"  # nmr: proxy stands
     missing = _active(game)
     result = game.resolve(force=True)
     assert result.defaults == {}
