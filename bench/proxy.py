@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pbem.engine import Hand, full_deck, play_turn  # noqa: E402
 from pbem.knowledge import update  # noqa: E402
-from pbem.proxy import decide, seen_by  # noqa: E402
+from pbem.proxy import Seen, decide, seen_by  # noqa: E402
 
 TARGETS = {2: 0.63, 3: 0.43, 4: 0.31}
 MAX_PLAYS = 40  # a hand has at most 31 - N plays; more means it never ends
@@ -39,6 +39,7 @@ class Clock:
         self.seconds = 0.0
         self.worst = 0.0
         self.times: list[float] = []
+        self.slowest: list[tuple[float, Seen]] = []  # (seconds, what the player knew), a few
 
 
 def play_hand(
@@ -54,8 +55,13 @@ def play_hand(
         order = None
         if seat in proxies:
             start = time.perf_counter()
-            order = decide(seen_by(hand, seat, known), rng)
+            seen = seen_by(hand, seat, known)
+            order = decide(seen, rng)
             spent = time.perf_counter() - start
+            if len(clock.slowest) < 50 or spent > clock.slowest[0][0]:
+                clock.slowest.append((spent, seen))
+                clock.slowest.sort(key=lambda pair: pair[0])
+                del clock.slowest[:-50]
             clock.decisions += 1
             clock.seconds += spent
             clock.worst = max(clock.worst, spent)
@@ -132,10 +138,23 @@ def main() -> int:
     p99 = times[int(0.99 * (len(times) - 1))]
     turn = per * 13
     fast = per <= 0.005 and turn <= 0.1
+    # The slowest decisions again, best of 5 each: on a shared machine one slow
+    # measurement is often another process's time slice, not the proxy's work.
+    retimed = []
+    for _, seen in clock.slowest:
+        best = math.inf
+        for _ in range(5):
+            start = time.perf_counter()
+            decide(seen, random.Random(0))
+            best = min(best, time.perf_counter() - start)
+        retimed.append(best)
+    slowest = max(retimed, default=0.0)
+    fast = fast and slowest <= 0.005
     ok = ok and fast
     print(
         f"time per decision: {per * 1000:.3f} ms on average, {p99 * 1000:.2f} ms at the 99th percentile, "
-        f"{clock.worst * 1000:.2f} ms at worst (a shared machine), "
+        f"{clock.worst * 1000:.2f} ms at worst (a shared machine); the 50 slowest positions timed again "
+        f"(best of 5): {slowest * 1000:.2f} ms at most, "
         f"over {clock.decisions:,} decisions (target at most 5 ms); a turn of 13 hands: "
         f"{turn * 1000:.1f} ms (target at most 100 ms): {'met' if fast else 'MISSED'}"
     )
