@@ -153,12 +153,13 @@ def _check_turn(entry: Any, where: str, seats: int) -> None:
     )
     if entry.get("tokens") is not None:
         _need(_ints(entry["tokens"], seats), f"{where}.tokens", f"a list of {seats} whole numbers")
-    unnamed = entry.get("unnamed", [])
-    _need(
-        isinstance(unnamed, list) and all(isinstance(h, str) and h.isdigit() for h in unnamed),
-        f"{where}.unnamed",
-        "a list of hand numbers",
-    )
+    for key in ("unnamed", "proxy"):
+        hands = entry.get(key, [])
+        _need(
+            isinstance(hands, list) and all(isinstance(h, str) and h.isdigit() for h in hands),
+            f"{where}.{key}",
+            "a list of hand numbers",
+        )
 
 
 def _ints(value: Any, count: int) -> bool:
@@ -454,6 +455,8 @@ def _render(record: dict, game: Any, events: list, notes: list) -> str:
     table = Table(str(record["campaign"]), str(record["report"]["title"]), list(record["players"]))
     # Which name was written is not in the record: the report only says it named nobody.
     orders = {h: {"target_text": "?"} for h in last.get("unnamed", [])}
+    for h in last.get("proxy", []):  # the proxy played the hand's missing order
+        orders.setdefault(h, {})["status"] = "proxy"
     context = public_context(table, last["turn"], game, events, notes=notes, deadline="", orders=orders)
     context["record"] = record_block(record)
     return Renderer(None).public(context)

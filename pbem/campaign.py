@@ -91,6 +91,7 @@ class TurnResult:
         self.public_report = public_report
         self.private_reports = private_reports
         self.defaults = defaults  # player -> hands played by the NMR defaults
+        self.proxied: dict[str, list[int]] = {}  # player -> hands played by the proxy
         self.warning = warning  # something the GM should know (the turn is resolved all the same)
 
 
@@ -383,7 +384,11 @@ class Campaign:
         pos = self.position()
         if pos.game.finished:
             raise GameError("the game is over; no more orders are taken")
-        return OrderBook(self.store, pos, self.clock, self._player)
+        from .config import NMR_PROXY, nmr_policy, proxy_allowed
+
+        config = self.config
+        everyone = nmr_policy(config) == NMR_PROXY
+        return OrderBook(self.store, pos, self.clock, self._player, proxy_allowed(config), everyone)
 
     def _player(self, given: str, players: list[str]) -> str:
         key = name_key(given.strip())
@@ -434,6 +439,7 @@ class Campaign:
         that no longer fits is dropped and the hand played by default)."""
         game = pos.game
         on_file = self.store.read_orders(game.turn)
+        proxied = self.proxied(pos)
         orders: dict[int, Order | None] = {}
         records: dict[str, dict] = {}
         for seat, hands in game.awaited().items():
@@ -449,6 +455,10 @@ class Campaign:
                 if checked is None or checked.status == REJECTED:
                     orders[h] = None
                     records[str(h)] = {"player": name, "status": "nmr"}
+                    if name in proxied:
+                        order = self._proxy_play(pos, h, seat)
+                        orders[h] = order
+                        records[str(h)] = {"player": name, "status": "proxy", "engine": order_to_json(order)}
                 else:
                     assert record is not None  # checked: it was read from this record
                     orders[h] = checked.order
@@ -464,6 +474,32 @@ class Campaign:
                             checked.written.target_text, record["text"]
                         )
         return orders, records
+
+    def proxied(self, pos: Position | None = None) -> set[str]:
+        """The players whose missing orders the proxy plays: everyone with
+        ``nmr: proxy``, else those who sent PROXY ON (unless ``proxy: false``)."""
+        from .config import NMR_PROXY, nmr_policy, proxy_allowed
+
+        pos = pos or self.position()
+        if nmr_policy(self.config) == NMR_PROXY:
+            return set(pos.players)
+        if not proxy_allowed(self.config):
+            return set()
+        asked = self.store.read_proxy()
+        return {name for name in pos.players if asked.get(name, {}).get("proxy") == "on"}
+
+    def _proxy_play(self, pos: Position, number: int, seat: int) -> Order:
+        """The proxy's play for ``seat`` in hand ``number``: from what that player
+        knows (their cards, the public state, what their private mail told them),
+        with its own generator derived from the seed, the turn and the hand."""
+        import random
+
+        from .proxy import decide, seen_by
+
+        game = pos.game
+        known = self._known_before(game.turn)
+        rng = random.Random(f"{pos.seed}/proxy/turn/{game.turn}/hand/{number}")
+        return decide(seen_by(game.hand(number), seat, known), rng)
 
     def _commit(
         self,
@@ -556,10 +592,15 @@ class Campaign:
             )
         warning = " ".join(filter(None, [warning, self._rebuild_site()]))
         defaults: dict[str, list[int]] = {}
+        proxied: dict[str, list[int]] = {}
         for h, rec in records.items():
             if rec["status"] == "nmr":
                 defaults.setdefault(rec["player"], []).append(int(h))
-        return TurnResult(turn, game, events, public, private, defaults, warning)
+            elif rec["status"] == "proxy":
+                proxied.setdefault(rec["player"], []).append(int(h))
+        result = TurnResult(turn, game, events, public, private, defaults, warning)
+        result.proxied = proxied
+        return result
 
     def _rebuild_site(self) -> str:
         """Rebuild the web pages when campaign.yaml asks for them (``site:``); a
@@ -653,6 +694,10 @@ class Campaign:
                 if old in standing:
                     standing[new_name] = standing.pop(old)
                     self.store.write_standing(pos.game.turn, standing)
+                asked = self.store.read_proxy()  # a PROXY ON stays with the seat too
+                if old in asked:
+                    asked[new_name] = asked.pop(old)
+                    self.store.write_proxy(asked)
             self.store.write_roster(roster)
             self._position = None
             write_atomic(path, dump_config(candidate))
@@ -710,9 +755,11 @@ class Campaign:
         from .views import status_view  # only `pbem status` and the tick need it: kept off resolve's start-up
 
         pos = self.position()
-        return status_view(
+        info = status_view(
             self.name, pos, self.store.read_orders(pos.game.turn), self._deadline_status(pos.game)
         )
+        info["proxy"] = [] if pos.game.finished else [n for n in pos.players if n in self.proxied(pos)]
+        return info
 
     def _deadline_status(self, game: Game) -> dict | None:
         if game.finished:

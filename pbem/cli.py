@@ -232,7 +232,9 @@ def order(folder: str, player: str | None, mail_file: str | None, text: str | No
         text = _typed_name(None, None, sys.stdin.read()) or ""
     receipt = campaign.record_orders(player, text, source="gm")
     click.echo(_receipt_text(receipt))
-    if not any(c.status != "rejected" for c in receipt.checked):
+    if receipt.proxy == "refused":
+        raise PbemError("nothing was recorded: this campaign does not use the proxy (proxy: false).")
+    if not any(c.status != "rejected" for c in receipt.checked) and receipt.proxy is None:
         raise PbemError(
             "nothing was recorded: "
             + (
@@ -246,7 +248,7 @@ def order(folder: str, player: str | None, mail_file: str | None, text: str | No
 
 def _receipt_text(receipt) -> str:
     lines = [f"Orders of {receipt.player} for turn {receipt.turn}:"]
-    if not receipt.checked:
+    if not receipt.checked and receipt.proxy is None:
         lines.append("  no order could be read in that text.")
     return "\n".join(lines + receipt.lines())
 
@@ -292,6 +294,9 @@ def resolve(folder: str, force: bool) -> None:
             f"NMR defaults applied for {name}: hand{'s' if len(hands) > 1 else ''} "
             f"{', '.join(map(str, hands))}"
         )
+    for name, hands in result.proxied.items():
+        which = f"hand{'s' if len(hands) > 1 else ''} {', '.join(map(str, hands))}"
+        click.echo(f"played by the proxy for {name}: {which}")
     click.echo(f"Turn {result.turn} resolved; reports drafted in {campaign.store.reports_dir(result.turn)}.")
     from .inbox import drop_stale_acks, dropped_acks_note  # here only: start-up time
 
@@ -511,6 +516,8 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
                 click.echo(f"  {name:<12} hand{'s' if len(hands) > 1 else ' '} {', '.join(map(str, hands))}")
         else:
             click.echo("Every order is in: `pbem resolve` can run.")
+        if info.get("proxy"):
+            click.echo("The proxy plays the missing orders of: " + ", ".join(info["proxy"]) + ".")
     if info.get("deadline"):
         d = info["deadline"]
         click.echo(f"Deadline: {d['text']} ({d['left']}).")

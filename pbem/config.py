@@ -161,6 +161,7 @@ def config_from_data(data: Any, where: str = CAMPAIGN_FILE) -> CampaignConfig:
         _site(data["site"], fail)
     if isinstance(data.get("mail"), dict):
         _mail(data["mail"], fail)
+    _proxy_settings(data, fail)
     known = {"title", "gm", "players", "seed", "decks", "require_code"}
     extra = {k: v for k, v in data.items() if k not in known}
     return CampaignConfig(tuple(players), title.strip(), gm, seed, decks, require_code, extra)
@@ -435,6 +436,36 @@ def _mail(mail: dict, fail) -> None:
 def _folder_key(name: str) -> str:
     """A folder name as servers compare them (INBOX is the same in any case)."""
     return "INBOX" if name.upper() == "INBOX" else name
+
+
+#: ``nmr:`` in campaign.yaml: who plays a missing order (RULES 5, or the proxy).
+NMR_DEFAULT, NMR_PROXY = "default", "proxy"
+
+
+def _proxy_settings(data: dict, fail) -> None:
+    """``nmr: default | proxy`` and ``proxy: true | false`` (INTERFACE.md, "Next")."""
+    nmr = data.get("nmr", NMR_DEFAULT)
+    if nmr not in (NMR_DEFAULT, NMR_PROXY):
+        raise fail(
+            "nmr",
+            f"who plays a missing order: default (the rules' NMR default, RULES 5) or proxy "
+            f"(the proxy plays as the player would), not {nmr!r}",
+        )
+    allowed = data.get("proxy", True)
+    if not isinstance(allowed, bool):
+        raise fail("proxy", f"true or false (whether players may ask for the proxy by mail), not {allowed!r}")
+    if nmr == NMR_PROXY and not allowed:
+        raise fail("nmr", "nmr: proxy needs the proxy, and proxy: false forbids it; drop one of the two")
+
+
+def nmr_policy(config: CampaignConfig) -> str:
+    """Who plays every missing order: ``default`` (RULES 5) or ``proxy``."""
+    return config.extra.get("nmr", NMR_DEFAULT)
+
+
+def proxy_allowed(config: CampaignConfig) -> bool:
+    """Whether a player may have the proxy play their missing orders (``PROXY ON``)."""
+    return config.extra.get("proxy", True) is not False
 
 
 #: Where ``pbem site`` writes when neither --out nor ``site: out:`` says.

@@ -45,6 +45,25 @@ def hand_of(line: str) -> int | None:
 
 
 # --------------------------------------------------------------------------------------------
+# PROXY ON / PROXY OFF
+# --------------------------------------------------------------------------------------------
+
+#: ``PROXY ON`` / ``PROXY OFF`` alone on a line, like STATUS and CLEAR (INTERFACE.md, "Next").
+PROXY_WORD = re.compile(r"^\s*PROXY\s+(ON|OFF)\s*[.!]?\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def proxy_request(text: str) -> str | None:
+    """``"on"`` or ``"off"`` when ``text`` holds a PROXY ON / PROXY OFF line (the
+    last one stands), None when it holds neither."""
+    found = PROXY_WORD.findall(text)
+    return found[-1].lower() if found else None
+
+
+def is_proxy_line(line: str) -> bool:
+    return PROXY_WORD.fullmatch(line.strip()) is not None
+
+
+# --------------------------------------------------------------------------------------------
 # Campaign tag in subjects
 # --------------------------------------------------------------------------------------------
 

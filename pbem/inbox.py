@@ -415,7 +415,7 @@ class Mailroom:
         if "CLEAR" in outcome.keywords and not again:
             book.clear(player, source=relative)
         outcome.receipt = book.submit(player, mail.own_text, source=relative, turn=turn, record=not again)
-        if not outcome.receipt.checked and not outcome.keywords:
+        if not outcome.receipt.checked and not outcome.keywords and outcome.receipt.proxy is None:
             outcome.detail = "no order could be read in this message"
         hidden = next((note for note in mail.defects if note.startswith(HIDDEN_TEXT_NOTE)), None)
         if hidden:  # the GM hears of it: someone hoped the tool would read what the player never saw

@@ -15,6 +15,7 @@ from typing import Any
 
 from .cards import Card
 from .engine import PAIRED, PREMIUM_PLAYERS, Game
+from .grammar import is_proxy_line, proxy_request
 from .knowledge import Knowledge
 from .orders import REJECTED, CheckedOrder, check_order, one_order_per_hand, parse_orders
 from .store import CampaignStore
@@ -44,6 +45,15 @@ def missing_hands(position: Position, on_file: dict) -> dict[str, list[int]]:
     return out
 
 
+#: What a PROXY ON / PROXY OFF did, as the GM's screen says it.
+PROXY_LINES = {
+    "on": "PROXY ON: from now on the proxy plays {player}'s missing orders",
+    "off": "PROXY OFF: {player}'s missing orders are played by the NMR defaults again",
+    "everyone": "PROXY ON/OFF noted; nmr: proxy has the proxy play every missing order anyway",
+    "refused": "PROXY ON/OFF refused: this campaign does not use the proxy (proxy: false)",
+}
+
+
 class Receipt(NamedTuple):
     """What became of one submission of orders."""
 
@@ -53,6 +63,8 @@ class Receipt(NamedTuple):
     ignored: list[str]
     on_file: dict[int, dict]  # hand -> order on file after this submission
     missing: list[int]  # hands still without an order
+    # PROXY ON / OFF in this text: "on", "off"; "refused" (proxy: false), "everyone" (nmr: proxy)
+    proxy: str | None = None
 
     @property
     def any_rejected(self) -> bool:
@@ -69,6 +81,8 @@ class Receipt(NamedTuple):
                 line += f"  ({c.note})"
             out.append(line)
         out += [f"  ignored (not an order): {text}" for text in self.ignored]
+        if self.proxy is not None:
+            out.append(f"  {PROXY_LINES[self.proxy].format(player=self.player)}")
         out.append(f"  still missing: {', '.join(map(str, self.missing)) if self.missing else 'none'}")
         return out
 
@@ -86,6 +100,8 @@ class OrderBook:
         position: Position,
         clock: Callable[[], datetime],
         find_player: Callable[[str, list[str]], str],
+        proxy_allowed: bool = True,
+        proxy_everyone: bool = False,
     ):
         self.store = store
         self.position = position
@@ -96,6 +112,10 @@ class OrderBook:
         self.turn = position.game.turn
         self.on_file = store.read_orders(self.turn)
         self.standing = store.read_standing(self.turn)  # "if Bishop" orders (RULES 10.3)
+        self.proxy_allowed = proxy_allowed  # campaign.yaml: unless proxy: false
+        self.proxy_everyone = proxy_everyone  # campaign.yaml: nmr: proxy
+        self.proxy = store.read_proxy()  # player -> their latest PROXY ON / OFF
+        self._proxy_changed = False
         self.log: list[dict] = []
 
     def player(self, given: str) -> str:
@@ -111,7 +131,7 @@ class OrderBook:
         name = self.player(player)
         game = pos.game
         parsed = parse_orders(text, pos.players, name)
-        ignored = list(parsed.ignored)
+        ignored = [line for line in parsed.ignored if not is_proxy_line(line)]
         if turn is not None and turn != game.turn:
             why = (
                 f"your message answers the mail of turn {turn}, which is over; turn {game.turn} is "
@@ -132,6 +152,7 @@ class OrderBook:
             return Receipt(name, game.turn, checked, ignored, self.mine(name), self.missing(name))
         mine = self.on_file.setdefault(name, {})
         now = self.clock().isoformat(timespec="seconds")
+        proxy = self._ask_proxy(name, text, now, source)
         for c in checked:
             if c.status != REJECTED and c.written.standing:  # not a play: it replaces no play order
                 self.standing.setdefault(name, {})[str(c.hand)] = c.written.standing
@@ -156,7 +177,25 @@ class OrderBook:
                 ],
             }
         )
-        return Receipt(name, game.turn, checked, ignored, self.mine(name), self.missing(name))
+        return Receipt(name, game.turn, checked, ignored, self.mine(name), self.missing(name), proxy)
+
+    def _ask_proxy(self, name: str, text: str, now: str, source: str) -> str | None:
+        """Record a PROXY ON / PROXY OFF in ``text``: from then on the proxy plays
+        (or stops playing) the player's missing orders. "refused" where the
+        campaign forbids the proxy (``proxy: false``), "everyone" where it plays
+        for everyone anyway (``nmr: proxy``)."""
+        wanted = proxy_request(text)
+        if wanted is None:
+            return None
+        if not self.proxy_allowed:
+            return "refused"
+        self.proxy[name] = {"proxy": wanted, "received": now, "source": source}
+        self._proxy_changed = True
+        return "everyone" if self.proxy_everyone else wanted
+
+    def proxy_on(self, name: str) -> bool:
+        """Whether ``name`` has asked for the proxy (and not stopped it)."""
+        return self.proxy_allowed and self.proxy.get(name, {}).get("proxy") == "on"
 
     def clear(self, player: str, source: str = "gm") -> None:
         """Drop every order of ``player`` for the awaited turn."""
@@ -177,6 +216,9 @@ class OrderBook:
         store.write_orders(self.turn, self.on_file)
         if self.standing:
             store.write_standing(self.turn, self.standing)
+        if self._proxy_changed:
+            store.write_proxy(self.proxy)
+            self._proxy_changed = False
         store.log_submissions(self.turn, self.log)
         self.log = []
 

@@ -126,6 +126,10 @@ def game_record(
         unnamed = sorted((h for h, r in recs.items() if r.get("target_text")), key=int)
         if unnamed:
             entry["unnamed"] = unnamed
+        # The hands whose missing order the proxy played: the report marks them so.
+        by_proxy = sorted((h for h, r in recs.items() if r.get("status") == "proxy"), key=int)
+        if by_proxy:
+            entry["proxy"] = by_proxy
         turns.append(entry)
     return build_record(campaign, players, seed, start, turns, final, report)
 

@@ -567,6 +567,7 @@ def _public_views(table: Table, hand, events: list, order: dict | None) -> list[
         view = event_view(table, e)
         if e.kind == "played":
             view["target_text"] = (order or {}).get("target_text")
+            view["proxy"] = (order or {}).get("status") == "proxy"  # no order: the proxy played it
             # A play with nobody to take it: the others are all out, or those
             # still in are protected. No play with no effect knocks anyone out,
             # so the hand after the turn tells which.

@@ -66,6 +66,7 @@ PUBLIC_REPORT = f"{TURN_REPORTS}/public.txt"
 
 ROSTER = "roster.json"  # the seats' names after `pbem replace`
 DEADLINES = "deadlines.json"  # deadlines moved by `pbem deadline`
+PROXY = "proxy.json"  # who asked for the proxy (PROXY ON / PROXY OFF)
 MAIL = Path("mail")
 RECEIVED = MAIL / "received"  # every message as it came, byte for byte
 RECEIVED_INDEX = MAIL / "received.jsonl"  # what became of each
@@ -494,6 +495,15 @@ class CampaignStore:
 
     def write_roster(self, names: list[str]) -> None:
         write_atomic(self.root / ROSTER, dump_json(names))
+
+    # -- who asked for the proxy ------------------------------------------------------------------
+    def read_proxy(self) -> dict[str, dict]:
+        """Player -> their latest PROXY ON / PROXY OFF (``{"proxy": "on", "received", "source"}``)."""
+        path = self.root / PROXY
+        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+    def write_proxy(self, requests: dict[str, dict]) -> None:
+        write_atomic(self.root / PROXY, dump_json(requests))
 
     # -- deadlines moved by the GM, notes for the next report ----------------------------
     def read_deadlines(self) -> dict[str, str]:

@@ -66,6 +66,7 @@ def remind(campaign: Campaign, again: bool = False) -> list[str]:
         outbox = Outbox(campaign.folder)
         renderer = Renderer(campaign.store.templates_dir())
         drafted = []
+        proxied = campaign.proxied(pos)  # their missing orders go to the proxy, not the default
         for name, hands in campaign.missing_orders().items():
             if name in this_turn and not again:
                 continue
@@ -80,6 +81,7 @@ def remind(campaign: Campaign, again: bool = False) -> list[str]:
                     "title": config.title,
                     "deadline": campaign.deadline_text(deadline),
                     "left": _left(deadline, campaign.now()),
+                    "proxy": name in proxied,
                     "choices": {
                         h: choices(pos.players, pos.game.hand(h), pos.players.index(name)) for h in hands
                     },
