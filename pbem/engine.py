@@ -653,6 +653,10 @@ class Targets(Enum):
     PAIR_ANY = "two players, oneself allowed"  # the Cardinal
     PAIR_OTHERS = "one or two other players"  # the Baroness
 
+    def __bool__(self) -> bool:
+        """False for a card that chooses nobody (``if rule.targets:``, as with the bare 0 it replaces)."""
+        return self is not Targets.NONE
+
     @property
     def players(self) -> int:
         """How many players the card chooses: 0, 1 or 2."""

@@ -333,6 +333,8 @@ def test_every_card_has_its_rule_in_the_table():
     assert set(CARD_RULES) == set(Card)
     assert TARGETED & set(CLASSIC_CARDS) == {GUARD, SPY, BARON, PRINCE, KING}
     assert CARD_RULES[PRINCE].targets == ANY and CARD_RULES[GUARD].targets == OTHER
+    # A card that chooses nobody reads false, as the 0 the Targets enum replaced did.
+    assert [c for c in CLASSIC_CARDS if not CARD_RULES[c].targets] == [HANDMAID, COUNTESS, PRINCESS]
     assert [c for c in CLASSIC_CARDS if CARD_RULES[c].guesses] == [GUARD]
 
 
