@@ -1103,14 +1103,8 @@ def _end_hand(hand: Hand, out: list | None) -> None:
         _end_premium(hand, out)
         return
     cards, alive = hand.cards, hand.alive
-    shown = []
-    best = 0
-    for p in range(len(cards)):  # plain loops: this runs once per hand in the benchmark
-        if alive[p]:
-            card = cards[p][0]
-            shown.append((p, card))
-            if card > best:
-                best = card
+    shown = [(p, cards[p][0]) for p in range(len(cards)) if alive[p]]
+    best = max([card for _, card in shown])  # a classic card's value is its rank
     tied = [p for p, card in shown if card == best]
     totals: tuple[tuple[int, int], ...] = ()
     if len(tied) > 1:

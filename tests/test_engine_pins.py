@@ -1,0 +1,98 @@
+"""Rules of the engine that mutation testing (mutmut, CONTRIBUTING.md) found no
+rule test pinning: each test here kills mutants of pbem/engine.py that
+survived the rule tests (README, "Mutation testing")."""
+
+from __future__ import annotations
+
+from rulekit import (
+    BISHOP,
+    GUARD,
+    HANDMAID,
+    KING,
+    PRINCE,
+    PRINCESS,
+    SPY,
+    SYCOPHANT,
+    hand,
+    knock_out,
+    of,
+    only,
+    play,
+    six,
+)
+
+from pbem.engine import Game, Hand, Order, hand_rng, play_turn, resolve_turn, shuffled_deck
+
+
+def test_a_premium_hand_with_one_winner_has_no_totals_and_no_active_player():
+    h = six({1: KING, 2: SPY}, draw=HANDMAID)
+    knock_out(h, 3, 4, 5)
+    h.pile.clear()
+    h.cards[0] = [HANDMAID, GUARD]
+    end = only(play(h, Order(HANDMAID)), "ended")
+    assert end.winners == (1,) and end.totals == ()
+    assert h.ended and h.active is None
+
+
+def test_a_premium_hand_won_by_the_last_player_in_shows_no_values():
+    h = six({1: KING}, draw=GUARD)
+    knock_out(h, 2, 3, 4, 5)
+    events = play(h, Order(GUARD, 1, 6))
+    assert only(events, "ended").winners == (0,)
+    assert of(events, "values") == []
+
+
+def test_a_mark_still_standing_when_the_hand_ends_is_gone():
+    h = six({1: KING}, draw=SYCOPHANT)
+    knock_out(h, 2, 3, 4, 5)
+    h.pile.clear()
+    play(h, Order(SYCOPHANT, 1))
+    assert h.ended and h.marked is None
+
+
+def test_a_copy_of_a_game_is_the_same_game():
+    game = Game.new(3, {n: shuffled_deck("copy", n) for n in range(1, 14)})
+    for _ in range(3):
+        game, _ = resolve_turn(game, {}, "copy")
+    game.finished, game.winners = False, (1,)
+    assert game.copy().to_dict() == game.to_dict()
+    assert Game.from_dict(game.to_dict()).winners == (1,)
+
+
+def test_a_hand_whose_set_aside_card_was_drawn_round_trips():
+    h = hand(3, 1, {0: PRINCE, 1: GUARD, 2: GUARD}, draw=GUARD, set_aside=KING)
+    h.pile.clear()
+    play(h, Order(PRINCE, 1))
+    assert h.set_aside is None
+    again = Hand.from_dict(h.to_dict())
+    assert again.set_aside is None and again.to_dict() == h.to_dict()
+    assert again.bishop_discard == [False, False, False]
+
+
+def test_a_premium_hand_read_back_plays_a_bishop_hit_directly():
+    h = Hand.from_dict(six({1: KING}, draw=BISHOP).to_dict())
+    play(h, Order(BISHOP, 1, 6))
+    assert h.bonus == [(0, BISHOP)]
+
+
+def test_card_names_in_a_state_are_read_in_any_case():
+    data = hand(3, 1, {0: GUARD, 1: PRINCESS, 2: SPY}, draw=KING).to_dict()
+    data["cards"][1] = ["princess"]
+    assert Hand.from_dict(data).cards[1] == [PRINCESS]
+
+
+def test_resolve_turn_draws_each_hands_choices_from_hand_rng_of_the_seed_turn_and_hand():
+    game = Game.new(4, {n: shuffled_deck("rng", n) for n in range(1, 14)})
+    game, _ = resolve_turn(game, {}, "rng")  # turn 2: the turn number counts
+    _, events = resolve_turn(game, {}, "rng")
+    for number in (1, 7, 13):
+        h = game.hand(number).copy()
+        out: list = []
+        play_turn(h, None, hand_rng("rng", 2, number), out)
+        assert [e for e in events if getattr(e, "hand", None) == number] == out
+
+
+def test_resolve_turn_without_events_builds_none():
+    game = Game.new(3, {n: shuffled_deck("quiet", n) for n in range(1, 14)})
+    new, events = resolve_turn(game, {}, "quiet", events=False)
+    assert events == [] and new.turn == 2
