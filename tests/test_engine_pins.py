@@ -5,7 +5,9 @@ survived the rule tests (README, "Mutation testing")."""
 from __future__ import annotations
 
 from rulekit import (
+    BARONESS,
     BISHOP,
+    CARDINAL,
     GUARD,
     HANDMAID,
     KING,
@@ -21,7 +23,7 @@ from rulekit import (
     six,
 )
 
-from pbem.engine import Game, Hand, Order, hand_rng, play_turn, resolve_turn, shuffled_deck
+from pbem.engine import Game, Hand, Order, choose_pair, hand_rng, play_turn, resolve_turn, shuffled_deck
 
 
 def test_a_premium_hand_with_one_winner_has_no_totals_and_no_active_player():
@@ -96,3 +98,14 @@ def test_resolve_turn_without_events_builds_none():
     game = Game.new(3, {n: shuffled_deck("quiet", n) for n in range(1, 14)})
     new, events = resolve_turn(game, {}, "quiet", events=False)
     assert events == [] and new.turn == 2
+
+
+def test_choose_pair_says_whom_a_two_player_order_will_act_on_as_the_play_chooses():
+    h = six({1: KING, 2: PRINCESS}, draw=CARDINAL)
+    assert choose_pair(h, 0, CARDINAL, 1, 2, 2) == (1, 2, 1)
+    h.protected[1] = True  # redirected past seat 2, the other one named: seat 3
+    chosen = choose_pair(h, 0, CARDINAL, 1, 2, None)
+    assert chosen == (3, 2, 0)
+    assert only(play(h, Order(CARDINAL, 1, None, 2)), "chose").chosen == chosen[:-1]
+    h = six({1: KING}, draw=BARONESS)
+    assert 0 not in choose_pair(h, 0, BARONESS, 0, 2, None)  # the Baroness never looks at her own player
