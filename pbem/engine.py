@@ -1197,7 +1197,7 @@ class Game:
         out: dict[int, list[int]] = {seat: [] for seat in range(self.players)}
         if not self.finished:
             for hand in self.hands:
-                if not hand.ended and hand.active is not None:  # a hand in play has an active player
+                if hand.active is not None:  # an ended hand has none
                     out[hand.active].append(hand.number)
         return out
 

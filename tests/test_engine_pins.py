@@ -4,10 +4,12 @@ survived the rule tests (README, "Mutation testing")."""
 
 from __future__ import annotations
 
+import pytest
 from rulekit import (
     BARONESS,
     BISHOP,
     CARDINAL,
+    COUNTESS,
     GUARD,
     HANDMAID,
     KING,
@@ -109,3 +111,37 @@ def test_choose_pair_says_whom_a_two_player_order_will_act_on_as_the_play_choose
     assert only(play(h, Order(CARDINAL, 1, None, 2)), "chose").chosen == chosen[:-1]
     h = six({1: KING}, draw=BARONESS)
     assert 0 not in choose_pair(h, 0, BARONESS, 0, 2, None)  # the Baroness never looks at her own player
+
+
+def test_a_turn_in_which_no_hand_ends_has_no_token_events():
+    game = Game.new(3, {n: shuffled_deck("none", n) for n in range(1, 14)})
+    _, events = resolve_turn(game, {}, "none")  # one play a hand: no 3-player hand can end on turn 1
+    assert of(events, "ended") == [] and events
+    assert of(events, "tokens") == [] and of(events, "card_tokens") == []
+
+
+def test_the_players_completed_at_random_vary_with_the_generator():
+    seen = set()
+    for seed in range(30):
+        h = six({1: KING}, draw=BARONESS)
+        h.cards[0] = [BARONESS, BARONESS]
+        seen.add(only(play(h, None, seed), "chose").chosen)
+    assert len({chosen[0] for chosen in seen}) > 2
+
+
+def test_a_bishops_discarded_princess_knocks_out_in_the_events_and_a_discard_draws_for_the_bishop():
+    h = six({1: PRINCESS}, draw=BISHOP)
+    h.bishop_discard[1] = True
+    assert only(play(h, Order(BISHOP, 1, 8)), "eliminated").seat == 1
+    h = six({1: KING}, draw=BISHOP)
+    h.bishop_discard[1] = True
+    assert only(play(h, Order(BISHOP, 1, 6)), "card_drew").cause == BISHOP
+
+
+def test_the_engine_says_which_play_it_refuses():
+    h = hand(3, 1, {0: GUARD, 1: GUARD, 2: PRINCE}, draw=SPY)
+    with pytest.raises(ValueError, match="hand 1: seat 0 does not hold the King"):
+        play(h, Order(KING, 1))
+    h = hand(3, 1, {0: COUNTESS, 1: GUARD, 2: SPY}, draw=KING)
+    with pytest.raises(ValueError, match="hand 1: the Countess must be played"):
+        play(h, Order(KING, 1))
