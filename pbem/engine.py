@@ -461,7 +461,21 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
         if pair is not None:
             out.append(_new(ev.Chose, (number, seat, card, (target, second), pair[:-1])))
     effect(hand, seat, recipient, guess, out)
-    _next_turn(hand, seat, out)
+
+    # End the hand (RULES 7) or pass the turn to the next player still in, whose protection ends and
+    # who draws (RULES 2, 4): inlined, the hot path; no event for it (the new state has it).
+    alive = hand.alive
+    pile = hand.pile
+    if not pile or alive.count(True) == 1:
+        _end_hand(hand, out)
+        return
+    n = len(alive)
+    nxt = (seat + 1) % n
+    while not alive[nxt]:
+        nxt = (nxt + 1) % n
+    hand.active = nxt
+    hand.protected[nxt] = False
+    hand.cards[nxt].append(pile.pop())
 
 
 def _check_legal(hand: Hand, seat: int, held: list[Card], card: Card) -> None:
@@ -499,24 +513,6 @@ def _choose_one(
     if hand.protected[target]:
         return redirect(hand, seat, card, target), True, False
     return target, False, False
-
-
-def _next_turn(hand: Hand, seat: int, out: list | None) -> None:
-    """End the hand (RULES 7) or pass the turn to the next player still in, whose
-    protection ends and who draws (RULES 2, 4). Who is active next and what they
-    drew is read from the new state, so no event is spent on it."""
-    alive = hand.alive
-    pile = hand.pile
-    if not pile or alive.count(True) == 1:
-        _end_hand(hand, out)
-        return
-    n = len(alive)
-    nxt = (seat + 1) % n
-    while not alive[nxt]:
-        nxt = (nxt + 1) % n
-    hand.active = nxt
-    hand.protected[nxt] = False
-    hand.cards[nxt].append(pile.pop())
 
 
 def _choose_pair(
