@@ -145,3 +145,56 @@ def test_the_engine_says_which_play_it_refuses():
     h = hand(3, 1, {0: COUNTESS, 1: GUARD, 2: SPY}, draw=KING)
     with pytest.raises(ValueError, match="hand 1: the Countess must be played"):
         play(h, Order(KING, 1))
+
+
+def test_a_plain_cardinal_play_is_neither_redirected_nor_completed():
+    h = six({1: KING, 2: PRINCESS}, draw=CARDINAL)
+    played = only(play(h, Order(CARDINAL, 1, None, 2)), "played")
+    assert played.redirected is False and played.random_target is False
+
+
+def test_the_marked_player_playing_a_baroness_has_no_effect_and_nothing_was_redirected():
+    h = six({1: KING}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 1))
+    h.cards[1] = [KING, BARONESS]
+    events = play(h, Order(BARONESS, 2, None, 3))
+    played = only(events, "played")
+    assert played.recipient is None and played.redirected is False and played.random_target is False
+    assert of(events, "baroness_saw") == [] and of(events, "chose") == []
+
+
+def test_a_cardinal_with_one_player_named_and_no_look_looks_at_the_one_named():
+    for seed in range(10):
+        h = six({1: KING}, draw=CARDINAL)
+        saw = only(play(h, Order(CARDINAL, 1), seed), "cardinal_saw")
+        assert saw.other == 1
+
+
+def test_the_marked_player_looking_at_themselves_with_a_cardinal_sees_their_own_new_card():
+    h = six({1: GUARD, 3: KING, 4: PRINCESS}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 1))
+    h.cards[1] = [GUARD, CARDINAL]
+    events = play(h, Order(CARDINAL, 3, None, 4, look=1))  # the mark takes the first slot: seat 1
+    assert only(events, "chose").chosen == (1, 4)
+    saw = only(events, "cardinal_saw")
+    assert (saw.other, saw.card) == (1, PRINCESS)
+
+
+def test_a_baroness_with_no_player_named_is_completed_with_one():
+    h = six({1: KING}, draw=BARONESS)
+    events = play(h, Order(BARONESS))
+    assert only(events, "played").random_target and len(of(events, "baroness_saw")) == 1
+
+
+def test_a_cardinal_naming_a_seat_past_the_last_is_completed():
+    h = six({1: KING}, draw=CARDINAL)
+    events = play(h, Order(CARDINAL, 1, None, 6))
+    assert only(events, "played").random_target and 6 not in only(events, "chose").chosen
+
+
+def test_a_hand_keeps_its_set_aside_card_and_a_classic_hand_stays_classic_through_plain_data():
+    h = hand(3, 1, {0: GUARD, 1: PRINCESS, 2: SPY}, draw=KING, set_aside=PRINCE)
+    data = h.to_dict()
+    assert "bishop_discard" not in data and "marked" not in data
+    again = Hand.from_dict(data)
+    assert again.set_aside == PRINCE and again.premium is False
