@@ -198,3 +198,15 @@ def test_a_hand_keeps_its_set_aside_card_and_a_classic_hand_stays_classic_throug
     assert "bishop_discard" not in data and "marked" not in data
     again = Hand.from_dict(data)
     assert again.set_aside == PRINCE and again.premium is False
+
+
+def test_the_tables_derived_again_from_the_entries_are_the_ones_import_built():
+    # mutmut switches a mutant on in the functions a test calls: the tables built at import
+    # are the clean ones, those derived here the mutant's.
+    from pbem import engine
+
+    names = ["_PLAY", "_SELF_OK", "_ON_GUESSED", "_OUT_IF_DISCARDED", "_ON_KNOCKED_OUT", "_END_VALUES"]
+    names += ["_END_BONUSES", "_bind_next", "_FORCED", "_NMR_CHOICE", "TARGETED", "PAIRED"]
+    built = {name: getattr(engine, name) for name in names}
+    engine._derive_tables()
+    assert {name: getattr(engine, name) for name in names} == built
