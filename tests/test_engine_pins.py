@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 from rulekit import (
+    ASSASSIN,
+    BARON,
     BARONESS,
     BISHOP,
     CARDINAL,
@@ -210,3 +212,34 @@ def test_the_tables_derived_again_from_the_entries_are_the_ones_import_built():
     built = {name: getattr(engine, name) for name in names}
     engine._derive_tables()
     assert {name: getattr(engine, name) for name in names} == built
+
+
+def test_a_finished_game_refuses_another_turn_and_says_why():
+    game = Game.new(3, {n: shuffled_deck("over", n) for n in range(1, 14)})
+    game.finished = True
+    with pytest.raises(ValueError, match="^the game is over$"):
+        resolve_turn(game, {}, "over")
+
+
+def test_a_prince_says_its_new_card_came_from_the_pile_and_the_princess_from_no_draw():
+    h = hand(3, 1, {0: PRINCE, 1: BARON, 2: GUARD}, draw=GUARD, pile=[KING])
+    assert only(play(h, Order(PRINCE, 1)), "prince").from_set_aside is False
+    h = hand(3, 1, {0: PRINCE, 1: PRINCESS, 2: GUARD}, draw=GUARD)
+    assert only(play(h, Order(PRINCE, 1)), "prince").from_set_aside is False
+
+
+def test_the_assassin_struck_event_carries_the_guess():
+    h = six({1: ASSASSIN}, draw=KING)
+    assert only(play(h, Order(GUARD, 1, 3)), "assassin").guess == 3
+
+
+def test_a_player_knocked_out_is_out_and_unprotected_in_plain_data():
+    h = hand(3, 1, {0: GUARD, 1: KING, 2: SPY}, draw=PRINCE)
+    play(h, Order(GUARD, 2, SPY))
+    data = h.to_dict()
+    assert data["alive"] == [True, True, False] and data["protected"] == [False, False, False]
+
+
+def test_a_new_game_is_not_finished_in_plain_data():
+    game = Game.new(3, {n: shuffled_deck("new", n) for n in range(1, 14)})
+    assert game.to_dict()["finished"] is False
