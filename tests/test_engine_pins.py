@@ -243,3 +243,22 @@ def test_a_player_knocked_out_is_out_and_unprotected_in_plain_data():
 def test_a_new_game_is_not_finished_in_plain_data():
     game = Game.new(3, {n: shuffled_deck("new", n) for n in range(1, 14)})
     assert game.to_dict()["finished"] is False
+
+
+def flags(events: list) -> tuple[bool, bool]:
+    played = only(events, "played")
+    return played.redirected, played.random_target
+
+
+def test_a_one_player_cards_flags_say_exactly_what_became_of_the_target():
+    h = hand(3, 1, {0: GUARD, 1: KING, 2: SPY}, draw=PRINCE)
+    assert flags(play(h, Order(GUARD, 1, SPY))) == (False, False)  # as written
+    h = hand(3, 1, {0: GUARD, 1: KING, 2: SPY}, draw=PRINCE)
+    assert flags(play(h, Order(GUARD, 3, SPY))) == (False, True)  # seat 3 of 3: completed
+    h = hand(3, 1, {0: GUARD, 1: KING, 2: SPY}, draw=PRINCE)
+    h.protected[1] = True
+    assert flags(play(h, Order(GUARD, 1, SPY))) == (True, False)  # redirected
+    h = six({1: KING, 2: SPY}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 2))
+    h.cards[1] = [KING, GUARD]
+    assert flags(play(h, Order(GUARD, 3, 2))) == (False, False)  # the mark chose
