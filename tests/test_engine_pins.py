@@ -262,3 +262,26 @@ def test_a_one_player_cards_flags_say_exactly_what_became_of_the_target():
     play(h, Order(SYCOPHANT, 2))
     h.cards[1] = [KING, GUARD]
     assert flags(play(h, Order(GUARD, 3, 2))) == (False, False)  # the mark chose
+
+
+def test_a_baroness_with_one_player_named_and_an_nmr_cardinal_are_not_completed_orders():
+    h = six({1: KING}, draw=BARONESS)
+    assert flags(play(h, Order(BARONESS, 1))) == (False, False)
+    h = six({1: KING}, draw=CARDINAL)
+    h.cards[0] = [CARDINAL, CARDINAL]
+    assert flags(play(h, None)) == (False, False)
+
+
+def test_the_game_over_event_names_the_winners():
+    game = Game.new(3, {n: shuffled_deck("end", n) for n in range(1, 14)})
+    game.tokens = [4, 0, 0]
+    h = game.hand(1)
+    h.cards = [[GUARD, SPY], [KING], []]
+    h.alive = [True, True, False]
+    _, events = resolve_turn(game, {1: Order(GUARD, 1, KING)}, "x")
+    assert events[-1].kind == "game_over" and events[-1].winners == (0,)
+
+
+def test_a_baroness_naming_herself_second_is_completed():
+    h = six({1: KING}, draw=BARONESS)
+    assert flags(play(h, Order(BARONESS, 1, None, 0))) == (False, True)
