@@ -22,7 +22,8 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, cast
+from enum import Enum
+from typing import Any, Protocol, cast
 
 from . import events as ev
 from .cards import (
@@ -329,23 +330,24 @@ def legal_cards(held: list[Card]) -> list[Card]:
 
 
 def may_target_self(card: Card) -> bool:
-    """Whether the card may choose its own player (the Prince)."""
-    return CARD_RULES[card].targets == ANY
+    """Whether the card may choose its own player (the Prince, the Sycophant)."""
+    return CARD_RULES[card].targets is Targets.ANY
 
 
 def redirect(hand: Hand, seat: int, card: Card, target: int) -> int | None:
     """RULES 4: the next player after a protected ``target``, around the board,
     still in and not protected; the acting player is skipped unless the card may
-    target them (the Prince). None when nobody qualifies (a Prince then falls
-    back on the player)."""
+    target them (the Prince). None when nobody qualifies; a card that may target
+    its player always finds them on the way round (the active player is still in
+    and no longer protected), so a Prince falls back on its player here."""
     n = len(hand.alive)
     alive, protected = hand.alive, hand.protected
-    self_ok = CARD_RULES[card].targets in (ANY, PAIR_ANY)
+    self_ok = _SELF_OK[card]
     for step in range(1, n):
         p = (target + step) % n
         if alive[p] and not protected[p] and (p != seat or self_ok):
             return p
-    return seat if self_ok else None
+    return None
 
 
 def random_target(hand: Hand, seat: int, card: Card, rng: random.Random) -> int | None:
@@ -361,7 +363,7 @@ def random_target(hand: Hand, seat: int, card: Card, rng: random.Random) -> int 
         if p != seat and alive[p] and not protected[p]:
             break
     else:
-        return seat if CARD_RULES[card].targets == ANY else None
+        return seat if CARD_RULES[card].targets is Targets.ANY else None
     while True:
         p = int(rng.random() * n)
         if p != seat and alive[p] and not protected[p]:
@@ -404,6 +406,9 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     ``order`` None means no order was received: the NMR defaults apply.
     The order must be legal (card held, Countess rule kept): the orders layer
     rejects anything else before it gets here.
+
+    What a card does is read from its entry in :data:`CARD_RULES` (through the
+    tables derived from it): whom it chooses, whether it guesses, its effect.
     """
     seat = hand.active
     assert seat is not None, "an ended hand has no play"
@@ -411,7 +416,7 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     number = hand.number
     nmr = order is None
     target: int | None
-    guess: Card | int | None
+    guess: Guess
     second: int | None
     look: int | None
     if order is None:
@@ -419,44 +424,28 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
         target = guess = second = look = None
     else:
         card, target, guess, second, look = order
-        if card not in held:
-            raise ValueError(f"hand {number}: seat {seat} does not hold the {card.title}")
-        forced = forced_card(held)
-        if forced is not None and card != forced:
-            raise ValueError(f"hand {number}: the {forced.title} must be played")
+        _check_legal(hand, seat, held, card)
     held.remove(card)
     hand.discards[seat].append(card)
 
-    effect, targets, guesses = _PLAY[card]
-    recipient: int | tuple | None = None  # a seat; for the Cardinal and the Baroness, the pair's tuple
+    effect, targets, guesses, chooses = _PLAY[card]
+    recipient: int | tuple | None  # a seat; for two-player cards, the chosen tuple (_choose_pair)
     pair: tuple | None = None
     redirected = random_tgt = random_gss = False
     marked = hand.marked
     if marked is not None:
         hand.marked = None  # the mark binds the next play only, whatever it is (RULES 10.3)
-    if not targets:
-        first = None
-    elif targets >= PAIR_ANY:
+    if not chooses:
+        recipient = first = None
+    elif chooses == 2:
         pair, redirected, random_tgt = _choose_pair(
             hand, seat, targets, target, second, look, marked, nmr, rng
         )
         recipient = pair
         first = pair[0] if pair else None
-    elif marked is not None:  # the Sycophant's mark chooses the target (RULES 10.3)
-        first = recipient = marked if (marked != seat or targets == ANY) else None
     else:
-        alive = hand.alive
-        if target is None or not (
-            0 <= target < len(alive) and alive[target] and (target != seat or targets == ANY)
-        ):  # unusable as written (RULES 3): completed with a random target
-            recipient = random_target(hand, seat, card, rng)
-            random_tgt = not nmr
-        elif hand.protected[target]:
-            recipient = redirect(hand, seat, card, target)
-            redirected = True
-        else:
-            recipient = target
-        first = recipient
+        first, redirected, random_tgt = _choose_one(hand, seat, card, targets, target, marked, nmr, rng)
+        recipient = first
     if not guesses:
         guess = None
     elif first is not None and (guess is None or guess == GUARD):
@@ -466,17 +455,15 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
         out.append(
             _new(_Played, (number, seat, card, target, first, guess, nmr, random_tgt, random_gss, redirected))
         )
-        if marked is not None and targets:
-            named = (target,) if targets < PAIR_ANY else (target, second)
+        if marked is not None and chooses:
+            named = (target,) if chooses == 1 else (target, second)
             out.append(_new(ev.MarkFollowed, (number, seat, marked, named, recipient is not None)))
         if pair is not None:
             out.append(_new(ev.Chose, (number, seat, card, (target, second), pair[:-1])))
     effect(hand, seat, recipient, guess, out)
 
-    # End the hand (RULES 7) or pass the turn to the next player still in, whose
-    # protection ends and who draws (RULES 2, 4). Inlined: this is the hot path.
-    # Who is active next and what they drew is read from the new state, so no
-    # event is spent on it.
+    # End the hand (RULES 7) or pass the turn to the next player still in, whose protection ends and
+    # who draws (RULES 2, 4): inlined, the hot path; no event for it (the new state has it).
     alive = hand.alive
     pile = hand.pile
     if not pile or alive.count(True) == 1:
@@ -491,10 +478,47 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     hand.cards[nxt].append(pile.pop())
 
 
+def _check_legal(hand: Hand, seat: int, held: list[Card], card: Card) -> None:
+    """Refuse an order the orders layer should never have let through."""
+    if card not in held:
+        raise ValueError(f"hand {hand.number}: seat {seat} does not hold the {card.title}")
+    forced = forced_card(held)
+    if forced is not None and card != forced:
+        raise ValueError(f"hand {hand.number}: the {forced.title} must be played")
+
+
+def _choose_one(
+    hand: Hand,
+    seat: int,
+    card: Card,
+    targets: Targets,
+    target: int | None,
+    marked: int | None,
+    nmr: bool,
+    rng: random.Random,
+) -> tuple[int | None, bool, bool]:
+    """The player a one-player card acts on (RULES 3-5): the one named when
+    usable, the next one round when protected, a random one when unusable; a
+    mark chooses instead (:data:`CARD_RULES`' ``binds_next``).
+
+    Returns (recipient, redirected, completed); recipient None: no effect."""
+    if marked is not None:
+        bound = _bind_next(marked, seat, targets, [target])
+        return (bound[0] if bound else None), False, False
+    alive = hand.alive
+    if target is None or not (
+        0 <= target < len(alive) and alive[target] and (target != seat or targets is Targets.ANY)
+    ):  # unusable as written (RULES 3): completed with a random target
+        return random_target(hand, seat, card, rng), False, not nmr
+    if hand.protected[target]:
+        return redirect(hand, seat, card, target), True, False
+    return target, False, False
+
+
 def _choose_pair(
     hand: Hand,
     seat: int,
-    targets: int,
+    targets: Targets,
     first: int | None,
     second: int | None,
     look: int | None,
@@ -505,26 +529,26 @@ def _choose_pair(
     """The players of a Cardinal (PAIR_ANY: two, oneself allowed) or a Baroness
     (PAIR_OTHERS: one or two others), RULES 10.3: each named player still usable
     is taken, a protected one redirected (never onto the other one's player), an
-    unusable one completed at random; the mark replaces the first named unless
-    one of the two is the marked player.
+    unusable one completed at random; a mark rewrites the names first
+    (:data:`CARD_RULES`' ``binds_next``).
 
     Returns (chosen, redirected, completed): ``chosen`` is the players chosen
     and, last, for the Cardinal the slot (0 or 1) the player looks at; None
     when the card has no effect (fewer than two for the Cardinal, none for the
     Baroness)."""
-    cardinal = targets == PAIR_ANY
+    cardinal = targets is Targets.PAIR_ANY
     n = len(hand.alive)
     alive, protected = hand.alive, hand.protected
     redirected = completed = False
-    names = [first, second]
+    names: list[int | None] = [first, second]
     # The look follows its slot: whoever takes the looked-at player's place, by the mark or by
     # redirection, is looked at (RULES 10.3); so the slot is read before the mark replaces anyone.
     look_slot: int | None = names.index(look) if look is not None and look in names else None
     if marked is not None:
-        if not cardinal and marked == seat:
-            return None, False, False  # the Baroness cannot choose her own player: no effect
-        if marked not in names:
-            names[0] = marked
+        bound = _bind_next(marked, seat, targets, names)
+        if bound is None:
+            return None, False, False
+        names = bound
     if look_slot is None and look is not None and look in names:
         look_slot = names.index(look)
     chosen: list[int | None] = []
@@ -613,6 +637,108 @@ def _draw_replacement(hand: Hand, seat: int, cause: Card, out: list | None) -> b
     return from_set_aside
 
 
+# -- the cards' rules ------------------------------------------------------------
+
+
+class Targets(Enum):
+    """Whom a card chooses (RULES 3, 4, 10.3)."""
+
+    NONE = "nobody"
+    OTHER = "another player still in"
+    ANY = "any player still in, oneself included"  # the Prince, the Sycophant
+    PAIR_ANY = "two players, oneself allowed"  # the Cardinal
+    PAIR_OTHERS = "one or two other players"  # the Baroness
+
+    def __bool__(self) -> bool:
+        """False for a card that chooses nobody (``if rule.targets:``, as with the bare 0 it replaces)."""
+        return self is not Targets.NONE
+
+    @property
+    def players(self) -> int:
+        """How many players the card chooses: 0, 1 or 2."""
+        return 0 if self is Targets.NONE else 2 if self in _PAIRS else 1
+
+    @property
+    def self_allowed(self) -> bool:
+        """Whether the card may choose its own player."""
+        return self is Targets.ANY or self is Targets.PAIR_ANY
+
+
+_PAIRS = (Targets.PAIR_ANY, Targets.PAIR_OTHERS)
+
+#: The names pbem used before :class:`Targets` (other modules import them).
+NO_TARGET, OTHER, ANY, PAIR_ANY, PAIR_OTHERS = Targets
+
+#: A guess: a card in classic games, a number (RULES 10.2) in Premium ones.
+Guess = Card | int | None
+
+
+class Effect(Protocol):
+    """What a card does when played, on a hand (mutated) by the player at
+    ``seat``: ``recipient`` is the player it acts on, None when it chooses
+    nobody or nobody could be chosen; ``guess`` the Guard's or the Bishop's
+    guess, completed; events go to ``out`` unless it is None."""
+
+    def __call__(
+        self, hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None, /
+    ) -> None: ...
+
+
+class PairEffect(Protocol):
+    """The effect of a card that chooses two players (the Cardinal, the Baroness):
+    ``chosen`` is :func:`_choose_pair`'s tuple, the players then the looked-at
+    slot, or None: no effect."""
+
+    def __call__(
+        self, hand: Hand, seat: int, chosen: tuple | None, guess: Guess, out: list | None, /
+    ) -> None: ...
+
+
+#: What happens when a Guard is played on the card's holder, instead of the
+#: guess being checked (the Assassin): (hand, the Guard's player, the holder,
+#: the guess, out). The Bishop's guess never calls it (RULES 10.3).
+OnGuessed = Callable[[Hand, int, int, Guess, list | None], None]
+
+#: What happens when a player with the card on their discards is knocked out
+#: (the Constable): (hand, seat, out).
+OnKnockedOut = Callable[[Hand, int, list | None], None]
+
+#: The card's part in the values at the end of a Premium hand (RULES 10.4):
+#: (hand, seat -> card held by each player still in, seat -> value), the values
+#: changed in place; each starts at the rank of the card held.
+EndValue = Callable[[Hand, Mapping[int, Card], dict[int, float]], None]
+
+#: Tokens the card gives once the hand's winners are known (the Jester): (hand)
+#: -> None, appending (seat, card) to ``hand.bonus``.
+EndBonus = Callable[[Hand], None]
+
+#: How the mark the card puts on a player (``hand.marked``) binds the next play
+#: (the Sycophant): (marked, the next player, the next card's targets, the
+#: players named) -> the players to choose, or None: the play has no effect.
+Binding = Callable[[int, int, Targets, list[int | None]], list[int | None] | None]
+
+
+class CardRule(NamedTuple):
+    """Everything the engine knows about one card (RULES 3-6, 10), as
+    plammens/loveletter puts each card's rule on the card. A card is one entry
+    in :data:`CARD_RULES`: its effect and every hook by which it acts from
+    elsewhere (from the hand, from the discards, at the end of the hand, on the
+    next play). Its events go in pbem/events.py, its wording in
+    templates/_events.txt.j2, its order words in pbem/orders.py."""
+
+    effect: Effect | PairEffect
+    targets: Targets = Targets.NONE  # NMR prefers other players
+    guesses: bool = False  # names a card or number (Guard, Bishop); a missing one is drawn at random
+    must_play_with: frozenset[Card] = frozenset()  # played when held with one of these (the Countess)
+    nmr_avoid: bool = False  # the NMR default plays the other card (the Princess)
+    out_if_discarded: bool = False  # its holder is out when made to discard it (the Princess)
+    on_guessed: OnGuessed | None = None  # the Assassin
+    on_knocked_out: OnKnockedOut | None = None  # from the discards: the Constable
+    end_value: EndValue | None = None  # the Count, the Bishop
+    end_bonus: EndBonus | None = None  # the Jester
+    binds_next: Binding | None = None  # the Sycophant's mark
+
+
 # -- the cards' effects: (hand, seat, recipient, guess, out) -----------------
 # ``recipient`` is None when the card takes no target or nobody could take it
 # (for the Cardinal and the Baroness: the tuple _choose_pair gives); ``out`` is
@@ -620,12 +746,13 @@ def _draw_replacement(hand: Hand, seat: int, cause: Card, out: list | None) -> b
 # in pbem/events.py.
 
 
-def _guard(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+def _guard(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
     if recipient is None:
         return
     held = hand.cards[recipient][0]
-    if held == ASSASSIN:
-        _assassin(hand, seat, recipient, guess, out)
+    on_guessed = _ON_GUESSED[held]
+    if on_guessed is not None:  # the Assassin acts from the hand
+        on_guessed(hand, seat, recipient, guess, out)
         return
     hit = RANK[held] == guess  # a classic guess is a Card, equal to its rank
     if out is not None:
@@ -634,30 +761,17 @@ def _guard(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out
         _eliminate(hand, recipient, out)
 
 
-def _assassin(hand: Hand, seat: int, recipient: int, guess: int | None, out: list | None) -> None:
-    """RULES 10.3: a Guard on the Assassin knocks out its own player; the
-    Assassin is revealed, discarded, and its holder draws."""
-    if out is not None:
-        out.append(_new(ev.AssassinStruck, (hand.number, seat, recipient, guess)))
-    _eliminate(hand, seat, out)
-    hand.cards[recipient].remove(ASSASSIN)
-    hand.discards[recipient].append(ASSASSIN)
-    _draw_replacement(hand, recipient, ASSASSIN, out)
-
-
-def _spy(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+def _spy(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
     if recipient is not None and out is not None:
         out.append(_new(ev.SpySaw, (hand.number, seat, recipient, hand.cards[recipient][0])))
 
 
-def _baron(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+def _baron(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
     """The lower card is out; a tie, nobody (RULES 6, 10.3)."""
     _compare(hand, seat, recipient, out, lower_loses=True)
 
 
-def _dowager_queen(
-    hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None
-) -> None:
+def _dowager_queen(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
     """The Baron reversed: the higher card is out (RULES 10.3)."""
     _compare(hand, seat, recipient, out, lower_loses=False)
 
@@ -680,19 +794,19 @@ def _compare(hand: Hand, seat: int, recipient: int | None, out: list | None, low
         _eliminate(hand, loser, out)
 
 
-def _handmaid(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+def _handmaid(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
     hand.protected[seat] = True
     if out is not None:
         out.append(_new(ev.Protected, (hand.number, seat)))
 
 
-def _prince(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+def _prince(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
     if recipient is None:  # cannot happen: the Prince falls back on its player
         return
     held = hand.cards[recipient]
     card = held.pop()
     hand.discards[recipient].append(card)
-    if card == PRINCESS:
+    if _OUT_IF_DISCARDED[card]:
         if out is not None:
             out.append(_new(ev.PrinceDiscard, (hand.number, recipient, card, False)))
         _eliminate(hand, recipient, out)
@@ -704,7 +818,7 @@ def _prince(hand: Hand, seat: int, recipient: int | None, guess: Card | None, ou
         out.append(_new(ev.PrinceDrew, (hand.number, recipient, new)))
 
 
-def _king(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+def _king(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
     if recipient is None:
         return
     cards = hand.cards
@@ -717,23 +831,41 @@ def _king(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out:
         out.append(_new(ev.KingReceived, (number, recipient, seat, mine[0])))
 
 
-def _no_effect(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+def _no_effect(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
     pass
 
 
-def _princess(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+def _princess(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
     _eliminate(hand, seat, out)
 
 
-def _jester(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+def _assassin(hand: Hand, seat: int, holder: int, guess: Guess, out: list | None) -> None:
+    """RULES 10.3: a Guard on the Assassin knocks out its own player; the
+    Assassin is revealed, discarded, and its holder draws."""
+    if out is not None:
+        out.append(_new(ev.AssassinStruck, (hand.number, seat, holder, guess)))
+    _eliminate(hand, seat, out)
+    hand.cards[holder].remove(ASSASSIN)
+    hand.discards[holder].append(ASSASSIN)
+    _draw_replacement(hand, holder, ASSASSIN, out)
+
+
+def _jester(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
     if recipient is not None:
-        hand.jesters.append((seat, recipient))  # a token if they win the hand (_end_premium)
+        hand.jesters.append((seat, recipient))  # a token if they win the hand (_jester_tokens)
 
 
-def _cardinal(hand: Hand, seat: int, recipient: tuple | None, guess: Card | None, out: list | None) -> None:
-    if recipient is None:
+def _jester_tokens(hand: Hand) -> None:
+    """RULES 10.4: a token for each Jester whose named player won the hand."""
+    for jester, named in hand.jesters:
+        if named in hand.winners:
+            hand.bonus.append((jester, JESTER))
+
+
+def _cardinal(hand: Hand, seat: int, chosen: tuple | None, guess: Guess, out: list | None) -> None:
+    if chosen is None:
         return
-    a, b, look_slot = recipient
+    a, b, look_slot = chosen
     cards = hand.cards
     cards[a], cards[b] = cards[b], cards[a]
     if out is not None:
@@ -744,14 +876,14 @@ def _cardinal(hand: Hand, seat: int, recipient: tuple | None, guess: Card | None
         out.append(_new(ev.CardinalSaw, (number, seat, looked, cards[looked][0])))
 
 
-def _baroness(hand: Hand, seat: int, recipient: tuple | None, guess: Card | None, out: list | None) -> None:
-    if recipient is None or out is None:
+def _baroness(hand: Hand, seat: int, chosen: tuple | None, guess: Guess, out: list | None) -> None:
+    if chosen is None or out is None:
         return
-    for other in recipient[:-1]:
+    for other in chosen[:-1]:
         out.append(_new(ev.BaronessSaw, (hand.number, seat, other, hand.cards[other][0])))
 
 
-def _sycophant(hand: Hand, seat: int, recipient: int | None, guess: Card | None, out: list | None) -> None:
+def _sycophant(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
     if recipient is None:  # cannot happen: the Sycophant falls back on its player
         return
     hand.marked = recipient
@@ -759,7 +891,32 @@ def _sycophant(hand: Hand, seat: int, recipient: int | None, guess: Card | None,
         out.append(_new(ev.Marked, (hand.number, seat, recipient)))
 
 
-def _bishop(hand: Hand, seat: int, recipient: int | None, guess: int | None, out: list | None) -> None:
+def _follow_mark(
+    marked: int, seat: int, targets: Targets, names: list[int | None]
+) -> list[int | None] | None:
+    """RULES 10.3: the next card played must choose the marked player: the mark
+    replaces the first player named unless one of them is the marked player; a
+    card that cannot choose its own player, played by the marked player, has no
+    effect."""
+    if marked == seat and not targets.self_allowed:
+        return None
+    if marked in names:
+        return names
+    return [marked, *names[1:]]
+
+
+def _count_value(hand: Hand, held: Mapping[int, Card], values: dict[int, float]) -> None:
+    """RULES 10.4: one more per Count on the player's discards."""
+    for p in held:
+        values[p] += hand.discards[p].count(COUNT)
+
+
+def _constable_token(hand: Hand, seat: int, out: list | None) -> None:
+    """RULES 10.3: knocked out with the Constable on their discards, a player gains a token."""
+    hand.bonus.append((seat, CONSTABLE))
+
+
+def _bishop(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
     """RULES 10.3: a hit gains a token; the target keeps their card unless their
     standing order says discard (the Princess then knocks them out)."""
     if recipient is None:
@@ -781,31 +938,22 @@ def _bishop(hand: Hand, seat: int, recipient: int | None, guess: int | None, out
         return
     held.pop()
     hand.discards[recipient].append(card)
-    if card == PRINCESS:
+    if _OUT_IF_DISCARDED[card]:
         _eliminate(hand, recipient, out)
     else:
         _draw_replacement(hand, recipient, BISHOP, out)
 
 
-#: Whom a card chooses: nobody; another player still in; any player still in
-#: (oneself included); two players, oneself allowed (the Cardinal); one or two
-#: other players (the Baroness).
-NO_TARGET, OTHER, ANY, PAIR_ANY, PAIR_OTHERS = 0, 1, 2, 3, 4
+def _bishop_value(hand: Hand, held: Mapping[int, Card], values: dict[int, float]) -> None:
+    """RULES 10.4: while a player still in holds the Bishop, the Princess is worth
+    9.5 instead of 8 (one and a half more)."""
+    if BISHOP in held.values():
+        for p, card in held.items():
+            if card == PRINCESS:
+                values[p] += 1.5
 
 
-class CardRule(NamedTuple):
-    """Everything the engine needs to know about one card (RULES 3-6, 10), as
-    plammens/loveletter puts each card's rule on the card. A new card is one
-    entry in :data:`CARD_RULES` (its events go in pbem/events.py, its wording
-    in templates/_events.txt.j2, its order words in pbem/orders.py)."""
-
-    effect: Callable[..., None]  # (hand, seat, recipient, guess, out)
-    targets: int = NO_TARGET  # NO_TARGET, OTHER, ANY, PAIR_ANY, PAIR_OTHERS; NMR prefers other players
-    guesses: bool = False  # names a card or number (Guard, Bishop); a missing one is drawn at random
-    must_play_with: frozenset = frozenset()  # played when held with one of these (the Countess)
-    nmr_avoid: bool = False  # the NMR default plays the other card (the Princess)
-
-
+#: Each card's rule. A new card is one entry here (and its events and wording).
 CARD_RULES: dict[Card, CardRule] = {
     GUARD: CardRule(_guard, OTHER, guesses=True),
     SPY: CardRule(_spy, OTHER),
@@ -814,32 +962,81 @@ CARD_RULES: dict[Card, CardRule] = {
     PRINCE: CardRule(_prince, ANY),
     KING: CardRule(_king, OTHER),
     COUNTESS: CardRule(_no_effect, must_play_with=frozenset({KING, PRINCE})),
-    PRINCESS: CardRule(_princess, nmr_avoid=True),
+    PRINCESS: CardRule(_princess, nmr_avoid=True, out_if_discarded=True),
     # The Premium deck (RULES 10.3).
-    ASSASSIN: CardRule(_no_effect),  # its rule is in _guard: it acts from the hand
-    JESTER: CardRule(_jester, OTHER),
+    ASSASSIN: CardRule(_no_effect, on_guessed=_assassin),
+    JESTER: CardRule(_jester, OTHER, end_bonus=_jester_tokens),
     CARDINAL: CardRule(_cardinal, PAIR_ANY),
     BARONESS: CardRule(_baroness, PAIR_OTHERS),
-    SYCOPHANT: CardRule(_sycophant, ANY),
-    COUNT: CardRule(_no_effect),  # counted at the end of the hand (_end_premium)
-    CONSTABLE: CardRule(_no_effect),  # counted when its player is knocked out (_eliminate)
+    SYCOPHANT: CardRule(_sycophant, ANY, binds_next=_follow_mark),
+    COUNT: CardRule(_no_effect, end_value=_count_value),
+    CONSTABLE: CardRule(_no_effect, on_knocked_out=_constable_token),
     DOWAGER_QUEEN: CardRule(_dowager_queen, OTHER),
-    BISHOP: CardRule(_bishop, OTHER, guesses=True),
+    BISHOP: CardRule(_bishop, OTHER, guesses=True, end_value=_bishop_value),
 }
 
-#: The table as play_turn reads it: (effect, targets, guesses) by card value. A
-#: tuple index and an unpacking cost less than a dict lookup and three attribute
-#: reads, at every play (bench/engine.py: about 6%).
-_RULE_BY_VALUE: dict[int, CardRule] = {card.value: rule for card, rule in CARD_RULES.items()}
-_PLAY: tuple[Any, ...] = tuple(
-    (rule.effect, rule.targets, rule.guesses) if rule else None
-    for rule in (_RULE_BY_VALUE.get(v) for v in range(max(Card) + 1))
-)
 
-#: Cards that choose a player (derived from the table).
-TARGETED = frozenset(card for card, rule in CARD_RULES.items() if rule.targets)
-#: Cards that choose two players.
-PAIRED = frozenset(card for card, rule in CARD_RULES.items() if rule.targets >= PAIR_ANY)
+# -- the tables derived from CARD_RULES ---------------------------------------
+# The engine reads a card's rule at every play; a tuple indexed by card value
+# and an unpacking cost less than a dict lookup and attribute reads
+# (bench/engine.py: about 6%). _derive_tables builds them all from the entries.
+
+#: By card value: (effect, targets, guesses, how many players it chooses).
+_PLAY: tuple[Any, ...]
+#: By card value: whether the card may choose its own player.
+_SELF_OK: tuple[bool, ...]
+#: By card value: the card's ``on_guessed`` hook or None.
+_ON_GUESSED: tuple[OnGuessed | None, ...]
+#: By card value: whether a holder made to discard it is out.
+_OUT_IF_DISCARDED: tuple[bool, ...]
+#: (card, hook) of the cards that act from the discards of a player knocked out.
+_ON_KNOCKED_OUT: tuple[tuple[Card, OnKnockedOut], ...]
+#: The cards' parts in the end-of-hand values, then the tokens they give then.
+_END_VALUES: tuple[EndValue, ...]
+_END_BONUSES: tuple[EndBonus, ...]
+#: How a mark binds the next play (the marking card's ``binds_next``).
+_bind_next: Binding
+#: Pair tables, by card value twice: the card forced by a rule like the
+#: Countess's; the card the NMR default plays (None: either, at random).
+_FORCED: tuple[tuple[Card | None, ...], ...]
+_NMR_CHOICE: tuple[tuple[Card | None, ...], ...]
+#: Cards that choose a player; cards that choose two.
+TARGETED: frozenset[Card]
+PAIRED: frozenset[Card]
+
+
+def _no_binding(marked: int, seat: int, targets: Targets, names: list[int | None]) -> list[int | None] | None:
+    return names  # no card marks: a mark, which nothing sets, binds nothing
+
+
+def _derive_tables() -> None:
+    """Build the engine's tables from :data:`CARD_RULES`: run once at import;
+    a test that replaces an entry runs it again."""
+    global _PLAY, _SELF_OK, _ON_GUESSED, _OUT_IF_DISCARDED, _ON_KNOCKED_OUT, _END_VALUES, _END_BONUSES
+    global _bind_next, _FORCED, _NMR_CHOICE, TARGETED, PAIRED
+    rules = CARD_RULES
+    by_value = [rules.get(Card(v)) if v in _VALUES else None for v in range(max(Card) + 1)]
+    _PLAY = tuple(
+        (rule.effect, rule.targets, rule.guesses, rule.targets.players) if rule else None for rule in by_value
+    )
+    _SELF_OK = tuple(bool(rule and rule.targets.self_allowed) for rule in by_value)
+    _ON_GUESSED = tuple(rule.on_guessed if rule else None for rule in by_value)
+    _OUT_IF_DISCARDED = tuple(bool(rule and rule.out_if_discarded) for rule in by_value)
+    _ON_KNOCKED_OUT = tuple((card, r.on_knocked_out) for card, r in rules.items() if r.on_knocked_out)
+    _END_VALUES = tuple(rule.end_value for rule in rules.values() if rule.end_value)
+    _END_BONUSES = tuple(rule.end_bonus for rule in rules.values() if rule.end_bonus)
+    bindings = [rule.binds_next for rule in rules.values() if rule.binds_next]
+    # One card marks (hand.marked holds a seat, not the card): a second marking
+    # card would keep its card with the mark.
+    assert len(bindings) <= 1, "one card marks"
+    _bind_next = bindings[0] if bindings else _no_binding
+    _FORCED = _pair_table(_forced)
+    _NMR_CHOICE = _pair_table(_nmr_choice)
+    TARGETED = frozenset(card for card, rule in rules.items() if rule.targets is not Targets.NONE)
+    PAIRED = frozenset(card for card, rule in rules.items() if rule.targets.players == 2)
+
+
+_VALUES = frozenset(card.value for card in Card)
 
 
 def _forced(a: Card, b: Card) -> Card | None:
@@ -859,7 +1056,7 @@ def _nmr_choice(a: Card, b: Card) -> Card | None:
     return _forced(a, b)
 
 
-def _pair_table(rule: Callable[[Card, Card], Card | None]) -> tuple:
+def _pair_table(rule: Callable[[Card, Card], Card | None]) -> tuple[tuple[Card | None, ...], ...]:
     """``rule`` tabled for every pair of cards, indexed by card value: the engine
     asks it at every play, and two tuple lookups are its cheapest form."""
     by_value = {card.value: card for card in Card}
@@ -872,18 +1069,22 @@ def _pair_table(rule: Callable[[Card, Card], Card | None]) -> tuple:
     )
 
 
-_FORCED = _pair_table(_forced)
-_NMR_CHOICE = _pair_table(_nmr_choice)
+_derive_tables()
+
+
+# -- the end of a hand ------------------------------------------------------------
 
 
 def _eliminate(hand: Hand, seat: int, out: list | None) -> None:
     """Knock ``seat`` out; the card they held goes face up on their discards.
-    A Constable already on their discards gains them a token (RULES 10.3)."""
+    A card already on their discards may act then (the Constable, RULES 10.3)."""
     held = hand.cards[seat]
     card = held[0] if held else None
-    if hand.premium and CONSTABLE in hand.discards[seat]:
-        hand.bonus.append((seat, CONSTABLE))
-    hand.discards[seat].extend(held)
+    discards = hand.discards[seat]
+    for acting, on_knocked_out in _ON_KNOCKED_OUT:
+        if acting in discards:
+            on_knocked_out(hand, seat, out)
+    discards.extend(held)
     hand.cards[seat] = []
     hand.alive[seat] = False
     hand.protected[seat] = False
@@ -898,14 +1099,8 @@ def _end_hand(hand: Hand, out: list | None) -> None:
         _end_premium(hand, out)
         return
     cards, alive = hand.cards, hand.alive
-    shown = []
-    best = 0
-    for p in range(len(cards)):  # plain loops: this runs once per hand in the benchmark
-        if alive[p]:
-            card = cards[p][0]
-            shown.append((p, card))
-            if card > best:
-                best = card
+    shown = [(p, cards[p][0]) for p in range(len(cards)) if alive[p]]
+    best = max([card for _, card in shown])  # a classic card's value is its rank
     tied = [p for p, card in shown if card == best]
     totals: tuple[tuple[int, int], ...] = ()
     if len(tied) > 1:
@@ -920,21 +1115,20 @@ def _end_hand(hand: Hand, out: list | None) -> None:
 
 
 def hand_values(hand: Hand) -> dict[int, float]:
-    """RULES 10.4: each player still in is worth their card's rank plus one per
-    Count on their discards; while a player still in holds the Bishop, the
-    Princess is worth 9.5 instead of 8."""
+    """RULES 10.4: each player still in is worth their card's rank, changed by
+    the cards' ``end_value`` hooks: one more per Count on their discards; while
+    a player still in holds the Bishop, the Princess is worth 9.5 instead of 8."""
     alive, cards = hand.alive, hand.cards
     held = {p: cards[p][0] for p in range(len(alive)) if alive[p]}
-    bishop_in = BISHOP in held.values()
-    return {
-        p: (9.5 if card == PRINCESS and bishop_in else RANK[card]) + hand.discards[p].count(COUNT)
-        for p, card in held.items()
-    }
+    values: dict[int, float] = {p: RANK[card] for p, card in held.items()}
+    for end_value in _END_VALUES:
+        end_value(hand, held, values)
+    return values
 
 
 def _end_premium(hand: Hand, out: list | None) -> None:
-    """RULES 10.4: the end of a Premium hand: values with Counts and the Princess
-    against the Bishop, ties to plain discard totals; then the Jesters."""
+    """RULES 10.4: the end of a Premium hand: values (:func:`hand_values`), ties
+    to plain discard totals; then the tokens cards give (the Jesters)."""
     values = hand_values(hand)
     best = max(values.values())
     tied = [p for p, v in values.items() if v == best]
@@ -947,9 +1141,8 @@ def _end_premium(hand: Hand, out: list | None) -> None:
     hand.active = None
     hand.marked = None
     hand.winners = tuple(tied)
-    for jester, named in hand.jesters:
-        if named in hand.winners:
-            hand.bonus.append((jester, JESTER))
+    for end_bonus in _END_BONUSES:
+        end_bonus(hand)
     if out is not None:
         if len(values) > 1:
             out.append(_new(ev.HandValues, (hand.number, tuple(values.items()))))
@@ -1000,7 +1193,7 @@ class Game:
         out: dict[int, list[int]] = {seat: [] for seat in range(self.players)}
         if not self.finished:
             for hand in self.hands:
-                if not hand.ended and hand.active is not None:  # a hand in play has an active player
+                if hand.active is not None:  # an ended hand has none
                     out[hand.active].append(hand.number)
         return out
 

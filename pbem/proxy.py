@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .cards import FULL_DECK, PREMIUM_DECK, RANK, Card, card_named
-from .engine import CARD_RULES, OTHER, PAIR_ANY, PAIR_OTHERS, Hand, Order, forced_card
+from .engine import CARD_RULES, OTHER, PAIR_OTHERS, Hand, Order, Targets, forced_card
 from .tuples import NamedTuple
 
 GUARD, SPY, BARON, HANDMAID, PRINCE, KING, COUNTESS, PRINCESS = (
@@ -290,7 +290,7 @@ def _score(e: _Eval, card: Card, kept: Card) -> list[tuple[float, Order]]:
     if not targets:
         return [(_untargeted(e, card, kept), Order(card))]
     marked = seen.marked
-    if targets >= PAIR_ANY:
+    if targets.players == 2:  # the Cardinal, the Baroness
         return _paired(e, card, kept, targets)
     if marked is not None:
         if marked == me and targets == OTHER:
@@ -418,7 +418,7 @@ def _guesses(e: _Eval, card: Card, kept: Card, t: int) -> list[tuple[float, Orde
     return [(score, Order(card, t, guess))]
 
 
-def _paired(e: _Eval, card: Card, kept: Card, targets: int) -> list[tuple[float, Order]]:
+def _paired(e: _Eval, card: Card, kept: Card, targets: Targets) -> list[tuple[float, Order]]:
     """The Cardinal (two players trade, oneself allowed) and the Baroness (look at
     one or two others)."""
     seen = e.seen

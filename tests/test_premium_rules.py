@@ -7,7 +7,32 @@ import random
 from collections import Counter
 
 import pytest
-from builders import BI, BS, CA, CN, CO, DQ, SY, A, B, C, G, H, J, K, P, S, X, hand, only, play, rng
+from rulekit import (
+    ASSASSIN,
+    BARON,
+    BARONESS,
+    BISHOP,
+    CARDINAL,
+    CONSTABLE,
+    COUNT,
+    COUNTESS,
+    DOWAGER_QUEEN,
+    GUARD,
+    HANDMAID,
+    JESTER,
+    KING,
+    PRINCE,
+    PRINCESS,
+    SPY,
+    SYCOPHANT,
+    kinds,
+    knock_out,
+    only,
+    play,
+    rng,
+    six,
+    uses,
+)
 
 from pbem import events as ev
 from pbem.cards import PREMIUM_DECK, RANK, Card, card_named
@@ -26,24 +51,6 @@ from pbem.engine import (
     tokens_to_win,
 )
 
-
-def kinds(events: list) -> list[str]:
-    return [e.kind for e in events]
-
-
-def knock_out(h: Hand, seat: int) -> None:
-    h.alive[seat] = False
-    h.discards[seat].extend(h.cards[seat])
-    h.cards[seat] = []
-
-
-def six(held: dict[int, Card], draw: Card, **kw) -> Hand:
-    """Hand 1 of a 6-player game: seat 0 is first and holds held[0] and ``draw``."""
-    full = {seat: G for seat in range(6)}
-    full.update(held)
-    return hand(6, 1, full, draw=draw, **kw)
-
-
 # -- 10.1 the deck -------------------------------------------------------------------------------------
 
 
@@ -51,53 +58,56 @@ def test_the_premium_deck_is_the_32_cards_of_rules_10_1():
     counts = Counter(PREMIUM_DECK)
     assert len(PREMIUM_DECK) == 32
     assert counts == {
-        A: 1,
-        J: 1,
-        G: 8,
-        S: 2,
-        CA: 2,
-        B: 2,
-        BS: 2,
-        H: 2,
-        SY: 2,
-        P: 2,
-        CO: 2,
-        K: 1,
-        CN: 1,
-        C: 1,
-        DQ: 1,
-        X: 1,
-        BI: 1,
+        ASSASSIN: 1,
+        JESTER: 1,
+        GUARD: 8,
+        SPY: 2,
+        CARDINAL: 2,
+        BARON: 2,
+        BARONESS: 2,
+        HANDMAID: 2,
+        SYCOPHANT: 2,
+        PRINCE: 2,
+        COUNT: 2,
+        KING: 1,
+        CONSTABLE: 1,
+        COUNTESS: 1,
+        DOWAGER_QUEEN: 1,
+        PRINCESS: 1,
+        BISHOP: 1,
     }
-    assert {c: RANK[c] for c in (A, J, CA, BS, SY, CO, CN, DQ, BI)} == {
-        A: 0,
-        J: 0,
-        CA: 2,
-        BS: 3,
-        SY: 4,
-        CO: 5,
-        CN: 6,
-        DQ: 7,
-        BI: 9,
+    assert {
+        c: RANK[c]
+        for c in (ASSASSIN, JESTER, CARDINAL, BARONESS, SYCOPHANT, COUNT, CONSTABLE, DOWAGER_QUEEN, BISHOP)
+    } == {
+        ASSASSIN: 0,
+        JESTER: 0,
+        CARDINAL: 2,
+        BARONESS: 3,
+        SYCOPHANT: 4,
+        COUNT: 5,
+        CONSTABLE: 6,
+        DOWAGER_QUEEN: 7,
+        BISHOP: 9,
     }
 
 
 @pytest.mark.parametrize(
     "name, card",
     [
-        ("Count", CO),
-        ("countess", C),
-        ("Baron", B),
-        ("BARONESS", BS),
-        ("Dowager Queen", DQ),
-        ("dowager", DQ),
-        ("Queen", DQ),
-        ("Constable", CN),
-        ("bishop", BI),
-        ("assassin", A),
-        ("Jester", J),
-        ("cardinal", CA),
-        ("Sycophant", SY),
+        ("Count", COUNT),
+        ("countess", COUNTESS),
+        ("Baron", BARON),
+        ("BARONESS", BARONESS),
+        ("Dowager Queen", DOWAGER_QUEEN),
+        ("dowager", DOWAGER_QUEEN),
+        ("Queen", DOWAGER_QUEEN),
+        ("Constable", CONSTABLE),
+        ("bishop", BISHOP),
+        ("assassin", ASSASSIN),
+        ("Jester", JESTER),
+        ("cardinal", CARDINAL),
+        ("Sycophant", SYCOPHANT),
     ],
 )
 def test_every_premium_name_and_alias_reads_as_its_card(name, card):
@@ -106,7 +116,7 @@ def test_every_premium_name_and_alias_reads_as_its_card(name, card):
 
 
 def test_titles_are_the_canonical_names():
-    assert DQ.title == "Dowager Queen" and str(CN) == "Constable"
+    assert DOWAGER_QUEEN.title == "Dowager Queen" and str(CONSTABLE) == "Constable"
 
 
 @pytest.mark.parametrize("players", [5, 6, 7, 8])
@@ -126,7 +136,7 @@ def test_a_premium_hand_needs_the_32_cards():
     with pytest.raises(ValueError, match="32"):
         check_deck(tuple(PREMIUM_DECK[:-1]), 6)
     with pytest.raises(ValueError, match="32"):
-        check_deck(tuple(PREMIUM_DECK[1:]) + (G,), 6)
+        check_deck(tuple(PREMIUM_DECK[1:]) + (GUARD,), 6)
 
 
 @pytest.mark.parametrize("players", [5, 8])
@@ -151,24 +161,39 @@ def test_four_tokens_win_with_five_to_eight_players():
 # -- 10.2 numbers ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("held, guess", [(H, 4), (SY, 4), (S, 2), (CA, 2), (J, 0), (BI, 9), (CO, 5), (DQ, 7)])
+@pytest.mark.parametrize(
+    "held, guess",
+    [
+        (HANDMAID, 4),
+        (SYCOPHANT, 4),
+        (SPY, 2),
+        (CARDINAL, 2),
+        (JESTER, 0),
+        (BISHOP, 9),
+        (COUNT, 5),
+        (DOWAGER_QUEEN, 7),
+    ],
+)
+@uses(GUARD)
 def test_a_number_hits_every_card_of_that_rank(held, guess):
-    h = six({1: held}, draw=S if held != S else B)
-    events = play(h, Order(G, 1, guess))
+    h = six({1: held}, draw=SPY if held != SPY else BARON)
+    events = play(h, Order(GUARD, 1, guess))
     assert only(events, "guard").hit and not h.alive[1]
 
 
+@uses(GUARD)
 def test_a_number_that_misses():
-    h = six({1: SY}, draw=S)
-    assert not only(play(h, Order(G, 1, 5)), "guard").hit and h.alive[1]
+    h = six({1: SYCOPHANT}, draw=SPY)
+    assert not only(play(h, Order(GUARD, 1, 5)), "guard").hit and h.alive[1]
 
 
 @pytest.mark.parametrize("guess", [None, 1])
+@uses(GUARD)
 def test_a_missing_guess_or_a_guess_of_one_is_drawn_from_the_premium_pack(guess):
     seen = Counter()
     for seed in range(300):
-        h = six({1: K}, draw=S)
-        played = only(play(h, Order(G, 1, guess), seed), "played")
+        h = six({1: KING}, draw=SPY)
+        played = only(play(h, Order(GUARD, 1, guess), seed), "played")
         assert played.random_guess and isinstance(played.guess, int)
         seen[played.guess] += 1
     assert set(seen) <= {0, 2, 3, 4, 5, 6, 7, 8, 9} and 1 not in seen
@@ -188,188 +213,196 @@ def test_the_premium_default_guess_follows_the_32_card_pack():
 
 
 def test_assassin_a_guard_on_it_knocks_out_the_guards_player():
-    h = six({1: A}, draw=K, pile=[S, B])
-    events = play(h, Order(G, 1, 3))
+    h = six({1: ASSASSIN}, draw=KING, pile=[SPY, BARON])
+    events = play(h, Order(GUARD, 1, 3))
     assert kinds(events)[:3] == ["played", "assassin", "eliminated"]
-    assert not h.alive[0] and h.discards[0] == [G, K]
-    assert h.alive[1] and h.discards[1] == [A] and h.cards[1][0] == S  # drew the top of the pile
+    assert not h.alive[0] and h.discards[0] == [GUARD, KING]
+    assert h.alive[1] and h.discards[1] == [ASSASSIN] and h.cards[1][0] == SPY  # drew the top of the pile
     drew = only(events, "card_drew")
-    assert (drew.seat, drew.card, drew.cause, drew.audience) == (1, S, A, (1,))
+    assert (drew.seat, drew.card, drew.cause, drew.audience) == (1, SPY, ASSASSIN, (1,))
     public = ev.public(events)
-    assert S not in [v for e in public for v in e if isinstance(v, Card)]
+    assert SPY not in [v for e in public for v in e if isinstance(v, Card)]
 
 
+@uses(GUARD)
 def test_assassin_whatever_number_is_named():
     for guess in (0, 4, None):
-        h = six({1: A}, draw=K)
-        play(h, Order(G, 1, guess))
+        h = six({1: ASSASSIN}, draw=KING)
+        play(h, Order(GUARD, 1, guess))
         assert not h.alive[0] and h.alive[1]
 
 
+@uses(GUARD)
 def test_assassin_with_an_empty_pile_draws_the_set_aside_card():
-    h = six({1: A}, draw=K, set_aside=X)
+    h = six({1: ASSASSIN}, draw=KING, set_aside=PRINCESS)
     h.pile.clear()
-    events = play(h, Order(G, 1, 2))
-    assert h.cards[1] == [X] and h.set_aside is None
-    assert only(events, "card_drew").card == X and h.ended
+    events = play(h, Order(GUARD, 1, 2))
+    assert h.cards[1] == [PRINCESS] and h.set_aside is None
+    assert only(events, "card_drew").card == PRINCESS and h.ended
 
 
+@uses(GUARD)
 def test_assassin_draws_even_when_the_knock_out_ends_the_hand():
-    h = six({1: A}, draw=K, pile=[S])
+    h = six({1: ASSASSIN}, draw=KING, pile=[SPY])
     for seat in (2, 3, 4, 5):
         knock_out(h, seat)
-    events = play(h, Order(G, 1, 5))
-    assert h.ended and h.winners == (1,) and h.cards[1] == [S]
+    events = play(h, Order(GUARD, 1, 5))
+    assert h.ended and h.winners == (1,) and h.cards[1] == [SPY]
     assert kinds(events)[-1] == "ended"
 
 
 def test_assassin_catches_a_guard_redirected_to_its_holder():
-    h = six({1: H, 2: A}, draw=K)
+    h = six({1: HANDMAID, 2: ASSASSIN}, draw=KING)
     h.protected[1] = True
-    events = play(h, Order(G, 1, 4))
+    events = play(h, Order(GUARD, 1, 4))
     assert only(events, "played").recipient == 2
-    assert not h.alive[0] and h.alive[2] and h.discards[2] == [A]
+    assert not h.alive[0] and h.alive[2] and h.discards[2] == [ASSASSIN]
 
 
 def test_assassin_played_has_no_effect():
-    h = six({1: K}, draw=A)
-    assert kinds(play(h, Order(A))) == ["played"]
+    h = six({1: KING}, draw=ASSASSIN)
+    assert kinds(play(h, Order(ASSASSIN))) == ["played"]
 
 
 def test_a_bishop_ignores_the_assassin():
-    h = six({1: A}, draw=BI)
-    events = play(h, Order(BI, 1, 0))
-    assert only(events, "bishop").hit and h.alive[0] and h.bonus == [(0, BI)]
+    h = six({1: ASSASSIN}, draw=BISHOP)
+    events = play(h, Order(BISHOP, 1, 0))
+    assert only(events, "bishop").hit and h.alive[0] and h.bonus == [(0, BISHOP)]
 
 
+@uses(BARON, GUARD)
 def test_jester_gains_a_token_when_the_named_player_wins_even_if_out_by_then():
-    h = six({1: K, 2: S}, draw=J)
+    h = six({1: KING, 2: SPY}, draw=JESTER)
     for seat in (3, 4, 5):
         knock_out(h, seat)
-    play(h, Order(J, 1))
+    play(h, Order(JESTER, 1))
     assert h.jesters == [(0, 1)]
-    h.cards[1] = [G, B]
-    play(h, Order(G, 2, 2))  # seat 1 knocks out seat 2 (Spy)
-    h.cards[0] = [B, G]
-    play(h, Order(B, 1))  # seat 0 keeps a Guard against seat 1's Baron: seat 0 is out
+    h.cards[1] = [GUARD, BARON]
+    play(h, Order(GUARD, 2, 2))  # seat 1 knocks out seat 2 (Spy)
+    h.cards[0] = [BARON, GUARD]
+    play(h, Order(BARON, 1))  # seat 0 keeps a Guard against seat 1's Baron: seat 0 is out
     assert h.ended and h.winners == (1,) and not h.alive[0]
-    assert h.bonus == [(0, J)]
+    assert h.bonus == [(0, JESTER)]
 
 
+@uses(BARON)
 def test_jester_token_is_counted_with_the_hand_winners_at_the_end_of_the_turn():
     game = Game.new(6, {n: shuffled_deck("jest", n, 6) for n in range(1, 14)})
     h = game.hand(1)
     for seat in (2, 3, 4, 5):
         knock_out(h, seat)
     h.jesters = [(4, 1)]
-    h.cards[0] = [B, G]
-    h.cards[1] = [K]
-    new, events = resolve_turn(game, {1: Order(B, 1)}, "s")
+    h.cards[0] = [BARON, GUARD]
+    h.cards[1] = [KING]
+    new, events = resolve_turn(game, {1: Order(BARON, 1)}, "s")
     assert new.hand(1).winners == (1,)
     assert only(events, "tokens").won == ((1, 1),)
-    assert only(events, "card_tokens").gained == ((4, 1, J),)
+    assert only(events, "card_tokens").gained == ((4, 1, JESTER),)
     assert new.tokens == [0, 1, 0, 0, 1, 0]
     assert new.hand(1).bonus == []
 
 
 def test_jester_no_token_when_the_named_player_loses():
-    h = six({1: G}, draw=J)
-    play(h, Order(J, 1))
+    h = six({1: GUARD}, draw=JESTER)
+    play(h, Order(JESTER, 1))
     h.bonus.clear()
     h.alive[1] = False
     h.pile.clear()
     h.jesters = [(0, 1)]
     h.cards[1] = []
     h.active = 2
-    h.cards[2].append(G)
-    play(h, Order(G, 3, 5))
+    h.cards[2].append(GUARD)
+    play(h, Order(GUARD, 3, 5))
     assert h.ended and 1 not in h.winners and h.bonus == []
 
 
 def test_jester_redirected_from_a_protected_player():
-    h = six({1: H}, draw=J)
+    h = six({1: HANDMAID}, draw=JESTER)
     h.protected[1] = True
-    play(h, Order(J, 1))
+    play(h, Order(JESTER, 1))
     assert h.jesters == [(0, 2)]
 
 
 def test_cardinal_two_others_trade_and_the_player_looks_at_the_first_named():
-    h = six({1: K, 2: X}, draw=CA)
-    events = play(h, Order(CA, 1, None, 2))
-    assert h.cards[1][0] == X and h.cards[2] == [K]  # seat 1, next, has drawn
+    h = six({1: KING, 2: PRINCESS}, draw=CARDINAL)
+    events = play(h, Order(CARDINAL, 1, None, 2))
+    assert h.cards[1][0] == PRINCESS and h.cards[2] == [KING]  # seat 1, next, has drawn
     assert only(events, "chose").chosen == (1, 2)
     received = {e.seat: (e.other, e.card) for e in events if e.kind == "cardinal_received"}
-    assert received == {1: (2, X), 2: (1, K)}
+    assert received == {1: (2, PRINCESS), 2: (1, KING)}
     saw = only(events, "cardinal_saw")
-    assert (saw.seat, saw.other, saw.card, saw.audience) == (0, 1, X, (0,))
-    assert X not in [v for e in ev.public(events) for v in e if isinstance(v, Card)]
+    assert (saw.seat, saw.other, saw.card, saw.audience) == (0, 1, PRINCESS, (0,))
+    assert PRINCESS not in [v for e in ev.public(events) for v in e if isinstance(v, Card)]
 
 
 def test_cardinal_look_named():
-    h = six({1: K, 2: X}, draw=CA)
-    saw = only(play(h, Order(CA, 1, None, 2, look=2)), "cardinal_saw")
-    assert (saw.other, saw.card) == (2, K)
+    h = six({1: KING, 2: PRINCESS}, draw=CARDINAL)
+    saw = only(play(h, Order(CARDINAL, 1, None, 2, look=2)), "cardinal_saw")
+    assert (saw.other, saw.card) == (2, KING)
 
 
 def test_cardinal_with_yourself_looks_at_the_other_one():
-    h = six({1: K}, draw=CA)
-    h.cards[0] = [CA, BI]
-    events = play(h, Order(CA, 0, None, 1))
-    assert h.cards[0] == [K] and h.cards[1][0] == BI
+    h = six({1: KING}, draw=CARDINAL)
+    h.cards[0] = [CARDINAL, BISHOP]
+    events = play(h, Order(CARDINAL, 0, None, 1))
+    assert h.cards[0] == [KING] and h.cards[1][0] == BISHOP
     saw = only(events, "cardinal_saw")
-    assert (saw.other, saw.card) == (1, BI)
+    assert (saw.other, saw.card) == (1, BISHOP)
 
 
 def test_cardinal_protected_player_is_replaced_never_by_the_other_one():
-    h = six({1: K, 2: H, 3: X}, draw=CA)
+    h = six({1: KING, 2: HANDMAID, 3: PRINCESS}, draw=CARDINAL)
     h.protected[2] = True
-    events = play(h, Order(CA, 2, None, 3))  # 2 is protected; next after 2 is 3 (the other): 4
+    events = play(h, Order(CARDINAL, 2, None, 3))  # 2 is protected; next after 2 is 3 (the other): 4
     assert only(events, "chose").chosen == (4, 3)
     assert only(events, "played").redirected
 
 
 def test_cardinal_with_fewer_than_two_valid_players_has_no_effect():
-    h = six({1: K}, draw=CA)
+    h = six({1: KING}, draw=CARDINAL)
     for seat in (2, 3, 4, 5):
         knock_out(h, seat)
     h.protected[1] = True
     before = [list(c) for c in h.cards]
-    events = play(h, Order(CA, 1, None, 0))
+    events = play(h, Order(CARDINAL, 1, None, 0))
     assert kinds(events) == ["played"]
     assert h.cards[1][0] == before[1][0]
 
 
 def test_baroness_looks_at_one_or_two_players_privately():
-    h = six({1: K, 2: X}, draw=BS)
-    events = play(h, Order(BS, 1, None, 2))
+    h = six({1: KING, 2: PRINCESS}, draw=BARONESS)
+    events = play(h, Order(BARONESS, 1, None, 2))
     saws = {e.other: e.card for e in events if e.kind == "baroness_saw"}
-    assert saws == {1: K, 2: X} and all(e.audience == (0,) for e in events if e.kind == "baroness_saw")
+    assert saws == {1: KING, 2: PRINCESS} and all(
+        e.audience == (0,) for e in events if e.kind == "baroness_saw"
+    )
     assert only(events, "chose").chosen == (1, 2)
-    h = six({1: K}, draw=BS)
-    events = play(h, Order(BS, 1))
+    h = six({1: KING}, draw=BARONESS)
+    events = play(h, Order(BARONESS, 1))
     assert [e.other for e in events if e.kind == "baroness_saw"] == [1]
 
 
 def test_baroness_redirect_never_onto_the_other_player_named():
-    h = six({1: H, 2: K}, draw=BS)
+    h = six({1: HANDMAID, 2: KING}, draw=BARONESS)
     h.protected[1] = True
-    events = play(h, Order(BS, 1, None, 2))
+    events = play(h, Order(BARONESS, 1, None, 2))
     assert only(events, "chose").chosen == (3, 2)
 
 
 def test_baroness_on_herself_is_completed_with_another_player():
-    h = six({1: K}, draw=BS)
-    played = only(play(h, Order(BS, 0)), "played")
+    h = six({1: KING}, draw=BARONESS)
+    played = only(play(h, Order(BARONESS, 0)), "played")
     assert played.random_target and played.recipient not in (0, None)
 
 
+@uses(GUARD)
 def test_sycophant_marks_and_the_next_play_must_choose_the_marked_player():
-    h = six({1: G, 2: K}, draw=SY)
-    events = play(h, Order(SY, 2))
+    h = six({1: GUARD, 2: KING}, draw=SYCOPHANT)
+    events = play(h, Order(SYCOPHANT, 2))
     assert only(events, "marked").marked == 2 and h.marked == 2
     # Seat 1 plays a Guard on seat 3: completed onto seat 2, who holds the King (6).
-    h.cards[1] = [G, S]
-    events = play(h, Order(G, 3, 6))
+    h.cards[1] = [GUARD, SPY]
+    events = play(h, Order(GUARD, 3, 6))
     played = only(events, "played")
     assert played.target == 3 and played.recipient == 2
     follow = only(events, "mark_followed")
@@ -377,80 +410,84 @@ def test_sycophant_marks_and_the_next_play_must_choose_the_marked_player():
     assert not h.alive[2] and h.marked is None
 
 
+@uses(GUARD)
 def test_sycophant_marking_the_next_active_player_a_card_that_cannot_choose_oneself_has_no_effect():
-    h = six({1: K}, draw=SY)
-    play(h, Order(SY, 1))
-    h.cards[1] = [K, G]
-    events = play(h, Order(G, 3, 1))  # seat 1 is marked; a Guard cannot choose its own player
+    h = six({1: KING}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 1))
+    h.cards[1] = [KING, GUARD]
+    events = play(h, Order(GUARD, 3, 1))  # seat 1 is marked; a Guard cannot choose its own player
     assert only(events, "played").recipient is None
     assert only(events, "mark_followed").effect is False
     assert all(h.alive) and h.marked is None
 
 
 def test_sycophant_marked_player_plays_a_prince_on_themselves():
-    h = six({1: K}, draw=SY, pile=[B, S])
-    play(h, Order(SY, 1))
-    h.cards[1] = [K, P]
-    events = play(h, Order(P, 3))
+    h = six({1: KING}, draw=SYCOPHANT, pile=[BARON, SPY])
+    play(h, Order(SYCOPHANT, 1))
+    h.cards[1] = [KING, PRINCE]
+    events = play(h, Order(PRINCE, 3))
     assert only(events, "prince").recipient == 1
 
 
 def test_the_mark_ends_with_the_next_play_even_a_handmaid():
-    h = six({1: K}, draw=SY)
-    play(h, Order(SY, 3))
-    h.cards[1] = [K, H]
-    events = play(h, Order(H))
+    h = six({1: KING}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 3))
+    h.cards[1] = [KING, HANDMAID]
+    events = play(h, Order(HANDMAID))
     assert h.marked is None and "mark_followed" not in kinds(events)
 
 
+@uses(GUARD, SYCOPHANT)
 def test_a_mark_binds_a_default():
     for seed in range(10):
-        h = six({1: K, 2: G}, draw=SY)
-        play(h, Order(SY, 2))
-        h.cards[1] = [G, G]
+        h = six({1: KING, 2: GUARD}, draw=SYCOPHANT)
+        play(h, Order(SYCOPHANT, 2))
+        h.cards[1] = [GUARD, GUARD]
         played = only(play(h, None, seed), "played")
         assert played.recipient == 2
 
 
+@uses(SYCOPHANT)
 def test_mark_on_a_cardinal_replaces_the_first_named_unless_one_is_marked():
-    h = six({1: K, 2: G}, draw=SY)
-    play(h, Order(SY, 4))
-    h.cards[1] = [K, CA]
-    events = play(h, Order(CA, 2, None, 3))
+    h = six({1: KING, 2: GUARD}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 4))
+    h.cards[1] = [KING, CARDINAL]
+    events = play(h, Order(CARDINAL, 2, None, 3))
     assert only(events, "chose").chosen == (4, 3)
-    h = six({1: K, 2: G}, draw=SY)
-    play(h, Order(SY, 3))
-    h.cards[1] = [K, CA]
-    events = play(h, Order(CA, 2, None, 3))
+    h = six({1: KING, 2: GUARD}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 3))
+    h.cards[1] = [KING, CARDINAL]
+    events = play(h, Order(CARDINAL, 2, None, 3))
     assert only(events, "chose").chosen == (2, 3)
 
 
+@uses(SYCOPHANT)
 def test_mark_on_a_cardinal_the_look_follows_its_slot():
-    h = six({1: K, 2: G, 3: X, 4: BI}, draw=SY)
-    play(h, Order(SY, 4))
-    h.cards[1] = [K, CA]
-    events = play(h, Order(CA, 2, None, 3, look=2))  # looks at the first slot: seat 4 took it
+    h = six({1: KING, 2: GUARD, 3: PRINCESS, 4: BISHOP}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 4))
+    h.cards[1] = [KING, CARDINAL]
+    events = play(h, Order(CARDINAL, 2, None, 3, look=2))  # looks at the first slot: seat 4 took it
     saw = only(events, "cardinal_saw")
-    assert saw.other == 4 and saw.card == X
+    assert saw.other == 4 and saw.card == PRINCESS
 
 
 def test_sycophant_on_myself_and_redirection_like_a_prince():
-    h = six({1: K}, draw=SY)
-    assert only(play(h, Order(SY, 0)), "marked").marked == 0
-    h = six({}, draw=SY)
+    h = six({1: KING}, draw=SYCOPHANT)
+    assert only(play(h, Order(SYCOPHANT, 0)), "marked").marked == 0
+    h = six({}, draw=SYCOPHANT)
     for seat in (1, 2, 3, 4, 5):
         h.protected[seat] = True
-    assert only(play(h, Order(SY, 3)), "marked").marked == 0
+    assert only(play(h, Order(SYCOPHANT, 3)), "marked").marked == 0
 
 
 def test_count_adds_one_per_count_in_the_discards_at_the_end():
-    h = six({1: K, 2: C}, draw=H)
+    h = six({1: KING, 2: COUNTESS}, draw=HANDMAID)
     for seat in (3, 4, 5):
         knock_out(h, seat)
     h.pile.clear()
-    h.discards[1] = [CO, CO]  # King 6 + 2 = 8
-    h.cards[0] = [H, X]  # seat 0 keeps the Princess (8)
-    events = play(h, Order(H))
+    h.discards[1] = [COUNT, COUNT]  # King 6 + 2 = 8
+    h.cards[0] = [HANDMAID, PRINCESS]  # seat 0 keeps the Princess (8)
+    events = play(h, Order(HANDMAID))
     values = dict(only(events, "values").values)
     assert values == {0: 8, 1: 8, 2: 7}
     end = only(events, "ended")
@@ -458,111 +495,115 @@ def test_count_adds_one_per_count_in_the_discards_at_the_end():
 
 
 def test_princess_beats_the_bishop_but_counts_can_overturn_it():
-    h = six({1: BI}, draw=H)
+    h = six({1: BISHOP}, draw=HANDMAID)
     for seat in (2, 3, 4, 5):
         knock_out(h, seat)
     h.pile.clear()
-    h.cards[0] = [H, X]
-    assert only(play(h, Order(H)), "ended").winners == (0,)  # 9.5 against 9
-    h = six({1: BI}, draw=H)
+    h.cards[0] = [HANDMAID, PRINCESS]
+    assert only(play(h, Order(HANDMAID)), "ended").winners == (0,)  # 9.5 against 9
+    h = six({1: BISHOP}, draw=HANDMAID)
     for seat in (2, 3, 4, 5):
         knock_out(h, seat)
     h.pile.clear()
-    h.cards[0] = [H, X]
-    h.discards[1] = [CO]
-    events = play(h, Order(H))
+    h.cards[0] = [HANDMAID, PRINCESS]
+    h.discards[1] = [COUNT]
+    events = play(h, Order(HANDMAID))
     assert dict(only(events, "values").values) == {0: 9.5, 1: 10}
     assert only(events, "ended").winners == (1,)
 
 
+@uses(COUNT)
 def test_a_bishop_held_by_a_third_player_lifts_the_princess():
-    h = six({1: C, 2: BI}, draw=H)
+    h = six({1: COUNTESS, 2: BISHOP}, draw=HANDMAID)
     for seat in (3, 4, 5):
         knock_out(h, seat)
     h.pile.clear()
-    h.cards[0] = [H, X]
-    h.discards[1] = [CO, CO]  # Countess 7 + 2 = 9
-    h.discards[2] = [CO]  # Bishop 9 + 1 = 10
-    h.cards[0] = [X]
+    h.cards[0] = [HANDMAID, PRINCESS]
+    h.discards[1] = [COUNT, COUNT]  # Countess 7 + 2 = 9
+    h.discards[2] = [COUNT]  # Bishop 9 + 1 = 10
+    h.cards[0] = [PRINCESS]
     assert hand_values(h) == {0: 9.5, 1: 9, 2: 10}
 
 
+@uses(PRINCESS)
 def test_constable_knocked_out_with_it_on_the_discards_gains_a_token():
-    h = six({1: G}, draw=X)
-    h.discards[0] = [CN]
-    play(h, Order(X))  # the player's own Princess
-    assert not h.alive[0] and h.bonus == [(0, CN)]
+    h = six({1: GUARD}, draw=PRINCESS)
+    h.discards[0] = [CONSTABLE]
+    play(h, Order(PRINCESS))  # the player's own Princess
+    assert not h.alive[0] and h.bonus == [(0, CONSTABLE)]
 
 
+@uses(GUARD)
 def test_constable_revealed_by_the_knock_out_gains_nothing():
-    h = six({1: CN}, draw=G)
-    play(h, Order(G, 1, 6))
+    h = six({1: CONSTABLE}, draw=GUARD)
+    play(h, Order(GUARD, 1, 6))
     assert not h.alive[1] and h.bonus == []
 
 
 def test_constable_out_by_a_baron():
-    h = six({1: X}, draw=B)
-    h.cards[0] = [B, G]
-    h.discards[0] = [CN]
-    play(h, Order(B, 1))
-    assert not h.alive[0] and h.bonus == [(0, CN)]
+    h = six({1: PRINCESS}, draw=BARON)
+    h.cards[0] = [BARON, GUARD]
+    h.discards[0] = [CONSTABLE]
+    play(h, Order(BARON, 1))
+    assert not h.alive[0] and h.bonus == [(0, CONSTABLE)]
 
 
 def test_dowager_queen_the_higher_card_is_out():
-    h = six({1: X}, draw=DQ)
-    h.cards[0] = [DQ, G]
-    events = play(h, Order(DQ, 1))
+    h = six({1: PRINCESS}, draw=DOWAGER_QUEEN)
+    h.cards[0] = [DOWAGER_QUEEN, GUARD]
+    events = play(h, Order(DOWAGER_QUEEN, 1))
     assert only(events, "queen").loser == 1 and not h.alive[1]
     saws = {e.seat: (e.other, e.card) for e in events if e.kind == "queen_saw"}
-    assert saws == {0: (1, X), 1: (0, G)}
-    h = six({1: G}, draw=DQ)
-    h.cards[0] = [DQ, X]
-    assert only(play(h, Order(DQ, 1)), "queen").loser == 0
+    assert saws == {0: (1, PRINCESS), 1: (0, GUARD)}
+    h = six({1: GUARD}, draw=DOWAGER_QUEEN)
+    h.cards[0] = [DOWAGER_QUEEN, PRINCESS]
+    assert only(play(h, Order(DOWAGER_QUEEN, 1)), "queen").loser == 0
 
 
+@uses(BARON)
 def test_dowager_queen_tie_and_plain_ranks():
-    h = six({1: SY}, draw=DQ)
-    h.cards[0] = [DQ, H]  # 4 and 4
-    assert only(play(h, Order(DQ, 1)), "queen").loser is None
-    h = six({1: BI}, draw=B)
-    h.cards[0] = [B, X]  # the Baron compares plain ranks: Princess 8 < Bishop 9
-    assert only(play(h, Order(B, 1)), "baron").loser == 0
+    h = six({1: SYCOPHANT}, draw=DOWAGER_QUEEN)
+    h.cards[0] = [DOWAGER_QUEEN, HANDMAID]  # 4 and 4
+    assert only(play(h, Order(DOWAGER_QUEEN, 1)), "queen").loser is None
+    h = six({1: BISHOP}, draw=BARON)
+    h.cards[0] = [BARON, PRINCESS]  # the Baron compares plain ranks: Princess 8 < Bishop 9
+    assert only(play(h, Order(BARON, 1)), "baron").loser == 0
 
 
 def test_bishop_hit_gains_a_token_and_the_target_keeps_by_default():
-    h = six({1: K}, draw=BI)
-    events = play(h, Order(BI, 1, 6))
+    h = six({1: KING}, draw=BISHOP)
+    events = play(h, Order(BISHOP, 1, 6))
     result = only(events, "bishop")
-    assert result.hit and not result.discarded and h.cards[1][0] == K and h.bonus == [(0, BI)]
+    assert result.hit and not result.discarded and h.cards[1][0] == KING and h.bonus == [(0, BISHOP)]
 
 
 def test_bishop_hit_with_the_standing_discard_order():
-    h = six({1: K}, draw=BI, pile=[S, B])
+    h = six({1: KING}, draw=BISHOP, pile=[SPY, BARON])
     h.bishop_discard[1] = True
-    events = play(h, Order(BI, 1, 6))
+    events = play(h, Order(BISHOP, 1, 6))
     result = only(events, "bishop")
-    assert result.hit and result.discarded and result.card == K
-    assert h.discards[1] == [K] and h.cards[1][0] == S
+    assert result.hit and result.discarded and result.card == KING
+    assert h.discards[1] == [KING] and h.cards[1][0] == SPY
     assert only(events, "card_drew").audience == (1,)
 
 
 def test_bishop_hit_on_the_princess_with_discard_knocks_out():
-    h = six({1: X}, draw=BI)
+    h = six({1: PRINCESS}, draw=BISHOP)
     h.bishop_discard[1] = True
-    events = play(h, Order(BI, 1, 8))
-    assert only(events, "bishop").card == X and not h.alive[1] and h.bonus == [(0, BI)]
+    events = play(h, Order(BISHOP, 1, 8))
+    assert only(events, "bishop").card == PRINCESS and not h.alive[1] and h.bonus == [(0, BISHOP)]
 
 
 def test_bishop_hit_on_the_princess_kept():
-    h = six({1: X}, draw=BI)
-    play(h, Order(BI, 1, 8))
-    assert h.alive[1] and h.cards[1][0] == X
+    h = six({1: PRINCESS}, draw=BISHOP)
+    play(h, Order(BISHOP, 1, 8))
+    assert h.alive[1] and h.cards[1][0] == PRINCESS
 
 
 def test_bishop_miss():
-    h = six({1: X}, draw=BI)
+    h = six({1: PRINCESS}, draw=BISHOP)
     h.bishop_discard[1] = True
-    result = only(play(h, Order(BI, 1, 7)), "bishop")
+    result = only(play(h, Order(BISHOP, 1, 7)), "bishop")
     assert not result.hit and not result.discarded and h.bonus == []
 
 
@@ -581,9 +622,9 @@ def test_standing_orders_reach_the_hand_and_stand():
 def test_countess_rule_holds_with_king_or_prince_only():
     from pbem.engine import legal_cards
 
-    assert legal_cards([C, K]) == [C] and legal_cards([C, P]) == [C]
-    assert sorted(legal_cards([C, CO])) == sorted([C, CO])
-    assert sorted(legal_cards([C, DQ])) == sorted([C, DQ])
+    assert legal_cards([COUNTESS, KING]) == [COUNTESS] and legal_cards([COUNTESS, PRINCE]) == [COUNTESS]
+    assert sorted(legal_cards([COUNTESS, COUNT])) == sorted([COUNTESS, COUNT])
+    assert sorted(legal_cards([COUNTESS, DOWAGER_QUEEN])) == sorted([COUNTESS, DOWAGER_QUEEN])
 
 
 # -- 10.4 NMR defaults, tokens, the end of the game ---------------------------------------------------------
@@ -591,14 +632,14 @@ def test_countess_rule_holds_with_king_or_prince_only():
 
 def test_nmr_princess_rule_plays_the_bishop():
     for seed in range(10):
-        assert default_card([X, BI], rng(seed)) == BI
-        assert default_card([BI, X], rng(seed)) == BI
+        assert default_card([PRINCESS, BISHOP], rng(seed)) == BISHOP
+        assert default_card([BISHOP, PRINCESS], rng(seed)) == BISHOP
 
 
 def test_nmr_cardinal_picks_two_other_valid_players():
     for seed in range(40):
-        h = six({1: K}, draw=CA)
-        h.cards[0] = [CA, CA]
+        h = six({1: KING}, draw=CARDINAL)
+        h.cards[0] = [CARDINAL, CARDINAL]
         h.protected[2] = True
         events = play(h, None, seed)
         chosen = only(events, "chose").chosen
@@ -606,20 +647,20 @@ def test_nmr_cardinal_picks_two_other_valid_players():
 
 
 def test_nmr_cardinal_takes_the_player_only_with_fewer_than_two_others():
-    h = six({1: K}, draw=CA)
-    h.cards[0] = [CA, CA]
+    h = six({1: KING}, draw=CARDINAL)
+    h.cards[0] = [CARDINAL, CARDINAL]
     for seat in (2, 3, 4, 5):
         knock_out(h, seat)
     assert sorted(only(play(h, None), "chose").chosen) == [0, 1]
 
 
 def test_nmr_baroness_two_others_when_two_are_valid_else_one():
-    h = six({1: K}, draw=BS)
-    h.cards[0] = [BS, BS]
+    h = six({1: KING}, draw=BARONESS)
+    h.cards[0] = [BARONESS, BARONESS]
     chosen = only(play(h, None), "chose").chosen
     assert len(chosen) == 2 and 0 not in chosen
-    h = six({1: K}, draw=BS)
-    h.cards[0] = [BS, BS]
+    h = six({1: KING}, draw=BARONESS)
+    h.cards[0] = [BARONESS, BARONESS]
     for seat in (2, 3, 4, 5):
         knock_out(h, seat)
     assert only(play(h, None), "chose").chosen == (1,)
@@ -627,19 +668,20 @@ def test_nmr_baroness_two_others_when_two_are_valid_else_one():
 
 def test_nmr_sycophant_marks_another_player_if_one_is_valid():
     for seed in range(20):
-        h = six({1: K}, draw=SY)
-        h.cards[0] = [SY, SY]
+        h = six({1: KING}, draw=SYCOPHANT)
+        h.cards[0] = [SYCOPHANT, SYCOPHANT]
         assert only(play(h, None, seed), "marked").marked != 0
 
 
+@uses(BISHOP)
 def test_card_tokens_are_counted_at_the_end_of_the_turn_and_can_end_the_game():
     game = Game.new(6, {n: shuffled_deck("tok", n, 6) for n in range(1, 14)})
     game.tokens = [3, 0, 0, 0, 0, 0]
     h = game.hand(1)
-    h.cards[0] = [BI, G]
-    h.cards[1] = [K]
-    new, events = resolve_turn(game, {1: Order(BI, 1, 6)}, "x")
-    assert new.tokens[0] == 4 and only(events, "card_tokens").gained == ((0, 1, BI),)
+    h.cards[0] = [BISHOP, GUARD]
+    h.cards[1] = [KING]
+    new, events = resolve_turn(game, {1: Order(BISHOP, 1, 6)}, "x")
+    assert new.tokens[0] == 4 and only(events, "card_tokens").gained == ((0, 1, BISHOP),)
     assert new.finished and new.winners == (0,)
 
 
@@ -654,6 +696,7 @@ def test_when_every_hand_has_ended_a_tie_on_tokens_goes_to_hands_won():
     assert game_winners(game) == (5,)
 
 
+@uses(SYCOPHANT)
 def test_premium_events_round_trip_through_plain_data():
     kinds_seen = set()
     for seed in range(4):
@@ -676,39 +719,40 @@ def test_premium_state_round_trips_through_plain_data():
 
 
 def test_premium_full_tie_is_shared_and_every_jester_on_a_winner_gains():
-    h = six({1: K, 2: CN}, draw=H)  # the King and the Constable: both 6
+    h = six({1: KING, 2: CONSTABLE}, draw=HANDMAID)  # the King and the Constable: both 6
     for seat in (3, 4, 5):
         knock_out(h, seat)
     h.pile.clear()
-    h.cards[0] = [H, G]
-    h.discards[1] = [S, S]  # 4
-    h.discards[2] = [SY]  # 4
+    h.cards[0] = [HANDMAID, GUARD]
+    h.discards[1] = [SPY, SPY]  # 4
+    h.discards[2] = [SYCOPHANT]  # 4
     h.jesters = [(3, 1), (4, 2), (5, 0)]
-    end = only(play(h, Order(H)), "ended")
+    end = only(play(h, Order(HANDMAID)), "ended")
     assert end.winners == (1, 2) and dict(end.totals) == {1: 4, 2: 4}
-    assert sorted(h.bonus) == [(3, J), (4, J)]
+    assert sorted(h.bonus) == [(3, JESTER), (4, JESTER)]
 
 
+@uses(GUARD, SYCOPHANT)
 def test_a_mark_named_in_the_order_is_followed_without_completion():
-    h = six({1: K, 2: G}, draw=SY)
-    play(h, Order(SY, 2))
-    h.cards[1] = [G, S]
-    events = play(h, Order(G, 2, 1))
+    h = six({1: KING, 2: GUARD}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 2))
+    h.cards[1] = [GUARD, SPY]
+    events = play(h, Order(GUARD, 2, 1))
     played = only(events, "played")
     assert played.recipient == 2 and only(events, "mark_followed").named == (2,)
 
 
 def test_cardinal_naming_one_player_twice_keeps_the_first_and_completes_the_second():
     for seed in range(10):
-        h = six({1: K, 2: X}, draw=CA)
-        events = play(h, Order(CA, 2, None, 2), seed)
+        h = six({1: KING, 2: PRINCESS}, draw=CARDINAL)
+        events = play(h, Order(CARDINAL, 2, None, 2), seed)
         chosen = only(events, "chose").chosen
         assert chosen[0] == 2 and chosen[1] not in (2, None)
         assert only(events, "played").random_target
 
 
 def test_cardinal_first_named_protected_is_never_redirected_onto_the_second_named():
-    h = six({1: H, 2: K}, draw=CA)
+    h = six({1: HANDMAID, 2: KING}, draw=CARDINAL)
     h.protected[1] = True
-    events = play(h, Order(CA, 1, None, 2))
+    events = play(h, Order(CARDINAL, 1, None, 2))
     assert only(events, "chose").chosen == (3, 2)

@@ -19,7 +19,6 @@ from pbem.cards import RANK, Card
 from pbem.engine import (
     ANY,
     CARD_RULES,
-    PAIR_ANY,
     PREMIUM_PLAYERS,
     Hand,
     Order,
@@ -154,7 +153,7 @@ def test_every_play_of_the_proxy_is_legal_and_complete(position):
     for e in out:
         if e.kind == "chose":
             assert None not in e.named[:1]
-    if rule.targets and rule.targets < PAIR_ANY and h.marked is None:
+    if rule.targets.players == 1 and h.marked is None:
         valid = [p for p in range(h.players) if h.alive[p] and not h.protected[p] and p != seat]
         if valid:
             assert order.target in valid + ([seat] if rule.targets == ANY else [])

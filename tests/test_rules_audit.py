@@ -10,118 +10,117 @@ from collections import Counter
 
 import kit
 import pytest
-from builders import BI, BS, CA, CN, CO, DQ, SY, A, B, C, G, H, J, K, P, S, X, deck, hand, only, play
+from rulekit import (
+    ASSASSIN,
+    BARON,
+    BARONESS,
+    BISHOP,
+    CARDINAL,
+    CONSTABLE,
+    COUNT,
+    COUNTESS,
+    DOWAGER_QUEEN,
+    GUARD,
+    HANDMAID,
+    JESTER,
+    KING,
+    PRINCE,
+    PRINCESS,
+    SPY,
+    SYCOPHANT,
+    deck,
+    hand,
+    knock_out,
+    of,
+    only,
+    play,
+    premium_game,
+    public_cards,
+    six,
+    uses,
+)
 
 from pbem import events as ev
 from pbem.cards import PREMIUM_DECK, Card
 from pbem.engine import Game, Hand, Order, game_winners, hand_values, play_turn, resolve_turn, shuffled_deck
 
-
-def of(events: list, kind: str) -> list:
-    return [e for e in events if e.kind == kind]
-
-
-def out_of_hand(h: Hand, *seats: int) -> None:
-    """Knock ``seats`` out before the test's play (their card face up, as rule 6 says)."""
-    for seat in seats:
-        h.alive[seat] = False
-        h.discards[seat].extend(h.cards[seat])
-        h.cards[seat] = []
-
-
-def six(held: dict[int, Card], draw: Card, **kw) -> Hand:
-    """Hand 1 of a six-player Premium game; seats not named hold a Guard."""
-    full = {seat: G for seat in range(6)}
-    full.update(held)
-    return hand(6, 1, full, draw=draw, **kw)
-
-
-def public_cards(events: list) -> list[Card]:
-    return [v for e in ev.public(events) for v in e if isinstance(v, Card)]
-
-
-def premium_game(hand1: list[Card], tokens: list[int] | None = None) -> Game:
-    decks = {n: shuffled_deck("audit", n, 6) for n in range(1, 14)}
-    decks[1] = tuple(hand1)
-    game = Game.new(6, decks)
-    if tokens is not None:
-        game.tokens = tokens
-    return game
-
-
 # == 10.3 the Assassin =================================================================================
 
 
 def test_assassin_guard_aimed_directly_knocks_out_the_guards_player_and_the_holder_draws():
-    h = six({2: A}, draw=G, pile=[DQ, S])
-    h.cards[0] = [G, CO]
-    events = play(h, Order(G, 2, 7))
-    assert not h.alive[0] and h.discards[0] == [G, CO]
-    assert h.alive[2] and h.discards[2] == [A] and h.cards[2] == [DQ]
-    assert DQ not in public_cards(events)  # all public except the card drawn
+    h = six({2: ASSASSIN}, draw=GUARD, pile=[DOWAGER_QUEEN, SPY])
+    h.cards[0] = [GUARD, COUNT]
+    events = play(h, Order(GUARD, 2, 7))
+    assert not h.alive[0] and h.discards[0] == [GUARD, COUNT]
+    assert h.alive[2] and h.discards[2] == [ASSASSIN] and h.cards[2] == [DOWAGER_QUEEN]
+    assert DOWAGER_QUEEN not in public_cards(events)  # all public except the card drawn
     assert only(events, "assassin") in ev.public(events)  # the Assassin is revealed
     assert h.active == 1  # play goes on to the next player still in
 
 
 def test_assassin_guard_redirected_to_the_holder_by_a_handmaid():
-    h = six({1: H, 2: H, 3: A}, draw=G)
+    h = six({1: HANDMAID, 2: HANDMAID, 3: ASSASSIN}, draw=GUARD)
     h.protected[1] = h.protected[2] = True
-    events = play(h, Order(G, 1, 4))
+    events = play(h, Order(GUARD, 1, 4))
     assert only(events, "played").recipient == 3
-    assert not h.alive[0] and h.alive[3] and h.discards[3] == [A]
+    assert not h.alive[0] and h.alive[3] and h.discards[3] == [ASSASSIN]
 
 
 def test_assassin_guard_redirected_by_the_sycophants_mark_to_the_holder():
-    h = six({1: G, 3: A}, draw=SY)
-    play(h, Order(SY, 3))
-    h.cards[1] = [G, K]
-    play(h, Order(G, 2, 6))  # seat 1 names seat 2: completed onto the marked seat 3, who holds the Assassin
-    assert not h.alive[1] and h.alive[3] and h.discards[3] == [A]
+    h = six({1: GUARD, 3: ASSASSIN}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 3))
+    h.cards[1] = [GUARD, KING]
+    play(
+        h, Order(GUARD, 2, 6)
+    )  # seat 1 names seat 2: completed onto the marked seat 3, who holds the Assassin
+    assert not h.alive[1] and h.alive[3] and h.discards[3] == [ASSASSIN]
 
 
 def test_assassin_protected_holder_is_not_reached_and_nothing_happens_to_the_guard():
-    h = six({1: A, 2: K}, draw=G)
+    h = six({1: ASSASSIN, 2: KING}, draw=GUARD)
     h.protected[1] = True
-    events = play(h, Order(G, 1, 6))
+    events = play(h, Order(GUARD, 1, 6))
     assert only(events, "played").recipient == 2 and not h.alive[2]  # the redirected Guard hits seat 2
-    assert h.alive[0] and h.cards[1][0] == A
+    assert h.alive[0] and h.cards[1][0] == ASSASSIN
 
 
+@uses(GUARD)
 def test_assassin_with_an_empty_pile_draws_the_set_aside_card():
-    h = six({4: A}, draw=G, set_aside=CN)
+    h = six({4: ASSASSIN}, draw=GUARD, set_aside=CONSTABLE)
     h.pile.clear()
-    events = play(h, Order(G, 4, 3))
-    assert not h.alive[0] and h.cards[4] == [CN] and h.set_aside is None
-    assert CN not in public_cards(events)
+    events = play(h, Order(GUARD, 4, 3))
+    assert not h.alive[0] and h.cards[4] == [CONSTABLE] and h.set_aside is None
+    assert CONSTABLE not in public_cards(events)
     assert h.ended  # the pile was empty at the end of the turn
 
 
+@uses(GUARD)
 def test_assassin_knock_out_that_ends_the_hand_still_draws():
-    h = six({1: A}, draw=G, pile=[BI, S])
-    out_of_hand(h, 2, 3, 4, 5)
-    events = play(h, Order(G, 1, 9))
+    h = six({1: ASSASSIN}, draw=GUARD, pile=[BISHOP, SPY])
+    knock_out(h, 2, 3, 4, 5)
+    events = play(h, Order(GUARD, 1, 9))
     assert h.ended and h.winners == (1,)
-    assert h.discards[1] == [A] and h.cards[1] == [BI]
+    assert h.discards[1] == [ASSASSIN] and h.cards[1] == [BISHOP]
     assert only(events, "ended").winners == (1,)
 
 
 def test_assassin_knock_out_of_a_guard_player_with_a_constable_on_their_discards_gains_a_token():
-    h = six({1: A}, draw=G)
-    h.discards[0] = [CN]
-    play(h, Order(G, 1, 5))
-    assert not h.alive[0] and (0, CN) in h.bonus
+    h = six({1: ASSASSIN}, draw=GUARD)
+    h.discards[0] = [CONSTABLE]
+    play(h, Order(GUARD, 1, 5))
+    assert not h.alive[0] and (0, CONSTABLE) in h.bonus
 
 
 def test_a_bishop_ignores_the_assassin_hit_on_zero_gains_a_token():
-    h = six({1: A}, draw=BI)
-    events = play(h, Order(BI, 1, 0))
-    assert h.alive[0] and h.alive[1] and only(events, "bishop").hit and h.bonus == [(0, BI)]
-    assert h.cards[1][0] == A
+    h = six({1: ASSASSIN}, draw=BISHOP)
+    events = play(h, Order(BISHOP, 1, 0))
+    assert h.alive[0] and h.alive[1] and only(events, "bishop").hit and h.bonus == [(0, BISHOP)]
+    assert h.cards[1][0] == ASSASSIN
 
 
 def test_a_bishop_missing_an_assassin_holder_also_ignores_it():
-    h = six({1: A}, draw=BI)
-    play(h, Order(BI, 1, 5))
+    h = six({1: ASSASSIN}, draw=BISHOP)
+    play(h, Order(BISHOP, 1, 5))
     assert all(h.alive) and h.bonus == []
 
 
@@ -130,57 +129,61 @@ def test_a_bishop_missing_an_assassin_holder_also_ignores_it():
 
 def test_jester_on_oneself_is_completed_with_another_player():
     for seed in range(8):
-        h = six({}, draw=J)
-        played = only(play(h, Order(J, 0), seed), "played")
+        h = six({}, draw=JESTER)
+        played = only(play(h, Order(JESTER, 0), seed), "played")
         assert played.random_target and played.recipient not in (0, None)
         assert h.jesters == [(0, played.recipient)]
 
 
+@uses(BARON, PRINCESS)
 def test_jester_no_token_when_the_named_player_is_knocked_out_and_another_wins():
-    h = six({1: K, 2: G}, draw=J)
-    out_of_hand(h, 3, 4, 5)
-    play(h, Order(J, 2))
+    h = six({1: KING, 2: GUARD}, draw=JESTER)
+    knock_out(h, 3, 4, 5)
+    play(h, Order(JESTER, 2))
     assert h.jesters == [(0, 2)]
-    h.cards[1] = [K, G]
-    play(h, Order(G, 2, 2))  # a Guard of 2 misses seat 2's Guard
-    h.cards[2] = [G, X]
-    play(h, Order(X))  # seat 2 plays the Princess: out
+    h.cards[1] = [KING, GUARD]
+    play(h, Order(GUARD, 2, 2))  # a Guard of 2 misses seat 2's Guard
+    h.cards[2] = [GUARD, PRINCESS]
+    play(h, Order(PRINCESS))  # seat 2 plays the Princess: out
     assert not h.alive[2] and not h.ended
-    h.cards[0] = [G, B]
-    play(h, Order(B, 1))  # seat 0's Guard against seat 1's King: seat 0 out
+    h.cards[0] = [GUARD, BARON]
+    play(h, Order(BARON, 1))  # seat 0's Guard against seat 1's King: seat 0 out
     assert h.ended and h.winners == (1,) and h.bonus == []
 
 
+@uses(PRINCESS)
 def test_jester_player_knocked_out_still_gains_when_the_named_player_wins_at_the_end_of_the_turn():
-    hand1 = deck(6, 1, {0: J, 1: K, 2: G, 3: G, 4: G, 5: G}, draw=X)
+    hand1 = deck(6, 1, {0: JESTER, 1: KING, 2: GUARD, 3: GUARD, 4: GUARD, 5: GUARD}, draw=PRINCESS)
     game = premium_game(hand1)
     h = game.hand(1)
-    out_of_hand(h, 2, 3, 4, 5)
+    knock_out(h, 2, 3, 4, 5)
     h.jesters = [(0, 1)]  # seat 0 played the Jester on seat 1 earlier
-    h.cards[0] = [X, G]
-    new, events = resolve_turn(game, {1: Order(X)}, "s")  # seat 0 plays the Princess: out, seat 1 wins
+    h.cards[0] = [PRINCESS, GUARD]
+    new, events = resolve_turn(game, {1: Order(PRINCESS)}, "s")  # seat 0 plays the Princess: out, seat 1 wins
     assert new.hand(1).winners == (1,) and not new.hand(1).alive[0]
     assert new.tokens[:2] == [1, 1]
-    assert [e for e in events if e.kind == "card_tokens"][0].gained == ((0, 1, J),)
+    assert [e for e in events if e.kind == "card_tokens"][0].gained == ((0, 1, JESTER),)
 
 
 def test_jester_shared_win_gains_a_token_and_the_named_player_also_gets_theirs():
-    game = premium_game(deck(6, 1, {0: G, 1: K, 2: CN, 3: G, 4: G, 5: G}, draw=H))
+    game = premium_game(
+        deck(6, 1, {0: GUARD, 1: KING, 2: CONSTABLE, 3: GUARD, 4: GUARD, 5: GUARD}, draw=HANDMAID)
+    )
     h = game.hand(1)
-    out_of_hand(h, 3, 4, 5)
+    knock_out(h, 3, 4, 5)
     h.pile.clear()
-    h.discards[1], h.discards[2] = [S], [CA]  # 2 and 2: a shared win
+    h.discards[1], h.discards[2] = [SPY], [CARDINAL]  # 2 and 2: a shared win
     h.jesters = [(3, 2)]
-    new, events = resolve_turn(game, {1: Order(H)}, "s")
+    new, events = resolve_turn(game, {1: Order(HANDMAID)}, "s")
     assert new.hand(1).winners == (1, 2)
     assert new.tokens[3] == 1 and new.tokens[1] == 1 and new.tokens[2] == 1
 
 
 def test_jester_with_nowhere_to_go_has_no_effect():
-    h = six({1: H}, draw=J)
-    out_of_hand(h, 2, 3, 4, 5)
+    h = six({1: HANDMAID}, draw=JESTER)
+    knock_out(h, 2, 3, 4, 5)
     h.protected[1] = True
-    play(h, Order(J, 1))
+    play(h, Order(JESTER, 1))
     assert h.jesters == []
 
 
@@ -188,75 +191,75 @@ def test_jester_with_nowhere_to_go_has_no_effect():
 
 
 def test_cardinal_between_two_others_default_look_is_the_first_named():
-    h = six({3: K, 4: DQ}, draw=CA)
-    events = play(h, Order(CA, 4, None, 3))
-    assert h.cards[4] == [K] and h.cards[3] == [DQ]
+    h = six({3: KING, 4: DOWAGER_QUEEN}, draw=CARDINAL)
+    events = play(h, Order(CARDINAL, 4, None, 3))
+    assert h.cards[4] == [KING] and h.cards[3] == [DOWAGER_QUEEN]
     saw = only(events, "cardinal_saw")
-    assert (saw.seat, saw.other, saw.card) == (0, 4, K)
-    assert K not in public_cards(events) and DQ not in public_cards(events)
+    assert (saw.seat, saw.other, saw.card) == (0, 4, KING)
+    assert KING not in public_cards(events) and DOWAGER_QUEEN not in public_cards(events)
 
 
 def test_cardinal_with_yourself_named_second_default_look_is_the_other():
-    h = six({2: DQ}, draw=CA)
-    h.cards[0] = [CA, CO]
-    events = play(h, Order(CA, 2, None, 0))
-    assert h.cards[0] == [DQ] and h.cards[2] == [CO]
+    h = six({2: DOWAGER_QUEEN}, draw=CARDINAL)
+    h.cards[0] = [CARDINAL, COUNT]
+    events = play(h, Order(CARDINAL, 2, None, 0))
+    assert h.cards[0] == [DOWAGER_QUEEN] and h.cards[2] == [COUNT]
     saw = only(events, "cardinal_saw")
-    assert (saw.other, saw.card) == (2, CO)
+    assert (saw.other, saw.card) == (2, COUNT)
 
 
 def test_cardinal_with_yourself_and_look_at_yourself():
-    h = six({2: DQ}, draw=CA)
-    h.cards[0] = [CA, CO]
-    saw = only(play(h, Order(CA, 0, None, 2, look=0)), "cardinal_saw")
-    assert (saw.other, saw.card) == (0, DQ)
+    h = six({2: DOWAGER_QUEEN}, draw=CARDINAL)
+    h.cards[0] = [CARDINAL, COUNT]
+    saw = only(play(h, Order(CARDINAL, 0, None, 2, look=0)), "cardinal_saw")
+    assert (saw.other, saw.card) == (0, DOWAGER_QUEEN)
 
 
 def test_cardinal_both_named_protected_each_redirected_never_onto_the_others_recipient():
-    h = six({1: H, 2: H}, draw=CA)
+    h = six({1: HANDMAID, 2: HANDMAID}, draw=CARDINAL)
     h.protected[1] = h.protected[2] = True
-    events = play(h, Order(CA, 1, None, 2))
+    events = play(h, Order(CARDINAL, 1, None, 2))
     # first slot: after seat 1, skipping 2 (protected): seat 3; second: after 2, not 3: seat 4
     assert only(events, "chose").chosen == (3, 4)
 
 
 def test_cardinal_second_slot_redirect_skips_the_first_slots_recipient():
-    h = six({1: H, 3: H}, draw=CA)
+    h = six({1: HANDMAID, 3: HANDMAID}, draw=CARDINAL)
     h.protected[1] = h.protected[3] = True
-    out_of_hand(h, 2)
-    events = play(h, Order(CA, 3, None, 1))
+    knock_out(h, 2)
+    events = play(h, Order(CARDINAL, 3, None, 1))
     # first slot (3): next in and unprotected after 3, not the other named (1): 4
     # second slot (1): next after 1 is 2 (out), 3 (protected), 4 (the first's recipient): 5
     assert only(events, "chose").chosen == (4, 5)
 
 
 def test_cardinal_redirection_may_land_on_the_player():
-    h = six({5: H}, draw=CA)
+    h = six({5: HANDMAID}, draw=CARDINAL)
     h.protected[5] = True
-    events = play(h, Order(CA, 5, None, 1))
+    events = play(h, Order(CARDINAL, 5, None, 1))
     assert only(events, "chose").chosen == (0, 1)
 
 
 def test_cardinal_look_follows_a_redirected_slot():
-    h = six({1: H, 2: X, 3: K}, draw=CA)
+    h = six({1: HANDMAID, 2: PRINCESS, 3: KING}, draw=CARDINAL)
     h.protected[1] = True
-    saw = only(play(h, Order(CA, 1, None, 3, look=1)), "cardinal_saw")
-    assert saw.other == 2 and saw.card == K
+    saw = only(play(h, Order(CARDINAL, 1, None, 3, look=1)), "cardinal_saw")
+    assert saw.other == 2 and saw.card == KING
 
 
 def test_cardinal_with_fewer_than_two_valid_players_has_no_effect_even_counting_yourself():
-    h = six({1: H}, draw=CA)
-    out_of_hand(h, 2, 3, 4, 5)
+    h = six({1: HANDMAID}, draw=CARDINAL)
+    knock_out(h, 2, 3, 4, 5)
     h.protected[1] = True
     held = [list(c) for c in h.cards]
-    events = play(h, Order(CA, 1, None, 0))  # seat 1 protected and no one else: only seat 0 is valid
+    events = play(h, Order(CARDINAL, 1, None, 0))  # seat 1 protected and no one else: only seat 0 is valid
     assert not of(events, "cardinal_received") and not of(events, "cardinal_saw")
     assert h.cards[1][0] == held[1][0]
 
 
 def test_cardinal_private_results_reach_only_their_players():
-    h = six({1: K, 2: DQ}, draw=CA)
-    events = play(h, Order(CA, 1, None, 2))
+    h = six({1: KING, 2: DOWAGER_QUEEN}, draw=CARDINAL)
+    events = play(h, Order(CARDINAL, 1, None, 2))
     for e in of(events, "cardinal_received"):
         assert e.audience == (e.seat,)
     assert only(events, "cardinal_saw").audience == (0,)
@@ -266,33 +269,33 @@ def test_cardinal_private_results_reach_only_their_players():
 
 
 def test_baroness_one_player():
-    h = six({3: DQ}, draw=BS)
-    events = play(h, Order(BS, 3))
-    assert [(e.seat, e.other, e.card) for e in of(events, "baroness_saw")] == [(0, 3, DQ)]
-    assert DQ not in public_cards(events)
+    h = six({3: DOWAGER_QUEEN}, draw=BARONESS)
+    events = play(h, Order(BARONESS, 3))
+    assert [(e.seat, e.other, e.card) for e in of(events, "baroness_saw")] == [(0, 3, DOWAGER_QUEEN)]
+    assert DOWAGER_QUEEN not in public_cards(events)
 
 
 def test_baroness_second_redirect_never_onto_the_first_named():
-    h = six({1: K, 2: H}, draw=BS)
+    h = six({1: KING, 2: HANDMAID}, draw=BARONESS)
     h.protected[2] = True
-    out_of_hand(h, 3)
-    events = play(h, Order(BS, 1, None, 2))  # 2 protected: after it 3 is out, 4 next
+    knock_out(h, 3)
+    events = play(h, Order(BARONESS, 1, None, 2))  # 2 protected: after it 3 is out, 4 next
     assert only(events, "chose").chosen == (1, 4)
 
 
 def test_baroness_a_look_with_nowhere_to_go_is_lost():
-    h = six({1: H, 2: DQ}, draw=BS)
-    out_of_hand(h, 3, 4, 5)
+    h = six({1: HANDMAID, 2: DOWAGER_QUEEN}, draw=BARONESS)
+    knock_out(h, 3, 4, 5)
     h.protected[1] = True
-    events = play(h, Order(BS, 1, None, 2))  # seat 1's look can go only to seat 2, already named
-    assert [(e.other, e.card) for e in of(events, "baroness_saw")] == [(2, DQ)]
+    events = play(h, Order(BARONESS, 1, None, 2))  # seat 1's look can go only to seat 2, already named
+    assert [(e.other, e.card) for e in of(events, "baroness_saw")] == [(2, DOWAGER_QUEEN)]
 
 
 def test_baroness_alone_with_a_protected_player_has_no_effect():
-    h = six({1: H}, draw=BS)
-    out_of_hand(h, 2, 3, 4, 5)
+    h = six({1: HANDMAID}, draw=BARONESS)
+    knock_out(h, 2, 3, 4, 5)
     h.protected[1] = True
-    events = play(h, Order(BS, 1))
+    events = play(h, Order(BARONESS, 1))
     assert of(events, "baroness_saw") == []
 
 
@@ -300,77 +303,79 @@ def test_baroness_alone_with_a_protected_player_has_no_effect():
 
 
 def test_sycophant_the_next_play_is_bound_whoever_plays_it_prince_onto_the_marked():
-    h = six({1: P, 3: K}, draw=SY, pile=[B, S, G])
-    play(h, Order(SY, 3))
-    h.cards[1] = [P, G]
-    events = play(h, Order(P, 1))  # a Prince on oneself: completed onto the marked seat 3
+    h = six({1: PRINCE, 3: KING}, draw=SYCOPHANT, pile=[BARON, SPY, GUARD])
+    play(h, Order(SYCOPHANT, 3))
+    h.cards[1] = [PRINCE, GUARD]
+    events = play(h, Order(PRINCE, 1))  # a Prince on oneself: completed onto the marked seat 3
     assert only(events, "prince").recipient == 3
-    assert h.discards[3] == [K]
+    assert h.discards[3] == [KING]
 
 
 def test_sycophant_mark_binds_a_baroness_naming_one_other():
-    h = six({1: BS, 4: DQ}, draw=SY)
-    play(h, Order(SY, 4))
-    h.cards[1] = [BS, G]
-    events = play(h, Order(BS, 2))
-    assert [(e.other, e.card) for e in of(events, "baroness_saw")] == [(4, DQ)]
+    h = six({1: BARONESS, 4: DOWAGER_QUEEN}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 4))
+    h.cards[1] = [BARONESS, GUARD]
+    events = play(h, Order(BARONESS, 2))
+    assert [(e.other, e.card) for e in of(events, "baroness_saw")] == [(4, DOWAGER_QUEEN)]
 
 
 def test_sycophant_mark_on_a_baroness_that_names_the_marked_second_is_not_corrected():
-    h = six({1: BS, 4: DQ, 2: CO}, draw=SY)
-    play(h, Order(SY, 4))
-    h.cards[1] = [BS, G]
-    events = play(h, Order(BS, 2, None, 4))
+    h = six({1: BARONESS, 4: DOWAGER_QUEEN, 2: COUNT}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 4))
+    h.cards[1] = [BARONESS, GUARD]
+    events = play(h, Order(BARONESS, 2, None, 4))
     assert only(events, "chose").chosen == (2, 4)
 
 
 def test_sycophant_marked_player_playing_a_bishop_has_no_effect_and_the_mark_ends():
-    h = six({1: K, 3: CN}, draw=SY)
-    play(h, Order(SY, 1))
-    h.cards[1] = [K, BI]
-    events = play(h, Order(BI, 3, 6))
+    h = six({1: KING, 3: CONSTABLE}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 1))
+    h.cards[1] = [KING, BISHOP]
+    events = play(h, Order(BISHOP, 3, 6))
     assert h.bonus == [] and h.marked is None and only(events, "played").recipient is None
 
 
 def test_sycophant_marked_player_playing_a_cardinal_must_include_themselves():
-    h = six({1: CO, 3: K, 4: DQ}, draw=SY)
-    play(h, Order(SY, 1))
-    h.cards[1] = [CO, CA]
-    events = play(h, Order(CA, 3, None, 4))
+    h = six({1: COUNT, 3: KING, 4: DOWAGER_QUEEN}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 1))
+    h.cards[1] = [COUNT, CARDINAL]
+    events = play(h, Order(CARDINAL, 3, None, 4))
     assert 1 in only(events, "chose").chosen and h.marked is None
 
 
+@uses(GUARD)
 def test_sycophant_mark_ends_with_a_countess_played_next():
-    h = six({1: C, 3: K}, draw=SY)
-    play(h, Order(SY, 3))
-    h.cards[1] = [C, G]
-    play(h, Order(C))
+    h = six({1: COUNTESS, 3: KING}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 3))
+    h.cards[1] = [COUNTESS, GUARD]
+    play(h, Order(COUNTESS))
     assert h.marked is None
-    h.cards[2] = [G, G]
-    events = play(h, Order(G, 4, 6))
+    h.cards[2] = [GUARD, GUARD]
+    events = play(h, Order(GUARD, 4, 6))
     assert only(events, "played").recipient == 4
 
 
 def test_sycophant_followed_by_a_sycophant_marks_the_marked_player_again():
-    h = six({1: SY, 3: K}, draw=SY)
-    play(h, Order(SY, 3))
-    h.cards[1] = [SY, G]
-    play(h, Order(SY, 5))
+    h = six({1: SYCOPHANT, 3: KING}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 3))
+    h.cards[1] = [SYCOPHANT, GUARD]
+    play(h, Order(SYCOPHANT, 5))
     assert h.marked == 3
 
 
 def test_sycophant_mark_binds_the_nmr_default_of_a_baroness():
     for seed in range(10):
-        h = six({1: BS, 4: DQ}, draw=SY)
-        play(h, Order(SY, 4))
-        h.cards[1] = [BS, BS]
+        h = six({1: BARONESS, 4: DOWAGER_QUEEN}, draw=SYCOPHANT)
+        play(h, Order(SYCOPHANT, 4))
+        h.cards[1] = [BARONESS, BARONESS]
         events = play(h, None, seed)
         assert 4 in only(events, "chose").chosen
 
 
+@uses(SYCOPHANT)
 def test_the_mark_is_public():
-    h = six({1: K}, draw=SY)
-    events = play(h, Order(SY, 2))
+    h = six({1: KING}, draw=SYCOPHANT)
+    events = play(h, Order(SYCOPHANT, 2))
     assert only(events, "marked") in ev.public(events)
 
 
@@ -378,81 +383,81 @@ def test_the_mark_is_public():
 
 
 def test_counts_add_to_the_value_at_the_end_of_the_hand_only():
-    h = six({1: CO, 2: K}, draw=H)
-    out_of_hand(h, 3, 4, 5)
+    h = six({1: COUNT, 2: KING}, draw=HANDMAID)
+    knock_out(h, 3, 4, 5)
     h.pile.clear()
-    h.discards[1] = [CO]  # Count 5 + 1 = 6: ties the King
-    h.discards[2] = [G]
-    h.cards[0] = [H, G]
-    events = play(h, Order(H))
+    h.discards[1] = [COUNT]  # Count 5 + 1 = 6: ties the King
+    h.discards[2] = [GUARD]
+    h.cards[0] = [HANDMAID, GUARD]
+    events = play(h, Order(HANDMAID))
     values = dict(only(events, "values").values)
     assert values == {0: 1, 1: 6, 2: 6}
     assert only(events, "ended").winners == (1,)  # discard totals 5 against 1 (plain ranks)
 
 
 def test_a_count_discarded_by_a_bishop_hit_still_counts():
-    h = six({2: CO}, draw=BI, pile=[S])
+    h = six({2: COUNT}, draw=BISHOP, pile=[SPY])
     h.bishop_discard[2] = True
-    play(h, Order(BI, 2, 5))
-    assert h.discards[2] == [CO] and h.cards[2] == [S]
+    play(h, Order(BISHOP, 2, 5))
+    assert h.discards[2] == [COUNT] and h.cards[2] == [SPY]
     assert hand_values(h)[2] == 3  # the Spy (2) and one Count
 
 
 def test_constable_lost_at_the_end_of_the_hand_is_no_knock_out():
-    h = six({1: K, 2: G}, draw=H)
-    out_of_hand(h, 3, 4, 5)
+    h = six({1: KING, 2: GUARD}, draw=HANDMAID)
+    knock_out(h, 3, 4, 5)
     h.pile.clear()
-    h.discards[2] = [CN]
-    h.cards[0] = [H, G]
-    play(h, Order(H))
+    h.discards[2] = [CONSTABLE]
+    h.cards[0] = [HANDMAID, GUARD]
+    play(h, Order(HANDMAID))
     assert h.ended and h.winners == (1,) and h.bonus == []
 
 
 def test_constable_knocked_out_by_a_prince_discarding_the_princess():
-    h = six({1: X}, draw=P)
-    h.discards[1] = [CN]
-    play(h, Order(P, 1))
-    assert not h.alive[1] and h.bonus == [(1, CN)]
+    h = six({1: PRINCESS}, draw=PRINCE)
+    h.discards[1] = [CONSTABLE]
+    play(h, Order(PRINCE, 1))
+    assert not h.alive[1] and h.bonus == [(1, CONSTABLE)]
 
 
 def test_constable_knocked_out_by_a_guard_and_by_a_dowager_queen():
-    h = six({1: K}, draw=G)
-    h.discards[1] = [CN]
-    play(h, Order(G, 1, 6))
-    assert h.bonus == [(1, CN)]
-    h = six({1: X}, draw=DQ)
-    h.cards[0] = [DQ, G]
-    h.discards[1] = [CN]
-    play(h, Order(DQ, 1))
-    assert not h.alive[1] and h.bonus == [(1, CN)]
+    h = six({1: KING}, draw=GUARD)
+    h.discards[1] = [CONSTABLE]
+    play(h, Order(GUARD, 1, 6))
+    assert h.bonus == [(1, CONSTABLE)]
+    h = six({1: PRINCESS}, draw=DOWAGER_QUEEN)
+    h.cards[0] = [DOWAGER_QUEEN, GUARD]
+    h.discards[1] = [CONSTABLE]
+    play(h, Order(DOWAGER_QUEEN, 1))
+    assert not h.alive[1] and h.bonus == [(1, CONSTABLE)]
 
 
 def test_constable_knocked_out_by_a_bishops_discarded_princess():
-    h = six({1: X}, draw=BI)
-    h.discards[1] = [CN]
+    h = six({1: PRINCESS}, draw=BISHOP)
+    h.discards[1] = [CONSTABLE]
     h.bishop_discard[1] = True
-    play(h, Order(BI, 1, 8))
-    assert not h.alive[1] and sorted(h.bonus) == sorted([(0, BI), (1, CN)])
+    play(h, Order(BISHOP, 1, 8))
+    assert not h.alive[1] and sorted(h.bonus) == sorted([(0, BISHOP), (1, CONSTABLE)])
 
 
 def test_constable_revealed_by_a_baron_knock_out_gains_nothing():
-    h = six({1: CN}, draw=B)
-    h.cards[0] = [B, C]
-    play(h, Order(B, 1))
+    h = six({1: CONSTABLE}, draw=BARON)
+    h.cards[0] = [BARON, COUNTESS]
+    play(h, Order(BARON, 1))
     assert not h.alive[1] and h.bonus == []
 
 
 def test_dowager_queen_the_bishop_is_higher_than_the_princess():
-    h = six({1: X}, draw=DQ)
-    h.cards[0] = [DQ, BI]
-    events = play(h, Order(DQ, 1))
+    h = six({1: PRINCESS}, draw=DOWAGER_QUEEN)
+    h.cards[0] = [DOWAGER_QUEEN, BISHOP]
+    events = play(h, Order(DOWAGER_QUEEN, 1))
     assert only(events, "queen").loser == 0 and not h.alive[0] and h.alive[1]
 
 
 def test_dowager_queen_tie_on_rank_between_different_cards_does_nothing():
-    h = six({1: K}, draw=DQ)
-    h.cards[0] = [DQ, CN]
-    events = play(h, Order(DQ, 1))
+    h = six({1: KING}, draw=DOWAGER_QUEEN)
+    h.cards[0] = [DOWAGER_QUEEN, CONSTABLE]
+    events = play(h, Order(DOWAGER_QUEEN, 1))
     assert only(events, "queen").loser is None and all(h.alive)
     assert not [e for e in ev.public(events) if e.kind == "eliminated"]
 
@@ -461,96 +466,112 @@ def test_dowager_queen_tie_on_rank_between_different_cards_does_nothing():
 
 
 @pytest.mark.parametrize(
-    "held, number", [(S, 2), (CA, 2), (B, 3), (BS, 3), (P, 5), (CO, 5), (K, 6), (CN, 6), (A, 0), (J, 0)]
+    "held, number",
+    [
+        (SPY, 2),
+        (CARDINAL, 2),
+        (BARON, 3),
+        (BARONESS, 3),
+        (PRINCE, 5),
+        (COUNT, 5),
+        (KING, 6),
+        (CONSTABLE, 6),
+        (ASSASSIN, 0),
+        (JESTER, 0),
+    ],
 )
 def test_bishop_number_hits_every_card_of_the_rank(held, number):
-    h = six({2: held}, draw=BI)
-    assert only(play(h, Order(BI, 2, number)), "bishop").hit and h.bonus == [(0, BI)]
+    h = six({2: held}, draw=BISHOP)
+    assert only(play(h, Order(BISHOP, 2, number)), "bishop").hit and h.bonus == [(0, BISHOP)]
 
 
 def test_bishop_discard_with_an_empty_pile_draws_the_set_aside_card():
-    h = six({1: K}, draw=BI, set_aside=CO)
+    h = six({1: KING}, draw=BISHOP, set_aside=COUNT)
     h.pile.clear()
     h.bishop_discard[1] = True
-    events = play(h, Order(BI, 1, 6))
-    assert h.cards[1] == [CO] and h.set_aside is None and h.discards[1] == [K]
-    assert CO not in public_cards(events)
+    events = play(h, Order(BISHOP, 1, 6))
+    assert h.cards[1] == [COUNT] and h.set_aside is None and h.discards[1] == [KING]
+    assert COUNT not in public_cards(events)
 
 
 def test_bishop_keep_is_public_and_the_card_stays_secret():
-    h = six({1: DQ}, draw=BI)
-    events = play(h, Order(BI, 1, 7))
-    assert only(events, "bishop").hit and h.cards[1][0] == DQ
-    assert only(events, "bishop").card is None and DQ not in public_cards(events)
+    h = six({1: DOWAGER_QUEEN}, draw=BISHOP)
+    events = play(h, Order(BISHOP, 1, 7))
+    assert only(events, "bishop").hit and h.cards[1][0] == DOWAGER_QUEEN
+    assert only(events, "bishop").card is None and DOWAGER_QUEEN not in public_cards(events)
 
 
 def test_bishop_on_oneself_or_a_guess_of_one_is_completed():
-    h = six({1: K}, draw=BI)
-    played = only(play(h, Order(BI, 0, 6)), "played")
+    h = six({1: KING}, draw=BISHOP)
+    played = only(play(h, Order(BISHOP, 0, 6)), "played")
     assert played.random_target and played.recipient not in (0, None)
-    h = six({1: K}, draw=BI)
-    played = only(play(h, Order(BI, 1, 1)), "played")
+    h = six({1: KING}, draw=BISHOP)
+    played = only(play(h, Order(BISHOP, 1, 1)), "played")
     assert played.random_guess and played.guess != 1
 
 
+@uses(BISHOP)
 def test_standing_discard_order_counts_from_the_resolution_it_arrives_at():
-    hand1 = deck(6, 1, {0: BI, 1: K, 2: G, 3: G, 4: G, 5: G}, draw=G, pile=[S])
+    hand1 = deck(6, 1, {0: BISHOP, 1: KING, 2: GUARD, 3: GUARD, 4: GUARD, 5: GUARD}, draw=GUARD, pile=[SPY])
     game = premium_game(hand1)
-    new, events = resolve_turn(game, {1: Order(BI, 1, 6)}, "s", standing={1: {1: True}})
+    new, events = resolve_turn(game, {1: Order(BISHOP, 1, 6)}, "s", standing={1: {1: True}})
     result = [e for e in events if e.kind == "bishop" and e.hand == 1][0]
-    assert result.hit and result.discarded and new.hand(1).cards[1][0] == S
+    assert result.hit and result.discarded and new.hand(1).cards[1][0] == SPY
     assert new.tokens[0] == 1
 
 
+@uses(BISHOP)
 def test_standing_keep_undoes_a_discard_order_at_that_resolution():
-    hand1 = deck(6, 1, {0: BI, 1: K, 2: G, 3: G, 4: G, 5: G}, draw=G, pile=[S])
+    hand1 = deck(6, 1, {0: BISHOP, 1: KING, 2: GUARD, 3: GUARD, 4: GUARD, 5: GUARD}, draw=GUARD, pile=[SPY])
     game = premium_game(hand1)
     game.hand(1).bishop_discard[1] = True
-    new, events = resolve_turn(game, {1: Order(BI, 1, 6)}, "s", standing={1: {1: False}})
+    new, events = resolve_turn(game, {1: Order(BISHOP, 1, 6)}, "s", standing={1: {1: False}})
     result = [e for e in events if e.kind == "bishop" and e.hand == 1][0]
-    assert result.hit and not result.discarded and new.hand(1).cards[1][0] == K
+    assert result.hit and not result.discarded and new.hand(1).cards[1][0] == KING
 
 
 # == 10.4 end-of-hand values ==========================================================================
 
 
 def test_princess_is_8_without_a_bishop_still_in():
-    h = six({1: X, 2: CO}, draw=H)
-    out_of_hand(h, 3, 4, 5)
-    h.discards[0] = [BI]  # the Bishop was played: no one holds it
-    h.cards[0] = [C]
+    h = six({1: PRINCESS, 2: COUNT}, draw=HANDMAID)
+    knock_out(h, 3, 4, 5)
+    h.discards[0] = [BISHOP]  # the Bishop was played: no one holds it
+    h.cards[0] = [COUNTESS]
     assert hand_values(h) == {0: 7, 1: 8, 2: 5}
 
 
 def test_princess_with_counts_and_a_bishop_held():
-    h = six({1: X, 2: BI}, draw=H)
-    out_of_hand(h, 3, 4, 5)
-    h.discards[1] = [CO]
-    h.cards[0] = [G]
+    h = six({1: PRINCESS, 2: BISHOP}, draw=HANDMAID)
+    knock_out(h, 3, 4, 5)
+    h.discards[1] = [COUNT]
+    h.cards[0] = [GUARD]
     assert hand_values(h) == {0: 1, 1: 10.5, 2: 9}
 
 
 def test_a_bishop_held_by_a_player_out_of_the_hand_does_not_lift_the_princess():
-    h = six({1: X, 2: BI}, draw=H)
-    out_of_hand(h, 2, 3, 4, 5)
-    h.cards[0] = [G]
+    h = six({1: PRINCESS, 2: BISHOP}, draw=HANDMAID)
+    knock_out(h, 2, 3, 4, 5)
+    h.cards[0] = [GUARD]
     assert hand_values(h)[1] == 8
 
 
 # == tokens and the end of the game (7, 10.4) =========================================================
 
 
+@uses(BISHOP)
 def test_card_tokens_and_hand_winners_counted_together_a_tie_for_most_plays_on():
-    hand1 = deck(6, 1, {0: BI, 1: K, 2: G, 3: G, 4: G, 5: G}, draw=G)
+    hand1 = deck(6, 1, {0: BISHOP, 1: KING, 2: GUARD, 3: GUARD, 4: GUARD, 5: GUARD}, draw=GUARD)
     game = premium_game(hand1, tokens=[3, 4, 0, 0, 0, 0])
-    new, _ = resolve_turn(game, {1: Order(BI, 1, 6)}, "s")
+    new, _ = resolve_turn(game, {1: Order(BISHOP, 1, 6)}, "s")
     assert new.tokens[:2] == [4, 4] and not new.finished  # 4 and 4: play goes on
 
 
+@uses(BISHOP)
 def test_a_card_token_breaks_a_tie_at_the_end_of_the_turn():
-    hand1 = deck(6, 1, {0: BI, 1: K, 2: G, 3: G, 4: G, 5: G}, draw=G)
+    hand1 = deck(6, 1, {0: BISHOP, 1: KING, 2: GUARD, 3: GUARD, 4: GUARD, 5: GUARD}, draw=GUARD)
     game = premium_game(hand1, tokens=[4, 4, 0, 0, 0, 0])
-    new, _ = resolve_turn(game, {1: Order(BI, 1, 6)}, "s")
+    new, _ = resolve_turn(game, {1: Order(BISHOP, 1, 6)}, "s")
     assert new.finished and new.winners == (0,)
 
 
@@ -582,29 +603,41 @@ def test_a_tie_for_most_above_the_target_plays_on_while_hands_remain():
 
 
 @pytest.mark.parametrize("number", [0, 2, 3, 4, 5, 6, 7, 8, 9])
+@uses(GUARD)
 def test_every_number_0_and_2_to_9_is_a_valid_guess(number):
-    card = {0: J, 2: CA, 3: BS, 4: SY, 5: CO, 6: CN, 7: DQ, 8: X, 9: BI}[number]
-    h = six({1: card}, draw=G)
-    events = play(h, Order(G, 1, number))
+    card = {
+        0: JESTER,
+        2: CARDINAL,
+        3: BARONESS,
+        4: SYCOPHANT,
+        5: COUNT,
+        6: CONSTABLE,
+        7: DOWAGER_QUEEN,
+        8: PRINCESS,
+        9: BISHOP,
+    }[number]
+    h = six({1: card}, draw=GUARD)
+    events = play(h, Order(GUARD, 1, number))
     played = only(events, "played")
     assert played.guess == number and not played.random_guess
     assert only(events, "guard").hit and not h.alive[1]
 
 
 def test_guess_one_and_guess_guard_are_completed():
-    h = six({1: G}, draw=G)
-    played = only(play(h, Order(G, 1, 1)), "played")
+    h = six({1: GUARD}, draw=GUARD)
+    played = only(play(h, Order(GUARD, 1, 1)), "played")
     assert played.random_guess and played.guess in {0, 2, 3, 4, 5, 6, 7, 8, 9}
     assert h.alive[1]  # no number can name the Guard
 
 
+@uses(GUARD)
 def test_the_default_guess_follows_the_32_card_pack_through_play():
     expected = {0: 2, 2: 4, 3: 4, 4: 4, 5: 4, 6: 2, 7: 2, 8: 1, 9: 1}
     n = 2400
     seen: Counter = Counter()
     for seed in range(n):
-        h = six({1: K}, draw=G)
-        seen[only(play(h, Order(G, 1, None), seed), "played").guess] += 1
+        h = six({1: KING}, draw=GUARD)
+        seen[only(play(h, Order(GUARD, 1, None), seed), "played").guess] += 1
     assert set(seen) == set(expected)
     for number, k in expected.items():
         p = k / 24
@@ -616,41 +649,47 @@ def test_the_default_guess_follows_the_32_card_pack_through_play():
 
 
 def test_two_players_the_face_up_cards_are_never_drawn():
-    h = hand(2, 1, {0: G, 1: G}, draw=S, face_up=[X, C, K], pile=[B, H])
+    h = hand(2, 1, {0: GUARD, 1: GUARD}, draw=SPY, face_up=[PRINCESS, COUNTESS, KING], pile=[BARON, HANDMAID])
     seen: list[Card] = []
     r = random.Random(3)
     while not h.ended:
         seen.extend(c for cs in h.cards for c in cs)
         play_turn(h, None, r, [])
-    assert tuple(h.face_up) == (X, C, K)
-    assert X not in seen and C not in seen and K not in seen
+    assert tuple(h.face_up) == (PRINCESS, COUNTESS, KING)
+    assert PRINCESS not in seen and COUNTESS not in seen and KING not in seen
 
 
 def test_two_players_prince_on_an_empty_pile_gives_the_set_aside_card():
-    h = hand(2, 1, {0: P, 1: G}, draw=G, set_aside=K, face_up=[X, C, B])
+    h = hand(2, 1, {0: PRINCE, 1: GUARD}, draw=GUARD, set_aside=KING, face_up=[PRINCESS, COUNTESS, BARON])
     h.pile.clear()
-    events = play(h, Order(P, 1))
-    assert h.discards[1] == [G] and h.cards[1] == [K] and h.set_aside is None
-    assert h.face_up and K not in public_cards(events)
+    events = play(h, Order(PRINCE, 1))
+    assert h.discards[1] == [GUARD] and h.cards[1] == [KING] and h.set_aside is None
+    assert h.face_up and KING not in public_cards(events)
 
 
-@pytest.mark.parametrize("card", [G, S, B, K])
+@pytest.mark.parametrize("card", [GUARD, SPY, BARON, KING])
 def test_two_players_a_card_aimed_at_the_protected_opponent_has_no_effect(card):
-    h = hand(2, 1, {0: card, 1: H}, draw=X if card != G else C, face_up=[P, P, G])
+    h = hand(
+        2,
+        1,
+        {0: card, 1: HANDMAID},
+        draw=PRINCESS if card != GUARD else COUNTESS,
+        face_up=[PRINCE, PRINCE, GUARD],
+    )
     h.protected[1] = True
     before1 = list(h.cards[1])
     held0 = [c for c in h.cards[0] if c is not card]
-    events = play(h, Order(card, 1, Card.COUNTESS if card is G else None))
+    events = play(h, Order(card, 1, Card.COUNTESS if card is GUARD else None))
     assert only(events, "played").recipient is None
     assert h.alive[0] and h.alive[1] and h.cards[0] == held0  # nothing traded, nobody out
     assert h.cards[1][:1] == before1
 
 
 def test_two_players_a_prince_at_the_protected_opponent_goes_to_the_player():
-    h = hand(2, 1, {0: P, 1: H}, draw=G, face_up=[B, B, S], pile=[C])
+    h = hand(2, 1, {0: PRINCE, 1: HANDMAID}, draw=GUARD, face_up=[BARON, BARON, SPY], pile=[COUNTESS])
     h.protected[1] = True
-    events = play(h, Order(P, 1))
-    assert only(events, "prince").recipient == 0 and h.discards[0] == [P, G]
+    events = play(h, Order(PRINCE, 1))
+    assert only(events, "prince").recipient == 0 and h.discards[0] == [PRINCE, GUARD]
 
 
 def test_two_players_seven_tokens_win_and_six_do_not():
@@ -827,26 +866,28 @@ def test_export_face_up_of_a_two_player_game(tmp_path, cli):
 # == found by reading the implementation ==============================================================
 
 
+@uses(SYCOPHANT)
 def test_cardinal_look_follows_its_slot_when_the_mark_puts_the_player_there():
     # Seat 1 is marked, then plays a Cardinal on seats 3 and 4, looking at 3: the mark takes the first
     # slot (seat 3's), so seat 1 trades with seat 4 and the look follows the slot: seat 1's new card.
-    h = six({1: CO, 3: K, 4: DQ}, draw=SY)
-    play(h, Order(SY, 1))
-    h.cards[1] = [CO, CA]
-    events = play(h, Order(CA, 3, None, 4, look=3))
+    h = six({1: COUNT, 3: KING, 4: DOWAGER_QUEEN}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 1))
+    h.cards[1] = [COUNT, CARDINAL]
+    events = play(h, Order(CARDINAL, 3, None, 4, look=3))
     assert only(events, "chose").chosen == (1, 4)
     saw = only(events, "cardinal_saw")
-    assert (saw.seat, saw.other, saw.card) == (1, 1, DQ)
+    assert (saw.seat, saw.other, saw.card) == (1, 1, DOWAGER_QUEEN)
 
 
+@uses(SYCOPHANT)
 def test_cardinal_look_at_the_second_named_stays_on_the_second_slot_under_the_mark():
-    h = six({1: CO, 3: K, 4: DQ, 5: BI}, draw=SY)
-    play(h, Order(SY, 5))
-    h.cards[1] = [CO, CA]
-    events = play(h, Order(CA, 3, None, 4, look=4))
+    h = six({1: COUNT, 3: KING, 4: DOWAGER_QUEEN, 5: BISHOP}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 5))
+    h.cards[1] = [COUNT, CARDINAL]
+    events = play(h, Order(CARDINAL, 3, None, 4, look=4))
     assert only(events, "chose").chosen == (5, 4)
     saw = only(events, "cardinal_saw")
-    assert (saw.other, saw.card) == (4, BI)
+    assert (saw.other, saw.card) == (4, BISHOP)
 
 
 def test_the_acknowledgement_of_a_cardinal_under_the_mark(tmp_path, cli):
@@ -906,12 +947,12 @@ def test_sycophant_on_myself_marks_the_player_for_the_next_play(marked, cli):
     assert cli.export(marked)["hands"][0]["marked"] == "Arthur"
 
 
-@pytest.mark.parametrize("card", [DQ, BI, J, S, B, K, G])
+@pytest.mark.parametrize("card", [DOWAGER_QUEEN, BISHOP, JESTER, SPY, BARON, KING, GUARD])
 def test_a_card_for_another_player_with_nobody_valid_has_no_effect(card):
-    h = six({1: H}, draw=card if card is not G else CO)
-    if card is G:
-        h.cards[0] = [G, CO]
-    out_of_hand(h, 2, 3, 4, 5)
+    h = six({1: HANDMAID}, draw=card if card is not GUARD else COUNT)
+    if card is GUARD:
+        h.cards[0] = [GUARD, COUNT]
+    knock_out(h, 2, 3, 4, 5)
     h.protected[1] = True
     held1 = h.cards[1][0]
     events = play(h, Order(card, 1, 4))

@@ -102,6 +102,7 @@ def test_a_refused_folder_name_says_what_to_write_instead(layout_dovecot, tmp_pa
     assert count(server, user, "INBOX") == 1
 
 
+@pytest.mark.servers
 def test_a_server_keeping_folders_under_inbox_gets_the_prefix(tmp_path):
     """Courier's way (Dovecot configured alike): every folder is INBOX.something."""
     with DovecotServer(namespace_prefix="INBOX.", spare_accounts=1) as server:

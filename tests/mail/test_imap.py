@@ -251,6 +251,7 @@ def test_moves_without_the_move_capability(box, monkeypatch):
     assert box.folder(PROCESSED) == [(mid, True) for mid in ours]
 
 
+@pytest.mark.servers  # starts its own Dovecot, with no server fixture to mark it
 def test_fetch_over_implicit_tls(tmp_path):
     from servers import DovecotServer
 

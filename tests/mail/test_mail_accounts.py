@@ -341,6 +341,7 @@ def test_imap_starttls_verifies_the_certificate(tls_dovecot, tmp_path):
         imap_fetch(tls_dovecot, user, login, tmp_path, security="starttls")  # the system's CAs only
 
 
+@pytest.mark.servers
 def test_imap_tls_checks_the_host_name(tmp_path):
     with DovecotServer(tls=True, tls_names=("imap.elsewhere.test",), spare_accounts=1) as server:
         user = server.new_account()

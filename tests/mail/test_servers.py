@@ -147,6 +147,7 @@ def test_restart_keeps_ports_and_mail(fresh_dovecot):
     assert _count(fresh_dovecot, user, message_id) == 1
 
 
+@pytest.mark.servers  # starts its own Dovecot, with no server fixture to mark it
 def test_stop_removes_process_and_files():
     from servers import DovecotServer
 
