@@ -399,7 +399,8 @@ class SmtpServer:
     arrived in the recipients' mailboxes.  `relay=None` accepts and discards (bench).
     Faults: `fail_next` (4xx), `reject` (5xx), `drop_after` (cut after K messages),
     `stall_next` (hang, then cut), `store_then_drop` (keep the message, cut before
-    the reply), `slow_reply` (keep it, reply late), `after_store` (a hook between
+    the reply), `slow_reply` (keep it, reply late), `reply_after_store` (keep it, reply
+    outside the RFC), `defer_rcpt` (450 to every RCPT), `after_store` (a hook between
     keeping a message and replying); `logins` and `peak_active` show connection use.
     """
 
@@ -423,6 +424,9 @@ class SmtpServer:
         self._stall: float | None = None
         self._store_then_drop = 0
         self._slow_reply: tuple[float, int] = (0.0, 0)
+        self._reply_after_store: tuple[str, int] = ("", 0)
+        self._defer_rcpt: str | None = None
+        self.rcpt_commands = 0  # RCPT commands received (answered or not)
         self.after_store: Callable[[int], None] | None = None
         self._lock = threading.Lock()
         self.ca: trustme.CA | None = None
@@ -506,8 +510,21 @@ class SmtpServer:
         with self._lock:
             self._slow_reply = (seconds, count)
 
+    def reply_after_store(self, reply: str, count: int = 1) -> None:
+        """Store the next `count` messages, then answer them with `reply` (e.g.
+        "999 odd"), a reply outside the RFC: the message arrived all the same."""
+        with self._lock:
+            self._reply_after_store = (reply, count)
+
+    def defer_rcpt(self, reply: str | None = "450 4.2.0 Mailbox busy, try later") -> None:
+        """Answer every RCPT with `reply` (None: accept again), as a server that defers everything."""
+        with self._lock:
+            self._defer_rcpt = reply
+
     def clear_faults(self) -> None:
         with self._lock:
+            self._reply_after_store = ("", 0)
+            self._defer_rcpt = None
             self._faults.clear()
             self._drop_after = None
             self._stall = None
@@ -551,6 +568,11 @@ class _Handler:
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         """Refuse unknown mailboxes at RCPT, as a real MTA does, when relaying."""
+        with self.owner._lock:
+            self.owner.rcpt_commands += 1
+            deferred = self.owner._defer_rcpt
+        if deferred is not None:
+            return deferred
         relay = self.owner.relay
         if relay is not None:
             local, _, domain = address.rpartition("@")
@@ -606,6 +628,9 @@ class _Handler:
                 delay, slow = owner._slow_reply
                 if slow > 0:
                     owner._slow_reply = (delay, slow - 1)
+                odd_reply, odd = owner._reply_after_store
+                if odd > 0:
+                    owner._reply_after_store = (odd_reply, odd - 1)
                 hook = owner.after_store
             if hook is not None:
                 hook(stored)  # e.g. kill the sender now: stored, no reply sent yet
@@ -614,6 +639,8 @@ class _Handler:
                 return "421 4.3.0 Connection dropped"
             if slow > 0:
                 await asyncio.sleep(delay)
+            if odd > 0:
+                return odd_reply
             return "250 2.0.0 OK queued"
         finally:
             with owner._lock:
