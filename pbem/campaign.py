@@ -653,15 +653,44 @@ class Campaign:
             return new_name
 
     # -- rollback ------------------------------------------------------------------------------
+    #: How long a rollback waits for a send (``pbem send``, a tick) to finish.
+    SEND_WAIT = 60.0
+
     def rollback(self) -> int:
         """Undo the latest resolution; its orders stay on file to be corrected.
-        Returns the turn that is awaited again."""
+        Returns the turn that is awaited again.
+
+        A send running meanwhile would mail the undone turn's drafts after the
+        rollback returned: the rollback holds the sent ledger's lock, which every
+        send holds while it picks and sends its drafts, so it waits for a running
+        send to finish (up to ``SEND_WAIT`` seconds, then nothing is done), and a
+        send started meanwhile waits for it, then finds the drafts withdrawn."""
+        from .transport.ledger import LedgerBusy, SentLedger
+
+        if not self.folder.is_dir():  # the ledger's lock must not create a mistyped folder
+            raise StoreError(f"{self.folder}: no such campaign folder")
+        self._check_rollback()  # a refused rollback leaves no trace, not even a lock file
+        try:
+            with SentLedger(self.store.sent_ledger).lock(wait=self.SEND_WAIT):
+                return self._rollback()
+        except LedgerBusy:
+            raise GameError(
+                f"a `pbem send` or `pbem tick` is sending this campaign's mail and has not "
+                f"finished after {self.SEND_WAIT:.0f} s; nothing was rolled back. Wait for it to "
+                f"finish (or stop it), then roll back again"
+            ) from None
+
+    def _check_rollback(self) -> int:
+        latest = self.store.latest_turn()
+        if latest is None:
+            raise GameError("the game has not been started")
+        if latest == 0:
+            raise GameError("nothing to roll back: no turn has been resolved yet")
+        return latest
+
+    def _rollback(self) -> int:
         with self.locked():
-            latest = self.store.latest_turn()
-            if latest is None:
-                raise GameError("the game has not been started")
-            if latest == 0:
-                raise GameError("nothing to roll back: no turn has been resolved yet")
+            latest = self._check_rollback()  # again: another command may have rolled back meanwhile
             # The move is the commit; the drafts follow, and if a crash stops
             # them, every command that sends takes them out first (withdraw_drafts).
             self.store.roll_back(latest)

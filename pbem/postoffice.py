@@ -155,17 +155,23 @@ class SendReport:
 
 
 def send(
-    campaign, names: list[str] | None = None, progress=None, resend_uncertain: list[str] | None = None
+    campaign,
+    names: list[str] | None = None,
+    progress=None,
+    resend_uncertain: list[str] | None = None,
+    missing_ok: bool = False,
 ) -> SendReport:
     """Send the drafts (all, or those named) by SMTP; each goes at most once:
     the sent ledger is written as the server accepts each draft, and sent
     drafts move to ``mail/sent``. A draft whose fate is unknown (handed over,
     no reply) is *uncertain*: held back until the GM says. ``resend_uncertain``
     is that word: the uncertain drafts named (all of them when the list is
-    empty) are sent again, and nothing else."""
+    empty) are sent again, and nothing else. With ``missing_ok`` (a tick), a
+    draft named that is no longer in the outbox (withdrawn by a rollback) is
+    left out instead of being an error."""
     from .outbox import Outbox
-    from .transport.ledger import SentLedger
-    from .transport.smtp import send_drafts
+    from .transport.ledger import LedgerBusy, SentLedger
+    from .transport.smtp import SendError, send_drafts
 
     config = campaign.config
     settings = smtp_settings(config)
@@ -177,19 +183,26 @@ def send(
         )
     if config.gm is None or not config.gm.email:
         raise ConfigError(f"{config_file()}: gm: needed to send mail (gm: {{name: ..., email: ...}})")
-    campaign.withdraw_drafts()  # a rollback killed half-way leaves its turn's drafts behind
     outbox = Outbox(campaign.folder)
     ledger = SentLedger(campaign.store.sent_ledger)
-    resend: list[str] = []
-    if resend_uncertain is not None:
-        resend = _uncertain_ids(ledger, resend_uncertain)
-        names = resend
-    paths = selected_drafts(outbox, names)
-    drafts = [(p.stem, p.read_bytes()) for p in paths]
     try:
-        summary = send_drafts(drafts, settings, ledger, progress, resend=resend)
-    finally:
-        _file_sent(campaign.folder, outbox, ledger)
+        # The ledger's lock first, then the drafts: a rollback holds it while it
+        # undoes a turn, so the drafts read here are never those of a turn a
+        # rollback has undone (or is undoing), and none leaves after it returned.
+        with ledger.lock():
+            campaign.withdraw_drafts()  # a rollback killed half-way leaves its turn's drafts behind
+            resend: list[str] = []
+            if resend_uncertain is not None:
+                resend = _uncertain_ids(ledger, resend_uncertain)
+                names = resend
+            paths = selected_drafts(outbox, names, missing_ok=missing_ok)
+            drafts = [(p.stem, p.read_bytes()) for p in paths]
+            try:
+                summary = send_drafts(drafts, settings, ledger, progress, resend=resend)
+            finally:
+                _file_sent(campaign.folder, outbox, ledger)
+    except LedgerBusy as exc:
+        raise SendError(str(exc)) from None
     return SendReport(
         summary.sent, summary.skipped, summary.failed, summary.per_recipient, summary.uncertain, summary.held
     )
@@ -248,13 +261,15 @@ def mark_sent(campaign, names: list[str]) -> list[str]:
     return ids
 
 
-def selected_drafts(outbox, names: list[str] | None) -> list[Path]:
+def selected_drafts(outbox, names: list[str] | None, missing_ok: bool = False) -> list[Path]:
     drafts = outbox.drafts()
     if not names:
         return drafts
     by_id = {p.stem: p for p in drafts}
     unknown = [n for n in names if n.removesuffix(".eml") not in by_id]
-    if unknown:
+    if missing_ok:
+        names = [n for n in names if n not in unknown]
+    elif unknown:
         raise ConfigError(f"no such draft in the outbox: {', '.join(unknown)} (see `pbem preview`)")
     return [by_id[n.removesuffix(".eml")] for n in names]
 
