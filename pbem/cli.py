@@ -535,16 +535,25 @@ def remind(folder: str, again: bool) -> None:
 
 @main.command()
 @folder_arg
+@click.option(
+    "--trust-clock",
+    is_flag=True,
+    help="The clock is right although it looks wrong (before the latest turn began, or more "
+    "than 30 days past the deadline): go ahead with it, this once.",
+)
 @_explain_errors
-def tick(folder: str) -> None:
+def tick(folder: str, trust_clock: bool) -> None:
     """One unattended pass, for cron: fetch and acknowledge, remind, resolve
-    when due, send what campaign.yaml allows (mail.auto_send), tell the GM."""
+    when due, send what campaign.yaml allows (mail.auto_send), tell the GM.
+    Exit 1 when the GM must act: a deadline held over undelivered turn mail,
+    a clock that looks wrong, uncertain mail, mail that could not be sent."""
     from .tick import tick as run_tick
 
-    report = run_tick(_campaign(folder))
+    report = run_tick(_campaign(folder), trust_clock=trust_clock)
     for line in report.lines():
         click.echo(line)
-    if report.uncertain:  # cron mails a failing job's output: the GM must decide
+    # cron mails a failing job's output: the GM must act
+    if report.uncertain or report.held or report.send_failed or report.failed:
         raise Unfinished()
 
 

@@ -20,6 +20,7 @@ campaign to it. Fetching is the inbox's job (:func:`pbem.inbox.fetch_imap`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from dataclasses import dataclass, field
@@ -201,6 +202,8 @@ def send(
                 summary = send_drafts(drafts, settings, ledger, progress, resend=resend)
             finally:
                 _file_sent(campaign.folder, outbox, ledger)
+                with contextlib.suppress(OSError):  # only a note: the ledger's times stand in
+                    note_delivery(campaign, ledger)
     except LedgerBusy as exc:
         raise SendError(str(exc)) from None
     return SendReport(
@@ -256,6 +259,7 @@ def mark_sent(campaign, names: list[str]) -> list[str]:
                     draft_id, entry.get("message_id", ""), entry.get("recipients", []), confirmed_by="gm"
                 )
             _file_sent(campaign.folder, outbox, ledger)
+            note_delivery(campaign, ledger)
     except LedgerBusy as exc:
         raise ConfigError(str(exc)) from None
     return ids
@@ -282,3 +286,89 @@ def _file_sent(root: Path, outbox, ledger) -> None:
         if ledger.is_sent(path.stem):
             sent_folder.mkdir(parents=True, exist_ok=True)
             shutil.move(str(path), str(sent_folder / path.name))
+
+
+# -- has the turn's mail reached the players? --------------------------------------------------------
+
+
+def _delivered_path(campaign) -> Path:
+    return campaign.store.sent_ledger.with_name("delivered.json")
+
+
+def turn_mail_ids(campaign) -> list[str]:
+    """The drafts of the latest turn's mail (its turn folder's mail index)."""
+    import json
+
+    latest = campaign.store.latest_turn()
+    if latest is None:
+        return []
+    index = campaign.store.turn_mail_index(campaign.store.turn_dir(latest))
+    if not index.exists():
+        return []
+    ids = []
+    for line in index.read_text(encoding="utf-8").splitlines():
+        try:
+            ids.append(json.loads(line)["draft"])
+        except (ValueError, KeyError, TypeError):
+            continue
+    return ids
+
+
+def undelivered_turn_mail(campaign, ledger=None) -> list[str]:
+    """The latest turn's drafts the SMTP server has not accepted (uncertain ones
+    included: maybe delivered, maybe not). Empty once all of them left."""
+    from .transport.ledger import SentLedger
+
+    ledger = ledger or SentLedger(campaign.store.sent_ledger)
+    return [d for d in turn_mail_ids(campaign) if not ledger.is_sent(d)]
+
+
+def note_delivery(campaign, ledger) -> None:
+    """Once every mail of the latest turn has left, note when (by the campaign's
+    clock), once: the tick moves a deadline on by the time its mail was late."""
+    import json
+
+    from .store import write_atomic
+
+    latest = campaign.store.latest_turn()
+    if latest is None or undelivered_turn_mail(campaign, ledger):
+        return
+    path = _delivered_path(campaign)
+    try:
+        done = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except ValueError:
+        done = {}  # a damaged note: the ledger's times stand in (see delivered_at)
+    if not isinstance(done, dict) or str(latest) in done:
+        return
+    done[str(latest)] = campaign.now().isoformat(timespec="seconds")
+    write_atomic(path, json.dumps(done, indent=1))
+
+
+def delivered_at(campaign):
+    """When the latest turn's mail had all left (None while some has not): the
+    note of :func:`note_delivery`, else (a send killed before it noted) the
+    ledger's time of the last one, never later than now."""
+    import json
+    from datetime import UTC, datetime
+
+    from .transport.ledger import SentLedger
+
+    latest = campaign.store.latest_turn()
+    ledger = SentLedger(campaign.store.sent_ledger)
+    if latest is None or undelivered_turn_mail(campaign, ledger):
+        return None
+    path = _delivered_path(campaign)
+    try:
+        done = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        if isinstance(done, dict) and str(latest) in done:
+            return datetime.fromisoformat(done[str(latest)])
+    except ValueError:
+        pass
+    ids = set(turn_mail_ids(campaign))
+    times = [e.get("sent_at", "") for e in ledger.entries() if e.get("draft_id") in ids]
+    now = campaign.now()
+    try:
+        last = max(datetime.fromisoformat(t.replace("Z", "+00:00")) for t in times if t)
+    except ValueError:  # none, or one this tool did not write
+        return now
+    return min(last.astimezone(UTC), now)

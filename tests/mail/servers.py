@@ -436,8 +436,7 @@ class SmtpServer:
             cert = self.ca.issue_cert("smtp.test", "localhost", self.host)
             tls_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             cert.configure_cert(tls_context)
-        self.controller = Controller(
-            _Handler(self),
+        self._controller_args = dict(
             hostname=self.host,
             port=self.port,
             server_hostname="smtp.test",
@@ -447,6 +446,7 @@ class SmtpServer:
             tls_context=tls_context,
             require_starttls=starttls,
         )
+        self.controller = Controller(_Handler(self), **self._controller_args)
 
     def client_context(self) -> ssl.SSLContext:
         """An SSL context that trusts this server's test CA (for the client side)."""
@@ -462,6 +462,11 @@ class SmtpServer:
     def stop(self) -> None:
         with contextlib.suppress(AssertionError, RuntimeError):
             self.controller.stop()
+
+    def restart(self) -> SmtpServer:
+        """Start again after `stop()` (an outage over): same port, same certificate."""
+        self.controller = Controller(_Handler(self), **self._controller_args)
+        return self.start()
 
     def __enter__(self) -> SmtpServer:
         return self.start()
