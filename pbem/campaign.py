@@ -170,6 +170,9 @@ class Campaign:
         self.store = CampaignStore(self.folder)
         self.clock: Clock = clock or system_clock
         self._config: CampaignConfig | None = None
+        #: What this object has committed, one sentence each ("turn 1 is resolved ..."):
+        #: an error or Ctrl-C after a commit must say what was done, not "nothing happened".
+        self.done: list[str] = []
 
     @classmethod
     def create(
@@ -534,9 +537,20 @@ class Campaign:
         for name, text in private.items():
             files[private_report(name)] = text
         files.update(self._turn_mails(turn, game, public, private, players))
-        folder = self.store.write_turn(turn, files)
-        self._position = None
         warning = ""
+        try:
+            folder = self.store.write_turn(turn, files)
+        except OSError as e:  # the rename is the commit: an error after it (syncing) does not undo it
+            folder = self.store.turn_dir(turn)
+            if not folder.is_dir():
+                raise
+            warning = (
+                f"the turn is resolved, but making its folder durable failed ({e}); "
+                f"check the disk: a power cut before the system writes it could lose the turn"
+            )
+        self._position = None
+        what = f"turn {turn} is resolved" if turn else "the game is started"
+        self.done.append(f"{what}; its reports are drafted in {self.store.reports_dir(turn)}")
         try:  # the turn is resolved now; the outbox copy can be redone at any time
             from .outbox import publish
 
@@ -693,13 +707,31 @@ class Campaign:
             latest = self._check_rollback()  # again: another command may have rolled back meanwhile
             # The move is the commit; the drafts follow, and if a crash stops
             # them, every command that sends takes them out first (withdraw_drafts).
-            self.store.roll_back(latest)
+            warnings = []
+            try:
+                self.store.roll_back(latest)
+            except OSError as e:
+                if self.store.turn_dir(latest).is_dir():
+                    raise  # not moved: nothing was rolled back
+                warnings.append(
+                    f"turn {latest} is rolled back, but making that durable failed ({e}); check the "
+                    f"disk: a power cut before the system writes it could bring the turn back"
+                )
             self._position = None
-            self.withdraw_drafts()
-            self.site_warning = self._rebuild_site()  # the undone turn leaves the web pages too
+            self.done.append(f"turn {latest} is rolled back (its orders are still on file)")
+            try:
+                self.withdraw_drafts()
+            except OSError as e:
+                warnings.append(
+                    f"its unsent drafts are not all taken out of the outbox yet ({e}); "
+                    f"`pbem preview` or `pbem send` takes them out first"
+                )
+            warnings.append(self._rebuild_site())  # the undone turn leaves the web pages too
+            self.site_warning = " ".join(filter(None, warnings))
             return latest
 
-    #: What went wrong rebuilding the web pages after a rollback ("" when nothing did).
+    #: What went wrong after a rollback's commit: syncing it, withdrawing its drafts,
+    #: rebuilding the web pages ("" when nothing did). The turn is rolled back all the same.
     site_warning = ""
 
     # -- reading reports and state ------------------------------------------------------------

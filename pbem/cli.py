@@ -35,10 +35,52 @@ class Unfinished(click.exceptions.Exit):
 EXIT_INTERRUPTED = 130  # the shell's status for Ctrl-C
 
 
+#: The campaigns this process opened: what they committed (``Campaign.done``)
+#: tells an error after the commit from one before it.
+_opened: list = []
+
+#: After the commit of these commands, an error (the report not printed, Ctrl-C)
+#: exits 0, as a command that did what it was asked: a retry would do it twice.
+#: What to do instead, for the message.
+_AFTER_COMMIT = {
+    "resolve": "`pbem report {folder}` prints the report. Do not resolve again: that would "
+    "resolve the next turn",
+    "rollback": "Do not roll back again: that would undo one more turn",
+    "tick": "The next tick goes on from there",
+}
+
+
 def _campaign(folder: str):
     from .campaign import Campaign
 
-    return Campaign(folder)
+    campaign = Campaign(folder)
+    _opened.append(campaign)
+    return campaign
+
+
+def _committed() -> list[str]:
+    return [what for campaign in _opened for what in campaign.done]
+
+
+def _after_commit(command: str, kwargs: dict, problem: str) -> None:
+    """Say what was done before ``problem`` (and what is left), where the GM can
+    still read it, and exit with the status of a command that did its work."""
+    import os
+
+    done = "; ".join(_committed())
+    advice = _AFTER_COMMIT.get(command, "Running the command again would do it once more").format(
+        folder=kwargs.get("folder", "FOLDER")
+    )
+    text = f"Done: {done[0].upper()}{done[1:]}. Then {problem}. {advice}."
+    try:
+        click.echo(text, err=True)
+    except (OSError, ValueError):
+        pass  # standard error is lost too: the exit status still tells
+    try:  # a full or closed standard output must not fail again when Python flushes it at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's runner)
+        pass
+    raise click.exceptions.Exit(0 if command in ("resolve", "rollback") else 1)
 
 
 def _explain_errors(func):
@@ -52,6 +94,12 @@ def _explain_errors(func):
         from .config import ConfigError
         from .store import StoreError
 
+        _opened.clear()  # one command per process; in tests, many in turn
+
+        def after_commit(problem: str) -> None:
+            if _committed():
+                _after_commit(func.__name__, kwargs, problem)
+
         try:
             return func(*args, **kwargs)
         except BrokenPipeError:
@@ -62,6 +110,7 @@ def _explain_errors(func):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise click.exceptions.Exit(0) from None
         except (GameError, ConfigError, StoreError, OSError) as e:
+            after_commit(f"this failed: {e}")
             # As click shows its own errors, with the status the error carries (OSError: 1).
             click.echo(f"Error: {e}", err=True)
             raise click.exceptions.Exit(getattr(e, "exit_code", PbemError.exit_code)) from None
@@ -70,9 +119,11 @@ def _explain_errors(func):
             # are meant for the GM; checked by module so that no command pays for
             # importing the mail libraries up front.
             if type(e).__module__.startswith("pbem.transport"):
+                after_commit(f"this failed: {e}")
                 raise PbemError(str(e)) from None
             raise
         except KeyboardInterrupt:
+            after_commit("it was interrupted (Ctrl-C)")
             click.echo("Interrupted; the campaign is as it was before this command.", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
 
