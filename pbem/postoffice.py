@@ -285,7 +285,13 @@ def _file_sent(root: Path, outbox, ledger) -> None:
     for path in outbox.drafts():
         if ledger.is_sent(path.stem):
             sent_folder.mkdir(parents=True, exist_ok=True)
-            shutil.move(str(path), str(sent_folder / path.name))
+            target = sent_folder / path.name
+            if target.exists() and os.path.samefile(path, target):
+                # Published again after a crash lost its index line: the same file,
+                # and a rename onto another link of it does nothing. Drop this link.
+                path.unlink()
+                continue
+            shutil.move(str(path), str(target))
 
 
 # -- has the turn's mail reached the players? --------------------------------------------------------

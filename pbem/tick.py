@@ -8,6 +8,14 @@ review. Every step is idempotent (a message is read once, a player reminded
 once a turn, a turn resolved once, a draft sent once), so running it every
 minute does no harm; a second tick while one runs does nothing; a tick after
 a long outage catches up (the overdue turn is resolved, the next one opens).
+
+Nothing is played blind: what auto_send allows is sent by every tick until it
+has gone (not only what that tick drafted), first of all; a deadline does not
+fall while the latest turn's mail has not left (the tick holds it and says
+so), and once it has, late by more than ``LATE_MAIL_GRACE``, the deadline
+moves on by the time lost. A clock that looks wrong
+(:func:`pbem.deadlines.clock_doubt`) holds what goes by the clock, reminders
+and the resolution, until the GM says it is right (``trust_clock``).
 """
 
 from __future__ import annotations
