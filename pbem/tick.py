@@ -229,9 +229,9 @@ def _tick(campaign: Campaign, report: TickReport, trust_clock: bool = False) -> 
         _send_allowed(campaign, report, allowed_drafts(campaign, kinds), can_send)
     allowed = set(allowed_drafts(campaign, kinds)) if can_send else set()
     waiting = [p.stem for p in Outbox(campaign.folder).drafts()]
-    report.waiting_to_send = [d for d in waiting if d in allowed]
     report.waiting_for_review = [d for d in waiting if d not in allowed]
-    _tell_uncertain(campaign, report)
+    _tell_uncertain(campaign, report)  # allowed, but never sent again by a tick: said apart
+    report.waiting_to_send = [d for d in waiting if d in allowed and d not in report.uncertain]
     if report.resolved is not None and "report" not in kinds:
         _tell_gm(campaign, report, can_send)
     return report
@@ -268,7 +268,8 @@ def _timed_steps(campaign: Campaign, report: TickReport, can_send: bool, trust_c
             shown = ", ".join(undelivered[:6]) + (", ..." if len(undelivered) > 6 else "")
             report.held = (
                 f"turn {pos.game.turn}'s deadline ({campaign.deadline_text(deadline)}) has passed, "
-                f"but {len(undelivered)} of its turn mails never reached the players ({shown}): "
+                f"but {len(undelivered)} of its turn mails have not reached the players, or not for "
+                f"certain ({shown}; an uncertain one waits for your word, see below): "
                 f"the turn is NOT resolved by defaults. The deadline is held until they are sent "
                 f"(the next tick tries, or `pbem send {campaign.folder}`), then moved on by the time "
                 f"lost; `pbem resolve {campaign.folder} --force` resolves it now."
@@ -290,13 +291,15 @@ def _extend_for_late_mail(campaign: Campaign, report: TickReport, can_send: bool
         return False
     with campaign.locked():
         pos = campaign.position()
-        when = delivered_at(campaign)
+        overrides = campaign.store.read_deadlines()
+        if str(pos.game.turn) in overrides:  # the GM's deadline (or moved on already): kept
+            return False
         deadline = campaign.deadline()
+        when = delivered_at(campaign) if deadline is not None else None
         if when is None or deadline is None:
             return False
         lost = when - pos.opened_at
-        overrides = campaign.store.read_deadlines()
-        if lost <= LATE_MAIL_GRACE or str(pos.game.turn) in overrides:
+        if lost <= LATE_MAIL_GRACE:
             return False
         moved = deadline + lost
         overrides[str(pos.game.turn)] = moved.isoformat(timespec="seconds")
