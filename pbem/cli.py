@@ -462,6 +462,16 @@ def send(folder: str, drafts: tuple[str, ...], dry_run: bool, resend_uncertain: 
         raise Unfinished()
 
 
+def _turn_mail_not_sent(campaign, info: dict) -> list[str]:
+    """The latest turn's drafts not sent yet, when the campaign sends by SMTP
+    and a deadline waits on them (the tick holds it): for `pbem status`."""
+    from .postoffice import smtp_settings, undelivered_turn_mail
+
+    if info["finished"] or not info.get("deadline") or smtp_settings(campaign.config) is None:
+        return []
+    return undelivered_turn_mail(campaign)
+
+
 def _uncertain_advice(folder: str, ids: list[str]) -> str:
     """What the GM does about drafts that may or may not have arrived."""
     if not ids:
@@ -497,6 +507,7 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
     info["refused"] = refused_messages(campaign)
     info["held_acks"] = held_acks(campaign)
     info["uncertain"] = uncertain_drafts(Path(folder))
+    info["turn_mail_not_sent"] = _turn_mail_not_sent(campaign, info)
     if as_json:
         if seen:
             mark_refused_seen(campaign)
@@ -519,6 +530,13 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
         d = info["deadline"]
         click.echo(f"Deadline: {d['text']} ({d['left']}).")
     click.echo("Tokens: " + ", ".join(f"{n} {t}" for n, t in info["tokens"].items()))
+    if info["turn_mail_not_sent"]:
+        ids = info["turn_mail_not_sent"]
+        click.echo(
+            f"Turn mail not sent ({len(ids)}): the players have not all had the latest turn's mail "
+            f"({', '.join(ids[:6])}{', ...' if len(ids) > 6 else ''}); `pbem tick` holds the deadline "
+            f"until it has gone (`pbem send {folder}`), then moves it on by the time lost."
+        )
     if info["uncertain"]:
         ids = [u["draft"] for u in info["uncertain"]]
         click.echo(

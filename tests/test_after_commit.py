@@ -87,3 +87,19 @@ def test_rollback_that_fails_at_its_rename_says_so_and_nothing_was_done(cli, sta
 
 def _fail(*args, **kwargs):
     raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+
+def test_resolve_with_eio_on_the_sync_after_its_rename_says_the_turn_is_resolved(cli, started3, monkeypatch):
+    real_fsync_dir = pbem.store.fsync_dir
+
+    def eio_after_the_rename(path):
+        if os.path.basename(path) == "turns":
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return real_fsync_dir(path)
+
+    monkeypatch.setattr(pbem.store, "fsync_dir", eio_after_the_rename)
+    result = cli("resolve", started3, "--force", crash_ok=True)
+    monkeypatch.undo()
+    assert result.exit_code == 0, result.output
+    assert "Turn 1 resolved" in result.output and "making its folder durable failed" in result.output
+    assert cli.export(started3)["turn"] == 2

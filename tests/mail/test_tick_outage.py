@@ -62,6 +62,8 @@ def test_a_deadline_never_falls_on_players_who_did_not_get_the_turn_mail(game, s
     assert "HELD: turn 2's deadline" in result.output and "NOT resolved" in result.output
     assert "Turn 2 resolved." not in result.output
     assert awaited_turn(game) == 2
+    status = pbem("status", game, now="2026-11-08T12:02:00+00:00").output
+    assert "Turn mail not sent (8)" in status and "holds the deadline" in status
 
     server.restart()  # back, three days and an hour late
     result = pbem("tick", game, now="2026-11-08T13:01:00+00:00")
@@ -71,6 +73,7 @@ def test_a_deadline_never_falls_on_players_who_did_not_get_the_turn_mail(game, s
     assert awaited_turn(game) == 2
     ids = received_ids(server)
     assert all(ids[mid] == 1 for mid in turn_mail(game, 1).values()), ids
+    assert "Turn mail not sent" not in pbem("status", game, now="2026-11-08T13:02:00+00:00").output
 
     # The deadline (8 November, 12:00) moved on by the time lost (3 days 1 hour): 11 November, 13:00.
     assert pbem("tick", game, now="2026-11-11T12:59:00+00:00").exit_code == 0
