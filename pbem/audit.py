@@ -7,31 +7,26 @@
   the parts of its readable text that the record covers (the hands ended in the
   last turn, the tokens, the winner of the game, the decks of the audit list)
   must say what the record says, and what was not checked is said.
-* :func:`say_event` and :func:`say_difference`: events and differences in the
-  words a player reads ("Arthur was knocked out holding the Baron"), not dicts.
+* :func:`check_report`: the whole verdict, in two lists that never overlap:
+  what was proven, and what was not.
+
+The words of a difference are :mod:`pbem.differences`'.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
+from . import events as ev
 from .cards import card_named
+from .tuples import NamedTuple
 
 MAX_DEPTH = 8  # a true record nests 5 deep (record / turns / turn / events / event / list)
-EVENT_KINDS = {
-    "played",
-    "guard",
-    "baron",
-    "prince",
-    "king",
-    "protected",
-    "eliminated",
-    "ended",
-    "tokens",
-    "game_over",
-}
+#: Every public event, classic and Premium: what a record's turns may hold.
+EVENT_KINDS = frozenset(cls.kind for cls in ev.EVENT_TYPES.values() if cls.audience is None)
+#: A Premium Guard's or Bishop's guess: a number (RULES 10.2); the Guard's 1 is refused by the engine.
+GUESS_NUMBERS = range(0, 10)
 
 
 class RecordError(ValueError):
@@ -78,7 +73,9 @@ def check_shape(record: Any) -> None:
         unknown = sorted({c for c in deck if card_named(c) is None})
         _need(not unknown, f"{where}.deck", f"known cards, not {', '.join(map(repr, unknown))}")
         _need(isinstance(hand.get("salt"), str), f"{where}.salt", "text")
-        _need(isinstance(hand.get("set_aside"), str), f"{where}.set_aside", "a card name")
+        aside = hand.get("set_aside")
+        _need(isinstance(aside, str), f"{where}.set_aside", "a card name")
+        _need(card_named(aside) is not None, f"{where}.set_aside", f"a known card, not {aside!r}")
     turns = record["turns"]
     _need(isinstance(turns, list), "'turns'", "a list")
     for i, entry in enumerate(turns):
@@ -89,6 +86,22 @@ def check_shape(record: Any) -> None:
         "'winners'",
         "a list of names",
     )
+    report = record.get("report")
+    if report is not None:
+        _need(isinstance(report, dict), "'report'", "an object (title, notes, templates)")
+        _need(isinstance(report.get("title"), str), "report.title", "text")
+        notes = report.get("notes")
+        _need(
+            isinstance(notes, list) and all(isinstance(n, str) for n in notes),
+            "report.notes",
+            "a list of texts",
+        )
+        templates = report.get("templates")
+        _need(
+            isinstance(templates, dict) and all(isinstance(v, str) for v in templates.values()),
+            "report.templates",
+            "an object of template names to SHA-256 digests",
+        )
 
 
 def _check_turn(entry: Any, where: str, seats: int) -> None:
@@ -106,7 +119,7 @@ def _check_turn(entry: Any, where: str, seats: int) -> None:
         _need(
             isinstance(order.get("card"), str) and card_named(order["card"]) is not None,
             f"{at}.card",
-            "a known card",
+            f"a known card, not {order.get('card')!r}",
         )
         target = order.get("target")
         _need(
@@ -117,10 +130,20 @@ def _check_turn(entry: Any, where: str, seats: int) -> None:
         )
         guess = order.get("guess")
         _need(
-            guess is None or (isinstance(guess, str) and card_named(guess) is not None),
+            guess is None
+            or (isinstance(guess, str) and card_named(guess) is not None)
+            or (isinstance(guess, int) and not isinstance(guess, bool) and guess in GUESS_NUMBERS),
             f"{at}.guess",
-            "a known card or null",
+            "a known card, a number from 0 to 9 (Premium) or null",
         )
+        for key in ("second", "look"):  # the Cardinal's and the Baroness's second player
+            value = order.get(key)
+            _need(
+                value is None
+                or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < seats),
+                f"{at}.{key}",
+                "a seat number or null",
+            )
     events = entry.get("events")
     _need(
         isinstance(events, list)
@@ -130,6 +153,12 @@ def _check_turn(entry: Any, where: str, seats: int) -> None:
     )
     if entry.get("tokens") is not None:
         _need(_ints(entry["tokens"], seats), f"{where}.tokens", f"a list of {seats} whole numbers")
+    unnamed = entry.get("unnamed", [])
+    _need(
+        isinstance(unnamed, list) and all(isinstance(h, str) and h.isdigit() for h in unnamed),
+        f"{where}.unnamed",
+        "a list of hand numbers",
+    )
 
 
 def _ints(value: Any, count: int) -> bool:
@@ -158,100 +187,6 @@ def _check_depth(value: Any) -> None:
             stack.extend((v, depth + 1) for v in item)
 
 
-# -- words a player reads ---------------------------------------------------------------------------------
-
-
-def say_event(event: Any, players: list[str]) -> str:
-    """One public event of the record as a sentence a player reads."""
-    if not isinstance(event, dict):
-        return "nothing"
-
-    def who(key: str) -> str:
-        seat = event.get(key)
-        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players):
-            return players[seat]
-        return "nobody" if seat is None else f"seat {seat!r}"
-
-    def names(seats: Any) -> str:
-        if not isinstance(seats, list):
-            return repr(seats)
-        listed = [
-            players[s] if isinstance(s, int) and 0 <= s < len(players) else f"seat {s!r}" for s in seats
-        ]
-        return " and ".join(listed) if len(listed) < 3 else ", ".join(listed[:-1]) + " and " + listed[-1]
-
-    kind = event.get("kind")
-    card = f"the {event.get('card')}" if event.get("card") else "no card"
-    if kind == "played":
-        text = f"{who('seat')} played the {event.get('card')}"
-        if event.get("target") is not None:
-            text += f" on {who('target')}"
-        if event.get("guess"):
-            text += f", guessing the {event.get('guess')}"
-        return text + (" (no orders: played by the rules' default)" if event.get("nmr") else "")
-    if kind == "guard":
-        return (
-            f"{who('seat')}'s Guard {'hit' if event.get('hit') else 'missed'} {who('recipient')} "
-            f"(guessing the {event.get('guess')})"
-        )
-    if kind == "baron":
-        loser = "a tie" if event.get("loser") is None else f"{who('loser')} had the lower card"
-        return f"{who('seat')}'s Baron against {who('recipient')}: {loser}"
-    if kind == "prince":
-        return f"{who('recipient')} discarded {card} to the Prince"
-    if kind == "king":
-        return f"{who('seat')} traded hands with {who('recipient')}"
-    if kind == "protected":
-        return f"{who('seat')} was protected by the Handmaid"
-    if kind == "eliminated":
-        holding = f"holding {card}" if event.get("card") else "holding nothing"
-        return f"{who('seat')} was knocked out {holding}"
-    if kind == "ended":
-        return f"the hand was won by {names(event.get('winners'))}"
-    if kind == "tokens":
-        won = event.get("won")
-        if isinstance(won, list) and all(isinstance(w, list) and len(w) == 2 for w in won):
-            return "tokens went to " + ", ".join(f"{names([s])} (hand {h})" for s, h in won)
-        return f"tokens went to {won!r}"
-    if kind == "game_over":
-        return f"the game was won by {names(event.get('winners'))}"
-    return json.dumps(event, ensure_ascii=False)[:200]
-
-
-# The fields whose value alone reads well ("the rules give the Spy").
-_VALUE_WORDS = {
-    "card": lambda v, players: f"the {v}" if v else "no card",
-    "guess": lambda v, players: f"the {v}",
-    "hit": lambda v, players: "a hit" if v else "a miss",
-}
-
-
-def say_difference(turn: int, recorded: Any, replayed: Any, players: list[str]) -> str:
-    """ "turn 4, hand 13: the record says Arthur was knocked out holding the Baron;
-    the rules give the Spy" (the whole event when more than one word differs)."""
-    hand = next((e.get("hand") for e in (recorded, replayed) if isinstance(e, dict) and "hand" in e), None)
-    where = f"turn {turn}" + (f", hand {hand}" if hand is not None else "")
-    said = say_event(recorded, players)
-    same_kind = (
-        isinstance(recorded, dict)
-        and isinstance(replayed, dict)
-        and recorded.get("kind") == replayed.get("kind")
-    )
-    if same_kind:
-        differ = [k for k in set(recorded) | set(replayed) if recorded.get(k) != replayed.get(k)]
-        if len(differ) == 1 and differ[0] in _VALUE_WORDS:
-            field = differ[0]
-            value = _VALUE_WORDS[field](replayed.get(field), players)
-            return f"{where}: the record says {said}; the rules give {value}"
-    return f"{where}: the record says {said}; the rules give: {say_event(replayed, players)}"
-
-
-def say_tokens(tokens: Any, players: list[str]) -> str:
-    if not _ints(tokens, len(players)):
-        return repr(tokens)
-    return ", ".join(f"{name} {n}" for name, n in zip(players, tokens))
-
-
 # -- the readable text of a final report ------------------------------------------------------------------
 
 
@@ -259,7 +194,7 @@ def check_readable(text: str, record: dict) -> tuple[list[str], list[str], list[
     """Compare the readable parts of a final report with its record (already
     checked by the replay). Returns (problems, what was checked, what was not)."""
     players = record["players"]
-    readable = text.split("-----BEGIN PBEM RECORD-----", 1)[0]
+    readable = text.replace("\r\n", "\n").split("-----BEGIN PBEM RECORD-----", 1)[0]
     problems: list[str] = []
     checked: list[str] = []
     unchecked: list[str] = []
@@ -326,12 +261,14 @@ def check_readable(text: str, record: dict) -> tuple[list[str], list[str], list[
     last = record["turns"][-1] if record["turns"] else {"events": []}
     ended = {e.get("hand"): e.get("winners") for e in last.get("events", []) if e.get("kind") == "ended"}
     blocks = dict(re.findall(r"(?ms)^Hand (\d+) -- ended this turn\n(.*?)(?=^\S|\Z)", readable))
+    found = 0
     for hand, winners in sorted(ended.items(), key=lambda kv: kv[0] if isinstance(kv[0], int) else 0):
         block = blocks.get(str(hand))
         told = _hand_winners_said(block or "")
         if told is None:
             unchecked.append(f"hand {hand}'s result (not found in the text)")
             continue
+        found += 1
         want = (
             [players[s] for s in winners if isinstance(s, int) and 0 <= s < len(players)]
             if isinstance(winners, list)
@@ -342,12 +279,8 @@ def check_readable(text: str, record: dict) -> tuple[list[str], list[str], list[
                 f"turn {last.get('turn')}, hand {hand}: the report's text says {told} "
                 f"won the hand; the record gives {' and '.join(want) or 'nobody'}"
             )
-    if ended:
-        checked.append(f"the winners of the {len(ended)} hand(s) ended in the last turn")
-    unchecked.append(
-        "the rest of the readable text (the plays of the last turn, discards, notes): "
-        "only the record block is proven, so rely on it, not on the prose"
-    )
+    if found:
+        checked.append(f"the winners of the {found} hand(s) ended in the last turn found in the text")
     return problems, checked, unchecked
 
 
@@ -369,3 +302,226 @@ def _hand_winners_said(block: str) -> str | None:
 
 def _split_names(text: str) -> list[str]:
     return [n.strip() for n in re.split(r",\s*|\s+and\s+", text) if n.strip()]
+
+
+# -- the whole verdict: what was proven, what was not ----------------------------------------------------
+
+
+class Claim(NamedTuple):
+    """One thing verify says it proved, or did not: ``subject`` names it (no
+    subject is in both lists), ``lines`` the lines of the report's text it covers."""
+
+    subject: str
+    words: str
+    lines: frozenset[int] = frozenset()
+
+
+class Verdict(NamedTuple):
+    problems: list[str]
+    proven: list[Claim]
+    unproven: list[Claim]
+    turns: int
+
+
+#: The differences listed one by one; more are counted.
+MAX_DIFFERENCES = 12
+
+
+def check_report(text: str, record: Any, published: dict[str, str] | None = None) -> Verdict:
+    """Check a final report (its text with LF line ends, and its record already
+    read from it): the record's shape, the decks and the seed against the
+    opening commitments (``published``: None when not given), every result by
+    replaying the game, and the readable text by rendering it again from the
+    record. Raises :class:`RecordError` for a record of the wrong shape."""
+    from .record import replay
+
+    check_shape(record)
+    result = replay(record, published)
+    problems = list(result.problems)
+    proven: list[Claim] = []
+    unproven: list[Claim] = []
+    if published:
+        proven.append(
+            Claim(
+                "the decks", "the 13 decks and the seed match the commitments published in the opening report"
+            )
+        )
+    else:
+        unproven.append(
+            Claim(
+                "the decks",
+                "the decks and the seed: without the opening report (--opening FILE), the commitments "
+                "compared are this report's own, which whoever wrote it could have fitted to any decks; "
+                "give the opening report the players received at the start",
+            )
+        )
+    turns = len(record["turns"])
+    if not result.problems:
+        proven.append(
+            Claim(
+                "the record",
+                f"every result in the record: replaying its {turns} turns from the decks and the seed "
+                f"by the rules gives them all",
+            )
+        )
+    if result.problems or result.game is None:
+        every = frozenset(i for i, line in enumerate(_lines(text), 1) if line)
+        unproven.append(
+            Claim("the readable text", "the readable text: the record itself does not check out", every)
+        )
+        return Verdict(problems, proven, unproven, turns)
+    more, proved, not_proved = prove_readable(text, record, result.game, result.events)
+    return Verdict(problems + more, proven + proved, unproven + not_proved, turns)
+
+
+def prove_readable(
+    text: str, record: dict, game: Any, events: list
+) -> tuple[list[str], list[Claim], list[Claim]]:
+    """The readable text is a rendering of the record: render it again (with
+    the shipped templates, when the record names them) and compare every line.
+    Returns (problems, proven, unproven)."""
+    from .reports import make_environment, template_digests
+
+    lines = _lines(text)
+    every = frozenset(i for i, line in enumerate(lines, 1) if line)
+    report = record.get("report")
+    if not isinstance(report, dict):
+        return _partly(
+            text,
+            record,
+            every,
+            "the readable text: this record (from an older pbem) does not say how its report was "
+            "rendered, so only the parts below were compared with the record; rely on the record",
+        )
+    shipped = template_digests(make_environment(None), "public.txt.j2")
+    named = report["templates"]
+    own = sorted(name for name in set(named) | set(shipped) if named.get(name) != shipped.get(name))
+    if own:
+        listed = ", ".join(f"{name} (SHA-256 {str(named.get(name, 'none'))[:12]})" for name in own)
+        return _partly(
+            text,
+            record,
+            every,
+            f"the readable text: it was written with templates this pbem does not ship: {listed}; "
+            f"the GM's own templates cannot be rendered again here, so only the parts below were "
+            f"compared with the record; rely on the record",
+        )
+    rendered = _lines(_render(record, game, events, report["notes"]))
+    plain = _lines(_render(record, game, events, []))
+    problems = _differences(rendered, lines)
+    # The GM's notes: the lines the notes add to the rendering, where the text has them.
+    note_lines: set[int] = set()
+    for tag, _i1, _i2, j1, j2 in _opcodes(plain, rendered):
+        if tag in ("insert", "replace"):
+            note_lines.update(range(j1, j2))
+    at_text = {}
+    for tag, i1, i2, j1, _j2 in _opcodes(rendered, lines):
+        if tag == "equal":
+            at_text.update({i1 + k: j1 + k + 1 for k in range(i2 - i1)})
+    notes = frozenset(at_text[i] for i in note_lines if i in at_text and rendered[i])
+    if problems:
+        return (
+            problems,
+            [],
+            [Claim("the readable text", "the readable text: it differs from the record", every)],
+        )
+    proven = [
+        Claim(
+            "the readable text",
+            f"the readable text: its {len(every - notes)} lines"
+            f"{' (the GM' + chr(39) + 's notes aside)' if notes else ''} are, word for word, the "
+            f"report the shipped templates render from the record, so every play, discard, result, "
+            f"token and winner they tell is the record's, which the replay proved",
+            every - notes,
+        )
+    ]
+    unproven = [
+        Claim(
+            f"line {n}",
+            f"line {n}, the GM's note: the GM's own words, which no rule can prove: {lines[n - 1].strip()!r}",
+            frozenset({n}),
+        )
+        for n in sorted(notes)
+    ]
+    return [], proven, unproven
+
+
+def _render(record: dict, game: Any, events: list, notes: list) -> str:
+    from .record import record_block
+    from .reports import Renderer, Table, public_context
+
+    last: dict = record["turns"][-1] if record["turns"] else {"turn": 0}
+    table = Table(str(record["campaign"]), str(record["report"]["title"]), list(record["players"]))
+    # Which name was written is not in the record: the report only says it named nobody.
+    orders = {h: {"target_text": "?"} for h in last.get("unnamed", [])}
+    context = public_context(table, last["turn"], game, events, notes=notes, deadline="", orders=orders)
+    context["record"] = record_block(record)
+    return Renderer(None).public(context)
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of a report (numbered as in the file), compared without the
+    spaces at their ends (a mail client may add or drop them)."""
+    lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def _opcodes(a: list[str], b: list[str]) -> list:
+    import difflib
+
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+
+
+def _differences(rendered: list[str], lines: list[str]) -> list[str]:
+    """Each line of the text that is not the record's rendering, in a sentence."""
+    out: list[str] = []
+    for tag, i1, i2, j1, j2 in _opcodes(rendered, lines):
+        if tag == "equal" or not any(rendered[i1:i2] + lines[j1:j2]):
+            continue  # the same, or only empty lines more or fewer: nothing a player reads
+        for k in range(max(i2 - i1, j2 - j1)):
+            want = rendered[i1 + k] if i1 + k < i2 else None
+            got = lines[j1 + k] if j1 + k < j2 else None
+            if got is None:
+                out.append(
+                    f"after line {j2} the report's text lacks a line the record gives: {want.strip()!r}"  # type: ignore[union-attr]
+                )
+            elif want is None:
+                out.append(f"line {j1 + k + 1} of the report's text is not in the record: {got.strip()!r}")
+            else:
+                out.append(f"line {j1 + k + 1} of the report's text {_say_change(got, want)}")
+    if len(out) > MAX_DIFFERENCES:
+        out = out[:MAX_DIFFERENCES] + [f"and {len(out) - MAX_DIFFERENCES} more lines differ from the record"]
+    return out
+
+
+def _say_change(got: str, want: str) -> str:
+    """ "says 'the Baton' where the record gives 'the Baron' (in: ...)"."""
+    a, b = got.strip(), want.strip()
+    start = 0
+    while start < min(len(a), len(b)) and a[start] == b[start]:
+        start += 1
+    while start > 0 and (a[start - 1].isalnum() or a[start - 1] == "'"):  # back to the word's start
+        start -= 1
+    end = 0
+    while end < min(len(a), len(b)) - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    while end > 0 and a[len(a) - end].isalnum():  # on to the word's end
+        end -= 1
+    said, given = a[start : len(a) - end].strip(), b[start : len(b) - end].strip()
+    return (
+        f"says {said or 'nothing'!r} where the record gives {given or 'nothing'!r} "
+        f"(the line reads {got.strip()!r})"
+    )
+
+
+def _partly(
+    text: str, record: dict, every: frozenset[int], why: str
+) -> tuple[list[str], list[Claim], list[Claim]]:
+    """The readable text of a report that cannot be rendered again: the old checks of some of its parts."""
+    problems, checked, unchecked = check_readable(text, record)
+    proven = [Claim(f"the readable text: {what}", f"in the readable text, {what}") for what in checked]
+    unproven = [Claim(f"the readable text: {what}", f"in the readable text, {what}") for what in unchecked]
+    unproven.append(Claim("the readable text", why, every))
+    return problems, proven, unproven

@@ -30,7 +30,7 @@ from .knowledge import Knowledge, from_json, still_open, to_json, update
 from .orderbook import OrderBook, Position, Receipt, missing_hands
 from .orders import ACCEPTED, COMPLETED, REJECTED, as_written, check_order, name_key, parse_orders
 from .record import commitments, game_record, order_to_json, record_block
-from .reports import Renderer, Table, private_context, public_context
+from .reports import Renderer, Table, private_context, public_context, template_digests
 from .store import (
     EVENTS,
     LOCK_FILE,
@@ -493,8 +493,15 @@ class Campaign:
         if turn == 0:
             context["commitments"] = commitments(seed, game)
         if game.finished:
+            report = {  # what verify needs beyond the game to render this report again
+                "title": table.title,
+                "notes": context["notes"],
+                "templates": template_digests(renderer.env, "public.txt.j2"),
+            }
             context["record"] = record_block(
-                game_record(self.store, self.name, players, seed, turn, game, events, records, standing or {})
+                game_record(
+                    self.store, self.name, players, seed, turn, game, events, records, standing or {}, report
+                )
             )
         public = renderer.public(context)
         known = still_open(update(self._known_before(turn), turn, events), game)

@@ -10,6 +10,7 @@ their own (9 up) and :data:`RANK` gives every card's rank.
 
 from __future__ import annotations
 
+import unicodedata
 from enum import IntEnum
 
 
@@ -120,9 +121,103 @@ ALIASES: dict[str, Card] = {
     "queen": Card.DOWAGER_QUEEN,
 }
 
-#: Every accepted name (lower case) to its card: canonical names, then aliases.
+#: The classic cards' names in the editions of other languages, as the players of
+#: those editions know them (German: Pegasus Spiele; French: Filosofia; Italian and
+#: Portuguese: the local editions), and the plain words where no edition's name could
+#: be established (Spanish, Dutch; "Spy", the name of this tool's rank 2, translated).
+#: Read in orders beside the English names; accents are optional ("Konig" is "König").
+EDITION_NAMES: dict[str, dict[str, Card]] = {
+    "de": {
+        "wächterin": Card.GUARD,
+        "wächter": Card.GUARD,
+        "priester": Card.SPY,
+        "spion": Card.SPY,
+        "spionin": Card.SPY,
+        "zofe": Card.HANDMAID,
+        "kammerzofe": Card.HANDMAID,
+        "prinz": Card.PRINCE,
+        "könig": Card.KING,
+        "gräfin": Card.COUNTESS,
+        "prinzessin": Card.PRINCESS,
+    },
+    "fr": {
+        "garde": Card.GUARD,
+        "prêtre": Card.SPY,
+        "espion": Card.SPY,
+        "espionne": Card.SPY,
+        "servante": Card.HANDMAID,
+        "roi": Card.KING,
+        "comtesse": Card.COUNTESS,
+        "princesse": Card.PRINCESS,
+    },
+    "es": {
+        "guardia": Card.GUARD,
+        "sacerdote": Card.SPY,
+        "espía": Card.SPY,
+        "barón": Card.BARON,
+        "doncella": Card.HANDMAID,
+        "príncipe": Card.PRINCE,
+        "rey": Card.KING,
+        "condesa": Card.COUNTESS,
+        "princesa": Card.PRINCESS,
+    },
+    "it": {
+        "guardia": Card.GUARD,
+        "prete": Card.SPY,
+        "spia": Card.SPY,
+        "barone": Card.BARON,
+        "ancella": Card.HANDMAID,
+        "principe": Card.PRINCE,
+        "re": Card.KING,
+        "contessa": Card.COUNTESS,
+        "principessa": Card.PRINCESS,
+    },
+    "nl": {
+        "wachter": Card.GUARD,
+        "priester": Card.SPY,
+        "spion": Card.SPY,
+        "kamermeisje": Card.HANDMAID,
+        "dienstmeid": Card.HANDMAID,
+        "prins": Card.PRINCE,
+        "koning": Card.KING,
+        "gravin": Card.COUNTESS,
+        "prinses": Card.PRINCESS,
+    },
+    "pt": {
+        "guarda": Card.GUARD,
+        "padre": Card.SPY,
+        "espião": Card.SPY,
+        "barão": Card.BARON,
+        "aia": Card.HANDMAID,
+        "criada": Card.HANDMAID,
+        "príncipe": Card.PRINCE,
+        "rei": Card.KING,
+        "condessa": Card.COUNTESS,
+        "princesa": Card.PRINCESS,
+    },
+}
+
+
+def fold(word: str) -> str:
+    """A word without its accents, in lower case ("König" -> "konig"): how order words
+    are compared (:func:`pbem.orders.name_key` does the same to a whole line)."""
+    if word.isascii():
+        return word.casefold()
+    decomposed = unicodedata.normalize("NFKD", word)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+_EDITIONS: dict[str, Card] = {
+    key: card
+    for names in EDITION_NAMES.values()
+    for name, card in names.items()
+    for key in (name, fold(name))
+}
+
+#: Every accepted name (lower case) to its card: canonical names, then aliases, then
+#: the names of other languages' editions (as written and without accents).
 #: Names are whole words or phrases: "count" is not "countess".
-NAMES: dict[str, Card] = {**{c.title.lower(): c for c in Card}, **ALIASES}
+NAMES: dict[str, Card] = {**_EDITIONS, **{c.title.lower(): c for c in Card}, **ALIASES}
 
 #: The names of the classic deck's cards: the only card names of a 2-4 player game
 #: (there, "Count" or "Bishop" may be a player's name).

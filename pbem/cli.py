@@ -133,6 +133,26 @@ def _explain_errors(func):
 folder_arg = click.argument("folder", type=click.Path(file_okay=False, path_type=str))
 
 
+def _typed_name(_ctx, _param, value: str | None) -> str | None:
+    """A name as the GM typed it, whatever the locale: under a pure ASCII one (LANG=C, no
+    UTF-8 mode) Python hands "Chloé" over as "Chlo\\udcc3\\udca9" (surrogate escapes of
+    the UTF-8 bytes): the bytes are decoded again as UTF-8 (Latin-1 if they are not), and the
+    name is NFC-normalised (a decomposed "e\u0301" from a Mac terminal is "é")."""
+    import unicodedata
+
+    if value is None:
+        return None
+    if any("\udc80" <= c <= "\udcff" for c in value):
+        import os
+
+        raw = os.fsencode(value)
+        try:
+            value = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            value = raw.decode("latin-1")
+    return unicodedata.normalize("NFC", value)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pbem")
 def main() -> None:
@@ -147,6 +167,7 @@ _PERSON = re.compile(r"^\s*(?P<name>[^<>]+?)\s*<(?P<email>[^<>\s]+)>\s*$")
 
 
 def _person(text: str) -> dict:
+    text = _typed_name(None, None, text) or ""
     match = _PERSON.match(text)
     if not match:
         raise click.BadParameter(f'{text!r}: write it as "Name <email@example.org>"')
@@ -234,14 +255,14 @@ def _echo_started(campaign, result) -> None:
 
 @main.command()
 @folder_arg
-@click.option("--player", help="The player who sent the orders.")
+@click.option("--player", callback=_typed_name, help="The player who sent the orders.")
 @click.option(
     "--mail",
     "mail_file",
     type=click.Path(exists=True, dir_okay=False),
     help="One email message (RFC 5322 file); the sender is read from From:.",
 )
-@click.argument("text", required=False)
+@click.argument("text", required=False, callback=_typed_name)
 @_explain_errors
 def order(folder: str, player: str | None, mail_file: str | None, text: str | None) -> None:
     """Record orders received by other means (TEXT, or - for standard input)."""
@@ -259,7 +280,7 @@ def order(folder: str, player: str | None, mail_file: str | None, text: str | No
     if not player:
         raise click.UsageError("name the player (--player NAME) or give a message (--mail FILE)")
     if text is None or text == "-":
-        text = sys.stdin.read()
+        text = _typed_name(None, None, sys.stdin.read()) or ""
     receipt = campaign.record_orders(player, text, source="gm")
     click.echo(_receipt_text(receipt))
     if not any(c.status != "rejected" for c in receipt.checked):
@@ -323,6 +344,10 @@ def resolve(folder: str, force: bool) -> None:
             f"{', '.join(map(str, hands))}"
         )
     click.echo(f"Turn {result.turn} resolved; reports drafted in {campaign.store.reports_dir(result.turn)}.")
+    from .inbox import drop_stale_acks, dropped_acks_note  # here only: start-up time
+
+    if note := dropped_acks_note(drop_stale_acks(campaign)):
+        click.echo(note)
     if result.warning:
         click.echo(f"Warning: {result.warning}", err=True)
 
@@ -386,13 +411,23 @@ def preview(folder: str, draft: str | None) -> None:
     is_flag=True,
     help="Record the uncertain drafts named as sent (you saw them arrive); send nothing.",
 )
+@click.option(
+    "--held",
+    "with_held",
+    is_flag=True,
+    help="Send the held acknowledgements too (see `pbem status`); without it they go only when named.",
+)
 @_explain_errors
-def send(folder: str, drafts: tuple[str, ...], dry_run: bool, resend_uncertain: bool, mark: bool) -> None:
+def send(
+    folder: str, drafts: tuple[str, ...], dry_run: bool, resend_uncertain: bool, mark: bool, with_held: bool
+) -> None:
     """Send the drafts (all, or the DRAFTS named) by SMTP, each at most once.
 
-    A draft handed to the server without a reply may or may not have arrived: it
-    is *uncertain*, never sent again by itself; check, then --resend-uncertain or
-    --mark-sent."""
+    Acknowledgements held over the hourly limit (perhaps spoofed mail) are left
+    out unless named or --held is given. A draft handed to the server without a
+    reply may or may not have arrived: it is *uncertain*, never sent again by
+    itself; check, then --resend-uncertain or --mark-sent."""
+    from .inbox import unheld_drafts
     from .outbox import Outbox, summarize
     from .postoffice import mark_sent, selected_drafts
     from .postoffice import send as send_all
@@ -401,6 +436,18 @@ def send(folder: str, drafts: tuple[str, ...], dry_run: bool, resend_uncertain: 
     campaign.publish_drafts()
     if resend_uncertain and mark:
         raise click.UsageError("--resend-uncertain or --mark-sent, not both")
+    held: list[str] = []
+    if not drafts and not mark and not resend_uncertain and not with_held:
+        unheld, held = unheld_drafts(campaign, Outbox(campaign.folder))
+        if held:
+            drafts = tuple(unheld)
+            click.echo(
+                f"{len(held)} held acknowledgement{'s' if len(held) != 1 else ''} not sent (see "
+                f"`pbem status`): name them, or `pbem send {folder} --held`, to send them."
+            )
+            if not drafts:
+                click.echo("Nothing else to send.")
+                return
     if mark:
         if not drafts:
             raise click.UsageError("--mark-sent needs the ids of the drafts that arrived")
@@ -573,14 +620,16 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
                 f"{count} acknowledgement{'s' if count > 1 else ''} to {name} held: more than "
                 f"{limit} messages an hour came from that address (spoofed?). The messages "
                 f"are kept and read as usual; `pbem preview {folder}` shows the acknowledgements, "
-                f"`pbem send` sends them."
+                f"`pbem send {folder} --held` sends them."
             )
 
 
 @main.command()
 @folder_arg
 @click.option("--turn", type=int, help="The turn (default: the latest; 0 is the opening).")
-@click.option("--player", help="Print this player's private report instead of the public one.")
+@click.option(
+    "--player", callback=_typed_name, help="Print this player's private report instead of the public one."
+)
 @_explain_errors
 def report(folder: str, turn: int | None, player: str | None) -> None:
     """Print a public or private report."""
@@ -642,8 +691,8 @@ def deadline(folder: str, when: str) -> None:
 
 @main.command()
 @folder_arg
-@click.argument("player")
-@click.option("--name", help="The new player's name.")
+@click.argument("player", callback=_typed_name)
+@click.option("--name", callback=_typed_name, help="The new player's name.")
 @click.option("--email", help="The new player's address.")
 @_explain_errors
 def replace(folder: str, player: str, name: str | None, email: str | None) -> None:
@@ -676,24 +725,21 @@ def verify(final_report: str, opening: str | None) -> None:
     """Check a finished game from its final report: the decks and the seed
     against the opening commitments, and every result by replaying the game.
     Exit 0 when everything checks out, 1 otherwise."""
-    from .audit import RecordError, check_readable, check_shape
-    from .record import extract, opening_commitments
-    from .record import verify as check
+    from .audit import RecordError, check_report
+    from .record import extract, opening_commitments, report_text
 
-    text = _mail_text(Path(final_report))
+    text = report_text(Path(final_report).read_bytes())
     try:
         record = extract(text)
     except ValueError as e:
         raise PbemError(f"{final_report}: {e}") from None
     published = None
     if opening:
-        published = opening_commitments(_mail_text(Path(opening)))
+        published = opening_commitments(report_text(Path(opening).read_bytes()))
         if not published:
             raise PbemError(f"{opening}: no commitments found; give the opening report of the game")
     try:
-        check_shape(record)
-        problems = check(record, published)
-        readable, checked, unchecked = check_readable(text, record)
+        verdict = check_report(text, record, published)
     except RecordError as e:
         raise PbemError(f"{final_report}: {e}") from None
     except Exception as e:  # noqa: BLE001 - hostile input: whatever it breaks, a clear error
@@ -701,8 +747,7 @@ def verify(final_report: str, opening: str | None) -> None:
             f"{final_report}: the record could not be checked ({type(e).__name__}: {e}); "
             f"it is damaged or was tampered with"
         ) from None
-    problems += readable
-    turns = len(record["turns"])
+    problems = verdict.problems
     if problems:
         click.echo(
             f"NOT VERIFIED: {len(problems)} problem{'s' if len(problems) != 1 else ''} in "
@@ -710,36 +755,21 @@ def verify(final_report: str, opening: str | None) -> None:
         )
         for problem in problems:
             click.echo(f"  - {problem}")
-        raise Unfinished()
-    winners = record["winners"]
-    click.echo(
-        f'VERIFIED: "{record.get("campaign")}": replaying {turns} turns from the decks and the seed '
-        f"gives every result in the record; winner{'s' if len(winners) > 1 else ''}: "
-        f"{', '.join(winners)}."
-    )
-    if published:
-        click.echo("The 13 decks and the seed match the commitments published in the opening report.")
     else:
+        winners = record["winners"]
         click.echo(
-            "The decks are NOT proven: without the opening report (--opening FILE), the commitments "
-            "compared are this report's own, which whoever wrote it could have fitted to any decks. "
-            "Give the opening report the players received at the start."
+            f'VERIFIED: "{record.get("campaign")}": replaying {verdict.turns} turns from the decks and the '
+            f"seed gives every result in the record; winner{'s' if len(winners) > 1 else ''}: "
+            f"{', '.join(winners)}."
         )
-    click.echo(f"Checked in the readable text: {'; '.join(checked) or 'nothing'}.")
-    click.echo(f"Not checked: {'; '.join(unchecked)}.")
-
-
-def _mail_text(path: Path) -> str:
-    """A report's text, from a plain file or a whole mail message."""
-    raw = path.read_bytes()
-    if re.search(rb"(?im)^content-transfer-encoding:", raw[:4000]):
-        from email import message_from_bytes
-        from email.policy import default
-
-        body = message_from_bytes(raw, policy=default).get_body(preferencelist=("plain",))
-        if body is not None:
-            return body.get_content()
-    return raw.decode("utf-8", "replace")
+    click.echo("Proven:" if verdict.proven else "Proven: nothing.")
+    for claim in verdict.proven:
+        click.echo(f"  - {claim.words}.")
+    click.echo("Not proven:" if verdict.unproven else "Not proven: nothing.")
+    for claim in verdict.unproven:
+        click.echo(f"  - {claim.words}.")
+    if problems:
+        raise Unfinished()
 
 
 @main.command()
@@ -797,6 +827,25 @@ def rollback(folder: str) -> None:
         click.echo(f"Warning: {campaign.site_warning}", err=True)
 
 
+def _utf8_everywhere() -> None:
+    """Under a pure ASCII locale (LANG=C with Python's UTF-8 mode turned off) Python would
+    read "Chloé" on the command line as surrogate escapes and could not name the file
+    ``private-Chloé.txt`` at all: the command starts again at once in UTF-8 mode (``-X
+    utf8``), its arguments byte for byte.  Campaign files are UTF-8 whatever the locale."""
+    import codecs
+    import os
+
+    if sys.flags.utf8_mode or os.name != "posix" or os.environ.get("PBEM_UTF8_REEXEC"):
+        return
+    if codecs.lookup(sys.getfilesystemencoding()).name != "ascii":
+        return
+    os.environ["PBEM_UTF8_REEXEC"] = "1"  # once: should -X utf8 not take, run as we are
+    try:
+        os.execv(sys.executable, [sys.executable, "-X", "utf8", *sys.orig_argv[1:]])
+    except OSError:
+        return  # no interpreter to start again: go on, `_typed_name` still mends the names
+
+
 def run(prog_name: str | None = None) -> None:
     """The ``pbem`` command (and ``python -m pbem``): :func:`main`, then a quick exit.
 
@@ -807,6 +856,7 @@ def run(prog_name: str | None = None) -> None:
     (each is written in a ``with`` block), and standard output is still flushed."""
     import gc
 
+    _utf8_everywhere()
     try:
         main(prog_name=prog_name)
     finally:

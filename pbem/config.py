@@ -203,7 +203,37 @@ def _look_alike(a: str, b: str) -> str | None:
                 return ""
             theirs, mine = odd
             return f" (its '{mine}' is {_char_name(mine)}, the other's '{theirs}' is {_char_name(theirs)})"
+    x, y = _skeleton(name_key(a)), _skeleton(name_key(b))
+    if len(x) == len(y) and all(p == q or _read_alike(p, q) for p, q in zip(x, y)):
+        return " (spelt with letters or digits that read alike: rn and m, 1 and l, 0 and o, ...)"
     return None
+
+
+# What one reads for another at a glance, beyond TR39's single characters: runs of letters
+# ("rn" for "m"), and digits or signs for letters ("K1m" for "Kim", "N0ah" for "Noah").  Two
+# letters of one class are not confused ("Eli" is not "Ell"): a digit or sign must be one side.
+_READ_ALIKE_RUNS = (("rn", "m"), ("vv", "w"), ("cl", "d"))
+_READ_ALIKE_CLASSES = ("1li|!", "0o", "5s$", "8b6", "3e", "4a@", "7t", "9g", "2z")
+
+
+def _read_alike(p: str, q: str) -> bool:
+    if p.isalpha() and q.isalpha():
+        return False
+    return any(p in group and q in group for group in _READ_ALIKE_CLASSES)
+
+
+def _skeleton(key: str) -> str:
+    """A name's shape: its letters in ASCII where a look-alike ASCII letter exists, the
+    look-alike runs made one letter (see `_READ_ALIKE_RUNS`)."""
+    from confusable_homoglyphs.confusables import confusables_data
+
+    text = "".join(
+        c if c.isascii() else next((h["c"] for h in confusables_data.get(c, ()) if h["c"].isascii()), c)
+        for c in key
+    ).casefold()
+    for run, one in _READ_ALIKE_RUNS:
+        text = text.replace(run, one)
+    return text
 
 
 def _char_name(c: str) -> str:

@@ -261,6 +261,7 @@ class Mailroom:
 
     def _process(self, raw: bytes, relative: str) -> Outcome:
         from .reader import UnreadableMail, read_mail
+        from .reader.notes import HIDDEN_TEXT_NOTE
 
         campaign = self.campaign
         if self._position is None:
@@ -337,6 +338,9 @@ class Mailroom:
         outcome.receipt = book.submit(player, mail.own_text, source=relative, turn=turn)
         if not outcome.receipt.checked and not outcome.keywords:
             outcome.detail = "no order could be read in this message"
+        hidden = next((note for note in mail.defects if note.startswith(HIDDEN_TEXT_NOTE)), None)
+        if hidden:  # the GM hears of it: someone hoped the tool would read what the player never saw
+            outcome.detail = "; ".join(filter(None, (hidden, outcome.detail)))
         outcome.ack = self._ack(outcome, mail, position, answered_turn=turn)
         return outcome
 
@@ -434,6 +438,7 @@ class Mailroom:
     ) -> str:
         """Draft the acknowledgement of one message; returns its draft id.
         ``answered_turn``: the turn whose mail the player answered, when known."""
+        from .reader.notes import HIDDEN_TEXT_NOTE
         from .reports import card_reference
 
         campaign = self.campaign
@@ -483,13 +488,30 @@ class Mailroom:
             "code": order_code(position.seed, player),
             "answered_turn": answered_turn,
             "reference": card_reference() if "RULES" in outcome.keywords else [],
+            "hidden_text": mail is not None and any(n.startswith(HIDDEN_TEXT_NOTE) for n in mail.defects),
         }
         # the plays open in the hands still missing (examples from the cards held), and their words
         plays = {h: self._plays_in(position, seat, h) for h in missing}
         context["choices"] = {h: found for h, (found, _) in plays.items()}
         context["plays"] = {h: words for h, (_, words) in plays.items()}
+        draft_id = f"ack-t{game.turn:03d}-{seat_part(seat)}-{outcome.file.rsplit('/', 1)[-1][:12]}"
+        if f"{draft_id}.eml" in self._waiting_drafts():  # acknowledged by a batch that crashed
+            return draft_id  # before its index
+        held, free_at = self._ack_share(player)
+        context["limit"] = None
+        if free_at is not None and not game.finished:  # the last one the hour allows: say so
+            deadline = campaign.deadline()
+            context["limit"] = {
+                "per_hour": self._ack_limit,
+                "free_at": campaign.deadline_text(free_at),
+                "deadline": campaign.deadline_text(deadline)
+                if deadline is not None and deadline <= free_at
+                else "",
+            }
         body = self._renderer_for_batch().render("ack.txt.j2", context)
-        completed = receipt is not None and any(c.status == "completed" for c in receipt.checked)
+        from .reports import left_to_chance  # the Sycophant's mark completes an order, but not at random
+
+        completed = receipt is not None and any(left_to_chance(c) for c in receipt.checked)
         subject = f"[{campaign.name}] Turn {game.turn}: " + (
             "orders NOT all accepted"
             if rejected
@@ -502,9 +524,6 @@ class Mailroom:
         elif completed:  # a reply would help: marked as plainly as an error
             subject = "[INCOMPLETE] " + subject
         gm = config.gm
-        draft_id = f"ack-t{game.turn:03d}-{seat_part(seat)}-{outcome.file.rsplit('/', 1)[-1][:12]}"
-        if f"{draft_id}.eml" in self._waiting_drafts():  # acknowledged by a batch that crashed
-            return draft_id  # before its index
         message_id = self.outbox.message_id(draft_id, gm.email if gm else "")
         reply_to = mail.message_id if mail is not None else None
         refs = list(mail.references) + ([mail.message_id] if mail and mail.message_id else []) if mail else []
@@ -523,7 +542,7 @@ class Mailroom:
             draft_id, raw, message_id=message_id, kind="ack", turn=game.turn, to=person.email, player=player
         )
         self._waiting_drafts().add(f"{draft_id}.eml")
-        outcome.ack_held = self._over_the_limit(player)
+        outcome.ack_held = held
         return draft_id
 
     def _waiting_drafts(self) -> set[str]:
@@ -555,17 +574,22 @@ class Mailroom:
             self._plays[(seat, hand)] = (found, words)
         return self._plays[(seat, hand)]
 
-    def _over_the_limit(self, player: str) -> bool:
+    def _ack_share(self, player: str) -> tuple[bool, datetime | None]:
         """Whether ``player`` has had their hourly share of acknowledgements
         (:func:`acks_per_hour`) in the last hour (this one is then held); if
-        not, this one counts."""
+        not, this one counts. The second value, for the last acknowledgement the
+        share allows, is when the next one may go on its own again (the player is
+        told: a correction sent before then is recorded, its answer held)."""
         self._load_index()
         now = self.campaign.now()
         recent = [t for t in self._acks_sent.get(player, []) if now - t < timedelta(hours=1)]
         if len(recent) >= self._ack_limit:
-            return True
-        self._acks_sent[player] = recent + [now]
-        return False
+            return True, None
+        recent = recent + [now]
+        self._acks_sent[player] = recent
+        if len(recent) < self._ack_limit:
+            return False, None
+        return False, min(recent) + timedelta(hours=1)
 
 
 def _as_player_reads(receipt: Receipt, codes: dict[str, str]) -> Receipt:
@@ -578,15 +602,30 @@ def _as_player_reads(receipt: Receipt, codes: dict[str, str]) -> Receipt:
     return receipt._replace(checked=checked, ignored=[])
 
 
-# A word the player wrote, quoted back in a reason, that a mail client could show
-# as a link or an address.
-_QUOTED_LINK = re.compile(r'"[^"\s]*[./@:][^"\s]*"')
+# A word the player wrote, quoted back in a reason ('"Brunno" names no player').
+_QUOTED = re.compile(r'"[^"\n]{0,400}"')
+# What may be quoted back: a short word of letters (one hyphen or apostrophe inside, as in
+# "Jean-Luc" or "O'Neil"), a few digits at most.  Not a link, an address, a phone number or a
+# sentence glued with hyphens ("Your-account-is-suspended-reply-with-your-password"): the
+# acknowledgement goes out in the GM's name, and the message may not be the player's.
+_QUOTABLE = re.compile(r"(?=(?:\D*\d){0,3}\D*$)[^\W_]+(?:['’-][^\W_]+)?")
+MAX_QUOTED = 16
+UNQUOTED_WORD = "the word you wrote"
 
 
 def _defang(text: str, codes: dict[str, str]) -> str:
+    """A reason as the acknowledgement may say it: the player's words quoted only when short
+    and harmless, else named "the word you wrote"; no order code."""
     if not text:
         return text
-    return _QUOTED_LINK.sub("a word", mask_codes(text, codes))
+
+    def quote(found: re.Match[str]) -> str:
+        word = found.group(0)[1:-1]
+        if len(word) <= MAX_QUOTED and _QUOTABLE.fullmatch(word):
+            return found.group(0)
+        return UNQUOTED_WORD
+
+    return _QUOTED.sub(quote, mask_codes(text, codes))
 
 
 # A parenthesised aside, one level of nesting deep: "(name.pdf (application/pdf))".
@@ -761,6 +800,36 @@ def refused_messages(campaign: Campaign) -> list[dict]:
     return [entry for entry in received_entries(campaign) if entry.get("status") in REFUSED]
 
 
+def drop_stale_acks(campaign: Campaign) -> list[str]:
+    """Take out of the outbox the held acknowledgements of turns already resolved (run
+    after a resolution; returns their draft ids). Such an acknowledgement is no longer
+    true ("You may still change them until the turn is resolved"); the turn's report
+    tells the player what was played. Acknowledgements of the awaited turn stay for the GM."""
+    with campaign.locked():
+        game = campaign.position().game
+        outbox = Outbox(campaign.folder)
+        turns = {entry.get("draft"): entry.get("turn") for entry in outbox.known_ids().values()}
+        dropped = []
+        for entry in held_acks(campaign):
+            turn = turns.get(entry["ack"])
+            if game.finished or not isinstance(turn, int) or turn < game.turn:
+                outbox.remove(entry["ack"])
+                dropped.append(entry["ack"])
+        if dropped:
+            fsync_dir(outbox.folder)
+        return dropped
+
+
+def dropped_acks_note(dropped: list[str]) -> str:
+    """What the GM is told of :func:`drop_stale_acks` ("" for nothing dropped)."""
+    if not dropped:
+        return ""
+    return (
+        f"{len(dropped)} held acknowledgement(s) of the resolved turn dropped from the outbox "
+        f"(no longer true; the turn's report tells each player what was played)."
+    )
+
+
 def held_acks(campaign: Campaign) -> list[dict]:
     """The acknowledgements held over the hourly limit and still in the outbox
     (for `pbem status`): each message's index entry."""
@@ -770,3 +839,12 @@ def held_acks(campaign: Campaign) -> list[dict]:
         for entry in received_entries(campaign)
         if entry.get("ack_held") and (outbox / f"{entry['ack']}.eml").exists()
     ]
+
+
+def unheld_drafts(campaign: Campaign, outbox: Outbox) -> tuple[list[str], list[str]]:
+    """What a plain ``pbem send`` sends: (the drafts' ids but the held acknowledgements, the
+    held ones).  A held acknowledgement goes only on the GM's word: named, or ``--held``
+    (100 spoofed messages must not become 100 mails in the GM's name at the next send)."""
+    held = {entry["ack"] for entry in held_acks(campaign)}
+    ids = [path.stem for path in outbox.drafts()]
+    return [i for i in ids if i not in held], [i for i in ids if i in held]

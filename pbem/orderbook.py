@@ -106,6 +106,7 @@ class OrderBook:
         name = self.player(player)
         game = pos.game
         parsed = parse_orders(text, pos.players, name)
+        ignored = list(parsed.ignored)
         if turn is not None and turn != game.turn:
             why = (
                 f"your message answers the mail of turn {turn}, which is over; turn {game.turn} is "
@@ -113,7 +114,15 @@ class OrderBook:
             )
             checked = [CheckedOrder(w, REJECTED, why) for w in parsed.orders]
         else:
-            checked = one_order_per_hand([check_order(w, game, pos.players, name) for w in parsed.orders])
+            every = [check_order(w, game, pos.players, name) for w in parsed.orders]
+            checked = one_order_per_hand(every)
+            kept = {id(c) for c in checked}
+            # a line that named a hand but no card, beside an order for that hand: not an order
+            ignored += [
+                c.written.text
+                for c in every
+                if id(c) not in kept and c.written.card is None and c.written.standing is None
+            ]
         mine = self.on_file.setdefault(name, {})
         now = self.clock().isoformat(timespec="seconds")
         for c in checked:
@@ -140,7 +149,7 @@ class OrderBook:
                 ],
             }
         )
-        return Receipt(name, game.turn, checked, parsed.ignored, self.mine(name), self.missing(name))
+        return Receipt(name, game.turn, checked, ignored, self.mine(name), self.missing(name))
 
     def clear(self, player: str, source: str = "gm") -> None:
         """Drop every order of ``player`` for the awaited turn."""

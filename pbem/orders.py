@@ -44,8 +44,39 @@ from .tuples import NamedTuple
 
 ACCEPTED, COMPLETED, REJECTED = "accepted", "completed", "rejected"
 
+#: Words of other languages that mean "myself" in an order (all compared without accents).
+_SELF_ABROAD = {
+    "de": "mich mir selbst",
+    "fr": "moi moi-meme",
+    "es": "yo mismo",
+    "it": "io",
+    "nl": "mij mezelf",
+    "pt": "mim",
+}
+
 #: Words that refer to the player writing the order.
-SELF_WORDS = frozenset({"me", "myself", "self", "moi", "mich", "mir", "yo"})
+SELF_WORDS = frozenset(
+    {"me", "myself", "self"} | {w for words in _SELF_ABROAD.values() for w in words.split()}
+)
+
+#: The common order words of other languages (play, on, guess, the, my, please...),
+#: compared without accents: data beside the English ones below. A word missing here
+#: does no harm unless it is the start of a player's name (it could then pass for them).
+WORDS_ABROAD = {
+    "de": """der die das den dem des ein eine einen ich spiele spiel spielen lege ausspielen
+             auf an gegen mit und oder tippe tipp tippen rate raten errate vermute meine mein
+             karte bitte danke""",
+    "fr": """le la les un une je joue jouer sur contre avec et ou devine deviner devinette
+             parie dis nomme ma mon carte cartes svp merci""",
+    "es": """el la los las un una juego jugar juega sobre contra con y o adivino adivina
+             adivinar digo carta por favor gracias""",
+    "it": """il lo la gli le un una gioco giocare gioca su sul sulla contro con e o indovino
+             indovina indovinare dico mia mio carta grazie""",
+    "nl": """de het een ik speel spelen op tegen met en of raad raden gok gokken zeg mijn
+             kaart alsjeblieft bedankt""",
+    "pt": """o a os as um uma jogo jogar joga em no na contra com e ou adivinho adivinha
+             palpite chuto digo minha meu carta obrigado obrigada""",
+}
 
 #: Words that carry no meaning for an order (dropped before names are matched,
 #: so that "he" or "the" never pass for a prefix of Helen or Theo).
@@ -59,7 +90,7 @@ FILLER = frozenset(
     has have having hold holds holding holds is are was be being maybe probably
     card cards my your please thanks thank
 """.split()
-)
+) | frozenset(w for words in WORDS_ABROAD.values() for w in words.split())
 
 _WORD = re.compile(r"[^\W_](?:[\w'\u2019.-]*[^\W_])?")
 
@@ -141,11 +172,12 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
     """
     orders: list[WrittenOrder] = []
     ignored: list[str] = []
+    premium = len(players) in PREMIUM_PLAYERS
     for line in text.splitlines():
         if not line.strip():
             continue
         found = blank_form = False
-        for segment in _segments(line):
+        for segment in _segments(line, premium):
             match = HAND_REF.match(segment)
             rest = match.group("rest").strip() if match else ""
             if match and not rest and match.group("h1"):
@@ -163,16 +195,50 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
     return ParsedText(orders, ignored)
 
 
-def _segments(line: str) -> list[str]:
+def _segments(line: str, premium: bool = False) -> list[str]:
     """Split a line on ``;``; a piece that is no hand reference belongs to the
-    piece before it ("Hand 3: Guard on Bruno; guess Prince")."""
+    piece before it ("Hand 3: Guard on Bruno; guess Prince"). Each piece is split
+    again where an order starts after a sentence (:func:`_after_sentences`)."""
     pieces: list[str] = []
     for piece in line.split(";"):
         if pieces and not HAND_REF.match(piece):
             pieces[-1] += " " + piece
         else:
             pieces.append(piece)
-    return pieces
+    return [part for piece in pieces for part in _after_sentences(piece, premium)]
+
+
+#: Where an order may start inside a line: after the end of a sentence (". ! ? : )"
+#: and a space), at "Hand N" or "HN" ("Oops typo. H4 Prince on Hugo").
+_MID_LINE_HAND = re.compile(r"(?<=[.!?:)…])\s+(?=(?:hand|h)\s*\#?\s*\d{1,3}\b)", re.IGNORECASE)
+
+
+def _after_sentences(piece: str, premium: bool) -> list[str]:
+    """``piece`` cut where an order starts after other words: a sentence end, then a
+    hand reference ("Hand 4", "H4", not a bare number) whose first word that is not a
+    filler word is a card's name (not a rank). Prose that mentions a hand ("Thanks.
+    Hand 4 looks bad") names no card there, so it stays prose."""
+    if not _MID_LINE_HAND.search(piece):
+        return [piece]
+    parts = [piece]
+    for match in reversed(list(_MID_LINE_HAND.finditer(piece))):
+        head, tail = parts[0][: match.start()], parts[0][match.end() :]
+        if _opens_with_card(tail, premium):
+            parts[0:1] = [head, tail]
+    return [p for p in parts if p.strip()]
+
+
+def _opens_with_card(text: str, premium: bool) -> bool:
+    """Whether ``text`` is "Hand N" or "HN" followed (filler words aside) by a card's name."""
+    match = HAND_REF.match(text)
+    if match is None or not match.group("h1"):
+        return False
+    for word in _WORD.findall(name_key(match.group("rest"))):
+        word = word.strip(".'\u2019-")
+        if not word or word in FILLER:
+            continue
+        return not word.isdigit() and _card_word(word, premium) is not None
+    return False
 
 
 def name_key(text: str) -> str:
@@ -230,11 +296,13 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
         if look_next and as_player is not None and not as_player.startswith("?"):
             look, look_next = as_player, False
             continue
-        if target is None and target_text is None and as_player is not None:
+        if target is None and as_player is not None and (target_text is None or as_player[0] != "?"):
+            # A player named after an unknown word ("Guard auf Hugo") is the target: a name
+            # the text holds is never left to chance.
             if as_player.startswith("?"):
                 target_text = as_player[1:]
             else:
-                target = as_player
+                target, target_text = as_player, None
             continue
         if (
             card in PAIRED
@@ -454,13 +522,34 @@ def one_order_per_hand(checked: list[CheckedOrder]) -> list[CheckedOrder]:
     same hand is a conflict, not a replacement: it is rejected with a reason that says so, so
     that the acknowledgement warns the player.  (A reply's new text comes first, so the first
     order is the newest thought; a line further down is as likely a quoted original.)
+
+    Only an order that can stand takes the hand: a rejected line never blocks a valid one, and
+    a line that names the hand but no card ("Hand 4 still random?? I meant") is dropped when
+    the message gives that hand an order with a card. A play and an "if Bishop" standing
+    order are different slots: one of each for a hand is no conflict.
     """
-    first: dict[int, CheckedOrder] = {}
+
+    def slot(order: CheckedOrder) -> tuple[int, bool]:
+        return order.hand, order.written.standing is not None
+
+    def cardless(order: CheckedOrder) -> bool:
+        return order.written.card is None and order.written.standing is None
+
+    named = {order.hand for order in checked if not cardless(order)}
+    first: dict[tuple[int, bool], CheckedOrder] = {}
+    refused: set[tuple[str, str]] = set()
     out: list[CheckedOrder] = []
     for order in checked:
-        earlier = first.get(order.hand)
-        if earlier is None:
-            first[order.hand] = order
+        if cardless(order) and order.hand in named:
+            continue  # prose about the hand, or a blank: the order with a card says it
+        earlier = first.get(slot(order))
+        if order.status == REJECTED:
+            said = (order.written.canonical(), order.reason)
+            if said not in refused and (earlier is None or said[0] != earlier.written.canonical()):
+                refused.add(said)
+                out.append(order)  # told why, and blocks nothing
+        elif earlier is None:
+            first[slot(order)] = order
             out.append(order)
         elif order.written.canonical() != earlier.written.canonical():
             out.append(
@@ -593,7 +682,11 @@ def _check_pair(
             f"{'your own' if looked == seat else players[looked] + chr(39) + 's'} new card"
         )
     else:
-        notes.append("you will look at the card of " + " and ".join(players[p] for p in chosen[:-1]))
+        looked = chosen[:-1]
+        notes.append(
+            f"you will look at the card{'s' if len(looked) > 1 else ''} of "
+            + " and ".join(players[p] for p in looked)
+        )
     return first, second, look
 
 

@@ -5,12 +5,20 @@
     mail:
       smtp: {host: smtp.example.org, port: 587, security: starttls,
              user: gm@example.org, password_env: PBEM_SMTP_PASSWORD}
-      imap: {host: imap.example.org, port: 993, tls: true, user: gm@example.org,
-             password_env: PBEM_IMAP_PASSWORD, folder: INBOX, processed_folder: pbem/game7}
+      imap: {host: imap.example.org, port: 993, security: tls, user: gm@example.org,
+             password_command: [pass, show, mail/gm], folder: INBOX, processed_folder: pbem/game7}
       auto_ack: false       # send acknowledgements at once, without `pbem send`
 
-Passwords never stand in the file: it names the environment variable that
-holds each. ``ca_file`` (both sections) trusts a private certificate authority.
+Secrets never stand in the file: each section names where its secret comes
+from, asked for at each login (:mod:`pbem.transport.credentials`): an
+environment variable (``password_env``), a command that prints the password
+(``password_command``, a list run without a shell), or a command that prints an
+OAuth2 access token (``oauth2: {token_command: [...], mechanism: xoauth2}``).
+``security`` is ``tls`` (TLS from the first byte: 465, 993), ``starttls``
+(587, 143) or ``none`` (plain text, refused but for a server on this machine);
+without it the port decides. Certificates and host names are always checked;
+``ca_file`` (both sections) trusts a private certificate authority too.
+IMAP's older ``tls: true|false`` still means ``security: tls|none``.
 Without a ``mail:`` section the embedded default holds: drafts stay in
 ``mail/outbox`` and orders are read from the ``mail/inbox`` Maildir.
 
@@ -62,29 +70,126 @@ def _need(section: dict, key: str, where: str, kind: type, default: Any = None) 
     return value
 
 
-def _password(section: dict, where: str) -> str | None:
+_SECRET_KEYS = ("password_env", "password_command", "oauth2")
+_SMTP_KEYS = {"host", "port", "security", "user", "timeout", "max_connections", "ca_file", *_SECRET_KEYS}
+_IMAP_KEYS = {"host", "port", "security", "tls", "user", "folder", "processed_folder", "timeout", "ca_file"}
+_IMAP_KEYS |= set(_SECRET_KEYS)
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+
+
+def _command(value: Any, key: str) -> tuple[str, ...]:
+    """A command as a list (program and arguments, no shell)."""
+    if isinstance(value, str):
+        raise ConfigError(
+            f"{config_file()}: {key}: must be a list, the program and its arguments "
+            f"(run without a shell), e.g. {key.rsplit('.', 1)[-1]}: [pass, show, mail/gm]"
+        )
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(a, (str, int)) and str(a) and "\n" not in str(a) for a in value)
+    ):
+        raise ConfigError(
+            f"{config_file()}: {key}: must be a list of words, the program and its arguments, "
+            f"e.g. [pass, show, mail/gm]"
+        )
+    return tuple(str(a) for a in value)
+
+
+def _credentials(section: dict, where: str, user: str | None):
+    """The login of one section, or None; the secret itself is asked for only at login time."""
+    # Imported here for start-up time: pbem.transport loads aiosmtplib and imapclient.
+    from .transport.credentials import Credentials, Secret
+
     if "password" in section:
         raise ConfigError(
             f"{config_file()}: {where}.password: never write a password in the file; "
-            f"put it in an environment variable and name it with password_env"
+            f"put it in an environment variable and name it with password_env, or name a "
+            f"command that prints it with password_command"
         )
-    variable = section.get("password_env")
-    if variable is None:
+    given = [k for k in _SECRET_KEYS if section.get(k) is not None]
+    if len(given) > 1:
+        raise ConfigError(f"{config_file()}: {where}: {' and '.join(given)}: write only one of them")
+    if not given:
+        if user:
+            raise ConfigError(
+                f"{config_file()}: {where}: user {user} is given but not how to log in: add "
+                f"password_env, password_command or oauth2 (see the README)"
+            )
         return None
-    if not isinstance(variable, str) or not variable:
-        raise ConfigError(f"{config_file()}: {where}.password_env: must name an environment variable")
-    value = os.environ.get(variable)
-    if value is None:
-        raise ConfigError(f"{where}: the environment variable {variable} (password_env) is not set")
-    return value
+    key = given[0]
+    if not user:
+        raise ConfigError(f"{config_file()}: {where}.user: missing (the account {key} logs in to)")
+    if key == "password_env":
+        variable = section["password_env"]
+        if not isinstance(variable, str) or not variable:
+            raise ConfigError(f"{config_file()}: {where}.password_env: must name an environment variable")
+        if variable not in os.environ:
+            raise ConfigError(f"{where}: the environment variable {variable} (password_env) is not set")
+        return Credentials(user, Secret(f"{where}.password_env", env=variable))
+    if key == "password_command":
+        command = _command(section["password_command"], f"{where}.password_command")
+        return Credentials(user, Secret(f"{where}.password_command", command=command))
+    oauth2 = section["oauth2"]
+    if not isinstance(oauth2, dict):
+        raise ConfigError(
+            f"{config_file()}: {where}.oauth2: must be a mapping, e.g. "
+            f"{{token_command: [oama, access, {user}], mechanism: xoauth2}}"
+        )
+    unknown = sorted(set(oauth2) - {"token_command", "mechanism"})
+    if unknown:
+        raise ConfigError(
+            f"{config_file()}: {where}.oauth2.{unknown[0]}: unknown; oauth2 takes token_command and mechanism"
+        )
+    if oauth2.get("token_command") is None:
+        raise ConfigError(
+            f"{config_file()}: {where}.oauth2.token_command: missing (a command that prints an access token)"
+        )
+    command = _command(oauth2["token_command"], f"{where}.oauth2.token_command")
+    mechanism = oauth2.get("mechanism", "xoauth2")
+    if mechanism not in ("xoauth2", "oauthbearer"):
+        raise ConfigError(
+            f"{config_file()}: {where}.oauth2.mechanism: xoauth2 or oauthbearer, not {mechanism!r}"
+        )
+    return Credentials(user, Secret(f"{where}.oauth2.token_command", command=command), mechanism)
+
+
+def _unknown_keys(section: dict, known: set[str], where: str) -> None:
+    unknown = sorted(str(k) for k in set(section) - known - {"password"})
+    if unknown:
+        raise ConfigError(
+            f"{config_file()}: {where}.{unknown[0]}: unknown; {where} takes {', '.join(sorted(known))}"
+        )
+
+
+def _security(section: dict, where: str, ports: dict[str, int], fallback: str) -> tuple[str, int]:
+    """(security, port): `security` as written, else the usual one for the port (465 and 993:
+    tls; 587 and 143: starttls), else `fallback`; the port defaults to the security's
+    usual one. ``none`` (plain text) is only for a server on this machine."""
+    port = _need(section, "port", where, int) if section.get("port") is not None else None
+    security = section.get("security")
+    if security is None:
+        by_port = {p: mode for mode, p in ports.items() if mode != "none"}
+        security = by_port.get(port, fallback) if port is not None else fallback
+    if security not in ports:
+        raise ConfigError(f"{config_file()}: {where}.security: {', '.join(ports)}, not {security!r}")
+    host = _need(section, "host", where, str)
+    if security == "none" and host.strip().lower().strip("[]") not in LOOPBACK:
+        raise ConfigError(
+            f"{config_file()}: {where}.security: none sends everything, password included, in plain "
+            f"text: it is only for a server on this machine (localhost), not {host}; write "
+            f"security: starttls (port {ports['starttls']}) or security: tls (port {ports['tls']})"
+        )
+    return security, ports[security] if port is None else port
 
 
 def _tls_context(section: dict, where: str):
-    ca_file = section.get("ca_file")
-    if ca_file is None:
-        return None
+    """Certificates and host names are always checked; `ca_file` trusts a private authority too."""
     import ssl
 
+    ca_file = section.get("ca_file")
+    if ca_file is None:
+        return ssl.create_default_context()
     try:
         return ssl.create_default_context(cafile=str(ca_file))
     except (OSError, ssl.SSLError) as e:
@@ -99,19 +204,20 @@ def smtp_settings(config):
     from .transport.smtp import SmtpSettings
 
     where = "mail.smtp"
-    security = section.get("security", "starttls")
-    if security not in ("starttls", "tls", "none"):
-        raise ConfigError(f"{config_file()}: {where}.security: starttls, tls or none, not {security!r}")
-    default_port = {"starttls": 587, "tls": 465, "none": 25}[security]
+    _unknown_keys(section, _SMTP_KEYS, where)
+    security, port = _security(section, where, {"starttls": 587, "tls": 465, "none": 25}, "starttls")
+    user = section.get("user")
+    if user is not None:
+        user = _need(section, "user", where, str)
     return SmtpSettings(
         host=_need(section, "host", where, str),
-        port=_need(section, "port", where, int, default_port),
+        port=port,
         security=security,
-        user=section.get("user"),
-        password=_password(section, where),
+        user=user,
         timeout=float(section.get("timeout", 30)),
         max_connections=int(section.get("max_connections", 4)),
         tls_context=_tls_context(section, where),
+        credentials=_credentials(section, where, user),
     )
 
 
@@ -123,18 +229,33 @@ def imap_settings(config):
     from .transport.imap import ImapSettings
 
     where = "mail.imap"
-    tls = _need(section, "tls", where, bool, True)
+    _unknown_keys(section, _IMAP_KEYS, where)
+    if "tls" in section:
+        tls = _need(section, "tls", where, bool)
+        if section.get("security") is not None:
+            raise ConfigError(f"{config_file()}: {where}.tls: write security: only (tls, starttls or none)")
+        section = {**section, "security": "tls" if tls else "none"}
+    security, port = _security(section, where, {"tls": 993, "starttls": 143, "none": 143}, "tls")
+    user = _need(section, "user", where, str)
     return ImapSettings(
         host=_need(section, "host", where, str),
-        port=_need(section, "port", where, int, 993 if tls else 143),
-        tls=tls,
-        user=_need(section, "user", where, str),
-        password=_password(section, where) or "",
-        folder=section.get("folder", "INBOX"),
-        processed_folder=section.get("processed_folder", "pbem-processed"),
+        port=port,
+        tls=security == "tls",
+        security=security,
+        user=user,
+        folder=_folder(section, "folder", "INBOX", where),
+        processed_folder=_folder(section, "processed_folder", "pbem-processed", where),
         timeout=float(section.get("timeout", 30)),
         ssl_context=_tls_context(section, where),
+        credentials=_credentials(section, where, user),
     )
+
+
+def _folder(section: dict, key: str, default: str, where: str) -> str:
+    value = section.get(key, default)
+    if not isinstance(value, str) or not value.strip("/ ") or "\n" in value:
+        raise ConfigError(f"{config_file()}: {where}.{key}: must name a folder, e.g. pbem/game7")
+    return value.strip("/ ")
 
 
 def auto_ack(config) -> bool:

@@ -23,6 +23,7 @@ from . import events as ev
 from .cards import Card, card_named
 from .engine import Game, Order, derive_secret, resolve_turn
 from .store import EVENTS, STANDING, STATE, TURN_ORDERS, CampaignStore
+from .tuples import NamedTuple
 
 BEGIN = "-----BEGIN PBEM RECORD-----"
 END = "-----END PBEM RECORD-----"
@@ -51,11 +52,19 @@ def commitments(seed: str, game: Game) -> dict[str, str]:
 
 
 def build_record(
-    campaign: str, players: list[str], seed: str, start: Game, turns: list[dict], final: Game
+    campaign: str,
+    players: list[str],
+    seed: str,
+    start: Game,
+    turns: list[dict],
+    final: Game,
+    report: dict | None = None,
 ) -> dict[str, Any]:
-    """``turns``: per resolved turn, {"turn", "orders" (hand -> order or None), "events"}."""
+    """``turns``: per resolved turn, {"turn", "orders" (hand -> order or None), "events"}.
+    ``report``: what the final report's text was rendered with beyond the game
+    ("title", the GM's "notes", the "templates" by SHA-256), for verify to render it again."""
     return {
-        "version": 1,
+        "version": 2,
         "campaign": campaign,
         "players": players,
         "seed": seed,
@@ -72,6 +81,7 @@ def build_record(
         "turns": turns,
         "tokens": list(final.tokens),
         "winners": [players[s] for s in final.winners],
+        **({"report": report} if report is not None else {}),
     }
 
 
@@ -85,6 +95,7 @@ def game_record(
     events: list,
     records: dict,
     standing: dict,
+    report: dict | None = None,
 ) -> dict[str, Any]:
     """The whole game's record for the final report, as ``turn`` (the last) is
     resolved: the earlier turns read back from ``store``, the last from
@@ -109,32 +120,123 @@ def game_record(
         }
         if stand:
             entry["standing"] = stand
+        # The hands whose order named nobody ("the name written is not a player's"): the
+        # report says so, and the record keeps only that it did, never the player's words
+        # (a public report quotes no player).
+        unnamed = sorted((h for h, r in recs.items() if r.get("target_text")), key=int)
+        if unnamed:
+            entry["unnamed"] = unnamed
         turns.append(entry)
-    return build_record(campaign, players, seed, start, turns, final)
+    return build_record(campaign, players, seed, start, turns, final, report)
+
+
+#: The record block's lines, in columns (a mail client re-wraps no line this short).
+WIDTH = 76
 
 
 def record_block(record: dict) -> str:
-    """The record as a text block a mail carries intact (JSON, lines under 80 columns)."""
+    """The record as a text block a mail carries intact: its JSON with every
+    space and ``>`` written as a JSON escape (``\\u0020``, ``\\u003e``), cut
+    in lines of 76 columns. The text holds no space, so a mail client that strips
+    the lines, indents them or quotes them with ``>`` loses nothing: reading it
+    back drops all white space and quote marks, and gives the same JSON value
+    (every space of a compact JSON text is inside a string, where the escape
+    means the same)."""
     text = json.dumps(record, ensure_ascii=True, separators=(",", ":"))
-    lines = [text[i : i + 76] for i in range(0, len(text), 76)]
+    text = text.replace(" ", "\\u0020").replace(">", "\\u003e")
+    lines = [text[i : i + WIDTH] for i in range(0, len(text), WIDTH)]
     return "\n".join([BEGIN, *lines, END])
 
 
-def extract(text: str) -> dict:
-    """The record of a final report (plain text or a whole .eml)."""
-    if "\n" in text and re.search(r"(?m)^Content-Transfer-Encoding:", text) and BEGIN not in text:
-        from email import message_from_string
+def report_text(raw: bytes | str) -> str:
+    """The text of a report from any copy a player holds: a plain file (LF or
+    CRLF line ends) or a whole mail message as the tool sent it or a mail client
+    saved it (headers re-wrapped, quoted-printable or base64, CRLF), with LF
+    line ends whatever the copy."""
+    data = raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else raw
+    if _is_mail(data):
+        from email import message_from_bytes
         from email.policy import default
 
-        msg = message_from_string(text, policy=default)
+        msg = message_from_bytes(data, policy=default)
         body = msg.get_body(preferencelist=("plain",))
-        text = body.get_content() if body is not None else text
-    match = re.search(re.escape(BEGIN) + r"(.*?)" + re.escape(END), text, re.S)
+        if body is not None:
+            return _lf(_decoded(body))
+    return _lf(data.decode("utf-8", "replace"))
+
+
+def _decoded(part) -> str:
+    """A text part's words: its transfer encoding undone by its header's value
+    as written (a client may fold even "Content-Transfer-Encoding:" before its
+    value, which Python's own reading then ignores), in its charset."""
+    import base64
+    import binascii
+    import quopri
+
+    cte = " ".join(str(part.get("Content-Transfer-Encoding", "")).split()).lower()
+    payload = part.get_payload(decode=False)
+    if not isinstance(payload, str):
+        return ""
+    data = payload.encode("ascii", "surrogateescape")
+    try:
+        if cte == "base64":
+            data = base64.b64decode(re.sub(rb"[^A-Za-z0-9+/=]", b"", data))
+        elif cte == "quoted-printable":
+            data = quopri.decodestring(data)
+    except (binascii.Error, ValueError):
+        pass  # not the encoding it says: read as it is
+    charset = part.get_content_charset() or "utf-8"
+    try:
+        return data.decode(charset, "replace")
+    except LookupError:  # a charset Python does not know
+        return data.decode("utf-8", "replace")
+
+
+def _lf(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+_HEADER = re.compile(rb"[!-9;-~]+:")
+
+
+def _is_mail(data: bytes) -> bool:
+    """A whole mail message: header lines (or their folded continuations) up to
+    the first empty line, among them From, To, Subject, Date or MIME-Version."""
+    head = re.split(rb"\r?\n\r?\n", data[:65536], maxsplit=1)[0]
+    lines = re.split(rb"\r?\n", head)
+    if not lines or not _HEADER.match(lines[0]):
+        return False
+    names = set()
+    for line in lines:
+        if line[:1] in (b" ", b"\t"):
+            continue
+        if not _HEADER.match(line):
+            return False
+        names.add(line.split(b":", 1)[0].lower())
+    return bool(names & {b"from", b"to", b"subject", b"date", b"mime-version"})
+
+
+def extract(text: str) -> dict:
+    """The record of a final report (its text, or a whole .eml as text)."""
+    if BEGIN not in text:
+        text = report_text(text)
+    match = re.search(re.escape(BEGIN) + r"(.*?)" + re.escape(END), _lf(text), re.S)
     if not match:
         raise ValueError("no PBEM RECORD block in this file: give the final report of a finished game")
-    data = "".join(line.strip().lstrip(">").strip() for line in match.group(1).splitlines())
+    raw = [line for line in match.group(1).split("\n") if line.strip()]
+    # A quoted copy ("> " before each line) is read as the original.
+    data = "".join(re.sub(r"\s+", "", re.sub(r"^[\s>]*", "", line)) for line in raw)
     try:
-        return json.loads(data)
+        record = json.loads(data)
+        if isinstance(record, dict) and record.get("version", 1) == 1:
+            # pbem before the escaped spaces wrote the JSON as it is, in lines of
+            # 76 columns, whose last spaces a mail client may strip: a line
+            # shorter than that (the last aside) lost them.
+            if all(line.startswith(">") for line in raw):
+                raw = [re.sub(r"^> ?", "", line) for line in raw]
+            padded = [line.ljust(WIDTH) for line in raw[:-1]] + raw[-1:]
+            record = json.loads("".join(padded))
+        return record
     except json.JSONDecodeError as e:
         raise ValueError(f"the record block is damaged: {e}") from None
     except RecursionError:
@@ -170,11 +272,27 @@ def order_from_json(data: dict | None) -> Order | None:
     )
 
 
+class Replay(NamedTuple):
+    """What :func:`replay` found: every problem (none: the game checks out), and
+    the game as the rules leave it after the record's last turn with that turn's
+    events (all of them, private ones too), from which verify renders the report
+    again; ``game`` is None when the decks could not be dealt."""
+
+    problems: list[str]
+    game: Game | None
+    events: list
+
+
 def verify(record: dict, opening_commitments: dict[str, str] | None = None) -> list[str]:
     """Every problem found (empty: the game checks out)."""
+    return replay(record, opening_commitments).problems
+
+
+def replay(record: dict, opening_commitments: dict[str, str] | None = None) -> Replay:
+    """Check the decks and the seed against the commitments and replay every turn."""
     # Here, not at the top: the words of a verdict are for `pbem verify` alone, and
     # every `pbem resolve` imports this module for the record (start-up time).
-    from .audit import say_difference, say_tokens
+    from .differences import say_difference, say_tokens
 
     problems: list[str] = []
     seed = str(record["seed"])
@@ -200,14 +318,18 @@ def verify(record: dict, opening_commitments: dict[str, str] | None = None) -> l
             problems.append(f"hand {number}: unknown card in the deck")
             continue
         if hand["deck"][0] != hand.get("set_aside"):
-            problems.append(f"hand {number}: the set-aside card is not the deck's first card")
+            problems.append(
+                f"hand {number}: the record gives the set-aside card as the {hand.get('set_aside')}; "
+                f"the deck's first card is the {hand['deck'][0]}"
+            )
         decks[number] = [c for c in cards if c is not None]  # (none is: checked above)
     if len(decks) < 13:
-        return problems
+        return Replay(problems, None, [])
     try:
         game = Game.new(len(players), decks)
     except ValueError as e:
-        return problems + [f"the decks cannot be dealt: {e}"]
+        return Replay(problems + [f"the decks cannot be dealt: {e}"], None, [])
+    events: list = []
     for entry in record["turns"]:
         turn = entry["turn"]
         if game.finished:
@@ -251,7 +373,7 @@ def verify(record: dict, opening_commitments: dict[str, str] | None = None) -> l
     if record["winners"] != winners:
         said, given = " and ".join(map(str, record["winners"])) or "nobody", " and ".join(winners) or "nobody"
         problems.append(f"the record says {said} won the game; the rules give {given}")
-    return problems
+    return Replay(problems, game, events)
 
 
 def opening_commitments(text: str) -> dict[str, str]:

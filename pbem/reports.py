@@ -65,6 +65,40 @@ def card_reference_text(renderer: Renderer) -> str:
     )
 
 
+def template_digests(env, name: str) -> dict[str, str]:
+    """The SHA-256 of template ``name`` and of every template it imports, as
+    ``env`` finds them (a campaign's own first): the final report names its
+    templates so that `pbem verify` knows whether it can render it again."""
+    import hashlib
+
+    from jinja2 import meta
+
+    out: dict[str, str] = {}
+    todo = [name]
+    while todo:
+        current = todo.pop()
+        if current in out:
+            continue
+        source = env.loader.get_source(env, current)[0]
+        out[current] = hashlib.sha256(source.encode("utf-8")).hexdigest()
+        todo.extend(t for t in meta.find_referenced_templates(env.parse(source)) if isinstance(t, str))
+    return dict(sorted(out.items()))
+
+
+#: How pbem.orders words the one completion that leaves nothing to chance: the
+#: Sycophant's mark decides the target (RULES 10.3).
+_BY_THE_MARK = "the Sycophant marked "
+
+
+def left_to_chance(checked: Any) -> bool:
+    """A *completed* order (pbem.orders) that leaves something to chance: a
+    completion other than the Sycophant's mark, which decides the player it
+    names. The acknowledgement offers to choose oneself only for those."""
+    if getattr(checked, "status", None) != "completed":
+        return False
+    return any(not part.startswith(_BY_THE_MARK) for part in str(checked.reason).split("; "))
+
+
 class TemplateRefused(StoreError):
     """A template that may not be used: outside its folder, or doing what a template may not."""
 
@@ -100,6 +134,7 @@ def make_environment(campaign_templates: Path | None = None, html: bool = False)
     env.filters["names"] = _join_names
     env.filters["either"] = lambda names: _join_names(names, "or")
     env.filters["add_article"] = lambda card: "the " + card
+    env.tests["left_to_chance"] = left_to_chance
     return env
 
 
@@ -366,8 +401,9 @@ def card_reference(counts: dict = COUNTS) -> list[dict]:
     order. The one-line effects are words, so they live in the template
     ``_cards.txt.j2``, keyed by the card's name; a card added to the deck is one
     entry there (a test checks that every card of the deck has one)."""
+    premium = any(card not in COUNTS for card in counts)  # a Guard names a number (RULES 10.2)
     return [
-        {"rank": card.rank, "name": card.title, "count": n}
+        {"rank": card.rank, "name": card.title, "count": n, "premium": premium}
         for card, n in sorted(counts.items(), key=lambda kv: (kv[0].rank, int(kv[0])))
     ]
 
@@ -394,6 +430,9 @@ def _hand_table(table: Table, hand, seat: int, known: list[dict], last_turn: lis
         "known": known,
         "last_turn": last_turn,
         "choices": choices(table.players, hand, seat),
+        # The Sycophant's mark binds this play (RULES 10.3): said before the player writes.
+        "marked": _name(table, hand.marked),
+        "marked_you": hand.marked == seat,
     }
 
 
@@ -408,9 +447,12 @@ def choices(names: list[str], hand, seat: int) -> list[dict]:
     open_ = [names[s] for s in others if not hand.protected[s]]
     shielded = [names[s] for s in others if hand.protected[s]]
     forced = forced_card(held)
+    marked = hand.marked
     out = []
     for card in legal_cards(held):
         rule = CARD_RULES[card]
+        chooses = rule.targets != NO_TARGET
+        binds = chooses and marked is not None
         out.append(
             {
                 "card": card.title,
@@ -420,6 +462,12 @@ def choices(names: list[str], hand, seat: int) -> list[dict]:
                 "protected": shielded,
                 "self_allowed": rule.targets in (ANY, PAIR_ANY),
                 "guess": "number" if rule.guesses and hand.premium else "card" if rule.guesses else None,
+                # the Sycophant's mark: whom this card must choose; None: unmarked, or no choosing card
+                "marked": ("myself" if marked == seat else names[marked])
+                if binds and marked is not None
+                else None,
+                # the mark is on the player, and this card cannot be played on oneself: no effect
+                "mark_void": binds and marked == seat and rule.targets not in (ANY, PAIR_ANY),
                 "forced_by": next(c.title for c in held if c != card)
                 if forced == card and len(set(held)) > 1
                 else None,

@@ -279,6 +279,10 @@ def _timed_steps(campaign: Campaign, report: TickReport, can_send: bool, trust_c
     report.resolved = result.turn
     if result.warning:
         report.notes.append(result.warning)
+    from .inbox import drop_stale_acks, dropped_acks_note  # held acks of the turn: no longer true
+
+    if note := dropped_acks_note(drop_stale_acks(campaign)):
+        report.notes.append(note)
 
 
 def _extend_for_late_mail(campaign: Campaign, report: TickReport, can_send: bool) -> bool:

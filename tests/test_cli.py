@@ -519,3 +519,43 @@ def test_real_executable_same_seed_same_game(pbem_exe, tmp_path):
         assert pbem_exe("resolve", folder, "--force").returncode == 0
         outputs.append(pbem_exe("export", folder).stdout)
     assert outputs[0] == outputs[1]
+
+
+# -- issue 18, item 11: a name on the command line, whatever the locale ---------------------------
+
+ASCII_LOCALE = {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+
+
+@pytest.fixture
+def chloe_game(cli, tmp_path):
+    players = [dict(p) for p in kit.PLAYERS3]
+    players[2]["name"] = "Chloé"
+    folder = tmp_path / "g"
+    kit.write_config(folder, kit.config(players))
+    cli.ok("start", folder)
+    return folder
+
+
+def test_a_name_with_an_accent_matches_under_a_pure_ascii_locale(pbem_exe, chloe_game):
+    import os
+
+    env = {**os.environ, **ASCII_LOCALE}
+    report = pbem_exe("report", chloe_game, "--player", "Chloé", env=env, encoding="utf-8")
+    assert report.returncode == 0, report.stderr
+    assert report.stdout.startswith("Chloé, here is your position") and "Traceback" not in report.stderr
+    order = pbem_exe("order", chloe_game, "--player", "Chloé", "Hand 3: Countess", env=env, encoding="utf-8")
+    assert "Orders of Chloé for turn 1" in order.stdout, order.stdout + order.stderr
+    assert "not a player" not in order.stdout + order.stderr
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "Chloe\u0301",  # decomposed, as a Mac terminal may send it
+        "Chlo\udce9",  # a Latin-1 terminal's byte, as Python hands it over
+        "Chlo\udcc3\udca9",  # UTF-8 bytes under an ASCII locale
+    ],
+)
+def test_a_name_is_read_as_typed_whatever_its_bytes(cli, chloe_game, typed):
+    result = cli.ok("report", chloe_game, "--player", typed)
+    assert result.output.startswith("Chloé, here is your position")

@@ -411,6 +411,14 @@ LOOK_ALIKES = {
     "accent-and-case": ("Chloé", "CHLOE"),
     "capital-i-small-l": ("Ivan", "lvan"),
     "fullwidth": ("Dora", "Ｄora"),
+    # issue 18, item 11: runs of letters and digits that read as letters
+    "rn-for-m": ("Amie", "Arnie"),
+    "one-for-i": ("Kim", "K1m"),
+    "zero-for-o": ("Noah", "N0ah"),
+    "rn-for-m-at-the-end": ("Tom", "Torn"),
+    "five-for-s": ("Sam", "5am"),
+    "vv-for-w": ("Wendy", "Vvendy"),
+    "cyrillic-and-rn": ("Mila", "Rnil\u0430"),
 }
 
 
@@ -439,6 +447,16 @@ def test_look_alike_names_are_refused_by_new(cli, tmp_path, pair):
     )
     assert pair[0] in result.output and pair[1] in result.output and "Traceback" not in result.output
     assert not (folder / "campaign.yaml").exists()
+
+
+@pytest.mark.parametrize("names", [("Eli", "Ell", "Dan"), ("Anna", "Ama", "Don"), ("Marc", "Mark", "Lena")])
+def test_names_apart_but_for_letters_are_accepted(cli, tmp_path, names):
+    """Two letters are never taken for one another ("Eli" is not "Ell"): only runs ("rn") and
+    digits or signs are."""
+    players = [{"name": n, "email": f"p{i}@example.org"} for i, n in enumerate(names)]
+    folder = tmp_path / "g"
+    kit.write_config(folder, kit.config(players))
+    cli.ok("start", folder)
 
 
 def test_names_in_other_scripts_that_look_like_no_one_are_accepted(cli, tmp_path):

@@ -250,8 +250,8 @@ def test_playing_the_princess_is_accepted():
         ("Hand 1: Guard on Artur, guess King", None),  # Arthur is the writer: not a target to suggest
         ("Hand 1: Guard on Brunno, guess King", '"Brunno" names no player (did you mean Bruno?)'),
         (
-            "Hand 1: Guard on Bruno, guess Prinses",
-            '"Prinses" is not a card (did you mean Princess or Prince?)',
+            "Hand 1: Guard on Bruno, guess Prinxess",
+            '"Prinxess" is not a card (did you mean Princess or Prince?)',
         ),
         ("Hand 1: Gard on Bruno", "(did you mean Guard?)"),
         ("Hand 1: Spyy on Bruno", "(did you mean Spy?)"),
@@ -431,7 +431,7 @@ def test_baroness_on_yourself_is_completed():
     assert checked.status == COMPLETED and "not yours" in checked.reason
     assert (
         check6("Hand 1: Baroness on Bruno and Emma", game).note
-        == "you will look at the card of Bruno and Emma"
+        == "you will look at the cards of Bruno and Emma"
     )
 
 

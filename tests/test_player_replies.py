@@ -130,7 +130,8 @@ def test_a_misspelt_target_is_said_to_be_one_in_the_report(tmp_path):
     campaign.record_orders("Arthur", "Hand 1: Spy on Brunoo")
     result = campaign.resolve(force=True)
     hand1 = result.public_report.split("\nHand 1")[1].split("\nHand 2")[0]
-    assert 'a random player, because "Brunoo" is not the name of a player' in hand1
+    assert "a random player, because the name written is not a player's" in hand1
+    assert "Brunoo" not in result.public_report  # a player's words are never quoted to everyone
     assert "none given" not in result.public_report
 
 

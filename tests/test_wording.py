@@ -77,8 +77,8 @@ WORDING = {
         (
             played(card=G, target=None, recipient=2, guess=K, random_target=True),
             {"target_text": "Brunno"},
-            'Arthur played the Guard on Charles (a random player, because "Brunno" is not the name of a '
-            "player), guessing King.",
+            "Arthur played the Guard on Charles (a random player, because the name written is not a "
+            "player's), guessing King.",  # never the player's words: the report goes to everyone
         ),
         (
             played(card=G, target=None, recipient=2, guess=K, random_target=True),

@@ -57,12 +57,21 @@ def _decode_words(name: str, value: str, notes: _Notes) -> str:
 
 def _read_sender(msg: email.message.Message, notes: _Notes) -> tuple[str, str, str | None]:
     """The From address (lowercased), display name and what makes the sender ambiguous
-    (see `_sender_problem`); ("", "", None) when there is no From header."""
+    (see `_sender_problem`); ("", "", None) when there is no From header.
+
+    The address is the one the mail system delivers to, the addr-spec the parser finds, and
+    nothing else: its domain is the one DMARC checks.  A quoted or odd local part
+    ('"bruno@example.org"@attacker.example' is a mailbox at attacker.example) or a value the
+    parser reads no plain address from is nobody's; the address is only guessed from the
+    text (a broken quote or bracket) when the value holds a single "@", so that the guess
+    cannot pick a domain the mail did not come from.
+    """
     value = _raw_header(msg, "from")
     if not value:
         notes.add("no From header")
         return "", "", None
     address, name = "", ""
+    odd: str | None = None  # why the parsed address is no plain one
     simple = _simple_sender(value)
     if simple is not None:
         address, name = simple
@@ -74,14 +83,22 @@ def _read_sender(msg: email.message.Message, notes: _Notes) -> tuple[str, str, s
                 address = addresses[0].addr_spec or ""
                 name = addresses[0].display_name or ""
         except Exception:  # noqa: BLE001 - stdlib parser crash on hostile input
-            notes.add("the From header is malformed; guessed the address")
-    if not _PLAIN_ADDRESS.fullmatch(address):
+            notes.add("the From header is malformed")
+        if address in ("", "<>"):
+            address = ""
+        elif not _PLAIN_ADDRESS.fullmatch(address):
+            odd = f"the From address {_clean_line(address)[:80]!r} is not a plain name@domain address"
+            address = ""
+    if not address and value.count("@") == 1:
         address, name = _guess_sender(value, name)
+        odd = None if _PLAIN_ADDRESS.fullmatch(address) else odd
     address = _clean_line(address).strip().lower()
     name = " ".join(_clean_line(name).split())
     if not address:
         notes.add("no sender address in the From header")
-    return address, name, _sender_problem(msg, value, address, name)
+        if odd is None and "@" in value:
+            odd = f"the From header {_clean_line(value)[:80]!r} holds no plain name@domain address"
+    return address, name, odd or _sender_problem(msg, value, address, name)
 
 
 _PLAIN_ADDRESS = re.compile(r"[^\s<>()\"',;:@\[\]]+@[^\s<>()\"',;:@\[\]]+")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import html_text
 import lxml.etree
 
-from .notes import _Notes
+from .notes import HIDDEN_TEXT_NOTE, _Notes
 
 _MAX_HTML_QUOTE_DEPTH = 30  # deeper blockquotes are read as they are, without more "> "
 
@@ -161,9 +161,8 @@ def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
             root = lxml.etree.fromstring(data, _HTML_PARSER)
             if root is None:
                 return ""
-            hiding = _hiding_selectors(root)  # read before the <style> elements go
+            _hide_invisible(root, notes)  # before the <style> elements go
             lxml.etree.strip_elements(root, *_INVISIBLE, with_tail=False)
-            _drop_hidden(root, hiding)
             _quote_outlook_original(root)
             return _element_plan(root, 0, secrets.token_hex(_NONCE_BYTES)).text()
         except Exception:  # noqa: BLE001 - lxml on hostile markup; a crude reading beats none
@@ -173,88 +172,38 @@ def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
     return to_text
 
 
-# Styles that hide an element's text from the reader's eyes: what a player never saw is no
-# order of theirs (a forger's or a template's hidden words).  A zero height hides only with
-# the overflow hidden; aria-hidden hides from screen readers only, and is read.
-_HIDDEN_STYLE = re.compile(
-    r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|mso-hide\s*:\s*all"
-    r"|(?:opacity|font-size)\s*:\s*0*(?:\.0*)?(?:px|pt|em|rem|%)?\s*(?:!\s*important\s*)?(?:;|$))",
-    re.IGNORECASE,
-)
-_ZERO_BOX = re.compile(
-    r"(?:^|;)\s*(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:!\s*important\s*)?(?:;|$)", re.IGNORECASE
-)
-_OVERFLOW_HIDDEN = re.compile(r"overflow\s*:\s*hidden", re.IGNORECASE)
-# The candidates, found in one pass in C (a Python loop over every element cost more).
-_STYLED_OR_HIDDEN = lxml.etree.XPath("descendant-or-self::*[@style or @hidden]")
-_CLASSED = lxml.etree.XPath("descendant-or-self::*[@class or @id]")
-
-
-def _is_hidden(element: lxml.etree._Element) -> bool:
-    """The element's text is not shown: the hidden attribute, or a style that hides it."""
-    if element.get("hidden") is not None:
-        return True
-    style = element.get("style")
-    if not style:
-        return False
-    if _HIDDEN_STYLE.search(style):
-        return True
-    return bool(_ZERO_BOX.search(style) and _OVERFLOW_HIDDEN.search(style))
-
-
-_CSS_RULE = re.compile(r"([^{}]{1,2000})\{([^{}]{0,4000})\}")
-_SIMPLE_SELECTOR = re.compile(r"[A-Za-z0-9]*([.#])([A-Za-z_][\w-]{0,100})")
 _STYLES = lxml.etree.XPath("//style")
-_MAX_CSS = 200_000  # a stylesheet longer than this is read up to here
 
 
-def _hiding_selectors(root: lxml.etree._Element) -> tuple[frozenset[str], frozenset[str]]:
-    """The classes and ids a <style> element hides (".x { display: none }", "p#y {...}").
+def _hide_invisible(root: lxml.etree._Element, notes: _Notes) -> None:
+    """Drop what a mail client would not show (`pbem.reader.visible`), before the <style>
+    elements go; say so when text was hidden outside the quotes and signatures."""
+    css = "".join(
+        f"@media {style.get('media')} {{{style.text or ''}}}" if style.get("media") else style.text or ""
+        for style in _STYLES(root)
+    )
+    from .visible import drop_invisible  # here: tinycss2 and cssselect2 load for HTML mail only
 
-    Only simple selectors (a class or an id, on any tag): what mail clients and templates
-    write.  A forger's cleverer CSS is not undone; the visible text of the mail still is.
-    """
-    css = "".join(style.text or "" for style in _STYLES(root))[:_MAX_CSS]
-    if not css:
-        return frozenset(), frozenset()
-    classes: set[str] = set()
-    ids: set[str] = set()
-    for selectors, declarations in _CSS_RULE.findall(css):
-        hides = _HIDDEN_STYLE.search(declarations) or (
-            _ZERO_BOX.search(declarations) and _OVERFLOW_HIDDEN.search(declarations)
+    try:
+        found = drop_invisible(root, css, quiet=_in_special)
+    except Exception:  # noqa: BLE001 - RecursionError, TooIntricate: hostile styles
+        # Read none of what the styles might hide, rather than all of it (the crude reading).
+        for element in _STYLED(root):
+            if element.getparent() is not None:
+                element.getparent().remove(element)
+        notes.add(
+            f"{HIDDEN_TEXT_NOTE} (styles too intricate to read); the text of its styled elements was not read"
         )
-        if not hides:
-            continue
-        for selector in selectors.split(","):
-            found = _SIMPLE_SELECTOR.fullmatch(selector.strip())
-            if found:
-                (classes if found.group(1) == "." else ids).add(found.group(2))
-    return frozenset(classes), frozenset(ids)
+        return
+    if found.tricks:
+        notes.add(f"{HIDDEN_TEXT_NOTE} ({', '.join(found.tricks)}); that text was not read")
 
 
-def _drop_hidden(
-    root: lxml.etree._Element, hiding: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
-) -> None:
-    """Remove hidden elements with their content; the text after each (its tail) stays."""
-    classes, ids = hiding
-    hidden = [element for element in _STYLED_OR_HIDDEN(root) if _is_hidden(element)]
-    if classes or ids:
-        hidden += [
-            element
-            for element in _CLASSED(root)
-            if element.get("id") in ids or not classes.isdisjoint((element.get("class") or "").split())
-        ]
-    for element in hidden:
-        parent = element.getparent()
-        if parent is None:
-            continue  # the root itself, or inside an element already removed
-        if element.tail:
-            previous = element.getprevious()
-            if previous is not None:
-                previous.tail = (previous.tail or "") + element.tail
-            else:
-                parent.text = (parent.text or "") + element.tail
-        parent.remove(element)
+_STYLED = lxml.etree.XPath("//*[@style or @class or @id or @hidden or @color or @bgcolor or @text]")
+
+
+def _in_special(element: lxml.etree._Element) -> bool:
+    return any(_special_kind(node) is not None for node in (element, *element.iterancestors()))
 
 
 def _crude_html_text(markup: str) -> str:

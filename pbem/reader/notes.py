@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+#: How the notes of a message begin when its HTML hid text from the reader (`htmltext`).
+HIDDEN_TEXT_NOTE = "the HTML hides text from the reader"
+
 
 class _Notes:
     """Defect notes in the order found, each once: the GM reads them, repeats are noise."""

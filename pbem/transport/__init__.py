@@ -5,11 +5,14 @@ without sending or delivering a message twice; a message handed to the SMTP
 server without a reply is recorded as uncertain and never resent by itself.
 """
 
+from .credentials import CredentialError, Credentials, Secret
 from .imap import FetchError, FetchSummary, ImapSettings, fetch_new
 from .ledger import FetchLedger, LedgerBusy, LedgerError, SentLedger
 from .smtp import SendError, SendSummary, SmtpSettings, send_drafts, send_drafts_async
 
 __all__ = [
+    "CredentialError",
+    "Credentials",
     "FetchError",
     "FetchLedger",
     "FetchSummary",
@@ -17,6 +20,7 @@ __all__ = [
     "LedgerBusy",
     "LedgerError",
     "SendError",
+    "Secret",
     "SendSummary",
     "SentLedger",
     "SmtpSettings",

@@ -31,7 +31,7 @@ import hashlib
 import imaplib
 import ssl
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 from typing import Any, TypeVar
@@ -39,6 +39,8 @@ from typing import Any, TypeVar
 from imapclient import DELETED, SEEN, IMAPClient
 from imapclient.exceptions import LoginError
 
+from .credentials import CredentialError, Credentials, Secret, oauthbearer_response, xoauth2_response
+from .folders import FolderError, Mailbox
 from .ledger import FetchLedger, LedgerBusy
 
 __all__ = ["ImapSettings", "FetchError", "FetchSummary", "FetchLedger", "fetch_new"]
@@ -51,18 +53,37 @@ _IMAP_ERRORS = (imaplib.IMAP4.error, OSError)  # OSError covers socket timeouts 
 
 @dataclass(frozen=True)
 class ImapSettings:
-    """Where the GM's mail is.  `tls` means implicit TLS (port 993); without it the
-    connection is plain text, which is only sensible on the same machine."""
+    """Where the GM's mail is.
+
+    `security`: "tls" (TLS from the first byte, port 993), "starttls" (port 143,
+    upgraded before the login) or "none" (plain text, only sensible on the same
+    machine); without it, `tls` says tls or none. Certificates and host names are
+    checked (`ssl_context`, default: the system's authorities). The login is
+    `credentials` (asked for at each connection, see `pbem.transport.credentials`),
+    or else `user` with the literal `password`. Folder names are paths with `/`
+    between levels, whatever the server's own separator.
+    """
 
     host: str
     port: int
     tls: bool
     user: str
-    password: str
+    password: str = field(default="", repr=False)
     folder: str = "INBOX"
     processed_folder: str = "pbem-processed"
     timeout: float = 30.0
     ssl_context: ssl.SSLContext | None = None
+    security: str | None = None
+    credentials: Credentials | None = None
+
+    @property
+    def mode(self) -> str:
+        return self.security or ("tls" if self.tls else "none")
+
+    def login(self) -> Credentials:
+        if self.credentials is not None:
+            return self.credentials
+        return Credentials(self.user, Secret("", value=self.password))
 
 
 class FetchError(Exception):
@@ -108,7 +129,8 @@ class _Fetch:
         self.deliver = deliver
         self.summary = FetchSummary()
         self.uidvalidity = 0
-        self.processed_ready = False
+        self.mailbox = Mailbox(client, f"{settings.host}:{settings.port}")
+        self.processed: str | None = None  # the server's name for the processed folder, once ready
         self.gap = False  # a UID of this run was not handled: the mark stays below it
 
     def imap(self, what: str, call: Callable[..., _T], *args: Any) -> _T:
@@ -119,9 +141,17 @@ class _Fetch:
             s = self.settings
             raise FetchError(f"IMAP server {s.host}:{s.port} failed while {what}: {_text(exc)}") from exc
 
+    def folder_name(self, call: Callable[[str, str], str], path: str, setting: str) -> str:
+        """The server's spelling of a folder path of the settings (see `pbem.transport.folders`)."""
+        try:
+            return call(path, setting)
+        except FolderError as exc:
+            raise FetchError(str(exc)) from exc
+
     def run(self) -> FetchSummary:
-        folder = self.settings.folder
-        info = self.imap(f"opening folder {folder!r}", self.client.select_folder, folder)
+        folder = self.settings.folder  # the ledger knows it by the settings' name
+        on_server = self.folder_name(self.mailbox.server_name, folder, "mail.imap.folder")
+        info = self.imap(f"opening folder {folder!r}", self.client.select_folder, on_server)
         self.uidvalidity = int(info[b"UIDVALIDITY"])
         known_validity, mark = self.ledger.mark(folder)
         if known_validity != self.uidvalidity:
@@ -213,14 +243,12 @@ class _Fetch:
         """Flag handled campaign mail \\Seen and move it to the processed folder."""
         if not uids:
             return
-        client, target = self.client, self.settings.processed_folder
-        if not self.processed_ready:
-            exists = self.imap("looking for the processed folder", client.folder_exists, target)
-            if not exists:
-                self.imap(f"creating folder {target!r}", client.create_folder, target)
-                with contextlib.suppress(FetchError):  # cosmetic: show it in mail clients
-                    self.imap("subscribing", client.subscribe_folder, target)
-            self.processed_ready = True
+        client = self.client
+        if self.processed is None:
+            self.processed = self.folder_name(
+                self.mailbox.ensure, self.settings.processed_folder, "mail.imap.processed_folder"
+            )
+        target = self.processed
         self.imap("flagging messages as seen", client.add_flags, uids, [SEEN])
         if client.has_capability("MOVE"):
             self.imap(f"moving messages to {target!r}", client.move, uids, target)
@@ -243,29 +271,109 @@ def _text(exc: BaseException) -> str:
 
 def _connect(settings: ImapSettings) -> IMAPClient:
     where = f"{settings.host}:{settings.port}"
+    mode = settings.mode
+    context = settings.ssl_context or ssl.create_default_context()
     try:
         client = IMAPClient(
             settings.host,
             port=settings.port,
-            ssl=settings.tls,
-            ssl_context=settings.ssl_context,
+            ssl=mode == "tls",
+            ssl_context=context,
             timeout=settings.timeout,
         )
     except _IMAP_ERRORS as exc:
-        security = "TLS" if settings.tls else "plain"
-        raise FetchError(f"cannot connect to IMAP server {where} ({security}): {_text(exc)}") from exc
-    try:
-        client.login(settings.user, settings.password)
-    except LoginError as exc:
-        client.shutdown()
+        security = {"tls": "TLS", "starttls": "plain, then STARTTLS", "none": "plain"}[mode]
         raise FetchError(
-            f"IMAP server {where} refused the login for {settings.user!r}: {_text(exc)}. "
-            "Check the user name and password."
+            f"cannot connect to IMAP server {where} ({security}): {_text(exc)}"
+            + (_TLS_ADVICE if isinstance(exc, ssl.SSLError) else "")
         ) from exc
-    except _IMAP_ERRORS as exc:
-        client.shutdown()
-        raise FetchError(f"IMAP server {where} failed during login: {_text(exc)}") from exc
+    try:
+        if mode == "starttls":
+            _starttls(client, context, where)
+        _login(client, settings, where)
+    except BaseException:
+        with contextlib.suppress(*_IMAP_ERRORS):
+            client.shutdown()
+        raise
     return client
+
+
+_TLS_ADVICE = (
+    ". Check mail.imap.security (tls is usual on port 993, starttls on 143) and the server's "
+    "certificate (ca_file trusts a private authority)"
+)
+
+
+def _starttls(client: IMAPClient, context: ssl.SSLContext, where: str) -> None:
+    if not client.has_capability("STARTTLS"):
+        raise FetchError(
+            f"IMAP server {where} does not offer STARTTLS: write mail.imap.security: tls if it "
+            f"speaks TLS from the first byte (usually port 993)"
+        )
+    try:
+        client.starttls(context)
+    except _IMAP_ERRORS as exc:
+        raise FetchError(f"STARTTLS with IMAP server {where} failed: {_text(exc)}{_TLS_ADVICE}") from exc
+
+
+class _Responder:
+    """The SASL client side for imapclient's sasl_login: the initial response first;
+    to the error challenge a refusing server sends, the empty answer (XOAUTH2) or a
+    lone ^A (OAUTHBEARER, RFC 7628) that lets it finish with NO."""
+
+    def __init__(self, first: str, after_error: str):
+        self.first: str | None = first
+        self.after_error = after_error
+
+    def __call__(self, challenge: bytes) -> str:
+        first, self.first = self.first, None
+        return first if first is not None else self.after_error
+
+
+def _login(client: IMAPClient, settings: ImapSettings, where: str) -> None:
+    """Log in once; an OAuth2 token from a command that is refused is asked again, once.
+    A refusal is never retried otherwise: each one counts against the account."""
+    login = settings.login()
+    if login.oauth2:
+        mechanism = login.mechanism.upper()
+        if not client.has_capability(f"AUTH={mechanism}"):
+            offered = [c.decode()[5:] for c in client.capabilities() if c.upper().startswith(b"AUTH=")]
+            raise FetchError(
+                f"IMAP server {where} does not offer {mechanism} (it offers "
+                f"{' '.join(offered) or 'no SASL mechanism'}): check mail.imap.oauth2.mechanism"
+            )
+    for attempt in (1, 2):
+        try:
+            secret = login.secret.fetch()
+        except CredentialError as exc:
+            raise FetchError(f"cannot log in to IMAP server {where} as {login.user!r}: {exc}") from None
+        try:
+            if login.mechanism == "xoauth2":
+                client.sasl_login("XOAUTH2", _Responder(xoauth2_response(login.user, secret), ""))
+            elif login.mechanism == "oauthbearer":
+                first = oauthbearer_response(login.user, secret, settings.host, settings.port)
+                client.sasl_login("OAUTHBEARER", _Responder(first, "\x01"))
+            else:
+                client.login(login.user, secret)
+            return
+        except LoginError as exc:
+            if attempt == 1 and login.oauth2 and login.secret.asked_each_time:
+                continue  # the token may have expired since it was printed
+            said = _scrub(_text(exc), secret).rstrip(". ")
+            again = " (a second token, asked for in case the first had expired, too)" if attempt == 2 else ""
+            raise FetchError(
+                f"IMAP server {where} refused the login for {login.user!r}{again}: {said}. "
+                f"Check mail.imap.user and {login.describe()}"
+            ) from None
+        except _IMAP_ERRORS as exc:
+            raise FetchError(
+                f"IMAP server {where} failed during login: {_scrub(_text(exc), secret)}"
+            ) from None
+
+
+def _scrub(text: str, secret: str) -> str:
+    """A server's words without the secret, should a server ever echo it."""
+    return text.replace(secret, "[secret]") if secret else text
 
 
 def fetch_new(

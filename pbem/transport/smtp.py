@@ -27,6 +27,11 @@ Design, in the order things can go wrong:
 * Trouble no retry will fix for this run (server unreachable after the retries,
   login refused, TLS failure) stops everything with `SendError`, after the workers
   have finished and recorded the message each had in flight.
+* A refused login is never retried (each refusal counts against the account at
+  most providers): a 5xx to AUTH, and a server that gives no answer to AUTH at all
+  (some refuse that way), stop the run at once, naming the account and the
+  setting to check.  The one exception is an OAuth2 token from a command: a token
+  that expired since it was printed is refused, so the command is asked once more.
 """
 
 from __future__ import annotations
@@ -51,12 +56,16 @@ from aiosmtplib import (
     SMTPResponseException,
 )
 
+from .credentials import CredentialError, Credentials, Secret, b64, oauthbearer_response
 from .ledger import LedgerBusy, SentLedger
 
 __all__ = ["SmtpSettings", "SendError", "SendSummary", "send_drafts", "send_drafts_async"]
 
 Progress = Callable[[str, str], None]
 SECURITY_MODES = ("starttls", "tls", "none")
+#: The longest wait for the server's answer to AUTH: servers answer a login in a
+#: second or two (a refusal after a deliberate delay of a few seconds at most).
+LOGIN_TIMEOUT = 15.0
 
 
 @dataclass(frozen=True)
@@ -67,19 +76,30 @@ class SmtpSettings:
     the first byte) or "none" (plain text; only for a relay on the same machine).
     `timeout` applies to each SMTP operation; `backoff` is the first retry delay in
     seconds, doubled at each of the `retries` further attempts.
+    The login is `credentials` (a secret asked for at each connection, see
+    `pbem.transport.credentials`), or else `user` with the literal `password`.
     """
 
     host: str
     port: int
     security: str
     user: str | None = None
-    password: str | None = None
+    password: str | None = field(default=None, repr=False)
     timeout: float = 30.0
     max_connections: int = 4
     batch_per_connection: int = 100
     retries: int = 4
     backoff: float = 1.0
     tls_context: ssl.SSLContext | None = None
+    credentials: Credentials | None = None
+
+    def login(self) -> Credentials | None:
+        """The login to make after connecting, or None for a server without AUTH."""
+        if self.credentials is not None:
+            return self.credentials
+        if self.user:
+            return Credentials(self.user, Secret("", value=self.password or ""))
+        return None
 
 
 class SendError(Exception):
@@ -161,6 +181,32 @@ class _Retry(Exception):
         self.connection = connection
 
 
+class _LoginFailed(Exception):
+    """The login did not succeed; `refused` when the server said no (or nothing)."""
+
+    def __init__(self, reason: str, login: Credentials, refused: bool, own: bool = False):
+        super().__init__(reason)
+        self.reason = reason
+        self.login = login
+        self.refused = refused
+        self.own = own  # the reason already names the setting (a failing password command)
+
+
+async def _auth_oauthbearer(client: SMTP, user: str, token: str, wait: float) -> None:
+    """AUTH OAUTHBEARER (RFC 7628), which aiosmtplib does not have: the initial
+    response carries the token; a refusal comes as a 334 challenge holding the
+    error in JSON, which the client answers with a lone ^A to get the final 5xx."""
+    hostname = client.hostname or ""
+    port = client.port or 0
+    response = await client.execute_command(
+        b"AUTH", b"OAUTHBEARER", b64(oauthbearer_response(user, token, hostname, port)), timeout=wait
+    )
+    if response.code == 334:
+        response = await client.execute_command(b"AQ==", timeout=wait)
+    if response.code != 235:
+        raise SMTPAuthenticationError(response.code, response.message)
+
+
 class _Connection:
     """One SMTP session, opened lazily and reopened after it is lost."""
 
@@ -183,13 +229,74 @@ class _Connection:
         )
         try:
             await client.connect()
-            if s.user:
-                await client.login(s.user, s.password or "")
+            login = s.login()
+            if login is not None:
+                await self._login(client, login)
         except BaseException:
             client.close()
             raise
         self.client = client
         return client
+
+    async def _login(self, client: SMTP, login: Credentials) -> None:
+        """AUTH with one mechanism; an OAuth2 token from a command is asked again once if refused.
+
+        Failures come out as `_LoginFailed`, so that they are never taken for
+        connection trouble and retried."""
+        wait = min(self.settings.timeout, LOGIN_TIMEOUT)
+        if client.is_ehlo_or_helo_needed:  # after STARTTLS the server is asked again
+            await client.ehlo()
+        offered = [m.lower() for m in client.server_auth_methods]
+        if not client.supports_extension("auth"):
+            raise _LoginFailed("the server offers no login (AUTH) on this connection", login, refused=False)
+        if login.oauth2 and login.mechanism not in offered:
+            raise _LoginFailed(
+                f"the server does not offer {login.mechanism.upper()} (it offers "
+                f"{' '.join(m.upper() for m in offered) or 'nothing'})",
+                login,
+                refused=False,
+            )
+        for attempt in (1, 2):
+            try:
+                secret = await asyncio.to_thread(login.secret.fetch)
+            except CredentialError as exc:
+                raise _LoginFailed(str(exc), login, refused=False, own=True) from None
+            try:
+                await self._authenticate(client, login, secret, offered, wait)
+                return
+            except SMTPAuthenticationError as exc:
+                if exc.code < 500:
+                    raise  # e.g. 454: the server's auth backend is down for now: retried
+                if attempt == 1 and login.oauth2 and login.secret.asked_each_time:
+                    continue  # the token may have expired since it was printed: ask again, once
+                again = (
+                    "; a second token, asked for in case the first had expired, too" if attempt == 2 else ""
+                )
+                raise _LoginFailed(_describe(exc) + again, login, refused=True) from None
+            except TimeoutError:
+                raise _LoginFailed(
+                    f"no answer to the login within {wait:g} seconds (some servers refuse a login that way)",
+                    login,
+                    refused=True,
+                ) from None
+
+    @staticmethod
+    async def _authenticate(client: SMTP, login: Credentials, secret: str, offered: list, wait: float):
+        if login.mechanism == "xoauth2":
+            await client.auth_xoauth2(login.user, secret, timeout=wait)
+        elif login.mechanism == "oauthbearer":
+            await _auth_oauthbearer(client, login.user, secret, wait)
+        else:
+            # One mechanism, not each in turn: every refused try counts against the account.
+            for name in ("plain", "login", "cram-md5"):
+                if name in offered:
+                    await getattr(client, "auth_" + name.replace("-", ""))(login.user, secret, timeout=wait)
+                    return
+            raise _LoginFailed(
+                f"the server offers no password login (it offers {' '.join(offered).upper()})",
+                login,
+                refused=False,
+            )
 
     def discard(self) -> None:
         """Forget a connection that failed; its state can no longer be trusted."""
@@ -228,6 +335,10 @@ class _Run:
         self.deferred_since: float | None = None
         self.waited = 0.0
         self.give_up_after = settings.backoff * 2**settings.retries
+        # Until one login has succeeded, connections log in one at a time: a wrong
+        # password is then refused once, not once per parallel connection.
+        self.login_gate = asyncio.Lock()
+        self.login_proven = False
 
     @property
     def where(self) -> str:
@@ -299,17 +410,26 @@ class _Run:
         return True
 
     async def _open(self, conn: _Connection) -> SMTP:
-        """The batch's connection, (re)opened if needed; sorts failures into retry or fatal."""
+        """The batch's connection, (re)opened if needed; the first login alone (see login_gate)."""
+        if self.login_proven:
+            return await self._connect(conn)
+        async with self.login_gate:
+            if self.fatal is not None:
+                raise self.fatal  # another connection's login failed for good meanwhile
+            client = await self._connect(conn)
+            self.login_proven = True
+            return client
+
+    async def _connect(self, conn: _Connection) -> SMTP:
+        """Open the connection; sorts failures into retry or fatal."""
         s = self.settings
         try:
             return await conn.open()
+        except _LoginFailed as exc:
+            raise SendError(self._login_advice(exc)) from None
         except SMTPAuthenticationError as exc:
-            if exc.code < 500:  # e.g. 454: the server's auth backend is down for now
-                raise _Retry(f"login failed for now: {_describe(exc)}", connection=True) from exc
-            raise SendError(
-                f"SMTP server {self.where} refused the login for {s.user!r}: "
-                f"{_describe(exc)}. Check the user name and password."
-            ) from exc
+            # Only a temporary refusal (4xx) gets here: the server's auth backend is down for now.
+            raise _Retry(f"login failed for now: {_describe(exc)}", connection=True) from exc
         except Exception as exc:  # noqa: BLE001 - sorted below, the rest re-raised
             if _is_tls_failure(exc) or isinstance(exc, SMTPNotSupported):
                 raise SendError(
@@ -322,6 +442,21 @@ class _Run:
             if isinstance(exc, (SMTPException, OSError, asyncio.TimeoutError)):
                 raise _Retry(f"cannot connect: {_describe(exc)}", connection=True) from exc
             raise
+
+    def _login_advice(self, exc: _LoginFailed) -> str:
+        """What went wrong with the login and what to check; never the secret itself."""
+        login = exc.login
+        if exc.own:
+            return f"cannot log in to SMTP server {self.where} as {login.user!r}: {exc.reason}"
+        if exc.refused:
+            return (
+                f"SMTP server {self.where} refused the login for {login.user!r} ({exc.reason}). "
+                f"Check mail.smtp.user and {login.describe()}."
+            )
+        return (
+            f"cannot log in to SMTP server {self.where} as {login.user!r}: {exc.reason}. "
+            f"Check mail.smtp.security" + (" and mail.smtp.oauth2.mechanism" if login.oauth2 else "")
+        )
 
     async def _transmit(self, conn: _Connection, client: SMTP, draft: _Draft) -> None:
         """One SMTP transaction: record on success, fail the draft on 5xx, else _Retry;

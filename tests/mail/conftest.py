@@ -7,10 +7,18 @@ because a mail transport that was never run against a server is untested.
 from __future__ import annotations
 
 import pytest
-from servers import SMTP_PASSWORD, SMTP_USER, DovecotServer, SmtpServer
+from servers import SMTP_PASSWORD, SMTP_USER, DovecotServer, SmtpServer, TokenIssuer
 
 #: The fixtures that start a real server; a test using any of them is marked ``servers``.
-SERVER_FIXTURES = {"dovecot", "fresh_dovecot", "smtp_server"}
+SERVER_FIXTURES = {
+    "dovecot",
+    "fresh_dovecot",
+    "smtp_server",
+    "oauth_dovecot",
+    "oauth_smtp",
+    "tls_dovecot",
+    "layout_dovecot",
+}
 
 
 def pytest_collection_modifyitems(items):
@@ -50,6 +58,52 @@ def _running_dovecot():
 def smtp_server(dovecot):
     """STARTTLS + AUTH submission server relaying into `dovecot`, faults cleared."""
     server = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=dovecot, starttls=True)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def oauth_dovecot():
+    """A Dovecot that also takes XOAUTH2 and OAUTHBEARER, its tokens checked by
+    introspection (`oauth_dovecot.tokens`), with Trash and Junk special-use folders."""
+    server = DovecotServer(oauth2=True, special_use=True)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def tls_dovecot():
+    """A Dovecot with IMAPS (implicit TLS) and STARTTLS, certificate from its own test CA."""
+    server = DovecotServer(tls=True)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def oauth_smtp(dovecot):
+    """STARTTLS submission server taking XOAUTH2 and OAUTHBEARER tokens from `oauth_smtp.tokens`."""
+    tokens = TokenIssuer()
+    server = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=dovecot, starttls=True, tokens=tokens)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module", params=["maildir++", "fs"])
+def layout_dovecot(request):
+    """A Dovecot per folder layout: Maildir++ (separator ".") and LAYOUT=fs (separator "/")."""
+    server = DovecotServer(layout=request.param, special_use=True)
     server.start()
     try:
         yield server

@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import base64
 import contextlib
 import dataclasses
+import http.server
+import json
 import logging
 import os
 import shutil
@@ -32,6 +35,7 @@ import tempfile
 import threading
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -42,6 +46,8 @@ from imapclient import IMAPClient
 
 # aiosmtpd logs a deprecation warning on every AUTH (its own internals): keep output clean.
 logging.getLogger("mail.log").setLevel(logging.ERROR)
+# With implicit TLS aiosmtpd does not see the TLS it runs over and warns at each connection.
+warnings.filterwarnings("ignore", "Requiring AUTH while not requiring TLS", UserWarning)
 
 LOOPBACK = "127.0.0.1"
 MAIL_UID = "nobody"
@@ -70,6 +76,94 @@ class ServerError(RuntimeError):
     """A test server could not be started; the message carries its log."""
 
 
+# --------------------------------------------------------------------------- OAuth2
+
+
+class TokenIssuer:
+    """The OAuth2 side of the test servers: hands out access tokens, expires them, and
+    answers Dovecot's introspection requests on a loopback HTTP port (RFC 7662 in
+    spirit: ``{"active": true, "username": ...}``, or ``{"active": false}``).
+
+    `issue(user)` gives a fresh valid token; `expire(token)` makes the server refuse
+    it from then on, as a provider does once an access token's hour is over. Every
+    request is counted in `introspections` (token -> count)."""
+
+    def __init__(self):
+        self.valid: dict[str, str] = {}  # token -> user
+        self.expired: set[str] = set()
+        self.introspections: dict[str, int] = {}
+        self._lock = threading.Lock()
+        issuer = self
+
+        class Introspect(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 - http.server's naming
+                token = self.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+                body = json.dumps(issuer.introspect(token)).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):  # keep test output clean
+                pass
+
+        self.http = http.server.ThreadingHTTPServer((LOOPBACK, 0), Introspect)
+        self.url = f"http://{LOOPBACK}:{self.http.server_address[1]}/introspect"
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> TokenIssuer:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self.http.serve_forever, daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self.http.shutdown()
+            self.http.server_close()
+            self._thread = None
+
+    def issue(self, user: str) -> str:
+        token = "at-" + uuid.uuid4().hex
+        with self._lock:
+            self.valid[token] = user
+        return token
+
+    def expire(self, token: str) -> None:
+        with self._lock:
+            self.valid.pop(token, None)
+            self.expired.add(token)
+
+    def introspect(self, token: str) -> dict:
+        with self._lock:
+            self.introspections[token] = self.introspections.get(token, 0) + 1
+            user = self.valid.get(token)
+        return {"active": "true", "username": user} if user else {"active": "false"}
+
+    def user_of(self, token: str) -> str | None:
+        with self._lock:
+            return self.valid.get(token)
+
+
+def xoauth2_parts(data: bytes) -> tuple[str, str]:
+    """(user, token) from an XOAUTH2 initial response (decoded)."""
+    fields = dict(part.split("=", 1) for part in data.decode("utf-8", "replace").split("\x01") if "=" in part)
+    return fields.get("user", ""), fields.get("auth", "").removeprefix("Bearer ").strip()
+
+
+def oauthbearer_parts(data: bytes) -> tuple[str, str]:
+    """(user, token) from an OAUTHBEARER initial response (RFC 7628, decoded)."""
+    text = data.decode("utf-8", "replace")
+    header, _, rest = text.partition("\x01")
+    user = ""
+    for item in header.split(","):
+        if item.startswith("a="):
+            user = item[2:].replace("=2C", ",").replace("=3D", "=")
+    fields = dict(part.split("=", 1) for part in rest.split("\x01") if "=" in part)
+    return user, fields.get("auth", "").removeprefix("Bearer ").strip()
+
+
 # --------------------------------------------------------------------------- Dovecot
 
 _DOVECOT_CONF = """\
@@ -82,12 +176,12 @@ listen = {host}
 protocols = imap lmtp
 {ssl}
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login{mechanisms}
 auth_failure_delay = 0
 default_internal_user = {uid}
 default_internal_group = {gid}
 default_login_user = {uid}
-mail_location = maildir:~/Maildir
+mail_location = maildir:~/Maildir{layout}
 recipient_delimiter = +
 lmtp_save_to_detail_mailbox = no
 mail_fsync = never
@@ -96,7 +190,7 @@ passdb {{
   driver = passwd-file
   args = scheme=PLAIN username_format=%u {dir}/users
 }}
-userdb {{
+{extra}userdb {{
   driver = static
   args = uid={uid} gid={gid} home={dir}/mail/%u
 }}
@@ -135,7 +229,14 @@ class DovecotServer:
     removes the temporary directory): a leaked master process would keep its ports.
     `restart()` keeps ports and mail, to test clients across a server restart.
     Users: DEFAULT_USERS (or `users`) plus a pool of empty accounts handed out by
-    `new_account()`.  `tls=True` adds IMAPS on `imaps_port` (trust `client_context()`).
+    `new_account()`.  `tls=True` adds IMAPS on `imaps_port` (trust `client_context()`)
+    and STARTTLS on `imap_port`, with a certificate for `tls_names`.
+    `oauth2=True` adds XOAUTH2 and OAUTHBEARER logins, whose tokens Dovecot's oauth2
+    passdb checks with `tokens` (a `TokenIssuer` on loopback): `tokens.issue(user)`.
+    `layout="fs"` stores folders as nested directories (`LAYOUT=fs`), whose
+    hierarchy separator is "/"; the default Maildir++ layout's is ".".
+    `special_use=True` gives the server a Trash (\\Trash) and a Junk (\\Junk) folder.
+    `namespace_prefix="INBOX."` keeps every folder under INBOX, as Courier does.
     """
 
     def __init__(
@@ -144,6 +245,11 @@ class DovecotServer:
         spare_accounts: int = 40,
         tls: bool = False,
         start_timeout: float = 10.0,
+        oauth2: bool = False,
+        layout: str = "maildir++",
+        special_use: bool = False,
+        namespace_prefix: str = "",
+        tls_names: tuple[str, ...] = ("imap.test", "localhost", LOOPBACK),
     ):
         # /usr/sbin is not on every user's PATH, and that is where Debian puts it.
         self.binary = shutil.which("dovecot") or shutil.which("dovecot", path="/usr/sbin:/usr/local/sbin")
@@ -159,6 +265,13 @@ class DovecotServer:
         self._spare = [f"box{n:03d}@example.test" for n in range(1, spare_accounts + 1)]
         self.passwords.update({user: f"pw-{user.split('@')[0]}" for user in self._spare})
         self.start_timeout = start_timeout
+        if layout not in ("maildir++", "fs"):
+            raise ValueError(f"layout: maildir++ or fs, not {layout!r}")
+        self.layout = layout
+        self.special_use = special_use
+        self.namespace_prefix = namespace_prefix
+        self.tls_names = tls_names
+        self.tokens: TokenIssuer | None = TokenIssuer() if oauth2 else None
         self.dir: Path | None = None
         self.process: subprocess.Popen | None = None
         self._atexit_registered = False
@@ -169,6 +282,8 @@ class DovecotServer:
         """Write the config (first time only), start `dovecot -F`, wait for the greeting."""
         if self.dir is None:
             self._prepare_dir()
+        if self.tokens is not None:
+            self.tokens.start()
         if not self._atexit_registered:  # last resort if the caller never reaches stop()
             atexit.register(self.stop)
             self._atexit_registered = True
@@ -190,6 +305,8 @@ class DovecotServer:
     def stop(self) -> None:
         """Stop the master (SIGTERM, then SIGKILL the group) and delete all its files."""
         self._kill()
+        if self.tokens is not None:
+            self.tokens.stop()
         if self.dir is not None:
             shutil.rmtree(self.dir, ignore_errors=True)
             self.dir = None
@@ -312,12 +429,38 @@ class DovecotServer:
         self._write_users()
         ssl_setting = "ssl = no"
         if self.ca is not None:
-            cert = self.ca.issue_cert("imap.test", "localhost", self.host)
+            cert = self.ca.issue_cert(*self.tls_names)
             cert.private_key_pem.write_to_path(str(self.dir / "key.pem"))
             cert.cert_chain_pems[0].write_to_path(str(self.dir / "cert.pem"))
             ssl_setting = f"ssl = yes\nssl_cert = <{self.dir}/cert.pem\nssl_key = <{self.dir}/key.pem"
+        mechanisms = extra = ""
+        if self.tokens is not None:
+            mechanisms = " xoauth2 oauthbearer"
+            (self.dir / "oauth2.conf").write_text(
+                f"introspection_mode = auth\nintrospection_url = {self.tokens.url}\n"
+                "username_attribute = username\nactive_attribute = active\nactive_value = true\n"
+                "force_introspection = yes\n"
+            )
+            os.chmod(self.dir / "oauth2.conf", 0o644)
+            extra += (
+                "passdb {\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n"
+                f"  args = {self.dir}/oauth2.conf\n}}\n"
+            )
+        if self.special_use or self.namespace_prefix:
+            extra += "namespace inbox {\n  inbox = yes\n"
+            if self.namespace_prefix:
+                extra += f"  prefix = {self.namespace_prefix}\n  separator = .\n"
+            if self.special_use:
+                extra += (
+                    "  mailbox Trash {\n    auto = create\n    special_use = \\Trash\n  }\n"
+                    "  mailbox Junk {\n    auto = create\n    special_use = \\Junk\n  }\n"
+                )
+            extra += "}\n"
         self.config_path.write_text(
             _DOVECOT_CONF.format(
+                mechanisms=mechanisms,
+                extra=extra,
+                layout=":LAYOUT=fs" if self.layout == "fs" else "",
                 dir=self.dir,
                 host=self.host,
                 uid=MAIL_UID,
@@ -401,7 +544,13 @@ class SmtpServer:
     `stall_next` (hang, then cut), `store_then_drop` (keep the message, cut before
     the reply), `slow_reply` (keep it, reply late), `reply_after_store` (keep it, reply
     outside the RFC), `defer_rcpt` (450 to every RCPT), `after_store` (a hook between
-    keeping a message and replying); `logins` and `peak_active` show connection use.
+    keeping a message and replying); `logins` and `peak_active` show connection use,
+    `auth_attempts` counts every AUTH the server judged.
+    `tokens` (a `TokenIssuer`) adds XOAUTH2 and OAUTHBEARER logins checked against it.
+    `silent_refusal=True` refuses a wrong password without any reply, as an aiosmtpd
+    authenticator returning ``AuthResult(success=False)`` does (`handled` defaults
+    to True: "the reply was sent already").
+    `implicit_tls=True` speaks TLS from the first byte (as on port 465) instead of STARTTLS.
     """
 
     def __init__(
@@ -410,6 +559,9 @@ class SmtpServer:
         relay: DovecotServer | None = None,
         starttls: bool = True,
         port: int | None = None,
+        tokens: TokenIssuer | None = None,
+        silent_refusal: bool = False,
+        implicit_tls: bool = False,
     ):
         self.host = LOOPBACK
         self.port = port or free_port()
@@ -417,6 +569,9 @@ class SmtpServer:
         self.relay = relay
         self.received: list[Received] = []
         self.logins = 0  # one per authenticated connection
+        self.auth_attempts = 0
+        self.tokens = tokens
+        self.silent_refusal = silent_refusal
         self.active = 0  # DATA commands being handled right now
         self.peak_active = 0
         self._faults: list[_Fault] = []
@@ -431,11 +586,13 @@ class SmtpServer:
         self._lock = threading.Lock()
         self.ca: trustme.CA | None = None
         tls_context = None
-        if starttls:
+        if starttls or implicit_tls:
             self.ca = trustme.CA()
             cert = self.ca.issue_cert("smtp.test", "localhost", self.host)
             tls_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             cert.configure_cert(tls_context)
+        starttls = starttls and not implicit_tls
+        self._handler_class = _OAuthHandler if tokens is not None else _Handler
         self._controller_args = dict(
             hostname=self.host,
             port=self.port,
@@ -443,10 +600,11 @@ class SmtpServer:
             authenticator=self._authenticate,
             auth_required=True,
             auth_require_tls=starttls,
-            tls_context=tls_context,
+            tls_context=tls_context if starttls else None,
             require_starttls=starttls,
+            ssl_context=tls_context if implicit_tls else None,
         )
-        self.controller = Controller(_Handler(self), **self._controller_args)
+        self.controller = Controller(self._handler_class(self), **self._controller_args)
 
     def client_context(self) -> ssl.SSLContext:
         """An SSL context that trusts this server's test CA (for the client side)."""
@@ -465,7 +623,7 @@ class SmtpServer:
 
     def restart(self) -> SmtpServer:
         """Start again after `stop()` (an outage over): same port, same certificate."""
-        self.controller = Controller(_Handler(self), **self._controller_args)
+        self.controller = Controller(self._handler_class(self), **self._controller_args)
         return self.start()
 
     def __enter__(self) -> SmtpServer:
@@ -548,10 +706,22 @@ class SmtpServer:
     ) -> AuthResult:
         user = auth_data.login.decode()
         ok = self.users.get(user) == auth_data.password.decode()
-        if ok:
-            with self._lock:
+        with self._lock:
+            self.auth_attempts += 1
+            if ok:
                 self.logins += 1
+        if self.silent_refusal:
+            return AuthResult(success=ok)  # handled=True by default: no reply on failure
         return AuthResult(success=ok, handled=False)
+
+    def _check_token(self, user: str, token: str) -> bool:
+        assert self.tokens is not None
+        ok = bool(user) and self.tokens.user_of(token) == user
+        with self._lock:
+            self.auth_attempts += 1
+            if ok:
+                self.logins += 1
+        return ok
 
     def _fault_for(self, envelope: Envelope) -> str | None:
         """Called under the lock: the reply a fault rule imposes on this message, if any."""
@@ -650,3 +820,28 @@ class _Handler:
         finally:
             with owner._lock:
                 owner.active -= 1
+
+
+class _OAuthHandler(_Handler):
+    """The handler with two more AUTH mechanisms (aiosmtpd serves any ``auth_<NAME>``)."""
+
+    async def auth_XOAUTH2(self, server: SMTP, args: list[str]) -> AuthResult:  # noqa: N802
+        return await self._bearer(server, args, xoauth2_parts)
+
+    async def auth_OAUTHBEARER(self, server: SMTP, args: list[str]) -> AuthResult:  # noqa: N802
+        return await self._bearer(server, args, oauthbearer_parts)
+
+    async def _bearer(self, server: SMTP, args: list[str], parse) -> AuthResult:
+        if len(args) > 1:
+            data = base64.b64decode(args[1])
+        else:
+            data = await server.challenge_auth("")
+            if not isinstance(data, bytes):
+                return AuthResult(success=False, handled=False)
+        user, token = parse(data)
+        if self.owner._check_token(user, token):
+            return AuthResult(success=True, auth_data=user)
+        # As Google and Microsoft do: the error in JSON as a challenge, then 535.
+        error = json.dumps({"status": "401", "schemes": "bearer", "scope": "mail"})
+        await server.challenge_auth(error)
+        return AuthResult(success=False, handled=False)

@@ -16,6 +16,12 @@ TRICKS = {
     "two at signs": "From: bruno@example.org@attacker.example\n",
     "a group": "From: Friends: bruno@example.org, evil@attacker.example;\n",
     "two From headers": "From: bruno@example.org\nFrom: evil@attacker.example\n",
+    # Issue 18, item 8: the mailbox is at attacker.example, whatever its local part shows.
+    "a quoted local part in brackets": 'From: Bruno <"bruno@example.org"@attacker.example>\n',
+    "a quoted local part": 'From: "bruno@example.org"@attacker.example\n',
+    "a quoted local part with a space": 'From: "bruno@example.org "@attacker.example\n',
+    "a comment before a second domain": "From: bruno@example.org(x)@attacker.example\n",
+    "a quoted local part and a name": 'From: "Bruno Keller" <"bruno@example.org"@mallory.test>\n',
 }
 
 

@@ -117,7 +117,18 @@ AMBIGUOUS_FROM = {
     "a group": "From: Friends: bruno@example.org, evil@attacker.example;\n",
     "a list": "From: bruno@example.org, evil@attacker.example\n",
     "two From headers": "From: bruno@example.org\nFrom: evil@attacker.example\n",
+    # Issue 18, item 8: the address is the mailbox the mail system delivers to, never a
+    # player's address shown inside a quoted local part or behind a comment.
+    "a quoted local part in brackets": 'From: Bruno <"bruno@example.org"@attacker.example>\n',
+    "a quoted local part": 'From: "bruno@example.org"@attacker.example\n',
+    "a quoted local part with a space": 'From: "bruno@example.org "@attacker.example\n',
+    "a comment before a second domain": "From: bruno@example.org(x)@attacker.example\n",
+    "a quoted local part, comment after": 'From: "bruno@example.org"@mallory.test (Bruno)\n',
+    "a quoted bracket": 'From: Bruno <"bruno@example.org>"@mallory.test>\n',
+    "spaced comment": "From: bruno@example.org\t(x) @mallory.test\n",
+    "a domain literal": "From: Bruno <bruno@[192.0.2.7]>\n",
 }
+ROUND_TWO = list(AMBIGUOUS_FROM.values())[8:]
 
 
 @pytest.mark.parametrize("header", AMBIGUOUS_FROM.values(), ids=AMBIGUOUS_FROM.keys())
@@ -126,6 +137,8 @@ def test_an_ambiguous_from_header_is_reported(header):
     read = read_mail(raw)
     assert read.sender_problem, read
     assert "From" in read.sender_problem
+    if header in ROUND_TWO:
+        assert read.sender != "bruno@example.org"  # never the player's address
 
 
 @pytest.mark.parametrize(
@@ -136,6 +149,9 @@ def test_an_ambiguous_from_header_is_reported(header):
         'From: "bruno@example.org" <Bruno@Example.org>\n',  # the name repeats the address: one sender
         "From: bruno@example.org (Bruno Keller)\n",
         'From: "Keller, Bruno" <bruno@example.org>\n',
+        'From: "bruno"@example.org\n',  # a quoted local part that is the plain one
+        "From: Bruno <bruno(desk)@example.org>\n",  # a comment inside the address
+        "From: Bruno <@relay.example:bruno@example.org>\n",  # an obsolete route
     ],
 )
 def test_a_plain_from_header_is_no_problem(header):

@@ -369,3 +369,189 @@ def test_an_unread_html_version_is_not_even_parsed(monkeypatch):
     assert parsed == []
     assert read_mail(html_message("<div>Hand 3: Baron on Bruno</div>")).own_text == "Hand 3: Baron on Bruno"
     assert parsed == [1]  # read when it is the text
+
+
+# --------------------------------------------------------------------------------------------
+# Hidden HTML, second round: text is read the way a mail client shows it, through a real CSS
+# cascade (issue 18, item 10).  Each trick hides "Hand 7: Princess" between two visible orders.
+# --------------------------------------------------------------------------------------------
+
+HIDDEN_ROUND_TWO = {
+    # the issue's own
+    "a comment before display": '<div style="/**/display:none">Hand 7: Princess</div>',
+    "an escaped none": '<div style="display:\\6e one">Hand 7: Princess</div>',
+    "a 1px font": '<span style="font-size:1px">Hand 7: Princess</span>',
+    "a 0.01px font": '<span style="font-size:0.01px">Hand 7: Princess</span>',
+    "white on white": '<span style="color:#ffffff">Hand 7: Princess</span>',
+    "transparent text": '<span style="color:transparent">Hand 7: Princess</span>',
+    "off-screen": '<div style="position:absolute;left:-9999px">Hand 7: Princess</div>',
+    "text-indent": '<div style="text-indent:-9999px">Hand 7: Princess</div>',
+    "clip": '<div style="position:absolute;clip:rect(0 0 0 0)">Hand 7: Princess</div>',
+    "scale(0)": '<div style="transform:scale(0)">Hand 7: Princess</div>',
+    "a descendant rule": "<style>div span{display:none}</style><div><span>Hand 7: Princess</span></div>",
+    "an attribute rule": '<style>[data-h]{visibility:hidden}</style><p data-h="1">Hand 7: Princess</p>',
+    # fresh ones
+    "an escaped property name": '<div style="disp\\lay:none">Hand 7: Princess</div>',
+    "a comment inside the value": '<div style="display:/* x */none">Hand 7: Princess</div>',
+    "white by name, loud": '<font color="white">Hand 7: Princess</font>',
+    "near-white": '<span style="color:rgb(250,250,250)">Hand 7: Princess</span>',
+    "black on black": '<div style="background-color:#000"><span style="color:#111">Hand 7: Princess</span></div>',
+    "the table's colour": '<table bgcolor="#336699"><tr><td style="color:#336699">Hand 7: Princess</td></tr></table>',
+    "a colour of zero alpha": '<span style="color:rgba(0,0,0,0)">Hand 7: Princess</span>',
+    "font shorthand 0/0": '<span style="font:0/0 a">Hand 7: Princess</span>',
+    "a tiny font in em of a small one": '<div style="font-size:2px"><span style="font-size:1.5em">Hand 7: Princess</span></div>',
+    "a font in pt": '<span style="font-size:1pt">Hand 7: Princess</span>',
+    "clamp() to a pixel": '<span style="font-size:clamp(1px, 0.1vw, 2px)">Hand 7: Princess</span>',
+    "off-screen on top": '<div style="position:fixed;top:-500px">Hand 7: Princess</div>',
+    "off-screen to the right": '<div style="position:absolute;left:5000px">Hand 7: Princess</div>',
+    "a negative margin": '<div style="margin-left:-10000px">Hand 7: Princess</div>',
+    "clip-path inset": '<div style="clip-path:inset(50%)">Hand 7: Princess</div>',
+    "clip-path circle": '<div style="clip-path:circle(0)">Hand 7: Princess</div>',
+    "scaleY(0)": '<div style="transform:scaleY(0)">Hand 7: Princess</div>',
+    "a flat matrix": '<div style="transform:matrix(0,0,0,0,0,0)">Hand 7: Princess</div>',
+    "translated away": '<div style="transform:translateX(-9999px)">Hand 7: Princess</div>',
+    "turned edge-on": '<div style="transform:rotateY(90deg)">Hand 7: Princess</div>',
+    "zoomed to nothing": '<div style="zoom:0.01">Hand 7: Princess</div>',
+    "faint opacity": '<div style="opacity:0.02">Hand 7: Princess</div>',
+    "opacity that multiplies": '<div style="opacity:.2"><p style="opacity:.2">Hand 7: Princess</p></div>',
+    "one pixel high": '<div style="height:1px;overflow:hidden">Hand 7: Princess</div>',
+    "a child of a hidden parent": '<div style="visibility:hidden"><b><i>Hand 7: Princess</i></b></div>',
+    "content-visibility": '<div style="content-visibility:hidden">Hand 7: Princess</div>',
+    "a sibling rule": "<style>h6 + p{display:none}</style><h6></h6><p>Hand 7: Princess</p>",
+    "nth-child": "<style>div > p:nth-child(2){font-size:0.5px}</style><div><p></p><p>Hand 7: Princess</p></div>",
+    "an attribute value rule": '<style>[title^="x"]{color:#fff}</style><p title="xy">Hand 7: Princess</p>',
+    "an important rule over the inline style": (
+        '<style>.a{display:none!important}</style><p class="a" style="display:block">Hand 7: Princess</p>'
+    ),
+    "a rule in @media screen": "<style>@media screen{.m{display:none}}</style><p class=m>Hand 7: Princess</p>",
+    "a rule in @supports": "<style>@supports (display:grid){.m{opacity:0}}</style><p class=m>Hand 7: Princess</p>",
+    "a comment in the stylesheet": "<style>/* x */ p.q /**/ { display /**/ : none }</style><p class=q>Hand 7: Princess</p>",
+    "hidden attribute on a table": "<table hidden><tr><td>Hand 7: Princess</td></tr></table>",
+    "white in CSS Color 4 syntax": '<span style="color:rgb(255 255 255)">Hand 7: Princess</span>',
+    "white in hsl": '<span style="color:hsl(0 0% 100%)">Hand 7: Princess</span>',
+    "an important declaration before a later one": (
+        '<p style="display:none !important; display:block">Hand 7: Princess</p>'
+    ),
+    "filter opacity": '<div style="filter:opacity(0)">Hand 7: Princess</div>',
+    "a screen-only stylesheet": '<style media="screen">.s{display:none}</style><p class=s>Hand 7: Princess</p>',
+    "a tiny percentage font": '<span style="font-size:1%">Hand 7: Princess</span>',
+    "an element inheriting a tiny em": '<div style="font-size:.1em"><p>Hand 7: <b>Princess</b></p></div>',
+    "the screen-reader-only pattern": (
+        '<div style="position:absolute;width:1px;height:1px;overflow:hidden">Hand 7: Princess</div>'
+    ),
+}
+
+
+@pytest.mark.parametrize("hidden", HIDDEN_ROUND_TWO.values(), ids=HIDDEN_ROUND_TWO.keys())
+def test_text_hidden_by_css_is_not_read_and_the_gm_is_told(hidden):
+    markup = f"<div>Hand 3: Baron on Bruno</div>{hidden}<div>Hand 11: Countess</div>"
+    read = read_mail(html_message(markup))
+    assert "Princess" not in read.full_text, read.full_text
+    lines = [line for line in read.own_text.split("\n") if line.strip()]  # an empty <h6> makes one
+    assert lines == ["Hand 3: Baron on Bruno", "Hand 11: Countess"]
+    assert any(htmltext.HIDDEN_TEXT_NOTE in note for note in read.defects), read.defects
+
+
+GMAIL_HTML = (
+    '<div dir="ltr"><div class="gmail_default" style="font-family:arial,sans-serif;font-size:small;'
+    'color:#222222">Hand 3: Baron on Bruno</div><div class="gmail_default" style="font-family:arial,'
+    'sans-serif;font-size:small;color:#222222"><br></div><div style="color:rgb(34,34,34)">Hand 7: Princess'
+    '</div></div><br><div class="gmail_quote"><div dir="ltr" class="gmail_attr">On Mon, Nov 30, 2026'
+    ' at 10:00 AM Rita &lt;gm@example.org&gt; wrote:<br></div><blockquote class="gmail_quote" '
+    'style="margin:0px 0px 0px 0.8ex;border-left:1px solid rgb(204,204,204);padding-left:1ex">Hand 3:'
+    "</blockquote></div>"
+)
+OUTLOOK_HTML = (
+    '<html xmlns:o="urn:schemas-microsoft-com:office:office"><head><style><!--\n'
+    "@font-face {font-family:Calibri; panose-1:2 15 5 2 2 2 4 3 2 4;}\n"
+    'p.MsoNormal, li.MsoNormal, div.MsoNormal {margin:0in; font-size:11.0pt; font-family:"Calibri",sans-serif;}\n'
+    "span.EmailStyle17 {mso-style-type:personal-compose; color:windowtext;}\n"
+    ".MsoChpDefault {mso-style-type:export-only; font-size:10.0pt;}\n"
+    "@page WordSection1 {size:8.5in 11.0in; margin:1.0in 1.0in 1.0in 1.0in;}\n"
+    "div.WordSection1 {page:WordSection1;}\n--></style></head>"
+    '<body lang="EN-US" link="#0563C1" vlink="#954F72"><div class="WordSection1">'
+    '<p class="MsoNormal">Hand 3: Baron on Bruno<o:p></o:p></p>'
+    '<p class="MsoNormal" style="text-indent:-.25in;margin-left:.5in"><span style=\'font-size:11.0pt;'
+    "color:#1F497D'>Hand 7: Princess<o:p></o:p></span></p></div></body></html>"
+)
+
+
+@pytest.mark.parametrize(
+    "visible",
+    [
+        '<span style="color:#c00000">Hand 7: Princess</span>',  # red: coloured, visible
+        '<span style="color:#777">Hand 7: Princess</span>',  # the grey of a sent-from line
+        '<div style="background:#1e1e1e;color:#eeeeee">Hand 7: Princess</div>',  # dark mode
+        '<table bgcolor="black"><tr><td><font color="white">Hand 7: Princess</font></td></tr></table>',
+        '<span style="font-size:7pt">Hand 7: Princess</span>',  # small but legible
+        '<span style="font-size:x-small">Hand 7: Princess</span>',
+        '<span style="font-size:0"><span style="font-size:14px">Hand 7: Princess</span></span>',  # the layout trick
+        '<div style="visibility:hidden"><span style="visibility:visible">Hand 7: Princess</span></div>',
+        '<div style="color:white"><span style="color:black">Hand 7: Princess</span></div>',
+        '<div style="background-image:url(cid:x);color:#fff">Hand 7: Princess</div>',  # on a picture
+        '<div style="position:relative;left:-4px">Hand 7: Princess</div>',
+        '<div style="transform:scale(0.9)">Hand 7: Princess</div>',
+        '<div style="opacity:0.6">Hand 7: Princess</div>',
+        "<style>@media print{p{display:none}}</style><p>Hand 7: Princess</p>",  # only on paper
+        "<style>@media (max-width:480px){.d{display:none}}</style><p class=d>Hand 7: Princess</p>",  # phones
+        '<style>.x{display:none}</style><p class="x" style="display:block !important">Hand 7: Princess</p>',
+        "<style>p{color:#fff} p.v{color:#000}</style><p class=v>Hand 7: Princess</p>",  # specificity
+        '<p style="color:inherit">Hand 7: Princess</p>',
+        '<p style="font-size:calc(100% - 2px)">Hand 7: Princess</p>',  # can't tell: read
+        '<p style="display:none;display:block">Hand 7: Princess</p>',  # the last declaration wins
+        '<style media="print">p{display:none}</style><p>Hand 7: Princess</p>',  # a print stylesheet
+        '<p style="background-color:initial">Hand 7: Princess</p>',  # transparent, not black
+        '<p style="color:rgb(20 20 20 / 90%)">Hand 7: Princess</p>',
+        '<div style="font-size:0"><p style="font-size:13px">Hand 7: Princess</p></div>',
+    ],
+)
+def test_visible_text_is_read_however_it_is_styled(visible):
+    read = read_mail(html_message(f"<div>{visible}</div>"))
+    assert "Hand 7: Princess" in read.own_text, read.own_text
+    assert not any(htmltext.HIDDEN_TEXT_NOTE in note for note in read.defects), read.defects
+
+
+@pytest.mark.parametrize("markup", [GMAIL_HTML, OUTLOOK_HTML], ids=["gmail", "outlook"])
+def test_ordinary_client_html_is_read_whole(markup):
+    read = read_mail(html_message(markup))
+    assert read.own_text.split("\n")[0] == "Hand 3: Baron on Bruno"
+    assert "Hand 7: Princess" in read.own_text
+    assert not any(htmltext.HIDDEN_TEXT_NOTE in note for note in read.defects), read.defects
+
+
+def test_a_hidden_word_inside_a_visible_line_goes_and_the_line_stays():
+    markup = '<p>Hand 3: Baron on <span style="font-size:1px">Chloé and</span>Bruno</p>'
+    assert read_mail(html_message(markup)).own_text == "Hand 3: Baron on Bruno"
+
+
+def test_the_body_text_attribute_is_a_colour_too():
+    markup = (
+        '<html><body text="#ffffff"><div><font color="#000000">Hand 3: Baron on Bruno</font></div>'
+        "<div>Hand 7: Princess</div></body></html>"
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+
+
+@pytest.mark.parametrize(
+    "styles",
+    [
+        '<p style="font-size:' + "calc(" * 1000 + "1px" + ")" * 1000 + '">Hand 7: Princess</p>',
+        "<style>"
+        + "@media screen{" * 1000
+        + ".p{display:none}"
+        + "}" * 1000
+        + "</style><p class=p>Hand 7: Princess</p>",
+        "<style>p{font-size:"
+        + "min(" * 1000
+        + "1px"
+        + ")" * 1000
+        + "}</style><p class=x>Hand 7: Princess</p>",
+    ],
+    ids=["deep calc", "deep media", "deep min in a sheet"],
+)
+def test_styles_too_intricate_to_read_hide_their_text_rather_than_show_it(styles):
+    read = read_mail(html_message(f"<div>Hand 3: Baron on Bruno</div>{styles}"))
+    assert "Princess" not in read.full_text
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert any(htmltext.HIDDEN_TEXT_NOTE in note for note in read.defects), read.defects

@@ -155,3 +155,35 @@ def test_stop_removes_process_and_files():
     server.stop()
     assert process.poll() is not None
     assert not directory.exists()
+
+
+def test_each_layout_has_its_separator(layout_dovecot):
+    """The facts the folder tests rely on: Maildir++ separates with '.', LAYOUT=fs with '/'."""
+    user = layout_dovecot.new_account()
+    with layout_dovecot.imap(user) as client:
+        (_, separator, _), *_ = client.list_folders("", "")
+        flags = {name: f for f, _, name in client.list_folders()}
+    assert separator == (b"." if layout_dovecot.layout == "maildir++" else b"/")
+    assert b"\\Trash" in flags["Trash"]
+
+
+def test_dovecot_checks_oauth2_tokens_with_the_issuer(oauth_dovecot):
+    from imapclient import IMAPClient
+    from imapclient.exceptions import LoginError
+
+    user = oauth_dovecot.new_account()
+    token = oauth_dovecot.tokens.issue(user)
+    for mech, good in (("XOAUTH2", True), ("OAUTHBEARER", True), ("XOAUTH2", False)):
+        client = IMAPClient(oauth_dovecot.host, port=oauth_dovecot.imap_port, ssl=False, timeout=5)
+        try:
+            if not good:
+                oauth_dovecot.tokens.expire(token)
+                with pytest.raises(LoginError):
+                    client.oauth2_login(user, token)
+            elif mech == "XOAUTH2":
+                client.oauth2_login(user, token)
+            else:
+                client.oauthbearer_login(user, token)
+        finally:
+            client.shutdown()
+    assert oauth_dovecot.tokens.introspections[token] == 3

@@ -407,3 +407,94 @@ def test_the_gm_sets_the_hourly_limit_and_a_bad_one_is_a_clear_error(game, monke
         assert result.exit_code == 1 and "mail.acks_per_hour" in result.output, result.output
         assert "Traceback" not in result.output
         assert (new / "one.eml").exists()  # nothing read, nothing lost
+
+
+# -- issue 18, item 9: spoofed words never reach players in the GM's name -------------------------
+
+PHISHY_WORDS = [
+    "Your-account-is-suspended-reply-with-your-password",
+    "Claim-your-prize-at-evil-dot-com",
+    "Send-the-GM-your-bank-details",
+    "WireTheEntryFeeTodayPlease",  # one long word, no hyphen
+    "Call-0800-555-0199",  # a phone number a client would link
+    "+4420794600001",
+]
+
+
+def _guessing_orders(campaign: Campaign, name: str, guess: str) -> str:
+    """A Guard order with ``guess`` as the guess, in a hand where ``name`` holds a Guard."""
+    from pbem.cards import Card
+
+    pos = campaign.position()
+    seat = pos.players.index(name)
+    other = next(p for p in pos.players if p != name)
+    for h in pos.game.hands:
+        if h.active == seat and not h.ended and Card.GUARD in h.cards[seat]:
+            return f"Hand {h.number}: Guard on {other}, guess {guess}"
+    raise AssertionError("the seed deals Bruno no Guard this turn: change the seed")
+
+
+@pytest.mark.parametrize("word", PHISHY_WORDS)
+def test_a_long_or_odd_unknown_word_is_not_quoted_back(game, word):
+    bodies = [_targeted_orders(game, "Bruno", word), _guessing_orders(game, "Bruno", word)]
+    outcomes = receive(game, *(mail(ADDRESS["Bruno"], b) for b in bodies))
+    for outcome in outcomes:
+        assert outcome.status == inbox.RECORDED, outcome.detail
+        ack = body_of(drafts(game)[outcome.ack])
+        assert inbox.UNQUOTED_WORD in ack, ack  # the player is still told what went wrong
+        for piece in [word, *(p for p in word.replace("+", "-").split("-") if len(p) > 4)]:
+            assert piece not in ack, (piece, ack)
+
+
+@pytest.mark.parametrize("word", ["Brunno", "Artur", "Jean-Luc", "Zed"])
+def test_a_short_misspelt_name_is_still_quoted_to_its_sender(game, word):
+    (outcome,) = receive(game, mail(ADDRESS["Bruno"], _targeted_orders(game, "Bruno", word)))
+    assert f'"{word}" names no player' in body_of(drafts(game)[outcome.ack])
+
+
+@pytest.mark.parametrize("word", ["Claim-your-prize-at-evil-dot-com", "Brunno"])
+def test_the_public_report_never_quotes_a_players_words(game, word):
+    receive(game, mail(ADDRESS["Bruno"], _targeted_orders(game, "Bruno", word)))
+    result = game.resolve(force=True)
+    assert "the name written is not a player's" in result.public_report
+    for report in (result.public_report, *result.private_reports.values()):
+        assert word not in report
+
+
+def test_held_acknowledgements_go_only_on_the_gms_word(tmp_path, smtp, monkeypatch):
+    monkeypatch.setenv("PBEM_NOW", "2026-11-30T10:00:00+00:00")
+    campaign = _spoof_campaign(tmp_path, smtp, monkeypatch, auto_send="[]")
+    spoofed = [mail(ADDRESS["Bruno"], PHISH + f"Message {n}") for n in range(40)]
+    receive(campaign, *spoofed, mail(ADDRESS["Arthur"], "Hand 1: Countess"))
+    held = [h["ack"] for h in inbox.held_acks(campaign)]
+    assert len(held) == 40 - inbox.ACKS_PER_HOUR
+    runner = CliRunner()
+    result = runner.invoke(main, ["send", str(campaign.folder)])
+    assert result.exit_code == 0, result.output
+    assert f"{len(held)} held acknowledgements not sent" in result.output
+    sent_to = [r.rcpt_tos[0] for r in smtp.received]
+    assert sent_to.count(ADDRESS["Bruno"]) == inbox.ACKS_PER_HOUR and sent_to.count(ADDRESS["Arthur"]) == 1
+    # Named, one goes; --held sends the rest.
+    result = runner.invoke(main, ["send", str(campaign.folder), held[0]])
+    assert result.exit_code == 0, result.output
+    assert len(smtp.received) == inbox.ACKS_PER_HOUR + 2
+    result = runner.invoke(main, ["send", str(campaign.folder)])
+    assert "Nothing else to send" in result.output and len(smtp.received) == inbox.ACKS_PER_HOUR + 2
+    result = runner.invoke(main, ["send", str(campaign.folder), "--held"])
+    assert result.exit_code == 0, result.output
+    assert len(smtp.received) == 40 + 1 and inbox.held_acks(campaign) == []
+
+
+# -- issue 18, item 10: hidden HTML is said to the GM and to the player -----------------------------
+
+
+def test_orders_hidden_in_html_are_not_recorded_and_everyone_is_told(game):
+    visible = _targeted_orders(game, "Bruno", "Arthur").splitlines()[0]
+    hidden = _guessing_orders(game, "Bruno", "Princess")
+    html = f'<div>{visible}</div><div style="color:#fefefe;font-size:1px">{hidden}</div>'
+    raw = mail(ADDRESS["Bruno"], html).replace(b"text/plain", b"text/html")
+    (outcome,) = receive(game, raw)
+    assert outcome.status == inbox.RECORDED
+    assert [c.written.text for c in outcome.receipt.checked] == [visible]
+    assert "hides text" in outcome.detail and "hides text" in outcome.summary()
+    assert "hidden by its formatting" in body_of(drafts(game)[outcome.ack])

@@ -1,0 +1,289 @@
+"""Every order read right (issue 19, items 3 to 6): orders after other words on a
+line, a hand named without a card, unknown words beside a player's name, other
+languages' order words, a standing order beside a play.
+
+Each example is a fresh one of its class, not only the case the issue met.
+"""
+
+from __future__ import annotations
+
+import pytest
+from builders import B, G, H, K, P, S, X, deck
+
+from pbem.cards import Card
+from pbem.engine import Game, first_player, shuffled_deck
+from pbem.orders import ACCEPTED, COMPLETED, REJECTED, check_order, one_order_per_hand, parse_orders
+
+FOUR = ["Greta", "Hugo", "Ines", "Jonas"]
+
+
+def game4(number: int, held: dict[int, Card], draw: Card) -> Game:
+    """A 4-player game; in hand ``number`` seat s holds held[s], the first player draws ``draw``."""
+    decks = {n: shuffled_deck("reading", n, 4) for n in range(1, 14)}
+    decks[number] = deck(4, number, held, draw)
+    return Game.new(4, decks)
+
+
+def active(number: int, players=FOUR) -> str:
+    return players[first_player(number, len(players))]
+
+
+def read(text: str, game: Game, me: str, players=FOUR):
+    """What one message's text gives: the checked orders, one per hand (RULES 3)."""
+    parsed = parse_orders(text, players, me)
+    return one_order_per_hand([check_order(w, game, players, me) for w in parsed.orders])
+
+
+def canonical(checked) -> list[tuple[str, str]]:
+    return [(c.status, c.written.canonical()) for c in checked]
+
+
+# -- item 3: an order after other words on the same line ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("Oops typo. H4 prince hugo", "Hand 4: Prince on Hugo"),
+        ("Sorry! H4 King on Ines", "Hand 4: King on Ines"),
+        ("My mistake, sorry. Hand 4: Guard on Greta, guess Baron", "Hand 4: Guard on Greta, guess Baron"),
+        ("Correction: H4 Prince on Greta", "Hand 4: Prince on Greta"),
+        ("Wait... hand 4 - King on Hugo", "Hand 4: King on Hugo"),
+        ("Ugh, wrong one?! H4: Guard Hugo Baron", "Hand 4: Guard on Hugo, guess Baron"),
+    ],
+)
+def test_an_order_after_a_sentence_on_the_same_line_is_read(line, expected):
+    me = active(4)
+    game = game4(4, {3: G, 0: B, 1: H, 2: X}, draw=P)
+    game.hand(4).cards[3] = [G, P]
+    if "King" in expected:
+        game.hand(4).cards[3] = [K, G]
+    parsed = parse_orders(line, FOUR, me)
+    assert [o.canonical() for o in parsed.orders] == [expected]
+    (checked,) = read(line, game, me)
+    assert checked.status == ACCEPTED, checked
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I think hand 4 is lost anyway.",
+        "Thanks. Hand 4 looks bad for me.",
+        "Good game so far! Hand 4 was fun.",
+        "Question: H4 is my turn, right?",
+        "By the way. Hand 4 then, whatever you say",
+    ],
+)
+def test_prose_that_mentions_a_hand_is_no_order(line):
+    parsed = parse_orders(line, FOUR, active(4))
+    assert parsed.orders == [] or all(o.card is None for o in parsed.orders), parsed
+    # and nothing in the middle of a line is taken for an order without a card after the hand
+    assert not [o for o in parsed.orders if o.card is not None]
+
+
+def test_two_orders_on_one_line_split_at_the_sentence_end():
+    parsed = parse_orders("Hand 1: Guard on Hugo, guess Baron. Hand 5: Prince on Ines", FOUR, "Greta")
+    assert [o.canonical() for o in parsed.orders] == [
+        "Hand 1: Guard on Hugo, guess Baron",
+        "Hand 5: Prince on Ines",
+    ]
+
+
+# -- item 4: a hand named without a card never blocks the real order -------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 4 still random?? I meant\nH4 Prince on Hugo",
+        "Hand 4: hmm, let me think\nHand 4: Prince on Hugo",
+        "H4 ...\nH4 Prince Hugo",
+        "Hand 4 - see below\n\nHand 4: Prince on Hugo\nthanks",
+    ],
+)
+def test_a_hand_named_without_a_card_does_not_block_the_order_that_follows(text):
+    me = active(4)
+    game = game4(4, {3: G, 0: B, 1: H, 2: X}, draw=P)
+    checked = read(text, game, me)
+    assert canonical(checked) == [(ACCEPTED, "Hand 4: Prince on Hugo")]
+
+
+def test_a_rejected_line_never_blocks_a_valid_one():
+    me = active(4)
+    game = game4(4, {3: G, 0: B, 1: H, 2: X}, draw=P)
+    checked = read("Hand 4: King on Hugo\nHand 4: Prince on Hugo", game, me)  # no King held
+    statuses = {c.written.canonical(): c.status for c in checked}
+    assert statuses["Hand 4: Prince on Hugo"] == ACCEPTED
+    assert statuses["Hand 4: King on Hugo"] == REJECTED
+    assert "already gives hand 4" not in " ".join(c.reason for c in checked)
+
+
+def test_a_hand_named_without_a_card_alone_is_still_refused_with_a_reason():
+    me = active(4)
+    game = game4(4, {3: G, 0: B, 1: H, 2: X}, draw=P)
+    (checked,) = read("Hand 4: the usual please", game, me)
+    assert checked.status == REJECTED and "no card named for hand 4" in checked.reason
+
+
+def test_the_first_valid_order_still_stands_against_a_later_different_one():
+    me = active(4)
+    game = game4(4, {3: G, 0: B, 1: H, 2: X}, draw=P)
+    checked = read("Hand 4: Prince on Hugo\nHand 4: Guard on Ines, guess Baron", game, me)
+    assert checked[0].status == ACCEPTED
+    assert checked[1].status == REJECTED and "already gives hand 4" in checked[1].reason
+
+
+# -- item 5: a named player is never left to chance; other languages' words -------------------------
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("Hand 1: Guard auf Hugo, Tipp Prince", "Hand 1: Guard on Hugo, guess Prince"),
+        ("Hand 1: Guard blah Hugo, guess Prince", "Hand 1: Guard on Hugo, guess Prince"),
+        ("Hand 1: Guard xyz Ines qqq Prince", "Hand 1: Guard on Ines, guess Prince"),
+        ("Hand 1: Guard, zielen Jonas, Prince", "Hand 1: Guard on Jonas, guess Prince"),
+    ],
+)
+def test_an_unknown_word_beside_a_players_name_does_not_hide_the_name(line, expected):
+    me = active(1)
+    game = game4(1, {0: G, 1: B, 2: P, 3: H}, draw=S)
+    game.hand(1).cards[0] = [G, S]
+    parsed = parse_orders(line, FOUR, me)
+    assert [o.canonical() for o in parsed.orders] == [expected]
+    (checked,) = read(line, game, me)
+    assert checked.status == ACCEPTED and not checked.random_target, checked
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        # German (Pegasus: Wächterin, Priester, Baron, Zofe, Prinz, König, Gräfin, Prinzessin)
+        ("Hand 1: Wächterin auf Hugo, tippe Prinz", "Hand 1: Guard on Hugo, guess Prince"),
+        ("Hand 1: Ich spiele die Wächterin gegen Ines und rate König", "Hand 1: Guard on Ines, guess King"),
+        ("Hand 1: Priester auf Jonas", "Hand 1: Spy on Jonas"),
+        # French (Filosofia: Garde, Prêtre, Baron, Servante, Prince, Roi, Comtesse, Princesse)
+        ("Hand 1: Garde sur Hugo, devine Comtesse", "Hand 1: Guard on Hugo, guess Countess"),
+        ("Hand 1: je joue le Prêtre sur Ines", "Hand 1: Spy on Ines"),
+        # Spanish
+        ("Hand 1: Guardia sobre Jonas, adivino Princesa", "Hand 1: Guard on Jonas, guess Princess"),
+        ("Hand 1: juego el Sacerdote contra Hugo", "Hand 1: Spy on Hugo"),
+        # Italian (Guardia, Prete, Barone, Ancella, Principe, Re, Contessa, Principessa)
+        ("Hand 1: Guardia su Ines, indovino Barone", "Hand 1: Guard on Ines, guess Baron"),
+        ("Hand 1: gioco il Prete su Jonas", "Hand 1: Spy on Jonas"),
+        # Dutch
+        ("Hand 1: Wachter op Hugo, raad Koning", "Hand 1: Guard on Hugo, guess King"),
+        ("Hand 1: speel de Priester op Ines", "Hand 1: Spy on Ines"),
+        # Portuguese (Guarda, Padre, Barão, Aia, Príncipe, Rei, Condessa, Princesa)
+        ("Hand 1: Guarda em Jonas, palpite Condessa", "Hand 1: Guard on Jonas, guess Countess"),
+        ("Hand 1: jogo o Padre no Hugo", "Hand 1: Spy on Hugo"),
+    ],
+)
+def test_order_words_of_other_languages(line, expected):
+    me = active(1)
+    game = game4(1, {0: G, 1: B, 2: P, 3: H}, draw=S)
+    parsed = parse_orders(line, FOUR, me)
+    assert [o.canonical() for o in parsed.orders] == [expected]
+    (checked,) = read(line, game, me)
+    assert checked.status == ACCEPTED and not checked.random_target, checked
+
+
+@pytest.mark.parametrize(
+    "word, card",
+    [
+        ("Zofe", H),
+        ("Servante", H),
+        ("Doncella", H),
+        ("Ancella", H),
+        ("Prinz", P),
+        ("Príncipe", P),
+        ("Prins", P),
+        ("Roi", K),
+        ("Rey", K),
+        ("Rei", K),
+        ("Gräfin", Card.COUNTESS),
+        ("Prinzessin", X),
+        ("Principessa", X),
+        ("Prinses", X),
+        ("Barão", B),
+    ],
+)
+def test_card_names_of_other_editions(word, card):
+    (order,) = parse_orders(f"Hand 2: {word}", FOUR, "Hugo").orders
+    assert order.card == card
+
+
+def test_a_word_of_another_language_is_no_prefix_of_a_player():
+    players = ["Ophelia", "Surya", "Auguste", "Emil"]
+    (order,) = parse_orders("Hand 1: Guard op Emil, raad Prince", players, "Ophelia").orders
+    assert order.target == "Emil"
+    (order,) = parse_orders("Hand 1: Garde sur Emil, devine Prince", players, "Ophelia").orders
+    assert order.target == "Emil"
+    (order,) = parse_orders("Hand 1: Guard auf Emil, Tipp Prince", players, "Ophelia").orders
+    assert order.target == "Emil"
+
+
+def test_a_misspelt_name_alone_is_still_completed_with_a_suggestion():
+    me = active(1)
+    game = game4(1, {0: G, 1: B, 2: P, 3: H}, draw=S)
+    (checked,) = read("Hand 1: Guard on Inez, guess Prince", game, me)
+    assert checked.status == COMPLETED and "did you mean Ines" in checked.reason
+
+
+# -- item 6: a standing order and a play are different slots -----------------------------------------
+
+SIX = ["Bruno", "Carla", "Dario", "Elke", "Frida", "Gunnar"]
+
+
+def premium_game() -> Game:
+    game = Game.new(6, {n: shuffled_deck("reading", n, 6) for n in range(1, 14)})
+    game.hand(1).cards[0] = [G, H]  # Bruno plays first in hand 1
+    return game
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 1: if Bishop, discard\nHand 1: Guard on Carla, guess 3",
+        "Hand 1: Guard on Carla, guess 3\nHand 1: if Bishop, discard",
+        "Hand 1: if the Bishop comes, discard; Hand 1: Guard on Carla, guess 3",
+    ],
+)
+def test_a_standing_order_beside_a_play_in_one_message(text):
+    game = premium_game()
+    checked = read(text, game, "Bruno", SIX)
+    assert sorted(canonical(checked)) == sorted(
+        [(ACCEPTED, "Hand 1: if Bishop, discard"), (ACCEPTED, "Hand 1: Guard on Carla, guess 3")]
+    )
+
+
+def test_two_different_standing_orders_for_one_hand_still_conflict():
+    game = premium_game()
+    checked = read("Hand 1: if Bishop, discard\nHand 1: if Bishop, keep", game, "Bruno", SIX)
+    assert checked[0].status == ACCEPTED
+    assert checked[1].status == REJECTED and "already gives hand 1" in checked[1].reason
+
+
+# -- the data of other languages ---------------------------------------------------------------------
+
+
+def test_every_edition_name_names_its_card_with_or_without_accents():
+    from pbem.cards import EDITION_NAMES, NAMES, card_named, fold
+
+    for lang, names in EDITION_NAMES.items():
+        for name, card in names.items():
+            assert NAMES[fold(name)] == card, (lang, name)
+            assert card_named(name.title()) == card, (lang, name)
+            assert card in Card.__members__.values() and card.rank <= 8, (lang, name)  # classic cards only
+
+
+def test_a_player_may_not_be_named_like_a_card_of_another_edition():
+    from pbem.config import ConfigError, parse_config
+
+    for name in ("Rey", "Prinz", "König", "Konig"):
+        text = (
+            "players:\n  - {name: Ana, email: ana@example.org}\n"
+            f"  - {{name: {name}, email: x@example.org}}\n  - {{name: Lu, email: lu@example.org}}\n"
+        )
+        with pytest.raises(ConfigError, match="would be read as a card"):
+            parse_config(text)
