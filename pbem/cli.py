@@ -475,7 +475,8 @@ def send(
             bars[0].update(1)
 
     try:
-        report = send_all(campaign, list(drafts), progress, resend_uncertain=resend)
+        # Names picked here (all but the held), not typed: a rollback may withdraw some meanwhile.
+        report = send_all(campaign, list(drafts), progress, resend_uncertain=resend, missing_ok=bool(held))
     except SendError as e:
         uncertain = sorted(e.summary.uncertain) if e.summary else []
         raise PbemError(
