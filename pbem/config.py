@@ -96,7 +96,37 @@ def parse_config(text: str, where: str = CAMPAIGN_FILE) -> CampaignConfig:
         at = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         raise ConfigError(f"{where}: not valid YAML{at}: {problem}") from None
+    except ValueError as e:  # a value YAML parses but Python refuses to build
+        if "digits" in str(e):
+            raise ConfigError(f"{where}: a number of more than 4,300 digits; no setting needs one") from None
+        raise ConfigError(f"{where}: a value that cannot be read ({e})") from None
+    except RecursionError:
+        raise ConfigError(f"{where}: nested too deeply to be a campaign file") from None
+    _check_shape(data, where)
     return config_from_data(data, where)
+
+
+#: Bounds on what campaign.yaml may hold: a few hundred values make a campaign; a file
+#: that builds millions (YAML aliases of aliases, "billion laughs") or nests hundreds
+#: deep is not one, and would make every command that walks it hang.
+MAX_VALUES = 100_000
+MAX_DEPTH = 20
+
+
+def _check_shape(data: Any, where: str) -> None:
+    count = 0
+    stack = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        count += 1
+        if count > MAX_VALUES:
+            raise ConfigError(f"{where}: more than {MAX_VALUES:,} values; a campaign file is far smaller")
+        if depth > MAX_DEPTH:
+            raise ConfigError(f"{where}: nested more than {MAX_DEPTH} deep; a campaign file is not")
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for kv in value.items() for v in kv)
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
 
 
 def config_from_data(data: Any, where: str = CAMPAIGN_FILE) -> CampaignConfig:
@@ -129,6 +159,8 @@ def config_from_data(data: Any, where: str = CAMPAIGN_FILE) -> CampaignConfig:
         raise fail("require_code", "must be true or false")
     if "site" in data:
         _site(data["site"], fail)
+    if isinstance(data.get("mail"), dict):
+        _mail(data["mail"], fail)
     known = {"title", "gm", "players", "seed", "decks", "require_code"}
     extra = {k: v for k, v in data.items() if k not in known}
     return CampaignConfig(tuple(players), title.strip(), gm, seed, decks, require_code, extra)
@@ -328,6 +360,81 @@ def _site(value: Any, fail) -> None:
             f"a folder, relative to the campaign folder or absolute (e.g. site or "
             f"/var/www/game7), not {out!r}",
         )
+
+
+def _number(value: Any, low: float, high: float, whole: bool = False) -> bool:
+    """Whether ``value`` is a number from ``low`` to ``high`` (a whole one with ``whole``);
+    NaN and infinities are not."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or (whole and not isinstance(value, int))
+    ):
+        return False
+    return low <= value <= high  # False for NaN
+
+
+def _one_line(value: Any, limit: int = 200) -> bool:
+    return isinstance(value, str) and bool(value.strip()) and len(value) <= limit and value.isprintable()
+
+
+def _mail(mail: dict, fail) -> None:
+    """The values of the ``mail:`` section that are numbers, folders and switches
+    (:mod:`pbem.postoffice` reads the rest: hosts, ports, passwords), checked once
+    here so that no command meets one it cannot use (``timeout: soon``,
+    ``max_connections: 0``, a folder filed into itself)."""
+    for key in ("auto_ack",):
+        if key in mail and not isinstance(mail[key], bool):
+            raise fail(f"mail.{key}", "must be true or false")
+    if "auto_send" in mail and mail["auto_send"] is not None:
+        kinds = mail["auto_send"]
+        if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
+            raise fail(
+                "mail.auto_send", f"a list of kinds such as [ack, reminder, report], not {kinds!r:.80}"
+            )
+    if "acks_per_hour" in mail and not _number(mail["acks_per_hour"], 1, 10_000, whole=True):
+        raise fail(
+            "mail.acks_per_hour",
+            f"a whole number, at least 1 (the acknowledgements one player may get in an hour), "
+            f"not {mail['acks_per_hour']!r:.80}",
+        )
+    for name in ("smtp", "imap"):
+        section = mail.get(name)
+        if not isinstance(section, dict):
+            continue  # pbem.postoffice says what is wrong with it
+        where = f"mail.{name}"
+        if "timeout" in section and not _number(section["timeout"], 1, 3600):
+            raise fail(
+                f"{where}.timeout",
+                f"a number of seconds from 1 to 3600 (how long to wait for the server), "
+                f"not {section['timeout']!r:.80}",
+            )
+        if "max_connections" in section and not _number(section["max_connections"], 1, 64, whole=True):
+            raise fail(
+                f"{where}.max_connections",
+                f"a whole number from 1 to 64 (connections at once), not {section['max_connections']!r:.80}",
+            )
+    imap = mail.get("imap")
+    if isinstance(imap, dict):
+        folders = {}
+        for key, default in (("folder", "INBOX"), ("processed_folder", "pbem-processed")):
+            value = imap.get(key, default)
+            if not _one_line(value):
+                raise fail(
+                    f"mail.imap.{key}", f"the name of a mail folder (one line of text), not {value!r:.80}"
+                )
+            folders[key] = value.strip()
+        if _folder_key(folders["folder"]) == _folder_key(folders["processed_folder"]):
+            raise fail(
+                "mail.imap.processed_folder",
+                f"must differ from folder ({folders['folder']!r}): the messages read are moved "
+                f"from folder to processed_folder",
+            )
+
+
+def _folder_key(name: str) -> str:
+    """A folder name as servers compare them (INBOX is the same in any case)."""
+    return "INBOX" if name.upper() == "INBOX" else name
 
 
 #: Where ``pbem site`` writes when neither --out nor ``site: out:`` says.

@@ -46,6 +46,13 @@ CLOCK_SLACK = timedelta(minutes=10)  # clocks of two machines (or NTP steps) dis
 LATE_MAIL_GRACE = timedelta(hours=1)
 
 
+#: The longest a reminder may come before its deadline: the longest turn (60 days).
+MAX_REMIND_HOURS = 60 * 24
+#: The years a deadline may fall in: a year 1 (or 9999) is a typing slip, and
+#: the arithmetic of time zones overflows at the ends of the calendar.
+YEARS = (1970, 9000)
+
+
 @dataclass(frozen=True)
 class Schedule:
     zone: Any  # a ZoneInfo
@@ -68,10 +75,22 @@ def parse_schedule(data: Any) -> Schedule | None:
         raise ConfigError(f"{where}.every_days: a whole number of days from 1 to 60, not {every!r}")
     at = _clock(data.get("at", "20:00"), f"{where}.at")
     remind = data.get("remind_hours", 24)
-    if isinstance(remind, bool) or not isinstance(remind, (int, float)) or remind < 0:
-        raise ConfigError(f"{where}.remind_hours: a number of hours, not {remind!r}")
+    if (
+        isinstance(remind, bool)
+        or not isinstance(remind, (int, float))
+        or not 0 <= remind <= MAX_REMIND_HOURS
+    ):
+        raise ConfigError(  # (NaN fails the comparison too)
+            f"{where}.remind_hours: a number of hours from 0 to {MAX_REMIND_HOURS} before the "
+            f"deadline, not {remind!r:.40}"
+        )
     turns: dict[int, datetime] = {}
-    for key, value in (data.get("turns") or {}).items():
+    given = data.get("turns") or {}
+    if not isinstance(given, dict):
+        raise ConfigError(
+            f'{where}.turns: a mapping of turn numbers to deadlines, like {{1: "2026-12-01 20:00"}}'
+        )
+    for key, value in given.items():
         if isinstance(key, bool) or not isinstance(key, int) or key < 1:
             raise ConfigError(f"{where}.turns: keys are turn numbers, not {key!r}")
         turns[key] = parse_when(str(value), zone, now=None, where=f"{where}.turns.{key}")
@@ -140,7 +159,13 @@ def parse_when(text: str, zone, now: datetime | None, where: str = "deadline") -
             raise ConfigError(f"{where}: a relative time ({text}) needs a clock")
         amount = float(relative[1])
         unit = {"d": "days", "h": "hours", "m": "minutes"}[relative[2].lower()]
-        return now.astimezone(UTC) + timedelta(**{unit: amount})
+        try:
+            moment = now.astimezone(UTC) + timedelta(**{unit: amount})
+        except OverflowError:
+            moment = None
+        if moment is None or moment.year > YEARS[1]:
+            raise ConfigError(f"{where}: {text} is too far in time to be a deadline")
+        return moment
     try:
         moment = datetime.fromisoformat(text.replace(" ", "T", 1) if "T" not in text else text)
     except ValueError:
@@ -148,9 +173,16 @@ def parse_when(text: str, zone, now: datetime | None, where: str = "deadline") -
             f'{where}: {text!r} is not a time; write "2026-12-01 20:00" '
             f"(campaign time zone), an ISO time with offset, or +2d / +36h"
         ) from None
-    if moment.tzinfo is None:
-        return at_local(moment.date(), moment.time(), zone)
-    return moment.astimezone(UTC)
+    if not YEARS[0] <= moment.year <= YEARS[1]:
+        raise ConfigError(
+            f"{where}: {text!r:.60} is not a deadline of this game: the year must be a real one"
+        )
+    try:
+        if moment.tzinfo is None:
+            return at_local(moment.date(), moment.time(), zone)
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise ConfigError(f"{where}: {text!r:.60} is too far in time to be a deadline") from None
 
 
 def describe(moment: datetime, zone) -> str:

@@ -2,9 +2,9 @@
 
 For each message, in this order:
 
-1. the bytes are kept as they came, in ``mail/received/`` (even a stranger's,
-   even an unreadable one); a message already seen (same Message-ID or same
-   bytes) is recorded once;
+1. the bytes are kept as they came, in ``mail/received/`` under a name of
+   pbem's own (even a stranger's, even an unreadable one); a message already
+   seen (the same bytes: a Message-ID is the sender's word) is recorded once;
 2. :func:`pbem.reader.read_mail` finds the sender, the subject tag, the
    turn and the player's own words;
 3. the sender must be a registered player; the message must be for this
@@ -24,16 +24,21 @@ For each message, in this order:
 
 A batch (``pbem fetch``) holds the campaign lock once and writes in phases:
 the messages first, then the orders and drafts, then the index of messages
-processed. A crash anywhere leaves messages that will simply be read again,
-and reading a message again gives the same orders.
+processed. A crash anywhere leaves messages that will simply be read again;
+a message whose orders were recorded before is answered but not applied again
+(an order recorded since stands), and the acknowledgements a crashed batch
+drafted are indexed by the next one (:meth:`Mailroom._repair_index`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
+import stat
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -51,9 +56,14 @@ if TYPE_CHECKING:  # for the annotations only: the reports load when an acknowle
 
     from .reports import Renderer
 
-# The tool's own mails a reply may repeat (the turn mail under an Outlook header, say); acks
-# are left out: a player who repeats an acknowledged order repeats their own words.
-ANSWERABLE_KINDS = ("private", "public", "reminder")
+# The tool's own mails a reply may repeat (the turn mail under an Outlook header, say): every
+# mail it sends a player.  A reply to an acknowledgement, quoted bare, repeats its echo of the
+# orders; a player who repeats an acknowledged order as their own is still read (the reader
+# keeps a short run of orders for the hands they play).
+ANSWERABLE_KINDS = ("private", "public", "reminder", "ack")
+# Of those, the ones found by the subject's turn as well as by In-Reply-To / References: an
+# acknowledgement is found only when the reply names it.
+TURN_KINDS = ("private", "public", "reminder")
 
 KEYWORD = re.compile(r"^\s*(STATUS|CLEAR|RULES)\s*[.!]?\s*$", re.IGNORECASE | re.MULTILINE)
 
@@ -67,6 +77,7 @@ CODE_MISMATCH = "code mismatch"
 CODE_MISSING = "code missing"
 GAME_OVER = "game over"
 AMBIGUOUS_SENDER = "ambiguous sender"
+NOT_A_FILE = "not a plain file"  # a Maildir entry that is a symlink, a folder...: never read
 REFUSED = {
     UNREADABLE,
     UNKNOWN_SENDER,
@@ -146,6 +157,7 @@ class Mailroom:
         self._ack_limit = acks_per_hour(campaign.config)
         self._book: OrderBook | None = None
         self._pending_index: list[dict] = []
+        self._recorded: set[str] | None = None  # messages whose orders were recorded before
         self._raw_written: list[Path] = []
         self._sent_texts: dict[str, str] = {}  # Message-ID -> text of a mail the tool sent
         self._turn_mails: dict[tuple[str, int], list[str]] | None = None  # (player, turn) -> ids
@@ -159,7 +171,58 @@ class Mailroom:
     def __enter__(self) -> Mailroom:
         self._lock = self.campaign.locked()
         self._lock.__enter__()
+        try:
+            self._repair_index()
+        except BaseException:
+            self._lock.__exit__(None, None, None)
+            raise
         return self
+
+    def _repair_index(self) -> None:
+        """Index again the acknowledgements a killed batch drafted but never indexed.
+
+        A batch writes its drafts, then their lines in the index of Message-IDs
+        (``mail/messages.jsonl``); killed in between, the drafts are there (the
+        messages read again find them and draft nothing new) and the index does not
+        name them. A reply to such an acknowledgement would not be traced to it (over
+        IMAP: not even fetched when its subject lost the tag). So every batch first
+        looks for drafts of its kind, waiting or sent, that the index lacks, and
+        indexes each from its own headers (the lines go with the batch's)."""
+        known = self.outbox.known_ids()
+        indexed = {entry.get("draft") for entry in known.values()}
+        players = None
+        for folder in (self.outbox.folder, self.store.sent_folder):
+            try:
+                names = os.listdir(folder)
+            except FileNotFoundError:
+                continue
+            for name in names:
+                match = _ACK_DRAFT.fullmatch(name)
+                if match is None or name[:-4] in indexed:
+                    continue
+                try:
+                    with open(folder / name, "rb") as f:
+                        head = f.read(8192)
+                except OSError:
+                    continue
+                message_id = _message_id(head)
+                if message_id is None or message_id in known:
+                    continue
+                if players is None:
+                    players = self.campaign.position().players
+                seat = int(match["seat"]) - 1
+                to = _bare_address(head, "to")
+                self.outbox.index(
+                    {
+                        "message_id": message_id,
+                        "draft": name[:-4],
+                        "kind": "ack",
+                        "turn": int(match["turn"]),
+                        "to": to,
+                        "player": players[seat] if 0 <= seat < len(players) else None,
+                    }
+                )
+                indexed.add(name[:-4])
 
     def __exit__(self, *exc) -> None:
         try:
@@ -185,7 +248,9 @@ class Mailroom:
             self._book.save()
         if self._pending_index:
             index = self.store.received_index
-            with open(index, "a", encoding="utf-8") as f:
+            # errors="replace": no text of a message, however odd, can stop the index
+            # being written once its orders are saved (the batch would be read again).
+            with open(index, "a", encoding="utf-8", errors="replace") as f:
                 for entry in self._pending_index:
                     f.write(json.dumps(entry, ensure_ascii=False) + "\n")
                 f.flush()
@@ -196,11 +261,15 @@ class Mailroom:
     # -- one message -------------------------------------------------------------------------------
     def receive(self, raw: bytes, source: str = "file", path: Path | None = None) -> Outcome:
         """Receive one message; ``path``, when the message is a file already
-        (a Maildir), lets it be kept by a hard link instead of a copy."""
+        (a Maildir), lets it be kept by a hard link instead of a copy.
+
+        A message is the same as one read before when its bytes are: a Message-ID is
+        the sender's word, and a stranger who used a player's (next) Message-ID first
+        must not make the player's own message pass for a copy of theirs."""
         sha = hashlib.sha256(raw).hexdigest()
         message_id = _message_id(raw)
         index = self._load_index()
-        seen = index.get("sha:" + sha) or (message_id and index.get("id:" + message_id))
+        seen = index.get("sha:" + sha)
         relative = str(RECEIVED / f"{sha[:20]}.eml")
         if seen:
             return Outcome(seen, DUPLICATE, "this message was read before; nothing changed")
@@ -210,7 +279,7 @@ class Mailroom:
             "file": relative,
             "sha256": sha,
             "message_id": message_id,
-            "source": source,
+            "source": _printable(source),
             "received": self.campaign.now().isoformat(timespec="seconds"),
             "sender": outcome.sender,
             "player": outcome.player,
@@ -222,8 +291,6 @@ class Mailroom:
             entry["ack_held"] = True
         self._pending_index.append(entry)
         index["sha:" + sha] = relative
-        if message_id:
-            index["id:" + message_id] = relative
         return outcome
 
     def _keep(self, relative: str, raw: bytes, source: Path | None = None) -> None:
@@ -235,9 +302,12 @@ class Mailroom:
             self._received_folder_made = True
         if source is not None:
             try:
-                os.link(source, path)  # the same bytes, no copy (creating files is slow)
-                self._raw_written.append(path)
-                return
+                os.link(source, path, follow_symlinks=False)  # the same bytes, no copy
+                info = os.lstat(path)
+                if stat.S_ISREG(info.st_mode) and info.st_size == len(raw):
+                    self._raw_written.append(path)
+                    return
+                path.unlink()  # swapped for a symlink or another file meanwhile: a copy of ours
             except OSError:
                 pass  # another file system, or no hard links: copy
         write_atomic(path, raw, durable=False)  # synced with the batch, in flush()
@@ -247,12 +317,18 @@ class Mailroom:
         if self._index is None:
             self._index = {}
             for entry in received_entries(self.campaign):  # a torn last line: that message is read again
-                self._index["sha:" + entry["sha256"]] = entry["file"]
-                if entry.get("message_id"):
-                    self._index["id:" + entry["message_id"]] = entry["file"]
+                if not isinstance(entry, dict) or not isinstance(entry.get("sha256"), str):
+                    continue  # not a line pbem wrote
+                self._index["sha:" + entry["sha256"]] = entry.get("file", "")
                 if entry.get("ack") and not entry.get("ack_held") and entry.get("player"):
                     self._acks_sent.setdefault(entry["player"], []).append(_moment(entry.get("received")))
         return self._index
+
+    def _recorded_sources(self) -> set[str]:
+        """The kept messages whose orders are on record already (read once a batch)."""
+        if self._recorded is None:
+            self._recorded = self.store.received_sources()
+        return self._recorded
 
     def _book_for_batch(self) -> OrderBook:
         if self._book is None:
@@ -320,7 +396,7 @@ class Mailroom:
             and thread.get("kind") in ("private", "public", "ack", "reminder")
         ):
             turn = thread.get("turn")
-        mail = mail.answering(self._answered_texts(mail, player, turn))
+        mail = mail.answering(self._answered_texts(mail, player, turn), _playing(position, player))
         outcome = Outcome(relative, RECORDED, "", sender, player)
         code_problem = self._check_code(mail.full_text, player, position.seed)
         if code_problem:
@@ -333,9 +409,12 @@ class Mailroom:
             return outcome
         book = self._book_for_batch()
         outcome.keywords = [k.upper() for k in KEYWORD.findall(mail.own_text)]
-        if "CLEAR" in outcome.keywords:
+        # Read again after a crash (its index line lost): what it asked was recorded the
+        # first time, and may have been replaced since; it is answered, never applied again.
+        again = relative in self._recorded_sources()
+        if "CLEAR" in outcome.keywords and not again:
             book.clear(player, source=relative)
-        outcome.receipt = book.submit(player, mail.own_text, source=relative, turn=turn)
+        outcome.receipt = book.submit(player, mail.own_text, source=relative, turn=turn, record=not again)
         if not outcome.receipt.checked and not outcome.keywords:
             outcome.detail = "no order could be read in this message"
         hidden = next((note for note in mail.defects if note.startswith(HIDDEN_TEXT_NOTE)), None)
@@ -358,7 +437,7 @@ class Mailroom:
             if self._turn_mails is None:
                 self._turn_mails = {}
                 for message_id, entry in known.items():
-                    if entry.get("kind") in ANSWERABLE_KINDS and isinstance(entry.get("turn"), int):
+                    if entry.get("kind") in TURN_KINDS and isinstance(entry.get("turn"), int):
                         key = (entry.get("player") or "", entry["turn"])
                         self._turn_mails.setdefault(key, []).append(message_id)
             ids += self._turn_mails.get((player, turn), [])
@@ -439,7 +518,7 @@ class Mailroom:
         """Draft the acknowledgement of one message; returns its draft id.
         ``answered_turn``: the turn whose mail the player answered, when known."""
         from .reader.notes import HIDDEN_TEXT_NOTE
-        from .reports import card_reference
+        from .reports import deck_reference
 
         campaign = self.campaign
         config = campaign.config
@@ -487,7 +566,7 @@ class Mailroom:
             "other_lines": other_lines,
             "code": order_code(position.seed, player),
             "answered_turn": answered_turn,
-            "reference": card_reference() if "RULES" in outcome.keywords else [],
+            "reference": deck_reference(game.players) if "RULES" in outcome.keywords else [],
             "hidden_text": mail is not None and any(n.startswith(HIDDEN_TEXT_NOTE) for n in mail.defects),
         }
         # the plays open in the hands still missing (examples from the cards held), and their words
@@ -592,6 +671,16 @@ class Mailroom:
         return False, min(recent) + timedelta(hours=1)
 
 
+def _playing(position, player: str) -> set[int]:
+    """The hands where the player must play now (active, still in, the hand not over)."""
+    seat = position.players.index(player)
+    return {
+        hand.number
+        for hand in position.game.hands
+        if not hand.ended and hand.active == seat and hand.alive[seat]
+    }
+
+
 def _as_player_reads(receipt: Receipt, codes: dict[str, str]) -> Receipt:
     """The receipt as the acknowledgement may echo it: the orders in the tool's
     words, no line that was not an order (they are counted instead), no order
@@ -640,6 +729,17 @@ def _without_names(reason: str) -> str:
     return reason if reason.endswith(".") else reason + "."
 
 
+def _printable(text: str, limit: int = 200) -> str:
+    """A name that came from outside (a Maildir file's) as text that can be written and
+    shown anywhere: bytes that are not UTF-8 as ``\\xNN``, control characters as ``?``."""
+    try:
+        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "replace").decode("utf-8")
+    text = "".join("?" if unicodedata.category(c) in ("Cc", "Cs") else c for c in text)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _moment(text: str | None) -> datetime:
     """A time of the index (UTC when it names no zone)."""
     if text is None:
@@ -670,6 +770,17 @@ def _message_id(raw: bytes) -> str | None:
     return match.group(1).decode("ascii", "replace") if match else None
 
 
+# The file of an acknowledgement's draft (see Mailroom._ack).
+_ACK_DRAFT = re.compile(r"ack-t(?P<turn>\d{3,})-seat(?P<seat>\d+)-[0-9a-f]{12}\.eml")
+
+
+def _bare_address(raw: bytes, header: str) -> str:
+    """The address of a header of the tool's own draft (``Name <addr>``)."""
+    head = raw.split(b"\r\n\r\n", 1)[0]
+    match = re.search(rb"(?im)^" + header.encode() + rb":[^\r\n]*<([^<>\s]+)>", head)
+    return match.group(1).decode("ascii", "replace") if match else ""
+
+
 def _bare_sender(raw: bytes) -> str:
     """The From address of a message the reader could not read, if any."""
     from email.utils import parseaddr
@@ -693,20 +804,71 @@ def receive_file(campaign: Campaign, path: Path) -> Outcome:
 
 def fetch_maildir(campaign: Campaign, maildir: Path | None = None) -> list[Outcome]:
     """``pbem fetch`` without a ``mail:`` section: read every new message of the
-    campaign's Maildir (``mail/inbox``), then file it under ``cur/`` as seen."""
+    campaign's Maildir (``mail/inbox``), then file it under ``cur/`` as seen.
+
+    A file's name is the sender's data (or their mail system's): it is never
+    trusted, written or used but to find the file; the message is kept under a
+    name of pbem's own. Only plain files are read: a symlink (to /etc/passwd, say),
+    a folder or a pipe in ``new/`` is refused with a note, never followed nor kept,
+    and moved to ``cur/`` so that it is not refused again on every fetch."""
     maildir = Path(maildir) if maildir else campaign.store.inbox
     for sub in ("new", "cur", "tmp"):
         (maildir / sub).mkdir(parents=True, exist_ok=True)
     outcomes = []
     with Mailroom(campaign) as room:
         # Listed under the lock: a fetch that waited for another finds only what is left.
-        new = sorted((maildir / "new").iterdir(), key=lambda p: (p.stat().st_mtime, p.name))
+        entries = []
+        for path in (maildir / "new").iterdir():
+            try:
+                entries.append((path.lstat(), path))
+            except FileNotFoundError:
+                continue  # gone meanwhile (another mail client)
+        new = [path for info, path in sorted(entries, key=lambda e: (e[0].st_mtime, e[1].name))]
+        refused = set()
         for path in new:
-            outcomes.append(room.receive(path.read_bytes(), source=f"maildir:{path.name}", path=path))
+            raw = _plain_file(path)
+            if raw is None:
+                outcomes.append(_not_a_file(maildir, path))
+                refused.add(path)
+                continue
+            outcomes.append(room.receive(raw, source=f"maildir:{path.name}", path=path))
         room.flush()
         for path in new:  # only once the batch is durable, and before the lock goes
-            os.replace(path, maildir / "cur" / (path.name + ("" if ":2," in path.name else ":2,S")))
+            # (a folder that cannot be moved is refused again next time, no worse)
+            with contextlib.suppress(OSError if path in refused else FileNotFoundError):
+                os.replace(path, maildir / "cur" / (path.name + ("" if ":2," in path.name else ":2,S")))
     return outcomes
+
+
+def _plain_file(path: Path) -> bytes | None:
+    """The bytes of ``path`` if it is a plain file, read without following a symlink
+    (nor waiting on a pipe); else None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None  # a symlink (ELOOP), a socket, gone, unreadable
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read()
+    finally:
+        os.close(fd)
+
+
+def _not_a_file(maildir: Path, path: Path) -> Outcome:
+    """The note for an entry of the Maildir that is not a plain file."""
+    try:
+        mode = path.lstat().st_mode
+        kind = "a symlink" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode) else "not a file"
+    except OSError:
+        kind = "unreadable"
+    shown = _printable(str(path.relative_to(maildir.parent)) if maildir.parent in path.parents else path.name)
+    return Outcome(
+        shown,
+        NOT_A_FILE,
+        f"{kind} in the Maildir: never followed nor kept; moved to cur/ unread",
+    )
 
 
 def fetch_imap(campaign: Campaign) -> list[Outcome]:
@@ -718,19 +880,18 @@ def fetch_imap(campaign: Campaign) -> list[Outcome]:
     from .transport.imap import fetch_new as fetch_from_server
 
     settings = imap_settings(campaign.config)
-    known = Outbox(campaign.folder).known_ids()
     name = campaign.name.casefold()
-
-    def belongs(headers) -> bool:
-        tag = _tag_of(str(headers.get("Subject", "")))
-        if tag is not None and tag.casefold() == name:
-            return True
-        ids = " ".join(str(headers.get(h, "")) for h in ("In-Reply-To", "References"))
-        return any(i in known for i in ids.split())
-
     outcomes: list[Outcome] = []
     ledger = FetchLedger(campaign.store.imap_ledger)
     with Mailroom(campaign) as room:
+        known = room.outbox.known_ids()  # the index repaired by the room (a killed batch's acks)
+
+        def belongs(headers) -> bool:
+            tag = _tag_of(str(headers.get("Subject", "")))
+            if tag is not None and tag.casefold() == name:
+                return True
+            ids = " ".join(str(headers.get(h, "")) for h in ("In-Reply-To", "References"))
+            return any(i in known for i in ids.split())
 
         def deliver(raw: bytes) -> None:
             outcomes.append(room.receive(raw, source="imap"))
@@ -787,11 +948,13 @@ def received_entries(campaign: Campaign) -> list[dict]:
     if not path.exists():
         return []
     out = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
-            out.append(json.loads(line))
+            entry = json.loads(line)
         except json.JSONDecodeError:
             continue
+        if isinstance(entry, dict):
+            out.append(entry)
     return out
 
 

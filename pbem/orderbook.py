@@ -101,7 +101,12 @@ class OrderBook:
     def player(self, given: str) -> str:
         return self.find_player(given, self.position.players)
 
-    def submit(self, player: str, text: str, source: str = "gm", turn: int | None = None) -> Receipt:
+    def submit(
+        self, player: str, text: str, source: str = "gm", turn: int | None = None, record: bool = True
+    ) -> Receipt:
+        """Check and record the orders of ``text``. ``record=False`` only checks them: a
+        message read again after a crash (its orders were recorded the first time) must not
+        replace what was recorded since; its receipt shows the orders on file."""
         pos = self.position
         name = self.player(player)
         game = pos.game
@@ -123,6 +128,8 @@ class OrderBook:
                 for c in every
                 if id(c) not in kept and c.written.card is None and c.written.standing is None
             ]
+        if not record:
+            return Receipt(name, game.turn, checked, ignored, self.mine(name), self.missing(name))
         mine = self.on_file.setdefault(name, {})
         now = self.clock().isoformat(timespec="seconds")
         for c in checked:

@@ -12,7 +12,9 @@ file of the same name in its own ``templates/`` folder.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -138,14 +140,120 @@ def make_environment(campaign_templates: Path | None = None, html: bool = False)
     return env
 
 
+#: The most text one template may write (a report is some kilobytes; the site's
+#: longest page, the whole game's history, well under a megabyte).
+MAX_OUTPUT = 20_000_000
+#: The longest value one operation of a template may make (``"x" * n``,
+#: ``|center(n)``, ``|replace``...), and the largest number it may pass for a size.
+MAX_VALUE = 10_000_000
+#: The longest a template may take to render, in seconds.
+MAX_SECONDS = 5.0
+_MAX_BITS = 100_000  # the largest number ``**`` may make (30,000 digits)
+# A width or precision in a format ("%10000000000s", "{:>10000000000}").
+_WIDE_FORMAT = re.compile(r"(?:%|:)[^%{}]*?\d{8,}")
+
+
+class TemplateLimit(Exception):
+    """A template went past one of the bounds (:data:`MAX_OUTPUT`, :data:`MAX_VALUE`,
+    :data:`MAX_SECONDS`); the message says which."""
+
+
+#: The most a render may make in all (the sum of the values :func:`_check_size` saw):
+#: a loop of values each under :data:`MAX_VALUE` must not add up to gigabytes.
+MAX_MADE = 20 * MAX_VALUE
+_made = [0]  # made so far by the render under way (renders are one at a time, in one thread)
+
+
+def _check_size(value: Any) -> Any:
+    if isinstance(value, (str, bytes, list, tuple)):
+        size = len(value)
+        if size > MAX_VALUE:
+            raise TemplateLimit(f"it makes a value of {size:,} characters or items (at most {MAX_VALUE:,})")
+        if size > 1000:  # (small values cannot add up to much in a render's few seconds)
+            _made[0] += size
+            if _made[0] > MAX_MADE:
+                raise TemplateLimit(f"it makes more than {MAX_MADE:,} characters in all")
+    return value
+
+
+def _check_number(value: Any) -> None:
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_VALUE:
+        raise TemplateLimit(f"it asks for a size of {value:,} (at most {MAX_VALUE:,})")
+
+
+def _check_format(text: Any) -> None:
+    if isinstance(text, str) and _WIDE_FORMAT.search(text):
+        raise TemplateLimit(f"its format {text[:40]!r} asks for a width of millions of characters")
+
+
+def _bounded_filter(func):
+    """A filter whose size arguments and result are checked (``|center(10**10)``,
+    ``|indent``, ``|replace`` make text from a number). The filter's own marks
+    (``pass_context``...) are kept: :func:`functools.wraps` copies them."""
+    import functools
+
+    first = 2 if getattr(func, "jinja_pass_arg", None) is not None else 1  # (context,) value, ...
+    name = getattr(func, "__name__", "")
+
+    @functools.wraps(func)
+    def bounded(*args: Any, **kwargs: Any) -> Any:
+        for value in (*args[first:], *kwargs.values()):
+            _check_number(value)
+        if name == "do_format" and args:
+            _check_format(args[0])
+        if name == "do_replace" and len(args) >= 4:  # (eval_ctx, text, old, new)
+            _check_replace(args[1], args[2], args[3])
+        return _check_size(func(*args, **kwargs))
+
+    return bounded
+
+
+def _check_replace(text: Any, old: Any, new: Any) -> None:
+    if isinstance(text, str) and isinstance(old, str) and isinstance(new, str) and len(new) > len(old):
+        grows = (text.count(old) if old else len(text) + 1) * (len(new) - len(old))
+        _check_size_of(len(text) + grows)
+
+
+def _check_size_of(size: int) -> None:
+    if size > MAX_VALUE:
+        raise TemplateLimit(f"it makes a value of {size:,} characters or items (at most {MAX_VALUE:,})")
+
+
 @cache
 def _sandbox_class():
-    """Jinja's sandbox, with a quicker road to a plain dict's keys (made once)."""
+    """Jinja's sandbox, with a quicker road to a plain dict's keys, and bounds on
+    what a template may make (made once).
+
+    Jinja's sandbox keeps a template from Python's internals, not from asking for
+    ten gigabytes (``{{ "x" * 10**10 }}``), a number of ten billion digits
+    (``10**10**10``) or an endless loop. So here every operation that makes a value
+    from a number is checked first (``*``, ``**``, ``%``, a call or a filter given a
+    size, ``replace``), every other one after (``+``, ``~``, a call's result): no
+    value grows past :data:`MAX_VALUE`; and a render (:class:`BoundedTemplate`)
+    stops past :data:`MAX_OUTPUT` characters or :data:`MAX_SECONDS` seconds."""
+    from jinja2 import TemplateSyntaxError
+    from jinja2.compiler import CodeGenerator
+    from jinja2.runtime import Macro
     from jinja2.sandbox import SandboxedEnvironment
 
     dict_attributes = frozenset(dir(dict))
 
+    class BoundedCodeGenerator(CodeGenerator):
+        def visit_Concat(self, node, frame) -> None:  # noqa: N802 (Jinja's name)
+            # ``a ~ b``: checked after (each side is bounded already, so the result is too)
+            self.write("environment.checked(")
+            super().visit_Concat(node, frame)
+            self.write(")")
+
     class Sandbox(SandboxedEnvironment):
+        intercepted_binops = frozenset({"*", "**", "%", "+"})
+        code_generator_class = BoundedCodeGenerator
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.template_class = _bounded_template_class()
+            self.filters = {name: _bounded_filter(f) for name, f in self.filters.items()}
+
         def getattr(self, obj: Any, attribute: str) -> Any:
             # ``c.card`` on a dict: the sandbox first tries the attribute, which a
             # plain dict only has when dict itself does, fails (an exception each
@@ -155,7 +263,144 @@ def _sandbox_class():
                 return obj[attribute]
             return super().getattr(obj, attribute)
 
+        @staticmethod
+        def checked(value: Any) -> Any:
+            return _check_size(value)
+
+        def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:
+            if operator == "*":
+                for seq, n in ((left, right), (right, left)):
+                    if isinstance(seq, (str, bytes, list, tuple)) and isinstance(n, int):
+                        _check_size_of(len(seq) * max(n, 0))
+            elif operator == "**" and isinstance(left, int) and isinstance(right, int):
+                if abs(left) > 1 and right > 0 and right * abs(left).bit_length() > _MAX_BITS:
+                    raise TemplateLimit(f"it raises {left} to the power {right}: a number too large to make")
+            elif operator == "%":
+                _check_format(left)
+                for value in right if isinstance(right, tuple) else (right,):
+                    _check_number(value)  # a "*" width
+            return _check_size(super().call_binop(context, operator, left, right))
+
+        def call(__self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's)
+            if type(__obj) is Macro:  # the template's own (safe): most calls, the quick way
+                return _check_size(__context.call(__obj, *args, **kwargs))
+            owner = getattr(__obj, "__self__", None)
+            if isinstance(owner, (str, bytes, list, tuple)):  # "x".center(n), "x".replace(a, b)...
+                for value in (*args, *kwargs.values()):
+                    _check_number(value)
+                if getattr(__obj, "__name__", "") == "replace" and len(args) >= 2:
+                    _check_replace(owner, args[0], args[1])
+            return _check_size(super().call(__context, __obj, *args, **kwargs))
+
+        def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
+            try:
+                return super().compile(source, name, filename, raw, defer_init)
+            except TemplateSyntaxError as e:
+                where = e.filename or e.name or filename or name or "a template"
+                raise TemplateRefused(
+                    f"{where} (line {e.lineno}): not a valid template: {e.message}"
+                ) from None
+
+        def wrap_str_format(self, value: Any) -> Any:
+            _check_format(getattr(value, "__self__", None))  # "{:>10000000000}".format(x)
+            return super().wrap_str_format(value)
+
     return Sandbox
+
+
+@cache
+def _bounded_template_class():
+    """A template whose render stops past :data:`MAX_OUTPUT` characters or
+    :data:`MAX_SECONDS` seconds, and whose every failure is a sentence
+    (:class:`TemplateRefused`) naming the template and its line, never a traceback."""
+    import jinja2
+
+    class BoundedTemplate(jinja2.Template):
+        def render(self, *args: Any, **kwargs: Any) -> str:
+            ctx = self.new_context(dict(*args, **kwargs))
+            _made[0] = 0
+            try:
+                with _time_limit(MAX_SECONDS):
+                    # Each piece is bounded (and what the pieces made in all): they are
+                    # counted once they are all there, at C speed.
+                    pieces = list(self.root_render_func(ctx))
+                    if sum(map(len, pieces)) > MAX_OUTPUT:
+                        raise TemplateLimit(f"it writes more than {MAX_OUTPUT:,} characters")
+            except TemplateRefused:
+                raise
+            except (Exception, RecursionError, MemoryError) as e:
+                raise _refused(self, e) from None
+            return "".join(pieces)
+
+    return BoundedTemplate
+
+
+def _refused(template, e: BaseException) -> TemplateRefused:
+    """What a template that failed did wrong, as a sentence for the GM."""
+    import jinja2.sandbox
+
+    where = template.filename or template.name or "a template"
+    line = _template_line(e, template)
+    at = f" (line {line})" if line else ""
+    if isinstance(e, jinja2.sandbox.SecurityError):
+        why = (
+            f"refused: the template tried something templates may not do ({e}); templates are "
+            f"sandboxed: they only word what they are given"
+        )
+    elif isinstance(e, TemplateLimit):
+        why = f"refused: {e}; templates only word what they are given"
+    elif isinstance(e, TimeoutError):
+        why = f"refused: it took more than {MAX_SECONDS:g} seconds to render"
+    elif isinstance(e, RecursionError):
+        why = "refused: it calls itself without end (a macro that calls itself?)"
+    elif isinstance(e, MemoryError):
+        why = "refused: it needs more memory than there is"
+    elif isinstance(e, jinja2.UndefinedError):
+        why = f"cannot be rendered: {e.message}; check the names it uses against the default template"
+    else:
+        why = f"cannot be rendered: {type(e).__name__}: {str(e)[:200]}"
+    return TemplateRefused(f"{where}{at}: {why}")
+
+
+def _template_line(e: BaseException, template) -> int | None:
+    """The line of ``template`` where ``e`` was raised: the last frame of its
+    compiled code, mapped back to the template's source."""
+    line = None
+    tb = e.__traceback__
+    while tb is not None:
+        if template.filename and tb.tb_frame.f_code.co_filename == template.filename:
+            line = template.get_corresponding_lineno(tb.tb_lineno)
+        tb = tb.tb_next
+    return line
+
+
+@contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Raise TimeoutError in the rendering code after ``seconds`` (a SIGALRM timer,
+    in the main thread where signals are; elsewhere the render is not timed).
+    An earlier timer of the process is kept and set again after."""
+    import signal
+    import threading
+    import time
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expired(signum, frame) -> None:
+        raise TimeoutError("template took too long")
+
+    start = time.monotonic()
+    previous = signal.signal(signal.SIGALRM, expired)
+    before, interval = signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.setitimer(signal.ITIMER_REAL, seconds if not before else min(seconds, before))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if before:  # the earlier timer, less the time spent here (at least a moment)
+            signal.setitimer(signal.ITIMER_REAL, max(before - (time.monotonic() - start), 0.001), interval)
 
 
 def _bytecode_cache(kind: str):
@@ -174,7 +419,8 @@ def _bytecode_cache(kind: str):
 
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     # Not "templates": code compiled outside the sandbox calls functions unchecked.
-    folder = os.path.join(base, "pbem", f"templates-sandboxed-{kind}")
+    # And not "templates-sandboxed": code compiled before the bounds (BoundedCodeGenerator) has none.
+    folder = os.path.join(base, "pbem", f"templates-bounded-{kind}")
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError:
@@ -408,6 +654,12 @@ def card_reference(counts: dict = COUNTS) -> list[dict]:
     ]
 
 
+def deck_reference(players: int) -> list[dict]:
+    """The card reference of the deck a table of ``players`` plays with (RULES 10: the
+    Premium deck from 5 players on)."""
+    return card_reference(PREMIUM_COUNTS if players in PREMIUM_PLAYERS else COUNTS)
+
+
 def _hand_table(table: Table, hand, seat: int, known: list[dict], last_turn: list[dict]) -> dict:
     """What the active player sees of a hand to decide their play: everything
     public (who is in, protected, the discard piles, the pile) and what they
@@ -563,7 +815,7 @@ def private_context(
         "tokens": list(zip(table.players, game.tokens)),
         "to_win": tokens_to_win(len(table.players)),
         "premium": game.players in PREMIUM_PLAYERS,
-        "reference": card_reference(PREMIUM_COUNTS if game.players in PREMIUM_PLAYERS else COUNTS),
+        "reference": deck_reference(game.players),
     }
 
 

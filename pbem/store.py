@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -78,6 +79,10 @@ REFUSED_SEEN = MAIL / "refused-seen.json"  # refused messages the GM has been sh
 REMINDERS = MAIL / "reminders.json"  # deadline reminders sent by `pbem tick`
 TURN_MAIL = "mail"  # in a turn folder: its drafts and their index
 TURN_MAIL_INDEX = f"{TURN_MAIL}/index.jsonl"
+
+# A kept message named as the source of an order (JSON as pbem writes it: not inside a
+# quoted text, where its quotes would be escaped).
+_RECEIVED_SOURCE = re.compile(r'(?<!\\)"source": "(mail/received/[0-9a-f]{20}\.eml)"')
 
 
 def private_report(name: str) -> str:
@@ -461,6 +466,26 @@ class CampaignStore:
                 self.orders_path(turn).with_suffix(".log"),
                 "\n".join(json.dumps(e, ensure_ascii=False) for e in entries),
             )
+
+    def received_sources(self) -> set[str]:
+        """The kept messages (``mail/received/<name>.eml``) whose orders were recorded
+        already, for any turn: named by an order on file or a line of an orders log.
+        A message read again after a crash must not record its orders twice (they
+        would replace what was recorded since)."""
+        folder = self.root / ORDERS
+        try:
+            names = os.listdir(folder)
+        except FileNotFoundError:
+            return set()
+        found: set[str] = set()
+        for name in names:
+            if name.startswith("turn-") and name.endswith((".log", ".json")):
+                try:
+                    text = (folder / name).read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                found.update(_RECEIVED_SOURCE.findall(text))
+        return found
 
     # -- the roster after a replacement -----------------------------------------------------------
     def read_roster(self) -> list[str] | None:

@@ -170,3 +170,22 @@ def test_a_guard_that_finds_nobody_reads_its_guess_before_no_effect():
         "(everyone else still in is protected by the Handmaid): no effect."
     )
     assert "no effect, guessing" not in line
+
+
+def test_rules_by_mail_in_a_premium_game_sends_the_premium_cards(marked, tmp_path):
+    """A player of a Premium game who writes RULES gets the deck they play with."""
+    campaign = Campaign(marked)
+    raw = (
+        b"From: Bruno <bruno@example.org>\r\nTo: gm@example.org\r\n"
+        b"Subject: Re: [mark] Turn 2: your cards and orders\r\nMessage-ID: <rules2@x>\r\n\r\n"
+        b"RULES\r\n"
+    )
+    path = tmp_path / "rules.eml"
+    path.write_bytes(raw)
+    outcome = inbox.receive_file(campaign, path)
+    ack = message_from_bytes((marked / "mail" / "outbox" / f"{outcome.ack}.eml").read_bytes(), policy=default)
+    body = ack.get_content()
+    reference = body.split("The cards (RULES)")[1]
+    for card in ("Assassin", "Jester", "Cardinal", "Bishop", "Sycophant", "Count", "Constable"):
+        assert card in reference, card
+    assert "a number (0, 2 to 9)" in reference

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import email
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from .headers import _all_ids, _first_id, _raw_header, _read_sender, _read_subject, _subject_tag
 from .mime import _collect, _Seen, _Text
 from .notes import _Notes
 from .policy import _POLICY
-from .quotes import drop_sent_words, own_words
+from .quotes import drop_sent_words, own_words_read
 from .text import _tidy_blank_runs
 
 # --------------------------------------------------------------------------------------------
@@ -35,20 +35,26 @@ class ReadMail:
     full_text: str  # the whole readable body, quotes included ("> " marks quotes from HTML)
     own_text: str  # only the player's own new words, "\n" line ends
     defects: tuple[str, ...]  # human-readable notes about what was odd
+    # How many of own_text's last lines are filled form lines read from an unquoted original
+    # under the player's words (Outlook quotes without marks): `answering` checks them apart.
+    answers_below: int = 0
 
-    def answering(self, sent: Sequence[str]) -> ReadMail:
+    def answering(self, sent: Sequence[str], playing: Collection[int] | None = None) -> ReadMail:
         """This mail's own words read again, knowing the texts of the tool's own mails it may
-        answer (see `read_mail`): for a caller that finds them only after reading the sender."""
+        answer (see `read_mail`): for a caller that finds them only after reading the sender.
+        `playing`: the hands the player must play now (a short run of orders for them that
+        happens to repeat a sent mail is still theirs), None when not known."""
         if not sent:
             return self
-        return dataclasses.replace(self, own_text=drop_sent_words(self.own_text, sent))
+        own = drop_sent_words(self.own_text, sent, playing, self.answers_below)
+        return dataclasses.replace(self, own_text=own, answers_below=0)
 
 
 class UnreadableMail(ValueError):
     """The message has no readable text at all; str(e) says why, in words for the player."""
 
 
-def read_mail(raw: bytes, answering: Sequence[str] = ()) -> ReadMail:
+def read_mail(raw: bytes, answering: Sequence[str] = (), playing: Collection[int] | None = None) -> ReadMail:
     """Read one raw RFC 5322 message.
 
     `answering`: the texts of the tool's own mails this message may answer (the turn mail
@@ -61,7 +67,7 @@ def read_mail(raw: bytes, answering: Sequence[str] = ()) -> ReadMail:
     message must not stop a whole batch: it becomes an unreadable mail the GM can look at.
     """
     try:
-        return _read(raw, answering)
+        return _read(raw, answering, playing)
     except UnreadableMail:
         raise
     except RecursionError as exc:
@@ -77,7 +83,7 @@ def read_mail(raw: bytes, answering: Sequence[str] = ()) -> ReadMail:
 # --------------------------------------------------------------------------------------------
 
 
-def _read(raw: bytes, answering: Sequence[str] = ()) -> ReadMail:
+def _read(raw: bytes, answering: Sequence[str] = (), playing: Collection[int] | None = None) -> ReadMail:
     """The unguarded core of `read_mail` (the fuzz tests call it to see real exceptions)."""
     if not isinstance(raw, (bytes, bytearray, memoryview)):
         raise UnreadableMail("This is not an email message (expected bytes).")
@@ -105,7 +111,9 @@ def _read(raw: bytes, answering: Sequence[str] = ()) -> ReadMail:
     full_text = _tidy_blank_runs("\n".join(p.text.strip("\n") for p in pieces)).strip("\n")
     if not any(ch.isalnum() for ch in full_text):
         raise UnreadableMail(_unreadable_reason(pieces, seen))
-    own_text = own_words(full_text, answering)
+    own_text, answers_below = own_words_read(full_text)
+    if answering:
+        own_text, answers_below = drop_sent_words(own_text, answering, playing, answers_below), 0
     return ReadMail(
         sender=sender,
         sender_name=sender_name,
@@ -119,6 +127,7 @@ def _read(raw: bytes, answering: Sequence[str] = ()) -> ReadMail:
         full_text=full_text,
         own_text=own_text,
         defects=tuple(notes.items),
+        answers_below=answers_below,
     )
 
 

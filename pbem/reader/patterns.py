@@ -99,6 +99,10 @@ SEPARATORS: tuple[tuple[str, ...], ...] = (
     ("ko", "원본 메시지", "전달된 메시지"),
 )
 
+#: Words a client adds after a separator's phrase, inside its frame: Tobit david writes
+#: "[Original Message processed by david®]".
+SEPARATOR_TAILS: tuple[tuple[str, ...], ...] = (("en", "processed by"),)
+
 #: Keys of the header block above an unquoted original (Outlook: From / Sent / To / Subject).
 #: The sender's key first on each line; a block needs the sender and two other keys, or the
 #: sender and a date.
@@ -165,6 +169,73 @@ DEVICE_FOOTERS: tuple[tuple[str, ...], ...] = (
     ("sv da no", "skickat från", "sendt fra"),
     ("pl", "wysłane z"),
     ("ru", "отправлено с", "отправлено из"),
+    ("zh", "發自我的", "发自我的", "從我的", "从我的"),
+    ("fr", "obtenir outlook pour", "télécharger outlook pour"),
+    ("es", "obtener outlook para", "descargar outlook para"),
+)
+
+#: Footers that name the device first and close on these words ("iPhoneから送信", "Outlook
+#: für iOS beziehen"): a short line ending so is the client's, not the writer's.
+DEVICE_FOOTER_ENDS: tuple[tuple[str, ...], ...] = (
+    ("ja", "から送信", "より送信"),
+    ("zh", "傳送", "发送"),
+    ("de", "für ios beziehen", "für android beziehen", "für ios herunterladen", "für android herunterladen"),
+    ("nl", "voor ios downloaden", "voor android downloaden"),
+)
+
+#: Banners a mail gateway puts at the top of a message ("CAUTION: This email originated from
+#: outside of the organization..."): the paragraph they open is nobody's words.
+GATEWAY_BANNERS: tuple[tuple[str, ...], ...] = (
+    (
+        "en",
+        "caution: this email originated from outside",
+        "caution: this e-mail originated from outside",
+        "caution: external email",
+        "this email originated from outside",
+        "this e-mail originated from outside",
+        "this message originated from outside",
+        "this message came from an external sender",
+        "external email:",
+        "[external]",
+        "[external email]",
+    ),
+    (
+        "de",
+        "achtung: diese e-mail stammt von außerhalb",
+        "achtung: diese e-mail stammt von ausserhalb",
+        "diese e-mail stammt von außerhalb",
+        "externe e-mail:",
+        "[extern]",
+    ),
+    (
+        "fr",
+        "attention : ce courriel provient de l'extérieur",
+        "ce courriel provient de l'extérieur",
+        "[externe]",
+    ),
+    ("es", "precaución: este correo se originó fuera", "[externo]"),
+    ("nl", "let op: deze e-mail is afkomstig van buiten", "[extern]"),
+)
+
+#: Headings of a legal disclaimer under the writer's words ("Disclaimer", "Haftungsausschluss:"):
+#: from such a heading alone on its line on, with no order below, nothing is the writer's.
+DISCLAIMER_HEADINGS: tuple[tuple[str, ...], ...] = (
+    ("en", "disclaimer", "legal disclaimer", "confidentiality notice", "legal notice", "important notice"),
+    ("de", "haftungsausschluss", "rechtlicher hinweis", "vertraulichkeitshinweis", "disclaimer"),
+    ("fr", "avertissement", "avis de confidentialité", "clause de confidentialité"),
+    ("es", "aviso legal", "aviso de confidencialidad"),
+    ("it", "avvertenza", "clausola di riservatezza"),
+    ("nl", "vertrouwelijkheidsverklaring"),
+)
+#: Words of a disclaimer that starts on its heading's line ("Disclaimer: This message is
+#: confidential..."): without one of them, "Disclaimer: I am new here" is the writer's.
+DISCLAIMER_WORDS: tuple[tuple[str, ...], ...] = (
+    ("en", "confidential", "privileged", "intended recipient", "intended solely", "intended only"),
+    ("de", "vertraulich", "empfänger"),
+    ("fr", "confidentiel", "destinataire"),
+    ("es", "confidencial", "destinatario"),
+    ("it", "riservat", "destinatario"),
+    ("nl", "vertrouwelijk", "geadresseerde"),
 )
 
 #: Formal valedictions that open a sign-off at the end of the writer's words: the line and

@@ -12,16 +12,21 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ..grammar import HAND_REF
 from .patterns import (
     ATTRIBUTION_OPENERS,
     ATTRIBUTION_VERBS,
+    DEVICE_FOOTER_ENDS,
     DEVICE_FOOTERS,
+    DISCLAIMER_HEADINGS,
+    DISCLAIMER_WORDS,
+    GATEWAY_BANNERS,
     HEADER_DATE_KEYS,
     HEADER_OTHER_KEYS,
     HEADER_SENDER_KEYS,
+    SEPARATOR_TAILS,
     SEPARATORS,
     VALEDICTIONS,
     VERBS_BEFORE_NAME,
@@ -38,13 +43,24 @@ def _alternation(table: tuple[tuple[str, ...], ...]) -> str:
 
 
 _FORM_LINE_MAX = 80
-_QUOTE_MARKERS = re.compile(r"^(?:[ \t]*>)+")
-_QUOTED_BLANK = re.compile(r"^(?:[ \t]*>)+\s*$")
+# Quote marks: ">" (any depth, some clients indent it), "|" and Supercite's initials ("RB> ").
+_MARK = r"[ \t]*(?:>|\||[A-Za-z]{1,4}>)"
+_QUOTE_START = re.compile(_MARK)
+_QUOTE_MARKERS = re.compile(rf"^(?:{_MARK})+")
+_QUOTED_BLANK = re.compile(rf"^(?:{_MARK})+\s*$")
 
 # A separator above an original or a forward: the phrase alone on its line, with dashes,
 # equals signs or a colon around it; Outlook's long underscore rule.
+# Tobit david frames it in brackets and adds "processed by david®" inside the frame.
 _CUT_LINE = re.compile(
-    rf"^[\s*_=~-]*(?:{_alternation(SEPARATORS)})[\s*_=~-]*[:：]?[\s*_=~-]*$|^\s*_{{10,}}\s*$",
+    rf"^[\s*_=~\[-]*(?:{_alternation(SEPARATORS)})(?:\s+(?:{_alternation(SEPARATOR_TAILS)})\s+\S.{{0,40}}?)?"
+    rf"[\s*_=~\]-]*[:：]?[\s*_=~\]-]*$|^\s*_{{10,}}\s*$",
+    re.IGNORECASE,
+)
+# Android squeezes the separator and the header block on one line: "-----Reply message-----
+# From: ... To: ... Subject: ...".
+_SQUEEZED_CUT = re.compile(
+    rf"^[\s*_=~-]*(?:{_alternation(SEPARATORS)})\s*-{{2,}}\s*\*?(?:{_alternation(HEADER_SENDER_KEYS)})\s*\*?\s*[:：]",
     re.IGNORECASE,
 )
 # A line of rule characters only ("-----", "=====", "__", "—————"): no words of anyone's.
@@ -75,18 +91,49 @@ _ADDRESS = re.compile(r"[^\s<>()\"'\[\]:]+@[^\s<>()\"'\[\]:]+\.[^\s<>()\"'\[\]:]
 _ADDRESS_AT_END = re.compile(r"(?:[>)\]\"]|@[^\s<>()\"']+\.[^\s<>()\"']+)$")
 _DASH_FRAME = re.compile(r"^[\s=_~-]{2,}(.*?)[\s=_~-]{2,}$")
 
+# After the opener a space, but none after a CJK one ("發自我的iPhone").
 _FOOTERS = re.compile(
-    rf"^\s*(?:{_alternation(DEVICE_FOOTERS)})\s+[^,;!?<>]{{1,40}}(?:<[^<>\s]{{1,200}}>)?[.!]?\s*$",
+    rf"^\s*(?:{_alternation(DEVICE_FOOTERS)})(?:\s+|(?<=[^\x00-\x7f]))[^,;!?<>]{{1,40}}"
+    rf"(?:<[^<>\s]{{1,200}}>)?[.!]?\s*$",
     re.IGNORECASE,
 )
+# A footer that names the device first ("iPhoneから送信"): short, no punctuation, one of these
+# ends (a link aside); tested with str.endswith, as most lines are no footer.
+_FOOTER_ENDS = tuple(phrase.casefold() for phrase in words_of(DEVICE_FOOTER_ENDS))
+_FOOTER_LINK = re.compile(r"\s*<[^<>\s]{1,200}>\s*$")
+_FOOTER_HEAD = re.compile(r"^\s*[^\s,;!?<>:][^,;!?<>:]{0,40}$")
+
+
+def _is_footer(line: str) -> bool:
+    """A device footer: "Sent from my iPhone", "發自我的iPhone", "Outlook für iOS beziehen"."""
+    if _FOOTERS.match(line):
+        return True
+    bare = _FOOTER_LINK.sub("", line) if line.endswith(">") else line.rstrip()
+    if len(bare) > 60 or not bare.casefold().endswith(_FOOTER_ENDS):
+        return False
+    head = bare[: len(bare) - next(len(end) for end in _FOOTER_ENDS if bare.casefold().endswith(end))]
+    return not head.strip() or _FOOTER_HEAD.match(head) is not None
+
+
+# Gmail's tracker (Streak, Mailtrack) leaves a lone "ᐧ" on its line.
+_TRACKER_LINE = re.compile(r"^\s*\u1427\s*$")
+_BANNER = re.compile(rf"^\s*(?:{_alternation(GATEWAY_BANNERS)})", re.IGNORECASE)
+_DISCLAIMER = re.compile(
+    rf"^\s*\*?(?:{_alternation(DISCLAIMER_HEADINGS)})\*?\s*(?:[:：]\s*(?P<text>.*))?$", re.IGNORECASE
+)
+_DISCLAIMER_WORD = re.compile(_alternation(DISCLAIMER_WORDS), re.IGNORECASE)
 _VALEDICTION = re.compile(rf"^\s*(?:{_alternation(VALEDICTIONS)})[\s,.!:;]*$", re.IGNORECASE)
 _SIGN_OFF_LINES = 4  # name, title, company, phone: a sign-off is short
 _SIGN_OFF_LINE_MAX = 60
 
 
 def _is_quoted(line: str) -> bool:
-    """Quoted text starts with ">" (any depth; some clients indent the marker)."""
-    return line.lstrip().startswith(">")
+    """Quoted text starts with ">" (any depth; some clients indent the marker), "|" or
+    Supercite's initials ("RB> ")."""
+    start = line.lstrip(" \t")[:1]
+    if start == ">" or start == "|":
+        return True
+    return ">" in line[:10] and _QUOTE_START.match(line) is not None  # "RB> " (cheap test first)
 
 
 def _is_short(line: str) -> bool:
@@ -179,7 +226,7 @@ def _is_cut(lines: list[str], i: int, memo: _Memo) -> bool:
         return True
     if not _is_short(line):
         return False
-    return bool(_CUT_LINE.match(line)) or _is_header_block(lines, i, memo)
+    return bool(_CUT_LINE.match(line) or _SQUEEZED_CUT.match(line)) or _is_header_block(lines, i, memo)
 
 
 def _next_nonblank(lines: list[str], i: int) -> str | None:
@@ -256,6 +303,10 @@ def _attribution_span(lines: list[str], i: int) -> int:
                 line = _QUOTE_MARKERS.sub("", line)
             elif not opener and not re.search(r"[0-9@]", first):
                 return 0  # an attribution that wraps starts with its date or address
+            elif _ATTRIBUTION_START.match(line) or (
+                not opener and _ends_a_reply(first) and _attribution_strength(line.strip(), False) == _STRONG
+            ):
+                return 0  # the attribution starts on the next line: this one is the reply's
         joined = (joined + " " + line.strip()).strip()
         if len(joined) > 2 * _SHORT_LINE:
             return 0
@@ -266,6 +317,13 @@ def _attribution_span(lines: list[str], i: int) -> int:
             following = _next_nonblank(lines, i + span)
             return span if following is None or _is_quoted(following) else 0
     return 0
+
+
+def _ends_a_reply(line: str) -> bool:
+    """An order ("Hand 3: Guard on Arthur") or a sentence: a reply's line, not the start of an
+    attribution that wraps (those start with a date: "ti 1. jouluk. 2026 klo 10.00 Rita")."""
+    found = HAND_REF.match(line)
+    return (found is not None and found.group("h1") is not None) or line.rstrip().endswith((".", "!", "?"))
 
 
 def _split_reply_line(line: str) -> tuple[str, str] | None:
@@ -328,11 +386,13 @@ def _hand_of(line: str) -> int | None:
     return int(found.group("h1") or found.group("h2")) if found else None
 
 
-def _add_unmarked_answers(out: list[str], lines: list[str], start: int) -> None:
-    """Append the filled form lines of an unquoted original, for hands not ordered above it."""
+def _add_unmarked_answers(out: list[str], lines: list[str], start: int) -> int:
+    """Append the filled form lines of an unquoted original, for hands not ordered above it;
+    returns how many were appended (they end the own text: see `drop_sent_words`)."""
     ordered = {_hand_of(line) for line in out} - {None}
-    answers = _answers_in_unmarked_form(lines, start)
-    out.extend(answer for answer in answers if _hand_of(answer) not in ordered)
+    answers = [line for line in _answers_in_unmarked_form(lines, start) if _hand_of(line) not in ordered]
+    out.extend(answers)
+    return len(answers)
 
 
 class _OrdersBelow:
@@ -355,14 +415,25 @@ class _OrdersBelow:
         return self.last > i
 
 
-def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
+def own_words(full_text: str, answering: Sequence[str] = (), playing: Collection[int] | None = None) -> str:
     """The player's own new words from a body: quotes, attributions, originals and footers gone.
 
     Inline answers are kept and attached to their hand: a quoted blank form line "> Hand 3:"
     followed (after blank lines at most) by the player's unquoted line makes that line
     "Hand 3: <line>", unless it already names a hand.  `answering`: the texts of the tool's
-    own mails this message may answer; runs of lines that repeat them are dropped.
+    own mails this message may answer; runs of lines that repeat them are dropped, except a
+    short run of the player's orders (see `drop_sent_words`; `playing`: the hands the player
+    must play now, None when not known).
     """
+    own, answers_below = own_words_read(full_text)
+    # Knowing the sent mails is one more step on the words read without them, so that the
+    # inbox, which learns them late (`drop_sent_words`), reads exactly what this reads.
+    return drop_sent_words(own, answering, playing, answers_below)
+
+
+def own_words_read(full_text: str) -> tuple[str, int]:
+    """`own_words` without knowing the sent mails, and how many of its last lines are filled
+    form lines read from an unquoted original under the player's words (0 when none)."""
     lines = full_text.split("\n")
     out: list[str] = []
     # The hand of the last quoted blank form line, while it awaits the player's answer.
@@ -370,6 +441,7 @@ def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
     header_memo: _Memo = {}
     orders_below = _OrdersBelow(lines)
     long_quote_above = False  # the line above is a long quoted line (it may wrap)
+    answers_below = 0
     i = 0
     while i < len(lines):
         line = lines[i].rstrip()
@@ -386,9 +458,21 @@ def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
             i += 1  # the wrapped end of a long quoted line whose client lost the marker
             continue
         long_quote_above = False
+        if "\u1427" in line and _TRACKER_LINE.match(line):
+            i += 1
+            continue
+        if (not out or not out[-1].strip()) and _is_short(line) and _BANNER.match(line):
+            end = _paragraph_end(lines, i)
+            if not any(_reads_as_order(other) for other in lines[i:end]):
+                i = end  # a gateway's banner: its paragraph is nobody's words
+                continue
         if _is_cut(lines, i, header_memo):
+            following = _next_nonblank(lines, i + 1)
+            if following is not None and _is_quoted(following) and _CUT_LINE.match(line):
+                i += 1  # "Begin forwarded message:" above a quoted forward: the words under it stand
+                continue
             if not _is_signature_separator(line):
-                _add_unmarked_answers(out, lines, i)
+                answers_below = _add_unmarked_answers(out, lines, i)
             break
         split = None if _ATTRIBUTION_START.match(line) else _split_reply_line(line)
         if split is not None:
@@ -399,11 +483,11 @@ def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
         if span:
             following = _next_nonblank(lines, i + span)
             if following is not None and not _is_quoted(following):
-                _add_unmarked_answers(out, lines, i)  # the original follows unquoted
+                answers_below = _add_unmarked_answers(out, lines, i)  # the original follows unquoted
                 break
             i += span
             continue
-        if _is_short(line) and _FOOTERS.match(line):
+        if _is_short(line) and _is_footer(line):
             # The client put the original under its footer, unquoted, after a blank line
             # (Outlook mobile): no inline answer is awaited, no quote or attribution follows,
             # and what follows is no order the player typed under the footer.
@@ -417,42 +501,73 @@ def own_words(full_text: str, answering: Sequence[str] = ()) -> str:
                 and not _is_quoted(following)
                 and not _attribution_span(lines, lines.index(following, i + 1))
             ):
-                _add_unmarked_answers(out, lines, i)
+                answers_below = _add_unmarked_answers(out, lines, i)
                 break
             i += 1
             continue
         if _is_short(line) and _RULE_LINE.match(line):
             if not orders_below.after(i) and _signature_like(lines, i + 1):
                 break  # a rule above a signature or a list footer: nothing of the player's below
+        if _is_short(line) and _is_disclaimer(lines, i) and not orders_below.after(i):
+            break  # a legal disclaimer under its heading, no order below: nothing of the player's
         if line.strip() and pending is not None:
             if not _reads_as_order(line):
                 line = f"Hand {pending}: {line.strip()}"
             pending = None
         out.append(line)
         i += 1
-    own = _finish(out, ())
-    # Knowing the sent mails is one more step on the words read without them, so that the
-    # inbox, which learns them late (`drop_sent_words`), reads exactly what this reads.
-    return drop_sent_words(own, answering)
+    return _finish(out), answers_below
 
 
-def drop_sent_words(own_text: str, answering: Sequence[str]) -> str:
-    """`own_words`' own text again, knowing the tool's own mails it may answer.
+def drop_sent_words(
+    own_text: str, answering: Sequence[str], playing: Collection[int] | None = None, answers_below: int = 0
+) -> str:
+    """`own_words_read`'s own text again, knowing the tool's own mails it may answer.
 
     For a caller that learns which mails those are only after reading the message (the
-    inbox needs its sender first): `own_words(full_text, answering)` is this, by construction.
+    inbox needs its sender first): `own_words(full_text, answering, playing)` is this, by
+    construction.  `answers_below`: how many of the last lines are form lines read from an
+    unquoted original; one that repeats a line of a sent mail is the tool's (a filled form
+    line is never in the mail the tool sent: its form lines are blank).
     """
-    return _finish(own_text.split("\n"), answering) if answering else own_text
+    if not answering:
+        return own_text
+    out = own_text.split("\n")
+    tail: list[str] = []
+    if answers_below:
+        out, tail = out[:-answers_below], out[-answers_below:]
+        sent_lines = _sent_index(tuple(answering))[0]
+        tail = [line for line in tail if _plain(line) not in sent_lines]
+    return _finish(_drop_repeats(out, answering, playing) + tail)
 
 
-def _finish(out: list[str], answering: Sequence[str]) -> str:
-    """The last steps of `own_words`: the sent mails' lines, a closing rule and a sign-off go."""
-    if answering:
-        out = _drop_repeats(out, answering)
+def _finish(out: list[str]) -> str:
+    """The last steps of `own_words`: a closing rule and a sign-off go."""
     while out and (not out[-1].strip() or (_is_short(out[-1]) and _RULE_LINE.match(out[-1]))):
         out.pop()  # a rule above what was cut off: it closed the player's words
     _drop_sign_off(out)
     return _tidy_blank_runs("\n".join(out)).strip("\n")
+
+
+def _paragraph_end(lines: list[str], i: int) -> int:
+    """The index of the first blank line from i on (len(lines) at the end)."""
+    for j in range(i, len(lines)):
+        if not lines[j].strip():
+            return j
+    return len(lines)
+
+
+def _is_disclaimer(lines: list[str], i: int) -> bool:
+    """A disclaimer starts here: its heading alone ("Disclaimer", "Haftungsausschluss:") with
+    text under it, or the heading and legal words on one line ("Disclaimer: This message is
+    confidential...")."""
+    found = _DISCLAIMER.match(lines[i])
+    if found is None:
+        return False
+    if found.group("text"):
+        paragraph = " ".join(lines[i : _paragraph_end(lines, i)])
+        return _DISCLAIMER_WORD.search(paragraph[: _SHORT_LINE * 4]) is not None
+    return _next_nonblank(lines, i + 1) is not None
 
 
 def _signature_like(lines: list[str], start: int) -> bool:
@@ -519,29 +634,88 @@ def _sent_index(answering: tuple[str, ...]) -> tuple[dict[str, tuple[int, ...]],
     return {plain: tuple(positions) for plain, positions in where.items()}, " ".join(prose)
 
 
-def _drop_repeats(out: list[str], answering: Sequence[str]) -> list[str]:
+def _order_hand(line: str) -> int | None:
+    """The hand of a line that is an order with words after its hand ("Hand 3: Baron"), or None."""
+    found = HAND_REF.match(line) if _is_short(line) else None
+    if found is None or not any(ch.isalpha() for ch in found.group("rest")):
+        return None
+    return int(found.group("h1") or found.group("h2"))
+
+
+def _is_players_run(
+    out: list[str], run: list[int], dropped: set[int], playing: Collection[int] | None
+) -> bool:
+    """Whether a run of lines that repeat a sent mail is the player's orders all the same.
+
+    The tool's mails hold lines any order may equal ("Hand 10: Handmaid" in a card list, an
+    acknowledgement's echo), so two orders can repeat a sent mail by chance.  An original is a
+    whole mail: its run holds more than orders, or sits under a header block, an attribution or
+    more of the sent mail.  A run of nothing but orders, each for a different hand the player
+    must play now (`playing`, when known) and none ordered elsewhere in the message, with
+    the player's words or nothing above it, is the player's.
+    """
+    hands = [_order_hand(out[j]) for j in run]
+    if None in hands or len(set(hands)) != len(hands):
+        return False
+    if playing is not None and not set(hands) <= set(playing):
+        return False
+    if len(run) > (len(playing) if playing is not None else _PLAYERS_RUN_MAX):
+        return False
+    inside = set(run)
+    if any(_order_hand(line) in hands for j, line in enumerate(out) if j not in inside):
+        return False  # a hand ordered again: the run repeats what the message already says
+    above = run[0] - 1
+    while above >= 0 and not out[above].strip():
+        above -= 1
+    if above < 0:
+        return True  # nothing above: the player's first words
+    line = out[above]
+    if above in dropped or not _is_short(line):
+        return False
+    key = _KEY_LINE.match(line)
+    if (_HEADER_LINE.match(line) or (key and line[key.end() :].strip())) and not _reads_as_order(line):
+        return False  # under a header block ("Subject: ..."); "My orders:" is the player's
+    return not _attribution_strength(line.strip(), bool(_ATTRIBUTION_START.match(line)))
+
+
+_PLAYERS_RUN_MAX = 7  # with the hands in play unknown: a player plays at most 7 hands at once
+
+
+def _drop_repeats(
+    out: list[str], answering: Sequence[str], playing: Collection[int] | None = None
+) -> list[str]:
     """Drop the runs of lines that repeat one of the tool's own mails, with their header block.
 
     A line repeats a sent mail when it is one of its lines (quote marks, spacing and case
     aside), or, when long and no order line, a piece of its prose (a client rewrapped it).  A
     run of two or more such lines in the sent mail's order (blank lines and rules between do
     not count), or one long one, is the original, whatever the client wrote above it: the
-    "key: value" lines right above the run go with it.  Whatever the player wrote in
-    between, filled form lines included, stays.
+    "key: value" lines right above the run go with it; unless the run is the player's orders
+    (`_is_players_run`).  Whatever the player wrote in between, filled form lines included,
+    stays.
     """
     sent_lines, blob = _sent_index(tuple(answering))
     if not sent_lines:
         return out
     anywhere = -1  # a piece of rewrapped prose: it follows anything
 
+    prose = ""  # the line before, when it was a piece of rewrapped prose
+
     def position_after(line: str, last: int) -> int | None:
         """Where the line stands in the sent mail after position `last`; None: not there."""
+        nonlocal prose
         plain = _plain(line)
         later = [p for p in sent_lines.get(plain, ()) if p > last]
         if later:
+            prose = ""
             return later[0]
-        if len(plain) >= _REWRAPPED_MIN and not _reads_as_order(line) and plain in blob:
+        if not _reads_as_order(line) and (
+            (len(plain) >= _REWRAPPED_MIN and plain in blob)
+            or (prose and f"{prose} {plain}" in blob)  # the short end of a rewrapped paragraph
+        ):
+            prose = plain
             return max(last, anywhere)
+        prose = ""
         return None
 
     drop: set[int] = set()
@@ -550,6 +724,9 @@ def _drop_repeats(out: list[str], answering: Sequence[str]) -> list[str]:
 
     def close_run() -> None:
         if len(run) >= 2 or (run and len(_plain(out[run[0]])) >= _REWRAPPED_MIN):
+            if _is_players_run(out, run, drop, playing):
+                run.clear()
+                return
             drop.update(run)
             above = run[0] - 1
             while above >= 0 and not out[above].strip():

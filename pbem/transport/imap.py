@@ -19,8 +19,9 @@ again or finds it expunged.
 
 UIDs are only meaningful with their UIDVALIDITY: when the server resets it (mailbox
 rebuilt, restored, migrated), the mark is dropped and every message is examined
-again; the delivered Message-IDs (or SHA-256 of the bytes for mail without one)
-keep anything from being delivered twice.
+again; the SHA-256 of each delivered message's bytes keeps anything from being
+delivered twice (never its Message-ID: that is the sender's word, and another
+message may carry it).
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from typing import Any, TypeVar
 
 from imapclient import DELETED, SEEN, IMAPClient
 from imapclient.exceptions import LoginError
+from imapclient.imap4 import IMAP4WithTimeout
+from imapclient.tls import IMAP4_TLS
 
 from .credentials import CredentialError, Credentials, Secret, oauthbearer_response, xoauth2_response
 from .folders import FolderError, Mailbox
@@ -49,6 +52,16 @@ __all__ = ["ImapSettings", "FetchError", "FetchSummary", "FetchLedger", "fetch_n
 CHUNK = 200
 _T = TypeVar("_T")
 _IMAP_ERRORS = (imaplib.IMAP4.error, OSError)  # OSError covers socket timeouts and TLS
+# A reply the client library could not parse (a server that does not speak IMAP, or
+# lies): a hostile server's reply is data like any other and must end in a FetchError.
+_REPLY_ERRORS = (*_IMAP_ERRORS, ValueError, TypeError, KeyError, IndexError, AttributeError, EOFError)
+#: The largest literal (one message, one header block) a server may announce: more is
+#: refused before a byte is read (``{99999999999}`` would ask for 100 GB of memory).
+MAX_LITERAL = 64 * 2**20
+#: The most a server may send in reply to the requests for one chunk of messages.
+MAX_REPLIES = 1024 * 2**20
+#: UIDs and UIDVALIDITY are 32-bit unsigned numbers (RFC 3501, 2.3.1.1).
+_MAX_UID = 2**32 - 1
 
 
 @dataclass(frozen=True)
@@ -98,15 +111,6 @@ class FetchSummary:
     uidvalidity_reset: bool = False
 
 
-def _message_key(headers: email.message.Message) -> str | None:
-    """The Message-ID, whitespace-normalised, or None when the message has none."""
-    value = headers.get("Message-ID")
-    if value is None:
-        return None
-    key = " ".join(str(value).split())
-    return key or None
-
-
 def _content_key(raw: bytes) -> str:
     return "sha256:" + hashlib.sha256(raw).hexdigest()
 
@@ -134,12 +138,21 @@ class _Fetch:
         self.gap = False  # a UID of this run was not handled: the mark stays below it
 
     def imap(self, what: str, call: Callable[..., _T], *args: Any) -> _T:
-        """Run an IMAP command; server trouble becomes a FetchError saying what we did."""
+        """Run an IMAP command; server trouble, and a reply that cannot be parsed,
+        become a FetchError saying what we did."""
         try:
             return call(*args)
         except _IMAP_ERRORS as exc:
-            s = self.settings
-            raise FetchError(f"IMAP server {s.host}:{s.port} failed while {what}: {_text(exc)}") from exc
+            raise self.error(f"failed while {what}: {_text(exc)}") from exc
+        except _REPLY_ERRORS as exc:
+            raise self.error(
+                f"sent a reply that is not valid IMAP while {what} ({_shown(_text(exc))[1:-1]}); "
+                f"nothing more was fetched (is it an IMAP server?)"
+            ) from exc
+
+    def error(self, problem: str) -> FetchError:
+        s = self.settings
+        return FetchError(f"IMAP server {s.host}:{s.port} {problem}")
 
     def folder_name(self, call: Callable[[str, str], str], path: str, setting: str) -> str:
         """The server's spelling of a folder path of the settings (see `pbem.transport.folders`)."""
@@ -152,41 +165,52 @@ class _Fetch:
         folder = self.settings.folder  # the ledger knows it by the settings' name
         on_server = self.folder_name(self.mailbox.server_name, folder, "mail.imap.folder")
         info = self.imap(f"opening folder {folder!r}", self.client.select_folder, on_server)
-        self.uidvalidity = int(info[b"UIDVALIDITY"])
+        if not isinstance(info, dict):
+            raise self.error(f"gave no usable reply to opening folder {folder!r}")
+        validity = _number(info.get(b"UIDVALIDITY"), 1)
+        if validity is None:
+            # Without it a UID means nothing from one fetch to the next: nothing is safe to read.
+            raise self.error(
+                f"gave no valid UIDVALIDITY for folder {folder!r} "
+                f"({_shown(info.get(b'UIDVALIDITY'))}), so its messages cannot be told apart from one "
+                f"fetch to the next; nothing was fetched (is it an IMAP server?)"
+            )
+        self.uidvalidity = validity
         known_validity, mark = self.ledger.mark(folder)
         if known_validity != self.uidvalidity:
             self.summary.uidvalidity_reset = known_validity is not None
             mark = 0
             self.ledger.set_mark(folder, self.uidvalidity, 0)
             self.ledger.save()
-        uidnext = info.get(b"UIDNEXT")
-        if uidnext is not None and int(uidnext) - 1 <= mark:
+        uidnext = _number(info.get(b"UIDNEXT"), 1)  # a bad one is as good as none: search
+        if uidnext is not None and uidnext - 1 <= mark:
             return self.summary  # nothing arrived since the last run: no search at all
         found = self.imap("searching for new mail", self.client.search, ["UID", f"{mark + 1}:*"])
-        # "UID n:*" always matches the highest UID, even below n: keep only new ones.
-        uids = sorted(uid for uid in found if uid > mark)
+        # "UID n:*" always matches the highest UID, even below n: keep only new ones (and
+        # only UIDs: a lying server's other words are dropped).
+        uids = sorted({uid for uid in (_number(u, 1) for u in found) if uid is not None and uid > mark})
         for start in range(0, len(uids), CHUNK):
             self.chunk(uids[start : start + CHUNK])
         return self.summary
 
     def chunk(self, uids: Sequence[int]) -> None:
         """Examine, deliver and file away one chunk of UIDs, in UID order."""
+        _renew_budget(self.client)
         heads = self.imap("reading headers", self.client.fetch, uids, ["BODY.PEEK[HEADER]"])
         plan: list[tuple[int, str, str | None]] = []  # (uid, action, Message-ID)
         for uid in uids:
-            item = heads.get(uid)
-            if item is None:
+            head = _item(heads, uid, b"BODY[HEADER]")
+            if head is None:
                 plan.append((uid, "gone", None))  # expunged by someone else meanwhile
                 continue
-            headers = BytesHeaderParser(policy=compat32).parsebytes(item[b"BODY[HEADER]"])
+            headers = BytesHeaderParser(policy=compat32).parsebytes(head)
             if not self.belongs(headers):
                 plan.append((uid, "ignore", None))
                 continue
-            key = _message_key(headers)
-            if key is not None and self.ledger.is_delivered(key):
-                plan.append((uid, "duplicate", key))
-            else:
-                plan.append((uid, "deliver", key))
+            # Downloaded even when its Message-ID was seen: a duplicate is the same bytes,
+            # and a stranger who used a player's Message-ID first must not make the
+            # player's message pass for a copy of theirs.
+            plan.append((uid, "deliver", None))
         wanted = [uid for uid, action, _ in plan if action == "deliver"]
         bodies = {}
         if wanted:
@@ -197,11 +221,11 @@ class _Fetch:
         try:
             for uid, action, key in plan:
                 if action == "deliver":
-                    raw = bodies.get(uid, {}).get(b"BODY[]")
+                    raw = _item(bodies, uid, b"BODY[]")
                     if raw is None:
                         action = "gone"
                     else:
-                        key = key or _content_key(raw)
+                        key = _content_key(raw)
                         if self.ledger.is_delivered(key):
                             action = "duplicate"
                         else:
@@ -261,6 +285,103 @@ class _Fetch:
             self.imap("expunging moved messages", client.expunge)
 
 
+def _number(value: Any, low: int) -> int | None:
+    """A UID-like number of a server's reply (``low`` to 2**32 - 1), or None."""
+    if isinstance(value, bytes):
+        value = value.strip()
+        if not value.isdigit() or len(value) > 10:
+            return None
+    elif isinstance(value, bool) or not isinstance(value, int):
+        return None
+    number = int(value)
+    return number if low <= number <= _MAX_UID else None
+
+
+def _item(reply: Any, uid: int, key: bytes) -> bytes | None:
+    """One message's data item of a FETCH reply (None when the reply lacks it or lies)."""
+    item = reply.get(uid) if isinstance(reply, dict) else None
+    value = item.get(key) if isinstance(item, dict) else None
+    return value if isinstance(value, bytes) else None
+
+
+def _shown(value: Any) -> str:
+    """A value of a server's reply, short and printable, for a message to the GM."""
+    if value is None:
+        return "none"
+    text = value.decode("ascii", "replace") if isinstance(value, bytes) else str(value)
+    text = "".join(c if c.isprintable() else "?" for c in text[:40])
+    return repr(text)
+
+
+class _BoundedRead:
+    """imaplib reads a literal (``{n}`` then n bytes) with one ``read(n)``: a server
+    announcing ``{99999999999}`` makes it ask for 100 GB at once. Here a literal over
+    :data:`MAX_LITERAL` is refused before it is read, and one under it is read in
+    pieces, so memory follows the bytes that really came.
+
+    And a server that floods (lines without end, literals one after the other) is
+    cut off once it has sent :data:`MAX_REPLIES` since the fetch's last request for a
+    chunk of messages (:func:`_renew_budget`): imaplib keeps every line it is sent
+    until the command ends."""
+
+    file: Any
+    budget = MAX_REPLIES
+
+    def _spend(self, size: int) -> None:
+        self.budget -= size
+        if self.budget < 0:
+            raise imaplib.IMAP4.abort(
+                f"the server sent more than {MAX_REPLIES // 2**20} MB in reply to one request: cut off"
+            )
+
+    def read(self, size: int) -> bytes:
+        if size > MAX_LITERAL:
+            raise imaplib.IMAP4.abort(
+                f"the server announced {size:,} bytes of data in one piece, more than "
+                f"{MAX_LITERAL // 2**20} MB: refused"
+            )
+        self._spend(size)
+        pieces = []
+        left = size
+        while left > 0:
+            piece = self.file.read(min(left, 2**20))
+            if not piece:
+                raise imaplib.IMAP4.abort("the server closed the connection in the middle of a reply")
+            pieces.append(piece)
+            left -= len(piece)
+        return b"".join(pieces)
+
+    def readline(self) -> bytes:
+        line = super().readline()  # type: ignore[misc]  # imaplib's (at most 1 MB)
+        self._spend(len(line))
+        return line
+
+
+def _renew_budget(client: IMAPClient) -> None:
+    """A new request for messages: the server may send :data:`MAX_REPLIES` again."""
+    connection = getattr(client, "_imap", None)
+    if isinstance(connection, _BoundedRead):
+        connection.budget = MAX_REPLIES
+
+
+class _PlainIMAP4(_BoundedRead, IMAP4WithTimeout):
+    pass
+
+
+class _TlsIMAP4(_BoundedRead, IMAP4_TLS):
+    pass
+
+
+class _Client(IMAPClient):
+    """IMAPClient whose connection reads literals within bounds (:class:`_BoundedRead`)."""
+
+    def _create_IMAP4(self):  # noqa: N802 (IMAPClient's name)
+        timeout = getattr(self._timeout, "connect", None)
+        if self.ssl:
+            return _TlsIMAP4(self.host, self.port, self.ssl_context, timeout)
+        return _PlainIMAP4(self.host, self.port, timeout)
+
+
 def _text(exc: BaseException) -> str:
     """imaplib errors carry bytes reprs like b'[AUTHENTICATIONFAILED] ...': unwrap them."""
     text = str(exc) or type(exc).__name__
@@ -274,14 +395,14 @@ def _connect(settings: ImapSettings) -> IMAPClient:
     mode = settings.mode
     context = settings.ssl_context or ssl.create_default_context()
     try:
-        client = IMAPClient(
+        client = _Client(
             settings.host,
             port=settings.port,
             ssl=mode == "tls",
             ssl_context=context,
             timeout=settings.timeout,
         )
-    except _IMAP_ERRORS as exc:
+    except _REPLY_ERRORS as exc:
         security = {"tls": "TLS", "starttls": "plain, then STARTTLS", "none": "plain"}[mode]
         raise FetchError(
             f"cannot connect to IMAP server {where} ({security}): {_text(exc)}"
@@ -312,7 +433,7 @@ def _starttls(client: IMAPClient, context: ssl.SSLContext, where: str) -> None:
         )
     try:
         client.starttls(context)
-    except _IMAP_ERRORS as exc:
+    except _REPLY_ERRORS as exc:
         raise FetchError(f"STARTTLS with IMAP server {where} failed: {_text(exc)}{_TLS_ADVICE}") from exc
 
 
@@ -365,7 +486,7 @@ def _login(client: IMAPClient, settings: ImapSettings, where: str) -> None:
                 f"IMAP server {where} refused the login for {login.user!r}{again}: {said}. "
                 f"Check mail.imap.user and {login.describe()}"
             ) from None
-        except _IMAP_ERRORS as exc:
+        except _REPLY_ERRORS as exc:
             raise FetchError(
                 f"IMAP server {where} failed during login: {_scrub(_text(exc), secret)}"
             ) from None
@@ -398,7 +519,7 @@ def fetch_new(
             try:
                 return _Fetch(client, settings, ledger, belongs, deliver).run()
             finally:
-                with contextlib.suppress(*_IMAP_ERRORS):
+                with contextlib.suppress(*_REPLY_ERRORS):
                     client.logout()
     except LedgerBusy as exc:
         raise FetchError(str(exc)) from exc

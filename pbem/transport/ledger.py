@@ -226,8 +226,9 @@ class FetchLedger(_Locked):
     Per folder: the UIDVALIDITY seen and the highest UID handled for good (everything
     at or below it was delivered or recognised as a duplicate and filed away, or
     judged not ours); it never runs ahead of what was kept and filed.  Globally:
-    the keys of delivered messages (Message-ID, or "sha256:<hex>" of the bytes for
-    mail without one), which is what prevents double delivery when UIDs reset.
+    the keys of delivered messages ("sha256:<hex>" of their bytes; a ledger of an
+    older pbem also holds Message-IDs, which no longer match anything), which is
+    what prevents double delivery when UIDs reset.
 
     `save()` rewrites the JSON file atomically; it is called once per batch.  Each
     delivery is made durable at once by `record_delivery`, which appends one fsync'd

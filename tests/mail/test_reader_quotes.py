@@ -358,10 +358,10 @@ def test_knowing_the_sent_mail_later_reads_the_same_orders(body_lines, sent_line
     orders read then are those a reading that knew it from the start gives."""
     from pbem.orders import parse_orders
     from pbem.reader import own_words
-    from pbem.reader.quotes import drop_sent_words
+    from pbem.reader.quotes import drop_sent_words, own_words_read
 
     body, sent = "\n".join(body_lines), ["\n".join(sent_lines)]
-    later = drop_sent_words(own_words(body), sent)
+    later = drop_sent_words(*own_words_read(body)[:1], sent, None, own_words_read(body)[1])
     at_once = own_words(body, sent)
     players = ["Bruno", "Chloé", "Rita"]
     assert parse_orders(later, players, "Chloé").orders == parse_orders(at_once, players, "Chloé").orders

@@ -1,0 +1,168 @@
+"""What mutation testing of pbem/reader/quotes.py showed the reader's tests missed (issue 19).
+
+Each test pins one rule whose change (a threshold moved, a condition dropped) no other test
+noticed: the header block of three keys without an address, a From/To pair the player wrote
+without a date, attributions wrapped over three to six lines, the tool's own mail rewrapped
+by a client, and the limits of the player's own runs of orders.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from pbem.reader.quotes import drop_sent_words, own_words
+
+# An unquoted original: its lines look like orders and must never be read.
+BARE = (
+    "Orders for turn 3 -- fill in one line per hand and reply to this mail:\nHand 3:\nHand 7:\n\n"
+    "Your cards\n  Hand  7: Guard, Prince   <- your turn\n"
+)
+QUOTED = "\n".join("> " + line if line else ">" for line in BARE.splitlines())
+ORDER = "Hand 3: Baron on Bruno"
+
+# -- header blocks -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "From: Rita (pbem)\nSent: Tuesday, 1 December 2026 10:00\nTo: Chloé",
+        "Von: Rita\nGesendet: Dienstag, 1. Dezember 2026 10:00\nBetreff: [game7] Turn 3",
+        "From: Rita\nTo: Chloé\nSubject: [game7] Turn 3",
+    ],
+)
+def test_a_header_block_of_three_keys_without_an_address_ends_the_players_words(block):
+    assert own_words(f"{ORDER}\n\n{block}\n\n{BARE}") == ORDER
+
+
+def test_three_keys_without_the_sender_are_the_players():
+    body = f"Date: next Tuesday\nTo: all players\nSubject: my orders for turn 3\n{ORDER}"
+    assert own_words(body) == body
+
+
+@pytest.mark.parametrize(
+    "pair",
+    [
+        "From: Chloé\nTo: Rita",
+        "From: chloe@example.fr\nTo: gm@example.org",
+        "From: Chloé <chloe@example.fr>\nTo: everyone",
+        "To: Rita <gm@example.org>\nFrom: Chloé",
+    ],
+)
+def test_a_from_to_pair_the_player_wrote_without_a_date_is_theirs(pair):
+    body = f"{pair}\n\n{ORDER}\nHand 7: Prince on myself"
+    assert own_words(body) == body
+
+
+def test_a_from_and_date_pair_with_an_address_ends_the_players_words():
+    body = f"{ORDER}\n\nFrom: gm@example.org\nDate: Tue, 1 Dec 2026 10:00\n\n{BARE}"
+    assert own_words(body) == ORDER
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        "Date: next Tuesday\nMy new address: chloe@example.fr",
+        "Date: 1 Dec\nI moved to chloe@example.fr, please write there",
+    ],
+)
+def test_a_date_line_of_the_players_with_an_address_near_is_theirs(lines):
+    body = f"{lines}\n{ORDER}"
+    assert own_words(body) == body
+
+
+def test_a_header_block_whose_sender_wraps_over_lines_ends_the_players_words():
+    block = (
+        "From: Rita Gamemaster (pbem), on behalf of\n the game master of game7\n and of game8\n"
+        " and of game9\nSent: Tuesday, 1 December 2026 10:00\nTo: Chloé"
+    )
+    assert own_words(f"{ORDER}\n\n{block}\n\n{BARE}") == ORDER
+
+
+# -- wrapped attributions ------------------------------------------------------------------------
+
+WRAPPED = {
+    3: "On Tuesday,\nRita (pbem) <gm@example.org>\nwrote:",
+    4: "On Tue, 1 Dec 2026 at 10:00,\nRita\n<gm@example.org>\nwrote:",
+    5: "On Tue, 1 Dec 2026 at 10:00,\nRita\n(pbem)\n<gm@example.org>\nwrote:",
+    6: "On Tue, 1 Dec 2026\nat 10:00,\nRita\n(pbem)\n<gm@example.org>\nwrote:",
+    "6 with a blank": "Am Di., 1. Dez. 2026 um 10:00 Uhr\n\nschrieb\nRita\n<gm@example.org>\n:",
+}
+
+
+@pytest.mark.parametrize("attribution", WRAPPED.values(), ids=[f"{k} lines" for k in WRAPPED])
+def test_an_attribution_wrapped_over_three_to_six_lines_goes(attribution):
+    assert own_words(f"{ORDER}\n\n{attribution}\n{QUOTED}\n") == ORDER
+
+
+# -- the tool's own mail, rewrapped ---------------------------------------------------------------
+
+SENT = (
+    'Chloé, here is your position for turn 3 of "Love Letter, postal game 7". It is your turn in hands '
+    "3 and 7: reply to this mail with one order for each, on the form at the end. Each hand where it is "
+    "your turn is shown below: who is still in, the cards played so far, and the plays you may make.\n\n"
+    'Examples: "Hand 13: Guard on Dominik, guess Countess", "Hand 7: Prince on myself".\n\n' + BARE
+)
+
+
+@pytest.mark.parametrize("width", [50, 66, 90])
+def test_a_rewrapped_paragraph_of_the_tools_own_mail_goes(width):
+    paragraph = textwrap.fill(SENT.split("\n\n")[0], width)
+    assert own_words(f"{ORDER}\n\n{paragraph}\n", [SENT]) == ORDER
+
+
+def test_one_long_line_of_the_tools_own_mail_goes():
+    line = 'Chloé, here is your position for turn 3 of "Love Letter, postal game 7".'
+    assert own_words(f"{ORDER}\n\n{line}\n", [SENT]) == ORDER
+
+
+def test_an_order_found_inside_the_tools_prose_is_the_players():
+    """ "Hand 13: Guard on Dominik, guess Countess" stands inside the examples' line: an order
+    line is never taken for a piece of rewrapped prose."""
+    body = f"{ORDER}\nHand 13: Guard on Dominik, guess Countess"
+    assert own_words(body, [SENT]) == body
+
+
+# -- the player's own runs of orders --------------------------------------------------------------
+
+OLD_ACK = (
+    "What I read:\n  Hand 1: Countess\n      RECORDED\n\n"
+    "Orders on file for turn 3:\n  Hand 1: Countess\n  Hand 9: Handmaid\n"
+)
+
+
+def test_a_run_for_hands_the_player_does_not_play_is_the_tools():
+    own = "My orders are below.\n\nHand 2: Baron\nHand 4: Handmaid"
+    sent = "Your cards\n  Hand  2: Baron\n  Hand  4: Handmaid\n"
+    assert drop_sent_words(own, [sent], {1, 9, 13}) == "My orders are below."
+
+
+def test_a_run_right_under_another_run_of_the_tools_is_the_tools():
+    """Two mails of the tool's quoted bare one after the other: the second run of orders sits
+    right under the first's words, not under the player's."""
+    reminder = "Hand 1: Countess\nHand 9: Handmaid\n"
+    ack = "Thank you for your orders.\nThis mail was sent by the pbem tool.\n"
+    own = f"Thanks!\n\n{ack}Hand 1: Countess\nHand 9: Handmaid"
+    assert drop_sent_words(own, [reminder, ack], {1, 9}) == "Thanks!"
+
+
+def test_an_old_acknowledgements_echo_under_a_header_block_is_not_read_as_a_filled_form():
+    """An acknowledgement of before its echo was tagged: below the header block its "Orders on
+    file:" lines look like a filled form; they repeat the sent mail word for word, and a filled
+    form line never does (the form's lines are blank)."""
+    body = f"Thanks!\n\nFrom: Rita <gm@example.org>\nSent: Tuesday\nTo: Chloé\nSubject: x\n\n{OLD_ACK}"
+    assert "Hand 9: Handmaid" in own_words(body)  # the trap: read bare, the echo is a form
+    assert own_words(body, [OLD_ACK], {1, 9}) == "Thanks!"
+
+
+def test_a_disclaimer_heading_above_the_players_orders_cuts_nothing():
+    body = f"Disclaimer\nI am new here, so my orders may look odd:\n{ORDER}"
+    assert own_words(body) == body
+
+
+def test_an_order_right_under_the_tools_rewrapped_prose_is_the_players():
+    paragraph = textwrap.fill(SENT.split("\n\n")[0], 60)
+    body = f"{ORDER}\n\n{paragraph}\nHand 13: Guard on Dominik, guess Countess"
+    assert own_words(body, [SENT]) == f"{ORDER}\n\nHand 13: Guard on Dominik, guess Countess"
