@@ -171,6 +171,9 @@ class Campaign:
         self.store = CampaignStore(self.folder)
         self.clock: Clock = clock or system_clock
         self._config: CampaignConfig | None = None
+        #: What this object has committed, one sentence each ("turn 1 is resolved ..."):
+        #: an error or Ctrl-C after a commit must say what was done, not "nothing happened".
+        self.done: list[str] = []
 
     @classmethod
     def create(
@@ -577,9 +580,20 @@ class Campaign:
         for name, text in private.items():
             files[private_report(name)] = text
         files.update(self._turn_mails(turn, game, public, private, players))
-        folder = self.store.write_turn(turn, files)
-        self._position = None
         warning = ""
+        try:
+            folder = self.store.write_turn(turn, files)
+        except OSError as e:  # the rename is the commit: an error after it (syncing) does not undo it
+            folder = self.store.turn_dir(turn)
+            if not folder.is_dir():
+                raise
+            warning = (
+                f"the turn is resolved, but making its folder durable failed ({e}); "
+                f"check the disk: a power cut before the system writes it could lose the turn"
+            )
+        self._position = None
+        what = f"turn {turn} is resolved" if turn else "the game is started"
+        self.done.append(f"{what}; its reports are drafted in {self.store.reports_dir(turn)}")
         try:  # the turn is resolved now; the outbox copy can be redone at any time
             from .outbox import publish
 
@@ -705,24 +719,71 @@ class Campaign:
             return new_name
 
     # -- rollback ------------------------------------------------------------------------------
+    #: How long a rollback waits for a send (``pbem send``, a tick) to finish.
+    SEND_WAIT = 60.0
+
     def rollback(self) -> int:
         """Undo the latest resolution; its orders stay on file to be corrected.
-        Returns the turn that is awaited again."""
+        Returns the turn that is awaited again.
+
+        A send running meanwhile would mail the undone turn's drafts after the
+        rollback returned: the rollback holds the sent ledger's lock, which every
+        send holds while it picks and sends its drafts, so it waits for a running
+        send to finish (up to ``SEND_WAIT`` seconds, then nothing is done), and a
+        send started meanwhile waits for it, then finds the drafts withdrawn."""
+        from .transport.ledger import LedgerBusy, SentLedger
+
+        if not self.folder.is_dir():  # the ledger's lock must not create a mistyped folder
+            raise StoreError(f"{self.folder}: no such campaign folder")
+        self._check_rollback()  # a refused rollback leaves no trace, not even a lock file
+        try:
+            with SentLedger(self.store.sent_ledger).lock(wait=self.SEND_WAIT):
+                return self._rollback()
+        except LedgerBusy:
+            raise GameError(
+                f"a `pbem send` or `pbem tick` is sending this campaign's mail and has not "
+                f"finished after {self.SEND_WAIT:.0f} s; nothing was rolled back. Wait for it to "
+                f"finish (or stop it), then roll back again"
+            ) from None
+
+    def _check_rollback(self) -> int:
+        latest = self.store.latest_turn()
+        if latest is None:
+            raise GameError("the game has not been started")
+        if latest == 0:
+            raise GameError("nothing to roll back: no turn has been resolved yet")
+        return latest
+
+    def _rollback(self) -> int:
         with self.locked():
-            latest = self.store.latest_turn()
-            if latest is None:
-                raise GameError("the game has not been started")
-            if latest == 0:
-                raise GameError("nothing to roll back: no turn has been resolved yet")
+            latest = self._check_rollback()  # again: another command may have rolled back meanwhile
             # The move is the commit; the drafts follow, and if a crash stops
             # them, every command that sends takes them out first (withdraw_drafts).
-            self.store.roll_back(latest)
+            warnings = []
+            try:
+                self.store.roll_back(latest)
+            except OSError as e:
+                if self.store.turn_dir(latest).is_dir():
+                    raise  # not moved: nothing was rolled back
+                warnings.append(
+                    f"turn {latest} is rolled back, but making that durable failed ({e}); check the "
+                    f"disk: a power cut before the system writes it could bring the turn back"
+                )
             self._position = None
-            self.withdraw_drafts()
-            self.site_warning = self._rebuild_site()  # the undone turn leaves the web pages too
+            self.done.append(f"turn {latest} is rolled back (its orders are still on file)")
+            try:
+                self.withdraw_drafts()
+            except OSError as e:
+                warnings.append(
+                    f"its unsent drafts are not all taken out of the outbox yet ({e}); "
+                    f"`pbem preview` or `pbem send` takes them out first"
+                )
+            warnings.append(self._rebuild_site())  # the undone turn leaves the web pages too
+            self.site_warning = " ".join(filter(None, warnings))
             return latest
 
-    #: What went wrong rebuilding the web pages after a rollback ("" when nothing did).
+    #: What went wrong after a rollback's commit: syncing it, withdrawing its drafts,
+    #: rebuilding the web pages ("" when nothing did). The turn is rolled back all the same.
     site_warning = ""
 
     # -- reading reports and state ------------------------------------------------------------

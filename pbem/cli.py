@@ -35,10 +35,52 @@ class Unfinished(click.exceptions.Exit):
 EXIT_INTERRUPTED = 130  # the shell's status for Ctrl-C
 
 
+#: The campaigns this process opened: what they committed (``Campaign.done``)
+#: tells an error after the commit from one before it.
+_opened: list = []
+
+#: After the commit of these commands, an error (the report not printed, Ctrl-C)
+#: exits 0, as a command that did what it was asked: a retry would do it twice.
+#: What to do instead, for the message.
+_AFTER_COMMIT = {
+    "resolve": "`pbem report {folder}` prints the report. Do not resolve again: that would "
+    "resolve the next turn",
+    "rollback": "Do not roll back again: that would undo one more turn",
+    "tick": "The next tick goes on from there",
+}
+
+
 def _campaign(folder: str):
     from .campaign import Campaign
 
-    return Campaign(folder)
+    campaign = Campaign(folder)
+    _opened.append(campaign)
+    return campaign
+
+
+def _committed() -> list[str]:
+    return [what for campaign in _opened for what in campaign.done]
+
+
+def _after_commit(command: str, kwargs: dict, problem: str) -> None:
+    """Say what was done before ``problem`` (and what is left), where the GM can
+    still read it, and exit with the status of a command that did its work."""
+    import os
+
+    done = "; ".join(_committed())
+    advice = _AFTER_COMMIT.get(command, "Running the command again would do it once more").format(
+        folder=kwargs.get("folder", "FOLDER")
+    )
+    text = f"Done: {done[0].upper()}{done[1:]}. Then {problem}. {advice}."
+    try:
+        click.echo(text, err=True)
+    except (OSError, ValueError):
+        pass  # standard error is lost too: the exit status still tells
+    try:  # a full or closed standard output must not fail again when Python flushes it at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (a test's runner)
+        pass
+    raise click.exceptions.Exit(0 if command in ("resolve", "rollback") else 1)
 
 
 def _explain_errors(func):
@@ -52,6 +94,12 @@ def _explain_errors(func):
         from .config import ConfigError
         from .store import StoreError
 
+        _opened.clear()  # one command per process; in tests, many in turn
+
+        def after_commit(problem: str) -> None:
+            if _committed():
+                _after_commit(func.__name__, kwargs, problem)
+
         try:
             return func(*args, **kwargs)
         except BrokenPipeError:
@@ -62,6 +110,7 @@ def _explain_errors(func):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise click.exceptions.Exit(0) from None
         except (GameError, ConfigError, StoreError, OSError) as e:
+            after_commit(f"this failed: {e}")
             # As click shows its own errors, with the status the error carries (OSError: 1).
             click.echo(f"Error: {e}", err=True)
             raise click.exceptions.Exit(getattr(e, "exit_code", PbemError.exit_code)) from None
@@ -70,9 +119,11 @@ def _explain_errors(func):
             # are meant for the GM; checked by module so that no command pays for
             # importing the mail libraries up front.
             if type(e).__module__.startswith("pbem.transport"):
+                after_commit(f"this failed: {e}")
                 raise PbemError(str(e)) from None
             raise
         except KeyboardInterrupt:
+            after_commit("it was interrupted (Ctrl-C)")
             click.echo("Interrupted; the campaign is as it was before this command.", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
 
@@ -429,7 +480,8 @@ def send(
             bars[0].update(1)
 
     try:
-        report = send_all(campaign, list(drafts), progress, resend_uncertain=resend)
+        # Names picked here (all but the held), not typed: a rollback may withdraw some meanwhile.
+        report = send_all(campaign, list(drafts), progress, resend_uncertain=resend, missing_ok=bool(held))
     except SendError as e:
         uncertain = sorted(e.summary.uncertain) if e.summary else []
         raise PbemError(
@@ -461,6 +513,16 @@ def send(
         )
     if report.failed or report.held:
         raise Unfinished()
+
+
+def _turn_mail_not_sent(campaign, info: dict) -> list[str]:
+    """The latest turn's drafts not sent yet, when the campaign sends by SMTP
+    and a deadline waits on them (the tick holds it): for `pbem status`."""
+    from .postoffice import smtp_settings, undelivered_turn_mail
+
+    if info["finished"] or not info.get("deadline") or smtp_settings(campaign.config) is None:
+        return []
+    return undelivered_turn_mail(campaign)
 
 
 def _uncertain_advice(folder: str, ids: list[str]) -> str:
@@ -498,6 +560,7 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
     info["refused"] = refused_messages(campaign)
     info["held_acks"] = held_acks(campaign)
     info["uncertain"] = uncertain_drafts(Path(folder))
+    info["turn_mail_not_sent"] = _turn_mail_not_sent(campaign, info)
     if as_json:
         if seen:
             mark_refused_seen(campaign)
@@ -522,6 +585,13 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
         d = info["deadline"]
         click.echo(f"Deadline: {d['text']} ({d['left']}).")
     click.echo("Tokens: " + ", ".join(f"{n} {t}" for n, t in info["tokens"].items()))
+    if info["turn_mail_not_sent"]:
+        ids = info["turn_mail_not_sent"]
+        click.echo(
+            f"Turn mail not sent ({len(ids)}): the players have not all had the latest turn's mail "
+            f"({', '.join(ids[:6])}{', ...' if len(ids) > 6 else ''}); `pbem tick` holds the deadline "
+            f"until it has gone (`pbem send {folder}`), then moves it on by the time lost."
+        )
     if info["uncertain"]:
         ids = [u["draft"] for u in info["uncertain"]]
         click.echo(
@@ -591,16 +661,25 @@ def remind(folder: str, again: bool) -> None:
 
 @main.command()
 @folder_arg
+@click.option(
+    "--trust-clock",
+    is_flag=True,
+    help="The clock is right although it looks wrong (before the latest turn began, or more "
+    "than 30 days past the deadline): go ahead with it, this once.",
+)
 @_explain_errors
-def tick(folder: str) -> None:
+def tick(folder: str, trust_clock: bool) -> None:
     """One unattended pass, for cron: fetch and acknowledge, remind, resolve
-    when due, send what campaign.yaml allows (mail.auto_send), tell the GM."""
+    when due, send what campaign.yaml allows (mail.auto_send), tell the GM.
+    Exit 1 when the GM must act: a deadline held over undelivered turn mail,
+    a clock that looks wrong, uncertain mail, mail that could not be sent."""
     from .tick import tick as run_tick
 
-    report = run_tick(_campaign(folder))
+    report = run_tick(_campaign(folder), trust_clock=trust_clock)
     for line in report.lines():
         click.echo(line)
-    if report.uncertain:  # cron mails a failing job's output: the GM must decide
+    # cron mails a failing job's output: the GM must act
+    if report.uncertain or report.held or report.send_failed or report.failed:
         raise Unfinished()
 
 

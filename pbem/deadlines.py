@@ -15,6 +15,18 @@ the one ``turns:`` gives; else ``every_days`` after the day the turn opened, at
 ``at`` local time. Local times are converted with the zone's rules for that
 date, so a deadline across a daylight-saving change stays at 20:00 local time.
 
+An unattended ``pbem tick`` does not trust a clock that looks wrong
+(:func:`clock_doubt`): earlier than the latest turn's start (by more than
+``CLOCK_SLACK``), or more than ``CLOCK_AHEAD_LIMIT`` (30 days) past the
+deadline. Thirty days: a server down for a month is a rare outage, and beyond
+that a clock set wrong (a year, ten years ahead) is likelier than a game left
+alone; resolving a month-old turn with every order an NMR default is the GM's
+call, not cron's. The GM says so with ``pbem tick FOLDER --trust-clock``.
+
+A turn's mail that reached the players late (SMTP trouble) moves its deadline
+on by the time lost, once that is more than ``LATE_MAIL_GRACE`` (see
+:mod:`pbem.tick`).
+
 Pure functions: the clock is always passed in.
 """
 
@@ -28,6 +40,10 @@ from typing import Any
 from .config import ConfigError
 
 UTC = UTC
+
+CLOCK_AHEAD_LIMIT = timedelta(days=30)
+CLOCK_SLACK = timedelta(minutes=10)  # clocks of two machines (or NTP steps) disagree that much
+LATE_MAIL_GRACE = timedelta(hours=1)
 
 
 #: The longest a reminder may come before its deadline: the longest turn (60 days).
@@ -197,3 +213,20 @@ def time_left(deadline: datetime, now: datetime) -> str:
         parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
     span = " ".join(parts) or "less than a minute"
     return f"passed {span} ago" if past else f"{span} left"
+
+
+def clock_doubt(now: datetime, opened_at: datetime, deadline: datetime | None) -> str:
+    """Why ``now`` looks wrong for a game whose latest turn opened at
+    ``opened_at`` ("" when it looks right): earlier than that, or far past the
+    deadline (module doc)."""
+    if now < opened_at - CLOCK_SLACK:
+        return (
+            f"the clock reads {now:%Y-%m-%d %H:%M} UTC, earlier than the start of the latest turn "
+            f"({opened_at:%Y-%m-%d %H:%M} UTC)"
+        )
+    if deadline is not None and now > deadline + CLOCK_AHEAD_LIMIT:
+        return (
+            f"the clock reads {now:%Y-%m-%d %H:%M} UTC, more than {CLOCK_AHEAD_LIMIT.days} days "
+            f"past the deadline ({deadline:%Y-%m-%d %H:%M} UTC)"
+        )
+    return ""

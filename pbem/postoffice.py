@@ -28,6 +28,7 @@ campaign to it. Fetching is the inbox's job (:func:`pbem.inbox.fetch_imap`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from dataclasses import dataclass, field
@@ -276,17 +277,23 @@ class SendReport:
 
 
 def send(
-    campaign, names: list[str] | None = None, progress=None, resend_uncertain: list[str] | None = None
+    campaign,
+    names: list[str] | None = None,
+    progress=None,
+    resend_uncertain: list[str] | None = None,
+    missing_ok: bool = False,
 ) -> SendReport:
     """Send the drafts (all, or those named) by SMTP; each goes at most once:
     the sent ledger is written as the server accepts each draft, and sent
     drafts move to ``mail/sent``. A draft whose fate is unknown (handed over,
     no reply) is *uncertain*: held back until the GM says. ``resend_uncertain``
     is that word: the uncertain drafts named (all of them when the list is
-    empty) are sent again, and nothing else."""
+    empty) are sent again, and nothing else. With ``missing_ok`` (a tick), a
+    draft named that is no longer in the outbox (withdrawn by a rollback) is
+    left out instead of being an error."""
     from .outbox import Outbox
-    from .transport.ledger import SentLedger
-    from .transport.smtp import send_drafts
+    from .transport.ledger import LedgerBusy, SentLedger
+    from .transport.smtp import SendError, send_drafts
 
     config = campaign.config
     settings = smtp_settings(config)
@@ -298,19 +305,28 @@ def send(
         )
     if config.gm is None or not config.gm.email:
         raise ConfigError(f"{config_file()}: gm: needed to send mail (gm: {{name: ..., email: ...}})")
-    campaign.withdraw_drafts()  # a rollback killed half-way leaves its turn's drafts behind
     outbox = Outbox(campaign.folder)
     ledger = SentLedger(campaign.store.sent_ledger)
-    resend: list[str] = []
-    if resend_uncertain is not None:
-        resend = _uncertain_ids(ledger, resend_uncertain)
-        names = resend
-    paths = selected_drafts(outbox, names)
-    drafts = [(p.stem, p.read_bytes()) for p in paths]
     try:
-        summary = send_drafts(drafts, settings, ledger, progress, resend=resend)
-    finally:
-        _file_sent(campaign.folder, outbox, ledger)
+        # The ledger's lock first, then the drafts: a rollback holds it while it
+        # undoes a turn, so the drafts read here are never those of a turn a
+        # rollback has undone (or is undoing), and none leaves after it returned.
+        with ledger.lock():
+            campaign.withdraw_drafts()  # a rollback killed half-way leaves its turn's drafts behind
+            resend: list[str] = []
+            if resend_uncertain is not None:
+                resend = _uncertain_ids(ledger, resend_uncertain)
+                names = resend
+            paths = selected_drafts(outbox, names, missing_ok=missing_ok)
+            drafts = [(p.stem, p.read_bytes()) for p in paths]
+            try:
+                summary = send_drafts(drafts, settings, ledger, progress, resend=resend)
+            finally:
+                _file_sent(campaign.folder, outbox, ledger)
+                with contextlib.suppress(OSError):  # only a note: the ledger's times stand in
+                    note_delivery(campaign, ledger)
+    except LedgerBusy as exc:
+        raise SendError(str(exc)) from None
     return SendReport(
         summary.sent, summary.skipped, summary.failed, summary.per_recipient, summary.uncertain, summary.held
     )
@@ -364,18 +380,21 @@ def mark_sent(campaign, names: list[str]) -> list[str]:
                     draft_id, entry.get("message_id", ""), entry.get("recipients", []), confirmed_by="gm"
                 )
             _file_sent(campaign.folder, outbox, ledger)
+            note_delivery(campaign, ledger)
     except LedgerBusy as exc:
         raise ConfigError(str(exc)) from None
     return ids
 
 
-def selected_drafts(outbox, names: list[str] | None) -> list[Path]:
+def selected_drafts(outbox, names: list[str] | None, missing_ok: bool = False) -> list[Path]:
     drafts = outbox.drafts()
     if not names:
         return drafts
     by_id = {p.stem: p for p in drafts}
     unknown = [n for n in names if n.removesuffix(".eml") not in by_id]
-    if unknown:
+    if missing_ok:
+        names = [n for n in names if n not in unknown]
+    elif unknown:
         raise ConfigError(f"no such draft in the outbox: {', '.join(unknown)} (see `pbem preview`)")
     return [by_id[n.removesuffix(".eml")] for n in names]
 
@@ -387,4 +406,96 @@ def _file_sent(root: Path, outbox, ledger) -> None:
     for path in outbox.drafts():
         if ledger.is_sent(path.stem):
             sent_folder.mkdir(parents=True, exist_ok=True)
-            shutil.move(str(path), str(sent_folder / path.name))
+            target = sent_folder / path.name
+            if target.exists() and os.path.samefile(path, target):
+                # Published again after a crash lost its index line: the same file,
+                # and a rename onto another link of it does nothing. Drop this link.
+                path.unlink()
+                continue
+            shutil.move(str(path), str(target))
+
+
+# -- has the turn's mail reached the players? --------------------------------------------------------
+
+
+def _delivered_path(campaign) -> Path:
+    return campaign.store.sent_ledger.with_name("delivered.json")
+
+
+def turn_mail_ids(campaign) -> list[str]:
+    """The drafts of the latest turn's mail (its turn folder's mail index)."""
+    import json
+
+    latest = campaign.store.latest_turn()
+    if latest is None:
+        return []
+    index = campaign.store.turn_mail_index(campaign.store.turn_dir(latest))
+    if not index.exists():
+        return []
+    ids = []
+    for line in index.read_text(encoding="utf-8").splitlines():
+        try:
+            ids.append(json.loads(line)["draft"])
+        except (ValueError, KeyError, TypeError):
+            continue
+    return ids
+
+
+def undelivered_turn_mail(campaign, ledger=None) -> list[str]:
+    """The latest turn's drafts the SMTP server has not accepted (uncertain ones
+    included: maybe delivered, maybe not). Empty once all of them left."""
+    from .transport.ledger import SentLedger
+
+    ledger = ledger or SentLedger(campaign.store.sent_ledger)
+    return [d for d in turn_mail_ids(campaign) if not ledger.is_sent(d)]
+
+
+def note_delivery(campaign, ledger) -> None:
+    """Once every mail of the latest turn has left, note when (by the campaign's
+    clock), once: the tick moves a deadline on by the time its mail was late."""
+    import json
+
+    from .store import write_atomic
+
+    latest = campaign.store.latest_turn()
+    if latest is None or undelivered_turn_mail(campaign, ledger):
+        return
+    path = _delivered_path(campaign)
+    try:
+        done = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except ValueError:
+        done = {}  # a damaged note: the ledger's times stand in (see delivered_at)
+    if not isinstance(done, dict) or str(latest) in done:
+        return
+    done[str(latest)] = campaign.now().isoformat(timespec="seconds")
+    write_atomic(path, json.dumps(done, indent=1))
+
+
+def delivered_at(campaign):
+    """When the latest turn's mail had all left (None while some has not): the
+    note of :func:`note_delivery`, else (a send killed before it noted) the
+    ledger's time of the last one, never later than now."""
+    import json
+    from datetime import UTC, datetime
+
+    from .transport.ledger import SentLedger
+
+    latest = campaign.store.latest_turn()
+    ledger = SentLedger(campaign.store.sent_ledger)
+    if latest is None or undelivered_turn_mail(campaign, ledger):
+        return None
+    path = _delivered_path(campaign)
+    try:
+        done = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+        if isinstance(done, dict) and str(latest) in done:
+            return datetime.fromisoformat(done[str(latest)])
+    except ValueError:
+        pass
+    ids = set(turn_mail_ids(campaign))
+    times = [e.get("sent_at", "") for e in ledger.entries() if e.get("draft_id") in ids]
+    now = campaign.now()
+    try:
+        last = max(datetime.fromisoformat(t.replace("Z", "+00:00")) for t in times if t)
+    except ValueError:  # none, or one this tool did not write
+        return now
+    return min(last.astimezone(UTC), now)

@@ -8,13 +8,21 @@ review. Every step is idempotent (a message is read once, a player reminded
 once a turn, a turn resolved once, a draft sent once), so running it every
 minute does no harm; a second tick while one runs does nothing; a tick after
 a long outage catches up (the overdue turn is resolved, the next one opens).
+
+Nothing is played blind: what auto_send allows is sent by every tick until it
+has gone (not only what that tick drafted), first of all; a deadline does not
+fall while the latest turn's mail has not left (the tick holds it and says
+so), and once it has, late by more than ``LATE_MAIL_GRACE``, the deadline
+moves on by the time lost. A clock that looks wrong
+(:func:`pbem.deadlines.clock_doubt`) holds what goes by the clock, reminders
+and the resolution, until the GM says it is right (``trust_clock``).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from .campaign import Campaign
@@ -147,8 +155,12 @@ class TickReport:
     resolved: int | None = None
     sent: list[str] = field(default_factory=list)
     waiting_for_review: list[str] = field(default_factory=list)
+    waiting_to_send: list[str] = field(default_factory=list)  # auto_send allows them: the next tick tries
     uncertain: list[str] = field(default_factory=list)  # the GM must say: arrived, or send again
+    held: str = ""  # why the tick held back (a deadline over undelivered mail, a doubtful clock)
     notes: list[str] = field(default_factory=list)
+    send_failed: bool = False  # a send stopped (server down, ...): the next tick goes on
+    failed: list[str] = field(default_factory=list)  # drafts the server refused: tried again next tick
 
     def lines(self) -> list[str]:
         if self.busy:
@@ -160,14 +172,22 @@ class TickReport:
             out.append(f"Turn {self.resolved} resolved.")
         if self.sent:
             out.append(f"Sent on its own (auto_send): {len(self.sent)} mail(s).")
+        if self.waiting_to_send:
+            out.append(
+                f"{len(self.waiting_to_send)} draft(s) that auto_send allows are not sent yet; "
+                f"the next tick sends them."
+            )
         if self.waiting_for_review:
             out.append(f"{len(self.waiting_for_review)} draft(s) wait for the GM's review (`pbem preview`).")
+        if self.held:
+            out.append(f"HELD: {self.held}")
         out.extend(self.notes)
         return out
 
 
-def tick(campaign: Campaign) -> TickReport:
-    """One pass of the unattended GM (see the module docstring)."""
+def tick(campaign: Campaign, trust_clock: bool = False) -> TickReport:
+    """One pass of the unattended GM (see the module docstring). ``trust_clock``
+    is the GM's word that a clock :func:`pbem.deadlines.clock_doubt` finds wrong is right."""
     from .store import StoreError, file_lock
 
     report = TickReport()
@@ -177,73 +197,196 @@ def tick(campaign: Campaign) -> TickReport:
         if not acquired:
             report.busy = True
             return report
-        return _tick(campaign, report)
+        return _tick(campaign, report, trust_clock)
 
 
-def _tick(campaign: Campaign, report: TickReport) -> TickReport:
+def _tick(campaign: Campaign, report: TickReport, trust_clock: bool = False) -> TickReport:
     from .inbox import fetch_new
     from .postoffice import smtp_settings
+    from .transport.smtp import SendError
 
     kinds = auto_send_kinds(campaign.config)
     can_send = smtp_settings(campaign.config) is not None
     campaign.publish_drafts()  # a resolve cut short by a crash: its drafts wait for review too
-    outcomes = fetch_new(campaign)
+    try:
+        outcomes = fetch_new(campaign)
+    except SendError as exc:  # auto_ack's send, after the messages were read and kept
+        outcomes = []
+        report.send_failed = True
+        report.notes.append(f"acknowledgements not sent: {exc} The next tick sends them.")
     report.messages = len(outcomes)
     report.recorded = sum(o.recorded for o in outcomes)
-    acks = [o.ack for o in outcomes if o.ack and not o.ack_held]  # held ones wait for the GM
     held = sorted({o.player for o in outcomes if o.ack_held and o.player is not None})
     if held:
         report.notes.append(
             f"{sum(o.ack_held for o in outcomes)} acknowledgement(s) held for your review: "
             f"too many messages an hour from {', '.join(held)} (see `pbem status`)."
         )
-    if campaign.position().game.finished:
-        _send_allowed(campaign, report, acks if "ack" in kinds else [], can_send)
-        _tell_uncertain(campaign, report)
-        return report
-    if reminders_due(campaign):
-        report.reminders = remind(campaign)
-    deadline = campaign.deadline()
-    passed = deadline is not None and campaign.now() >= deadline
-    if not campaign.missing_orders() or passed:
-        result = campaign.resolve(force=False)
-        report.resolved = result.turn
-        if result.warning:
-            report.notes.append(result.warning)
-        from .inbox import drop_stale_acks, dropped_acks_note  # held acks of the turn: no longer true
-
-        if note := dropped_acks_note(drop_stale_acks(campaign)):
-            report.notes.append(note)
-    allowed = []
-    if "ack" in kinds:
-        allowed += acks
-    if "reminder" in kinds:
-        allowed += report.reminders
-    if report.resolved is not None and "report" in kinds:
-        allowed += [
-            p.stem for p in Outbox(campaign.folder).drafts() if p.stem.startswith(f"t{report.resolved:03d}")
-        ]
-    _send_allowed(campaign, report, allowed, can_send)
+    # What auto_send allows and an earlier tick could not send (SMTP down, a crash) goes
+    # first: the deadline below depends on the turn's mail having reached the players.
+    _send_allowed(campaign, report, allowed_drafts(campaign, kinds), can_send)
+    if not campaign.position().game.finished:
+        _timed_steps(campaign, report, can_send, trust_clock)
+    if not report.send_failed:
+        _send_allowed(campaign, report, allowed_drafts(campaign, kinds), can_send)
+    allowed = set(allowed_drafts(campaign, kinds)) if can_send else set()
     waiting = [p.stem for p in Outbox(campaign.folder).drafts()]
-    report.waiting_for_review = waiting
-    _tell_uncertain(campaign, report)
+    report.waiting_for_review = [d for d in waiting if d not in allowed]
+    _tell_uncertain(campaign, report)  # allowed, but never sent again by a tick: said apart
+    report.waiting_to_send = [d for d in waiting if d in allowed and d not in report.uncertain]
     if report.resolved is not None and "report" not in kinds:
         _tell_gm(campaign, report, can_send)
     return report
 
 
-def _send_allowed(campaign: Campaign, report: TickReport, drafts: list[str], can_send: bool) -> None:
-    """Send what the GM allowed; an uncertain draft is never sent again by a tick."""
-    from .postoffice import send
+def _timed_steps(campaign: Campaign, report: TickReport, can_send: bool, trust_clock: bool) -> None:
+    """Reminders and the resolution, which go by the clock: held when the clock
+    looks wrong, and a deadline held while the turn's mail has not reached the players."""
+    from .deadlines import clock_doubt
 
-    campaign.withdraw_drafts()  # a rollback killed half-way: its turn's drafts are never sent
-    present = {p.stem for p in Outbox(campaign.folder).drafts()}
-    drafts = [d for d in drafts if d in present]
-    if drafts and can_send:
-        result = send(campaign, drafts)  # a SendError says which draft it made uncertain
-        report.sent += result.sent
-        for draft_id, reason in result.failed.items():
-            report.notes.append(f"could not send {draft_id}: {reason}")
+    pos = campaign.position()
+    deadline = campaign.deadline()
+    now = campaign.now()
+    doubt = clock_doubt(now, pos.opened_at, deadline)
+    if doubt and not trust_clock:
+        report.held = (
+            f"{doubt}. The tick resolves nothing and drafts no reminder while the clock looks "
+            f"wrong. Set the clock right, or, if it is right, run `pbem tick {campaign.folder} "
+            f"--trust-clock` once to go ahead with it."
+        )
+        return
+    if _extend_for_late_mail(campaign, report, can_send):
+        deadline = campaign.deadline()
+    passed = deadline is not None and now >= deadline
+    if reminders_due(campaign) and not passed:  # past it, the turn is resolved (or held) now
+        report.reminders = remind(campaign)
+    if campaign.missing_orders() and not passed:
+        return
+    if campaign.missing_orders() and can_send:
+        from .postoffice import undelivered_turn_mail
+
+        undelivered = undelivered_turn_mail(campaign)
+        if undelivered:
+            shown = ", ".join(undelivered[:6]) + (", ..." if len(undelivered) > 6 else "")
+            report.held = (
+                f"turn {pos.game.turn}'s deadline ({campaign.deadline_text(deadline)}) has passed, "
+                f"but {len(undelivered)} of its turn mails have not reached the players, or not for "
+                f"certain ({shown}; an uncertain one waits for your word, see below): "
+                f"the turn is NOT resolved by defaults. The deadline is held until they are sent "
+                f"(the next tick tries, or `pbem send {campaign.folder}`), then moved on by the time "
+                f"lost; `pbem resolve {campaign.folder} --force` resolves it now."
+            )
+            return
+    result = campaign.resolve(force=False)
+    report.resolved = result.turn
+    if result.warning:
+        report.notes.append(result.warning)
+    from .inbox import drop_stale_acks, dropped_acks_note  # held acks of the turn: no longer true
+
+    if note := dropped_acks_note(drop_stale_acks(campaign)):
+        report.notes.append(note)
+
+
+def _extend_for_late_mail(campaign: Campaign, report: TickReport, can_send: bool) -> bool:
+    """The awaited turn's mail left late (an SMTP outage, a crash): move its
+    deadline on by the time lost, once, unless the GM set one (`pbem deadline`)."""
+    from .deadlines import LATE_MAIL_GRACE
+    from .postoffice import delivered_at
+
+    if not can_send:
+        return False
+    with campaign.locked():
+        pos = campaign.position()
+        overrides = campaign.store.read_deadlines()
+        if str(pos.game.turn) in overrides:  # the GM's deadline (or moved on already): kept
+            return False
+        deadline = campaign.deadline()
+        when = delivered_at(campaign) if deadline is not None else None
+        if when is None or deadline is None:
+            return False
+        lost = when - pos.opened_at
+        if lost <= LATE_MAIL_GRACE:
+            return False
+        moved = deadline + lost
+        overrides[str(pos.game.turn)] = moved.isoformat(timespec="seconds")
+        campaign.store.write_deadlines(overrides)
+    report.notes.append(
+        f"Turn {pos.game.turn}'s mail reached the players {_span(lost)} late: its deadline moves from "
+        f"{campaign.deadline_text(deadline)} to {campaign.deadline_text(moved)} "
+        f"(`pbem deadline {campaign.folder} WHEN` sets another)."
+    )
+    return True
+
+
+def _span(delta: timedelta) -> str:
+    """``2 days 3 hours``."""
+    from .deadlines import time_left
+
+    start = datetime(2000, 1, 1)
+    return time_left(start + delta, start).removesuffix(" left")
+
+
+def allowed_drafts(campaign: Campaign, kinds: set[str]) -> list[str]:
+    """The drafts in the outbox that a tick may send on its own: those of the
+    kinds ``auto_send`` names (reports, reminders, acknowledgements; not the
+    acknowledgements held over the hourly limit), and the tick's own notes to
+    the GM, whenever they were drafted: a send that failed is tried again."""
+    from .inbox import held_acks
+
+    wanted = {"gm"}
+    for kind in kinds:
+        wanted |= {"report": {"public", "private"}, "ack": {"ack"}, "reminder": {"reminder"}}[kind]
+    outbox = Outbox(campaign.folder)
+    drafts = outbox.drafts()
+    if not drafts:
+        return []
+    by_draft = {entry.get("draft"): entry.get("kind") for entry in outbox.known_ids().values()}
+    held = {entry.get("ack") for entry in held_acks(campaign)} if "ack" in kinds else set()
+    out = []
+    for path in drafts:
+        kind = by_draft.get(path.stem) or _kind_of(path.stem)
+        if kind in wanted and path.stem not in held:
+            out.append(path.stem)
+    return out
+
+
+def _kind_of(draft_id: str) -> str:
+    """A draft's kind from its id, for one whose index line a crash lost."""
+    import re
+
+    if re.match(r"t\d{3}(r\d+)?-(public|private)-", draft_id):
+        return "public"
+    for prefix, kind in (("ack-", "ack"), ("reminder-", "reminder"), ("gm-review-", "gm")):
+        if draft_id.startswith(prefix):
+            return kind
+    return ""
+
+
+def _send_allowed(campaign: Campaign, report: TickReport, drafts: list[str], can_send: bool) -> None:
+    """Send what the GM allowed; an uncertain draft is never sent again by a tick.
+    A send that fails is noted; what it did not send, the next tick sends."""
+    from .postoffice import send
+    from .transport.ledger import SentLedger
+    from .transport.smtp import SendError
+
+    if not drafts or not can_send or report.send_failed:
+        return
+    ledger = SentLedger(campaign.store.sent_ledger)
+    drafts = [d for d in drafts if not ledger.is_uncertain(d) and d not in report.sent]
+    if not drafts:
+        return
+    try:
+        result = send(campaign, drafts, missing_ok=True)  # a rollback may withdraw some meanwhile
+    except SendError as exc:
+        report.send_failed = True
+        if exc.summary is not None:
+            report.sent += exc.summary.sent
+        report.notes.append(f"Sending stopped: {exc} The next tick sends what is left.")
+        return
+    report.sent += result.sent
+    for draft_id, reason in result.failed.items():
+        report.failed.append(draft_id)
+        report.notes.append(f"could not send {draft_id}: {reason}")
 
 
 def _tell_uncertain(campaign: Campaign, report: TickReport) -> None:
@@ -289,6 +432,5 @@ def _tell_gm(campaign: Campaign, report: TickReport, can_send: bool) -> None:
     outbox.add(
         draft_id, raw, message_id=message_id, kind="gm", turn=report.resolved, to=gm.email, player=None
     )
-    if can_send:
-        _send_allowed(campaign, report, [draft_id], can_send)
+    _send_allowed(campaign, report, [draft_id], can_send)
     report.notes.append(f"The GM was told that turn {report.resolved} waits for review.")

@@ -83,7 +83,8 @@ def _old_drafts(folder) -> set[str]:
 def _steps(events):
     points = []
     for kind, n, _ in events:
-        points += [(kind, n, "before"), (kind, n, "after")]
+        # A write is trapped as it opens its file (before) only; renames and unlinks around.
+        points += [(kind, n, "before")] + ([(kind, n, "after")] if kind != "write" else [])
     return points
 
 

@@ -41,10 +41,18 @@ class _Locked:
 
     path: Path
 
+    _held = False
+
     @contextlib.contextmanager
-    def lock(self) -> Iterator[None]:
-        """Hold `<ledger>.lock` for a whole run; raise LedgerBusy at once if it is taken."""
-        lock = FileLock(str(self.path) + ".lock", timeout=0)
+    def lock(self, wait: float = 0) -> Iterator[None]:
+        """Hold `<ledger>.lock` for a whole run; raise LedgerBusy if it is taken
+        (at once, or after ``wait`` seconds). Reentrant on one ledger object: a
+        caller that holds it (``pbem send`` while it picks the drafts) passes the
+        ledger on, and the sender's own `lock()` is then a no-op."""
+        if self._held:
+            yield
+            return
+        lock = FileLock(str(self.path) + ".lock", timeout=wait)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             lock.acquire()
@@ -52,9 +60,11 @@ class _Locked:
             raise LedgerBusy(
                 f"{self.path} is in use by another pbem process; wait for it to finish"
             ) from None
+        self._held = True
         try:
             yield
         finally:
+            self._held = False
             lock.release()
 
 

@@ -18,6 +18,12 @@ Design, in the order things can go wrong:
   the GM's word (`resend`).  The run stops at the first uncertain draft, and the
   DATA phase is taken by one connection at a time, so a crash or a dead server
   leaves at most one draft uncertain.
+* A server that defers everything (4xx to every RCPT, say) is given up on once
+  every attempt has failed for longer than about one draft's whole backoff
+  (``backoff * 2 ** retries``): the run stops with `SendError`, naming what waits,
+  rather than spend the full backoff on each draft in turn.  A reply to the
+  message that is neither a refusal (4xx, 5xx) nor an acceptance (2xx) is
+  outside the RFC: the draft is *uncertain*, as with no reply.
 * Trouble no retry will fix for this run (server unreachable after the retries,
   login refused, TLS failure) stops everything with `SendError`, after the workers
   have finished and recorded the message each had in flight.
@@ -323,6 +329,12 @@ class _Run:
         self.fatal: SendError | None = None
         # One message handed over at a time, across connections: at most one uncertain.
         self.data_lock = asyncio.Lock()
+        # Since when every attempt failed for now (None: the last one went through). Once
+        # that lasts longer than about one draft's whole backoff, the run stops: a server
+        # that defers everything is not retried draft after draft (15 s each by default).
+        self.deferred_since: float | None = None
+        self.waited = 0.0
+        self.give_up_after = settings.backoff * 2**settings.retries
         # Until one login has succeeded, connections log in one at a time: a wrong
         # password is then refused once, not once per parallel connection.
         self.login_gate = asyncio.Lock()
@@ -364,6 +376,9 @@ class _Run:
             except _Retry as retry:
                 trouble = retry
             attempt += 1
+            delay = s.backoff * 2 ** (attempt - 1)
+            if attempt <= s.retries and self._give_up(trouble, delay):
+                return  # the draft waits for the next run, unsent
             if attempt > s.retries:
                 if trouble.connection:
                     raise SendError(
@@ -373,7 +388,26 @@ class _Run:
                 self._fail(draft, f"{trouble.reason} (gave up after {attempt} attempts)")
                 return
             self.progress(draft.draft_id, "retry")
-            await asyncio.sleep(s.backoff * 2 ** (attempt - 1))
+            await asyncio.sleep(delay)
+
+    def _give_up(self, trouble: _Retry, delay: float) -> bool:
+        """Whether the server has deferred everything for too long: every attempt
+        since ``deferred_since`` failed for now, and the backoff waited since then
+        (``waited``, across connections) would pass ``give_up_after``. Then the run stops (nothing more
+        is tried) instead of spending the whole backoff on each draft in turn."""
+        now = asyncio.get_running_loop().time()
+        if self.deferred_since is None:
+            self.deferred_since, self.waited = now, 0.0
+        if self.waited + delay <= self.give_up_after:
+            self.waited += delay
+            return False
+        if self.fatal is None:
+            self.fatal = SendError(
+                f"SMTP server {self.where} deferred every message for "
+                f"{now - self.deferred_since:.0f} s (last: {trouble.reason}); gave up for now rather "
+                f"than wait longer: the drafts not sent wait in the outbox"
+            )
+        return True
 
     async def _open(self, conn: _Connection) -> SMTP:
         """The batch's connection, (re)opened if needed; the first login alone (see login_gate)."""
@@ -452,7 +486,16 @@ class _Run:
             try:
                 await client.data(draft.raw)
             except SMTPResponseException as exc:
-                # A reply: the server did not take the message.
+                if 200 <= exc.code < 300:  # a positive completion other than 250: stored
+                    await self._accepted(draft, errors)
+                    return
+                if not 400 <= exc.code < 600:
+                    # Outside the RFC (999, a 354 again, a malformed line...): not a
+                    # refusal, so the server may have stored the message.
+                    conn.discard()
+                    self._uncertain(draft, exc, f"a reply outside the RFC ({_describe(exc)})")
+                    return
+                # A refusal: the server did not take the message.
                 await asyncio.to_thread(self.ledger.not_sent, draft.draft_id, _describe(exc))
                 self._refused(conn, draft, exc)
                 return
@@ -486,18 +529,21 @@ class _Run:
             conn.discard()
         raise _Retry(_describe(exc)) from exc
 
-    def _uncertain(self, draft: _Draft, exc: BaseException) -> None:
-        reason = f"no reply after the message was handed over ({_describe(exc)})"
+    def _uncertain(self, draft: _Draft, exc: BaseException, answer: str | None = None) -> None:
+        """No reply to the message, or ``answer``, one that is neither a refusal nor an acceptance."""
+        reply = answer or "no reply"
+        reason = f"{reply} after the message was handed over" + ("" if answer else f" ({_describe(exc)})")
         self.summary.uncertain[draft.draft_id] = reason
         self.progress(draft.draft_id, "uncertain")
         if self.fatal is None:
             self.fatal = SendError(
-                f"SMTP server {self.where} gave no reply after receiving {draft.draft_id}: it may or "
+                f"SMTP server {self.where} gave {reply} after receiving {draft.draft_id}: it may or "
                 f"may not have been delivered, so it is marked uncertain and will not be sent again "
                 f"by itself"
             )
 
     async def _accepted(self, draft: _Draft, errors: dict) -> None:
+        self.deferred_since = None  # the server takes messages again
         accepted = [r for r in draft.recipients if r not in errors]
         # Record first: if anything after this fails, the rerun must not resend. No
         # fsync of its own: the in-flight line is durable, so a lost "sent" line

@@ -542,7 +542,8 @@ class SmtpServer:
     arrived in the recipients' mailboxes.  `relay=None` accepts and discards (bench).
     Faults: `fail_next` (4xx), `reject` (5xx), `drop_after` (cut after K messages),
     `stall_next` (hang, then cut), `store_then_drop` (keep the message, cut before
-    the reply), `slow_reply` (keep it, reply late), `after_store` (a hook between
+    the reply), `slow_reply` (keep it, reply late), `reply_after_store` (keep it, reply
+    outside the RFC), `defer_rcpt` (450 to every RCPT), `after_store` (a hook between
     keeping a message and replying); `logins` and `peak_active` show connection use,
     `auth_attempts` counts every AUTH the server judged.
     `tokens` (a `TokenIssuer`) adds XOAUTH2 and OAUTHBEARER logins checked against it.
@@ -578,6 +579,9 @@ class SmtpServer:
         self._stall: float | None = None
         self._store_then_drop = 0
         self._slow_reply: tuple[float, int] = (0.0, 0)
+        self._reply_after_store: tuple[str, int] = ("", 0)
+        self._defer_rcpt: str | None = None
+        self.rcpt_commands = 0  # RCPT commands received (answered or not)
         self.after_store: Callable[[int], None] | None = None
         self._lock = threading.Lock()
         self.ca: trustme.CA | None = None
@@ -588,8 +592,8 @@ class SmtpServer:
             tls_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             cert.configure_cert(tls_context)
         starttls = starttls and not implicit_tls
-        self.controller = Controller(
-            (_OAuthHandler if tokens is not None else _Handler)(self),
+        self._handler_class = _OAuthHandler if tokens is not None else _Handler
+        self._controller_args = dict(
             hostname=self.host,
             port=self.port,
             server_hostname="smtp.test",
@@ -600,6 +604,7 @@ class SmtpServer:
             require_starttls=starttls,
             ssl_context=tls_context if implicit_tls else None,
         )
+        self.controller = Controller(self._handler_class(self), **self._controller_args)
 
     def client_context(self) -> ssl.SSLContext:
         """An SSL context that trusts this server's test CA (for the client side)."""
@@ -615,6 +620,11 @@ class SmtpServer:
     def stop(self) -> None:
         with contextlib.suppress(AssertionError, RuntimeError):
             self.controller.stop()
+
+    def restart(self) -> SmtpServer:
+        """Start again after `stop()` (an outage over): same port, same certificate."""
+        self.controller = Controller(self._handler_class(self), **self._controller_args)
+        return self.start()
 
     def __enter__(self) -> SmtpServer:
         return self.start()
@@ -663,8 +673,21 @@ class SmtpServer:
         with self._lock:
             self._slow_reply = (seconds, count)
 
+    def reply_after_store(self, reply: str, count: int = 1) -> None:
+        """Store the next `count` messages, then answer them with `reply` (e.g.
+        "999 odd"), a reply outside the RFC: the message arrived all the same."""
+        with self._lock:
+            self._reply_after_store = (reply, count)
+
+    def defer_rcpt(self, reply: str | None = "450 4.2.0 Mailbox busy, try later") -> None:
+        """Answer every RCPT with `reply` (None: accept again), as a server that defers everything."""
+        with self._lock:
+            self._defer_rcpt = reply
+
     def clear_faults(self) -> None:
         with self._lock:
+            self._reply_after_store = ("", 0)
+            self._defer_rcpt = None
             self._faults.clear()
             self._drop_after = None
             self._stall = None
@@ -720,6 +743,11 @@ class _Handler:
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         """Refuse unknown mailboxes at RCPT, as a real MTA does, when relaying."""
+        with self.owner._lock:
+            self.owner.rcpt_commands += 1
+            deferred = self.owner._defer_rcpt
+        if deferred is not None:
+            return deferred
         relay = self.owner.relay
         if relay is not None:
             local, _, domain = address.rpartition("@")
@@ -775,6 +803,9 @@ class _Handler:
                 delay, slow = owner._slow_reply
                 if slow > 0:
                     owner._slow_reply = (delay, slow - 1)
+                odd_reply, odd = owner._reply_after_store
+                if odd > 0:
+                    owner._reply_after_store = (odd_reply, odd - 1)
                 hook = owner.after_store
             if hook is not None:
                 hook(stored)  # e.g. kill the sender now: stored, no reply sent yet
@@ -783,6 +814,8 @@ class _Handler:
                 return "421 4.3.0 Connection dropped"
             if slow > 0:
                 await asyncio.sleep(delay)
+            if odd > 0:
+                return odd_reply
             return "250 2.0.0 OK queued"
         finally:
             with owner._lock:
