@@ -171,7 +171,7 @@ def _security(section: dict, where: str, ports: dict[str, int], fallback: str) -
     if security is None:
         by_port = {p: mode for mode, p in ports.items() if mode != "none"}
         security = by_port.get(port, fallback) if port is not None else fallback
-    if security not in ports:
+    if not isinstance(security, str) or security not in ports:
         raise ConfigError(f"{config_file()}: {where}.security: {', '.join(ports)}, not {security!r}")
     host = _need(section, "host", where, str)
     if security == "none" and host.strip().lower().strip("[]") not in LOOPBACK:

@@ -137,3 +137,11 @@ def test_settings_repr_holds_no_secret(monkeypatch):
     from pbem.transport import ImapSettings
 
     assert "s3cr3t" not in repr(ImapSettings(host="h", port=1, tls=True, user="u", password="s3cr3t"))
+
+
+@pytest.mark.parametrize("make", [imap, smtp])
+@pytest.mark.parametrize("security", [[], {"a": 1}, 3, True])
+def test_a_security_that_is_no_word_is_refused_with_a_sentence(make, security):
+    """Found by the campaign.yaml fuzz: `security: []` was a TypeError in `pbem status`."""
+    said = refused(make, password_env="X", security=security)
+    assert ".security: " in said and "tls" in said
