@@ -4,6 +4,7 @@ each game's campaign.yaml overriding it key by key), and the commands over the f
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import kit
@@ -106,3 +107,121 @@ def test_replace_does_not_copy_the_shared_settings_into_campaign_yaml(tmp_path, 
     assert "gm" not in own and "mail" not in own and "deadline" not in own
     assert own["players"][[p["name"] for p in own["players"]].index("Arthur")]["email"] == "art@example.org"
     assert Campaign(root / "alpha").config.gm.name == "Rita"
+
+
+# -- item 2: the commands over the folder --------------------------------------------------------------
+
+
+def test_status_over_the_folder_is_one_table_and_names_the_broken_game(tmp_path, cli):
+    root = gm_folder(tmp_path)
+    start_all(root, cli)
+    alpha_game = Campaign(root / "alpha")
+    pos = alpha_game.position()
+    seat = pos.players.index("Arthur")
+    hands = pos.game.awaited()[seat]
+    orders = [f"Hand {h}: {pos.game.hand(h).cards[seat][0].title} on Bruno, guess Priest" for h in hands]
+    alpha_game.record_orders("Arthur", "\n".join(orders))
+    break_one(root)
+    result = cli.fails("status", root)
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["GAME", "TURN", "DEADLINE", "ORDERS", "OWED", "MAIL", "DRAFTS"]
+    alpha = next(line for line in lines if line.startswith("alpha "))
+    charlie = next(line for line in lines if line.startswith("charlie "))
+    bravo = next(line for line in lines if line.startswith("bravo "))
+    assert "BROKEN" in bravo and "not valid YAML" in bravo and "campaign.yaml" in bravo
+    for line in (alpha, charlie):
+        assert " 1 " in line and "left)" in line  # turn 1, the shared deadline and its time left
+        assert "Bruno" in line and "Charles" in line
+        assert line.rstrip().endswith(" 6")  # the opening reports wait for review
+    assert "Arthur" not in alpha and "Arthur 1,4" in charlie  # Arthur's orders are on file in alpha only
+    assert "1 game(s) could not be read: bravo." in result.stderr
+
+
+def test_status_json_over_the_folder(tmp_path, cli):
+    root = gm_folder(tmp_path)
+    start_all(root, cli)
+    break_one(root, "charlie")
+    result = cli.fails("status", root, "--json")
+    games = json.loads(result.stdout)["games"]
+    assert [g["campaign"] for g in games] == ["alpha", "bravo", "charlie"]
+    assert "not valid YAML" in games[2]["error"]
+    assert games[0]["turn"] == 1 and set(games[0]["missing"]) == {"Arthur", "Bruno", "Charles"}
+    assert games[0]["deadline"]["left"] and games[0]["drafts"] == 6
+    assert games[0]["uncertain"] == [] and games[0]["refused"] == []
+
+
+def test_a_folder_without_campaign_yaml_nor_games_keeps_the_single_campaign_error(tmp_path, cli):
+    (tmp_path / "empty").mkdir()
+    result = cli.fails("status", tmp_path / "empty")
+    assert "the game has not been started" in result.output and "Traceback" not in result.output
+
+
+def mail(sender: str, tag: str, body: str) -> bytes:
+    return (
+        f"From: {sender}\r\nTo: rita@example.org\r\nSubject: [{tag}] orders\r\n"
+        f"Message-ID: <{tag}-{sender.split('@')[0]}@example.org>\r\n"
+        f"Date: Tue, 01 Dec 2026 10:00:00 +0000\r\n\r\n{body}\r\n"
+    ).encode()
+
+
+def deliver(game: Path, raw: bytes, name: str) -> None:
+    new = game / "mail" / "inbox" / "new"
+    new.mkdir(parents=True, exist_ok=True)
+    (new / name).write_bytes(raw)
+
+
+def test_fetch_over_the_folder_reads_each_games_maildir_and_goes_past_a_broken_one(tmp_path, cli):
+    root = gm_folder(tmp_path)
+    start_all(root, cli)
+    deliver(root / "alpha", mail("arthur@example.org", "alpha", "STATUS"), "1.a")
+    deliver(root / "charlie", mail("bruno@example.org", "charlie", "STATUS"), "1.c")
+    break_one(root)
+    result = cli.fails("fetch", root)
+    out = result.stdout
+    assert "[alpha] 1 new message(s)." in out and "[charlie] 1 new message(s)." in out
+    assert "[bravo] FAILED:" in out and "not valid YAML" in out
+    assert "1 game(s) not done: bravo." in result.stderr
+    for game in ("alpha", "charlie"):
+        assert list((root / game / "mail" / "inbox" / "new").iterdir()) == []  # read, filed as seen
+    assert cli.ok("fetch", root / "alpha").stdout.startswith("No new messages.")
+
+
+def test_tick_over_the_folder_runs_every_game_and_reports_the_broken_one(tmp_path, cli, monkeypatch):
+    root = gm_folder(tmp_path)
+    start_all(root, cli)
+    deliver(root / "alpha", mail("arthur@example.org", "alpha", "STATUS"), "1.a")
+    break_one(root)
+    monkeypatch.setenv("PBEM_NOW", "2030-01-01T00:00:00+00:00")  # long after turn 1's deadline
+    result = cli.fails("tick", root)
+    out = result.stdout
+    assert "[alpha] 1 new message(s)" in out
+    assert "[alpha] Turn 1 resolved." in out and "[charlie] Turn 1 resolved." in out
+    assert "[bravo] FAILED:" in out
+    assert Campaign(root / "alpha").position().game.turn == 2
+    assert Campaign(root / "charlie").position().game.turn == 2
+
+
+def test_tick_over_a_healthy_folder_exits_0(tmp_path, cli):
+    root = gm_folder(tmp_path, names=("alpha", "bravo"))
+    start_all(root, cli)
+    result = cli.ok("tick", root)
+    assert "[alpha] 0 new message(s)" in result.stdout and "[bravo] 0 new message(s)" in result.stdout
+
+
+def test_preview_over_the_folder_lists_every_games_drafts(tmp_path, cli):
+    root = gm_folder(tmp_path, names=("alpha", "bravo"))
+    start_all(root, cli)
+    out = cli.ok("preview", root).stdout
+    assert "[alpha] 6 draft(s)." in out and "[bravo] 6 draft(s)." in out
+    assert cli.fails("preview", root, "t000-public").exit_code == 2  # a draft is named in its game
+
+
+def test_send_over_the_folder_reports_each_failure_and_goes_on(tmp_path, cli):
+    """No SMTP server: every game's send fails with its reason, none stops the loop."""
+    root = gm_folder(tmp_path, names=("alpha", "bravo"))
+    start_all(root, cli)
+    result = cli.fails("send", root)
+    assert result.exit_code == 1
+    assert "[alpha] FAILED:" in result.stdout and "[bravo] FAILED:" in result.stdout
+    assert "no mail.smtp section" in result.stdout
