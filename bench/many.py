@@ -87,7 +87,8 @@ def main() -> None:
             verdict = "ok" if seconds <= target else "OVER"
             print(
                 f"pbem {what} campaigns/ over {args.games}: {seconds:.2f} s "
-                f"({seconds / args.games * 1000:.2f} ms a game; ratio to the imports {seconds / imports:.1f}); "
+                f"({seconds / args.games * 1000:.2f} ms a game; "
+                f"ratio to the imports {seconds / imports:.1f}); "
                 f"target at most {target:.0f} s: {verdict}"
             )
 
