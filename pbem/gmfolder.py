@@ -91,8 +91,7 @@ def game_status(campaign: Campaign) -> dict[str, Any]:
     info["refused_new"] = sum(entry["file"] not in known for entry in refused)
     info["held_acks"] = held_acks(campaign)
     info["uncertain"] = uncertain_drafts(campaign.folder)
-    campaign.publish_drafts()
-    info["drafts"] = len(Outbox(campaign.folder).drafts())
+    info["drafts"] = len(Outbox(campaign.folder).drafts())  # read only: status writes nothing
     return info
 
 

@@ -225,3 +225,12 @@ def test_send_over_the_folder_reports_each_failure_and_goes_on(tmp_path, cli):
     assert result.exit_code == 1
     assert "[alpha] FAILED:" in result.stdout and "[bravo] FAILED:" in result.stdout
     assert "no mail.smtp section" in result.stdout
+
+
+def test_status_over_the_folder_writes_nothing(tmp_path, cli, snap):
+    root = gm_folder(tmp_path, names=("alpha", "bravo"))
+    start_all(root, cli)
+    before = snap(root)
+    cli.ok("status", root)
+    cli.ok("status", root, "--json")
+    assert snap(root) == before
