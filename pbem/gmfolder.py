@@ -112,6 +112,7 @@ def drafts(campaign: Campaign) -> list[dict[str, Any]]:
     from .outbox import Outbox, summarize
     from .postoffice import uncertain_drafts
 
+    campaign.config  # noqa: B018 - a broken campaign.yaml is reported, even with no draft
     campaign.publish_drafts()
     uncertain = {u["draft"] for u in uncertain_drafts(campaign.folder)}
     return [
@@ -132,6 +133,7 @@ def send(campaign: Campaign) -> Sent:
     from .outbox import Outbox
     from .postoffice import send as send_drafts
 
+    campaign.config  # noqa: B018 - a broken campaign.yaml is reported, even with nothing to send
     campaign.publish_drafts()
     unheld, held = unheld_drafts(campaign, Outbox(campaign.folder))
     if not unheld:
