@@ -680,7 +680,14 @@ class Campaign:
         """Give a seat a new name and/or address: cards, tokens and orders on file
         stay with the seat. ``campaign.yaml`` is rewritten (the old one is kept as
         ``campaign.yaml.bak``). Returns the seat's name now."""
-        from .config import config_from_data, config_to_data, dump_config
+        from .config import (
+            config_from_data,
+            config_to_data,
+            dump_config,
+            dump_data,
+            own_settings,
+            shared_settings,
+        )
 
         with self.locked():
             pos = self.position()
@@ -714,7 +721,10 @@ class Campaign:
                     self.store.write_proxy(asked)
             self.store.write_roster(roster)
             self._position = None
-            write_atomic(path, dump_config(candidate))
+            if shared_settings(self.folder) is None:
+                write_atomic(path, dump_config(candidate))
+            else:  # the shared settings stay in pbem.yaml: only the seats change here
+                write_atomic(path, dump_data({**own_settings(self.folder), "players": people}))
             self._config = candidate
             return new_name
 

@@ -133,6 +133,31 @@ def _explain_errors(func):
 folder_arg = click.argument("folder", type=click.Path(file_okay=False, path_type=str))
 
 
+def _many(folder: str) -> bool:
+    """FOLDER is a GM's folder of campaigns (no campaign.yaml of its own, games below)."""
+    from .gmfolder import is_gm_folder
+
+    return is_gm_folder(folder)
+
+
+def _over_games(folder: str, action, show) -> None:
+    """``action`` on every game of the folder (:func:`pbem.gmfolder.each`); ``show(done)``
+    prints a game's lines; a game that failed is named with the reason, and the
+    command's status is then 1 (after every other game was handled)."""
+    from .gmfolder import each
+
+    failed = []
+    for done in each(folder, action):
+        if done.error is not None:
+            failed.append(done.name)
+            click.echo(f"[{done.name}] FAILED: {done.error}")
+        elif show(done) is False:
+            failed.append(done.name)
+    if failed:
+        click.echo(f"{len(failed)} game(s) not done: {', '.join(failed)}.", err=True)
+        raise Unfinished()
+
+
 def _typed_name(_ctx, _param, value: str | None) -> str | None:
     """A name as the GM typed it, whatever the locale: under a pure ASCII one (LANG=C, no
     UTF-8 mode) Python hands "Chloé" over as "Chlo\\udcc3\\udca9" (surrogate escapes of
@@ -312,6 +337,15 @@ def fetch(folder: str) -> None:
     campaign.yaml has a mail: section. Every message is kept and acknowledged."""
     from .inbox import fetch_new
 
+    if _many(folder):
+        from . import gmfolder
+
+        def show(done) -> None:
+            for outcome in done.value:
+                click.echo(f"[{done.name}] {outcome.summary()}")
+            click.echo(f"[{done.name}] {len(done.value)} new message(s).")
+
+        return _over_games(folder, gmfolder.fetch, show)
     outcomes = fetch_new(_campaign(folder))
     if not outcomes:
         click.echo("No new messages.")
@@ -366,6 +400,18 @@ def preview(folder: str, draft: str | None) -> None:
     from .outbox import Outbox, summarize
     from .postoffice import selected_drafts
 
+    if _many(folder):
+        if draft:
+            raise click.UsageError(f"name the game to show a draft: `pbem preview {folder}/GAME {draft}`")
+        from . import gmfolder
+
+        def show(done) -> None:
+            for d in done.value:
+                mark = "UNCERTAIN " if d["uncertain"] else ""
+                click.echo(f"[{done.name}] {mark}{d['draft']:<40} to {d['to']:<32} {d['subject']}")
+            click.echo(f"[{done.name}] {len(done.value)} draft(s).")
+
+        return _over_games(folder, gmfolder.drafts, show)
     _campaign(folder).publish_drafts()
     outbox = Outbox(Path(folder))
     if draft:
@@ -437,6 +483,13 @@ def send(
     from .postoffice import mark_sent, selected_drafts
     from .postoffice import send as send_all
 
+    if _many(folder):
+        if drafts or dry_run or resend_uncertain or mark or with_held:
+            raise click.UsageError(
+                f"over a folder of games, `pbem send {folder}` takes no drafts and no options: "
+                f"name the game (`pbem send {folder}/GAME ...`)"
+            )
+        return _send_many(folder)
     campaign = _campaign(folder)
     campaign.publish_drafts()
     if resend_uncertain and mark:
@@ -525,6 +578,29 @@ def _turn_mail_not_sent(campaign, info: dict) -> list[str]:
     return undelivered_turn_mail(campaign)
 
 
+def _send_many(folder: str) -> None:
+    from . import gmfolder
+
+    def show(done) -> bool:
+        report, held = done.value
+        if held:
+            click.echo(f"[{done.name}] {len(held)} held acknowledgement(s) not sent (see `pbem status`).")
+        if report is None:
+            click.echo(f"[{done.name}] nothing to send.")
+            return True
+        click.echo(
+            f"[{done.name}] {len(report.sent)} sent, {len(report.skipped)} already sent before, "
+            f"{len(report.failed)} failed."
+        )
+        for draft_id, reason in report.failed.items():
+            click.echo(f"[{done.name}]   FAILED {draft_id}: {reason}")
+        if report.held:
+            click.echo(f"[{done.name}] uncertain, not sent again: {', '.join(report.held)}.")
+        return not (report.failed or report.held)
+
+    _over_games(folder, gmfolder.send, show)
+
+
 def _uncertain_advice(folder: str, ids: list[str]) -> str:
     """What the GM does about drafts that may or may not have arrived."""
     if not ids:
@@ -555,6 +631,10 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
     from .inbox import held_acks, mark_refused_seen, refused_messages, refused_seen
     from .postoffice import uncertain_drafts
 
+    if _many(folder):
+        if seen:
+            raise click.UsageError(f"--seen is for one game: `pbem status {folder}/GAME --seen`")
+        return _status_many(folder, as_json)
     campaign = _campaign(folder)
     info = campaign.status()
     info["refused"] = refused_messages(campaign)
@@ -632,6 +712,64 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
             )
 
 
+def _status_many(folder: str, as_json: bool) -> None:
+    """One line per game: turn, deadline, who owes which hands, mail to look at, drafts."""
+    from . import gmfolder
+
+    rows = list(gmfolder.each(folder, gmfolder.game_status))
+    if as_json:
+        out = [
+            {"campaign": d.name, "error": d.error} if d.error else {**d.value, "campaign": d.name}
+            for d in rows
+        ]
+        click.echo(json.dumps({"games": out}, indent=2, ensure_ascii=False))
+    else:
+        table = [("GAME", "TURN", "DEADLINE", "ORDERS OWED", "MAIL", "DRAFTS")]
+        for d in rows:
+            if d.error:
+                continue  # a line of its own, below: its reason would stretch the columns
+            info = d.value
+            if info["finished"]:
+                owed = "over: won by " + ", ".join(info["winners"])
+            else:
+                owed = (
+                    "; ".join(
+                        f"{name} {','.join(map(str, hands))}" for name, hands in info["missing"].items()
+                    )
+                    or "all in"
+                )
+            deadline = info.get("deadline")
+            mail = [
+                f"{n} {what}"
+                for n, what in (
+                    (len(info["uncertain"]), "uncertain"),
+                    (info["refused_new"], "refused"),
+                    (len(info["held_acks"]), "held"),
+                )
+                if n
+            ]
+            table.append(
+                (
+                    d.name,
+                    str(info["turn"]),
+                    f"{deadline['text']} ({deadline['left']})" if deadline else "-",
+                    owed,
+                    ", ".join(mail) or "-",
+                    str(info["drafts"]),
+                )
+            )
+        widths = [max(len(row[i]) for row in table) for i in range(5)]
+        for row in table:
+            click.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[5])
+        for d in rows:
+            if d.error:
+                click.echo(f"{d.name.ljust(widths[0])}  BROKEN: {d.error}")
+    failed = [d.name for d in rows if d.error]
+    if failed:
+        click.echo(f"{len(failed)} game(s) could not be read: {', '.join(failed)}.", err=True)
+        raise Unfinished()
+
+
 @main.command()
 @folder_arg
 @click.option("--turn", type=int, help="The turn (default: the latest; 0 is the opening).")
@@ -675,6 +813,18 @@ def tick(folder: str, trust_clock: bool) -> None:
     a clock that looks wrong, uncertain mail, mail that could not be sent."""
     from .tick import tick as run_tick
 
+    if _many(folder):
+        from functools import partial
+
+        from . import gmfolder
+
+        def show(done) -> bool:
+            for line in done.value.lines():
+                click.echo(f"[{done.name}] {line}")
+            r = done.value
+            return not (r.uncertain or r.held or r.send_failed or r.failed)
+
+        return _over_games(folder, partial(gmfolder.tick, trust_clock=trust_clock), show)
     report = run_tick(_campaign(folder), trust_clock=trust_clock)
     for line in report.lines():
         click.echo(line)

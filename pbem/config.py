@@ -67,7 +67,8 @@ class CampaignConfig(NamedTuple):
 
 
 def load_config(folder: Path) -> CampaignConfig:
-    """Read and validate ``folder/campaign.yaml``."""
+    """Read and validate ``folder/campaign.yaml``, over the GM's shared settings
+    (``pbem.yaml`` in the folder above, when there is one: :func:`shared_settings`)."""
     path = Path(folder) / CAMPAIGN_FILE
     try:
         text = path.read_text(encoding="utf-8")
@@ -75,7 +76,80 @@ def load_config(folder: Path) -> CampaignConfig:
         raise ConfigError(f"{path}: no such file; write one (see the README) or use `pbem new`") from None
     except UnicodeDecodeError as e:
         raise ConfigError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    return parse_config(text, str(path))
+    shared = shared_settings(Path(folder))
+    if shared is None:
+        return parse_config(text, str(path))
+    data = _read_yaml(text, str(path))
+    if data is not None and not isinstance(data, dict):
+        config_from_data(data, str(path))  # says what is wrong with it
+    return config_from_data(merge_settings(shared, data or {}), str(path))
+
+
+#: The GM's settings shared by every campaign of a folder of campaigns: ``FOLDER/pbem.yaml``,
+#: beside the campaigns' own folders (``FOLDER/game7/campaign.yaml``).
+SHARED_FILE = "pbem.yaml"
+#: What belongs to one game only, never to the shared settings.
+_GAME_ONLY = ("players", "seed", "decks", "title")
+_shared_cache: dict[str, tuple[tuple[int, int], dict]] = {}
+
+
+def shared_settings(folder: Path) -> dict | None:
+    """The shared settings a campaign folder inherits: ``pbem.yaml`` in its parent
+    folder, checked (a setting it holds is checked as campaign.yaml's would be, and an
+    error names pbem.yaml); None when there is none. Read once per process and file
+    version: a command over a thousand campaigns reads it once."""
+    import os
+
+    path = os.path.join(os.path.dirname(os.path.abspath(folder)), SHARED_FILE)
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    version = (stat.st_mtime_ns, stat.st_size)
+    cached = _shared_cache.get(path)
+    if cached is not None and cached[0] == version:
+        return cached[1]
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot be read ({e.strerror or e})") from None
+    data = _read_yaml(text, path)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(
+            f"{path}: the GM's shared settings must be a mapping of keys (gm, mail, deadline, ...), "
+            f"not {_kind(data)}"
+        )
+    for key in _GAME_ONLY:
+        if key in data:
+            raise ConfigError(
+                f"{path}: {key}: belongs to one game; write it in that game's {CAMPAIGN_FILE}, "
+                f"not in the shared settings"
+            )
+    # Every shared setting checked on its own, as a campaign.yaml holding it would be.
+    config_from_data({**data, "players": _STAND_INS}, path)
+    _shared_cache[path] = (version, data)
+    return data
+
+
+_STAND_INS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
+
+
+def merge_settings(shared: Mapping, own: Mapping) -> dict:
+    """A campaign's settings over the shared ones, key by key: a key of ``own``
+    replaces the shared one, except that two mappings are merged the same way
+    (``mail: {auto_send: [ack]}`` in campaign.yaml keeps the shared ``mail.smtp``);
+    a list or a value is replaced whole."""
+    merged = dict(shared)
+    for key, value in own.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = merge_settings(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
 
 
 def safe_load(text: str) -> Any:
@@ -87,6 +161,11 @@ def safe_load(text: str) -> Any:
 
 
 def parse_config(text: str, where: str = CAMPAIGN_FILE) -> CampaignConfig:
+    return config_from_data(_read_yaml(text, where), where)
+
+
+def _read_yaml(text: str, where: str) -> Any:
+    """The data of a settings file, its shape checked (:func:`_check_shape`)."""
     import yaml
 
     try:
@@ -103,7 +182,7 @@ def parse_config(text: str, where: str = CAMPAIGN_FILE) -> CampaignConfig:
     except RecursionError:
         raise ConfigError(f"{where}: nested too deeply to be a campaign file") from None
     _check_shape(data, where)
-    return config_from_data(data, where)
+    return data
 
 
 #: Bounds on what campaign.yaml may hold: a few hundred values make a campaign; a file
@@ -497,6 +576,20 @@ def config_to_data(config: CampaignConfig) -> dict[str, Any]:
         data["require_code"] = True
     data.update(config.extra)
     return data
+
+
+def own_settings(folder: Path) -> dict:
+    """``folder/campaign.yaml``'s own data, without the shared settings (for a rewrite
+    that must not copy the GM's shared settings into the campaign's file)."""
+    path = Path(folder) / CAMPAIGN_FILE
+    data = _read_yaml(path.read_text(encoding="utf-8"), str(path))
+    return dict(data) if isinstance(data, dict) else {}
+
+
+def dump_data(data: Mapping) -> str:
+    import yaml
+
+    return yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
 
 
 def dump_config(config: CampaignConfig) -> str:

@@ -432,6 +432,8 @@ def withdraw(root: Path, turn_dirs: list[Path]) -> list[str]:
     """Take the unsent drafts of undone turns out of the outbox (idempotent: a
     rollback killed half-way is finished by the next command that sends).
     Sent ones cannot be recalled; the corrected turn is drafted under new ids."""
+    if not turn_dirs:
+        return []  # no turn undone: nothing to list (every tick asks, twice)
     outbox = Outbox(root)
     present = {p.stem for p in outbox.drafts()}
     withdrawn = []

@@ -5,10 +5,39 @@ without sending or delivering a message twice; a message handed to the SMTP
 server without a reply is recorded as uncertain and never resent by itself.
 """
 
-from .credentials import CredentialError, Credentials, Secret
-from .imap import FetchError, FetchSummary, ImapSettings, fetch_new
-from .ledger import FetchLedger, LedgerBusy, LedgerError, SentLedger
-from .smtp import SendError, SendSummary, SmtpSettings, send_drafts, send_drafts_async
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# Each name from its module when first asked for: a command that needs only the sent
+# ledger (`pbem tick` over a folder of idle games) does not load imapclient and the
+# SMTP client (some 70 ms).
+_HOME = {
+    "CredentialError": "credentials",
+    "Credentials": "credentials",
+    "Secret": "credentials",
+    "FetchError": "imap",
+    "FetchSummary": "imap",
+    "ImapSettings": "imap",
+    "fetch_new": "imap",
+    "FetchLedger": "ledger",
+    "LedgerBusy": "ledger",
+    "LedgerError": "ledger",
+    "SentLedger": "ledger",
+    "SendError": "smtp",
+    "SendSummary": "smtp",
+    "SmtpSettings": "smtp",
+    "send_drafts": "smtp",
+    "send_drafts_async": "smtp",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+
 
 __all__ = [
     "CredentialError",
