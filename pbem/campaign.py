@@ -182,13 +182,15 @@ class Campaign:
         decks: Any = None,
         title: str = "",
         gm: dict[str, str] | None = None,
+        deadline: dict[str, Any] | None = None,
         clock: Clock | None = None,
     ) -> Campaign:
         """Write a new campaign's ``campaign.yaml`` in ``folder`` (``pbem new``):
         ``players`` ({"name", "email"}) seated in an order shuffled with the seed
         (RULES 1), a 128-bit seed drawn when none is given, ``decks`` as a
-        campaign.yaml's ``decks:``. Everything is checked before the file is
-        written (at once, atomically); the game is not started (:meth:`start`)."""
+        campaign.yaml's ``decks:``, ``deadline`` as its ``deadline:`` section.
+        Everything is checked before the file is written (at once, atomically);
+        the game is not started (:meth:`start`)."""
         import secrets
 
         from .config import config_from_data, dump_config
@@ -215,6 +217,11 @@ class Campaign:
         data["seed"] = int(seed) if seed.isdigit() else seed
         if decks is not None:
             data["decks"] = decks
+        if deadline is not None:
+            from .deadlines import parse_schedule
+
+            parse_schedule(deadline)  # a bad section is refused before anything is written
+            data["deadline"] = deadline
         config = config_from_data(data, "the new campaign")  # validate before writing anything
         check_names_apart(config.players, "the new campaign")
         folder.mkdir(parents=True, exist_ok=True)
@@ -274,22 +281,45 @@ class Campaign:
         zone = self.schedule.zone if self.schedule is not None else UTC
         return describe(deadline, zone)
 
-    def set_deadline(self, when: str) -> datetime:
-        """Move the awaited turn's deadline (``2026-12-01 20:00``, ISO, ``+2d``)."""
+    def set_deadline(self, when: str, *, from_now: bool = False, earlier: bool = False) -> datetime:
+        """Move the awaited turn's deadline (``2026-12-01 20:00``, ISO, ``+2d``):
+        a relative span extends the current deadline (from now with
+        ``from_now``); a deadline earlier than the current one is refused unless
+        ``earlier``. A notice to every player is drafted in the outbox
+        (:attr:`notices_drafted` lists them)."""
         from zoneinfo import ZoneInfo
 
-        from .deadlines import parse_when
+        from .deadlines import moved, time_left
+        from .notices import draft_deadline_notices
+        from .outbox import Outbox
 
         with self.locked():
             pos = self.position()
             if pos.game.finished:
                 raise GameError("the game is over; there is no deadline to move")
             zone = self.schedule.zone if self.schedule is not None else ZoneInfo("UTC")
-            moment = parse_when(when, zone, self.now(), where="pbem deadline")
+            current = self.deadline()
+            now = self.now()
+            moment = moved(when, current, zone, now, from_now=from_now, earlier=earlier)
             deadlines = self.store.read_deadlines()
             deadlines[str(pos.game.turn)] = moment.isoformat(timespec="seconds")
+            self.notices_drafted = draft_deadline_notices(
+                Outbox(self.folder),
+                self._renderer(),
+                self.config,
+                campaign=self.name,
+                players=pos.players,
+                turn=pos.game.turn,
+                deadline=self.deadline_text(moment),
+                previous=self.deadline_text(current),
+                later=current is None or moment >= current,
+                left=time_left(moment, now),
+                stamp=now,
+            )
             self.store.write_deadlines(deadlines)
             return moment
+
+    notices_drafted: list[str] = []
 
     def add_note(self, text: str) -> None:
         """A GM's note for the next public report."""

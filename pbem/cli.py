@@ -142,6 +142,11 @@ def _person(text: str) -> dict:
 )
 @click.option("--title", default="", help="The game's title, used in reports.")
 @click.option("--gm", metavar='"NAME <EMAIL>"', help="The game master, the sender of every mail.")
+@click.option("--timezone", help="The deadlines' time zone, e.g. Europe/Paris (campaign.yaml: deadline:).")
+@click.option("--every-days", type=int, help="A turn lasts this many days ...")
+@click.option("--at", "at_time", metavar="HH:MM", help='... and ends at this local time (default "20:00").')
+@click.option("--remind-hours", type=float, help="Reminders fall due this long before the deadline (24).")
+@click.option("--deadline", "first_deadline", metavar='"YYYY-MM-DD HH:MM"', help="Turn 1's deadline.")
 @_explain_errors
 def new(
     folder: str,
@@ -150,9 +155,18 @@ def new(
     decks_file: str | None,
     title: str,
     gm: str | None,
+    timezone: str | None,
+    every_days: int | None,
+    at_time: str | None,
+    remind_hours: float | None,
+    first_deadline: str | None,
 ) -> None:
-    """Write FOLDER/campaign.yaml and start the game."""
+    """Write FOLDER/campaign.yaml and start the game. With the deadline
+    settings, the opening mails state turn 1's deadline."""
     from .campaign import Campaign
+    from .deadlines import schedule_section
+
+    schedule = schedule_section(timezone, every_days, at_time, remind_hours, first_deadline)
 
     people = [_person(p) for p in players]
     decks = None
@@ -166,11 +180,20 @@ def new(
         except yaml.YAMLError as e:
             raise PbemError(f"{decks_file}: not valid YAML: {e}") from None
     campaign = Campaign.create(
-        folder, people, seed=seed, decks=decks, title=title, gm=_person(gm) if gm else None
+        folder,
+        people,
+        seed=seed,
+        decks=decks,
+        title=title,
+        gm=_person(gm) if gm else None,
+        deadline=schedule,
     )
     result = campaign.start()
     click.echo(f"Wrote {campaign.store.campaign_file}; seats: {', '.join(campaign.config.names)}.")
     _echo_started(campaign, result)
+    first = campaign.deadline()
+    if first is not None:
+        click.echo(f"Turn 1's deadline: {campaign.deadline_text(first)}.")
 
 
 @main.command()
@@ -607,14 +630,25 @@ def tick(folder: str) -> None:
 @main.command()
 @folder_arg
 @click.argument("when")
+@click.option("--from-now", is_flag=True, help="Count +2d / +36h from now, not from the current deadline.")
+@click.option("--earlier", is_flag=True, help="Allow a deadline earlier than the current one.")
 @_explain_errors
-def deadline(folder: str, when: str) -> None:
+def deadline(folder: str, when: str, from_now: bool, earlier: bool) -> None:
     """Move the awaited turn's deadline: WHEN is "2026-12-01 20:00" (campaign
-    time zone), an ISO time with offset, or relative: +2d, +36h."""
+    time zone), an ISO time with offset, or relative: +2d, +36h (added to the
+    current deadline; --from-now adds it to now). A deadline earlier than the
+    current one needs --earlier. Drafts a notice to every player."""
     campaign = _campaign(folder)
-    moment = campaign.set_deadline(when)
+    before = campaign.deadline() if campaign.started() else None
+    moment = campaign.set_deadline(when, from_now=from_now, earlier=earlier)
+    was = f" (it was {campaign.deadline_text(before)})" if before is not None else ""
     click.echo(
-        f"The deadline of turn {campaign.position().game.turn} is now {campaign.deadline_text(moment)}."
+        f"The deadline of turn {campaign.position().game.turn} is now {campaign.deadline_text(moment)}{was}."
+    )
+    count = len(campaign.notices_drafted)
+    click.echo(
+        f"{count} notice{'s' if count != 1 else ''} drafted for the players; "
+        f"read them with `pbem preview {folder}`, then `pbem send {folder}`."
     )
 
 
