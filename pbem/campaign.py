@@ -314,7 +314,6 @@ class Campaign:
                 previous=self.deadline_text(current),
                 later=current is None or moment >= current,
                 left=time_left(moment, now),
-                stamp=now,
             )
             self.store.write_deadlines(deadlines)
             return moment

@@ -7,8 +7,6 @@ send (``pbem send``); the wording is in ``templates/deadline.txt.j2``.
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from .config import CampaignConfig
 from .outbox import Outbox, make_message, seat_part
 from .reports import Renderer
@@ -26,13 +24,13 @@ def draft_deadline_notices(
     previous: str,
     later: bool,
     left: str,
-    stamp: datetime,
 ) -> list[str]:
     """One notice per player that the deadline of ``turn`` moved; the draft ids."""
     gm = config.gm
     emails = {p.name: p.email for p in config.players}
     drafted = []
-    tag = stamp.strftime("%Y%m%d%H%M%S")
+    # The n-th notice of this turn: ids never repeat, sent or waiting (a sent id is never sent again)
+    used = {e.get("draft") for e in outbox.known_ids().values()}
     for seat, name in enumerate(players):
         body = renderer.render(
             "deadline.txt.j2",
@@ -47,11 +45,11 @@ def draft_deadline_notices(
                 "left": left,
             },
         )
-        base = f"deadline-t{turn:03d}-{tag}-{seat_part(seat)}"
-        draft_id, n = base, 1
-        while outbox.has(draft_id):  # two moves within a second
+        n = 1
+        draft_id = f"deadline-t{turn:03d}-{n}-{seat_part(seat)}"
+        while outbox.has(draft_id) or draft_id in used:
             n += 1
-            draft_id = f"{base}-{n}"
+            draft_id = f"deadline-t{turn:03d}-{n}-{seat_part(seat)}"
         message_id = outbox.message_id(draft_id, gm.email if gm else "")
         raw = make_message(
             sender_name=gm.name if gm else "pbem",
