@@ -264,12 +264,108 @@ class Campaign:
         pos = self.position()
         override = self.store.read_deadlines().get(str(pos.game.turn))
         if override:
-            return datetime.fromisoformat(override)
+            return self._past_absences(datetime.fromisoformat(override))
         if self.schedule is None:
             return None
         from .deadlines import scheduled
 
-        return scheduled(self.schedule, pos.game.turn, pos.opened_at)
+        moment = scheduled(self.schedule, pos.game.turn, pos.opened_at)
+        return None if moment is None else self._past_absences(moment)
+
+    def _past_absences(self, deadline: datetime) -> datetime:
+        """With ``absence: {then: extend}`` (the default), a deadline that falls in a
+        player's absence moves to the day after it."""
+        from .absence import EXTEND, extended
+
+        if self.absence_policy.then != EXTEND:
+            return deadline
+        absences = self.store.read_absences()
+        return extended(deadline, absences, self.zone) if absences else deadline
+
+    @property
+    def zone(self):
+        """The campaign's time zone (``deadline: timezone:``; UTC without one)."""
+        from zoneinfo import ZoneInfo
+
+        return self.schedule.zone if self.schedule is not None else ZoneInfo("UTC")
+
+    @property
+    def absence_policy(self):
+        """The ``absence:`` section (njudge's defaults without one), validated."""
+        if not hasattr(self, "_absence_policy"):
+            from .absence import parse_policy
+
+            self._absence_policy = parse_policy(self.config.extra.get("absence"))
+        return self._absence_policy
+
+    def away(self) -> list[dict]:
+        """The absences running today or to come: ``{"player", "span"}`` (never why)."""
+        from .absence import announced, span_text
+
+        today = self.now().astimezone(self.zone).date()
+        return [
+            {"player": a["player"], "span": span_text(a)}
+            for a in announced(self.store.read_absences(), today)
+        ]
+
+    def absent(self, player: str, start: str, end: str, source: str = "gm"):
+        """``pbem absent``: ``player`` away from ``start`` to ``end`` (days, as
+        ``2026-12-10``), as the policy allows; a :class:`pbem.absence.Outcome`. A
+        deadline that moves with it is told to every player (a notice drafted)."""
+        from datetime import date
+
+        from .absence import ACCEPTED, request
+
+        days = []
+        for text in (start, end):
+            try:
+                days.append(date.fromisoformat(text.strip()[:10]))
+            except ValueError:
+                raise ConfigError(f"pbem absent: {text!r:.40} is not a day; write it as 2026-12-10") from None
+        with self.locked():
+            pos = self.position()
+            if pos.game.finished:
+                raise GameError("the game is over; nobody needs to be away from it")
+            name = self._player(player, pos.players)
+            before = self.deadline()
+            now = self.now()
+            absences = self.store.read_absences()
+            outcome = request(
+                absences,
+                name,
+                days[0],
+                days[1],
+                self.absence_policy,
+                now.astimezone(self.zone).date(),
+                now.isoformat(timespec="seconds"),
+                source,
+            )
+            if outcome.status != ACCEPTED or outcome.record is None:
+                raise GameError(f"{name} cannot be away then: {outcome.reason}")
+            self.store.write_absences([*absences, outcome.record])
+            self._tell_moved(pos, before)
+            return outcome
+
+    def back(self, player: str) -> dict | None:
+        """``pbem absent --back``: ``player``'s absence ends today; the absence ended (None: none)."""
+        from .absence import back
+
+        with self.locked():
+            pos = self.position()
+            name = self._player(player, pos.players)
+            before = self.deadline()
+            absences, ended = back(self.store.read_absences(), name, self.now().astimezone(self.zone).date())
+            if ended is not None:
+                self.store.write_absences(absences)
+                self._tell_moved(pos, before)
+            return ended
+
+    def _tell_moved(self, pos: Position, before: datetime | None) -> None:
+        """Draft the deadline notices when the awaited turn's deadline is no longer ``before``."""
+        after = self.deadline()
+        self.notices_drafted = []
+        if after is not None and before is not None and after != before and not pos.game.finished:
+            self.notices_drafted = self._draft_notices(pos, before, after)
 
     def deadline_text(self, deadline: datetime | None) -> str:
         """A deadline as players read it, in the campaign's time zone and UTC
@@ -289,9 +385,7 @@ class Campaign:
         (:attr:`notices_drafted` lists them)."""
         from zoneinfo import ZoneInfo
 
-        from .deadlines import moved, time_left
-        from .notices import draft_deadline_notices
-        from .outbox import Outbox
+        from .deadlines import moved
 
         with self.locked():
             pos = self.position()
@@ -303,22 +397,30 @@ class Campaign:
             moment = moved(when, current, zone, now, from_now=from_now, earlier=earlier)
             deadlines = self.store.read_deadlines()
             deadlines[str(pos.game.turn)] = moment.isoformat(timespec="seconds")
-            self.notices_drafted = draft_deadline_notices(
-                Outbox(self.folder),
-                self._renderer(),
-                self.config,
-                campaign=self.name,
-                players=pos.players,
-                turn=pos.game.turn,
-                deadline=self.deadline_text(moment),
-                previous=self.deadline_text(current),
-                later=current is None or moment >= current,
-                left=time_left(moment, now),
-            )
+            self.notices_drafted = self._draft_notices(pos, current, moment)
             self.store.write_deadlines(deadlines)
             return moment
 
     notices_drafted: list[str] = []
+
+    def _draft_notices(self, pos: Position, current: datetime | None, moment: datetime) -> list[str]:
+        """A notice to every player that the deadline of the awaited turn is now ``moment``."""
+        from .deadlines import time_left
+        from .notices import draft_deadline_notices
+        from .outbox import Outbox
+
+        return draft_deadline_notices(
+            Outbox(self.folder),
+            self._renderer(),
+            self.config,
+            campaign=self.name,
+            players=pos.players,
+            turn=pos.game.turn,
+            deadline=self.deadline_text(moment),
+            previous=self.deadline_text(current),
+            later=current is None or moment >= current,
+            left=time_left(moment, self.now()),
+        )
 
     def add_note(self, text: str) -> None:
         """A GM's note for the next public report."""
@@ -417,7 +519,16 @@ class Campaign:
 
         config = self.config
         everyone = nmr_policy(config) == NMR_PROXY
-        return OrderBook(self.store, pos, self.clock, self._player, proxy_allowed(config), everyone)
+        return OrderBook(
+            self.store,
+            pos,
+            self.clock,
+            self._player,
+            proxy_allowed(config),
+            everyone,
+            absence_policy=self.absence_policy,
+            zone=self.zone,
+        )
 
     def _player(self, given: str, players: list[str]) -> str:
         key = name_key(given.strip())
@@ -507,15 +618,19 @@ class Campaign:
     def proxied(self, pos: Position | None = None) -> set[str]:
         """The players whose missing orders the proxy plays: everyone with
         ``nmr: proxy``, else those who sent PROXY ON (unless ``proxy: false``)."""
+        from .absence import PROXY, away_on
         from .config import NMR_PROXY, nmr_policy, proxy_allowed
 
         pos = pos or self.position()
         if nmr_policy(self.config) == NMR_PROXY:
             return set(pos.players)
+        away: set[str] = set()
+        if self.absence_policy.then == PROXY:  # an absent player's missing orders: the proxy's
+            away = set(away_on(self.store.read_absences(), self.now().astimezone(self.zone).date()))
         if not proxy_allowed(self.config):
-            return set()
+            return away
         asked = self.store.read_proxy()
-        return {name for name in pos.players if asked.get(name, {}).get("proxy") == "on"}
+        return away | {name for name in pos.players if asked.get(name, {}).get("proxy") == "on"}
 
     def _proxy_play(self, pos: Position, number: int, seat: int) -> Order:
         """The proxy's play for ``seat`` in hand ``number``: from what that player
@@ -554,6 +669,8 @@ class Campaign:
         )
         if turn == 0:
             context["commitments"] = commitments(seed, game)
+        if not game.finished:
+            context["away"] = self.away()  # who is away (never why)
         if game.finished:
             report = {  # what verify needs beyond the game to render this report again
                 "title": table.title,
@@ -788,6 +905,7 @@ class Campaign:
             self.name, pos, self.store.read_orders(pos.game.turn), self._deadline_status(pos.game)
         )
         info["proxy"] = [] if pos.game.finished else [n for n in pos.players if n in self.proxied(pos)]
+        info["away"] = [] if pos.game.finished else self.away()
         return info
 
     def _deadline_status(self, game: Game) -> dict | None:

@@ -541,6 +541,8 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
             click.echo("Every order is in: `pbem resolve` can run.")
         if info.get("proxy"):
             click.echo("The proxy plays the missing orders of: " + ", ".join(info["proxy"]) + ".")
+        if info.get("away"):
+            click.echo("Away: " + ", ".join(f"{a['player']} ({a['span']})" for a in info["away"]) + ".")
     if info.get("deadline"):
         d = info["deadline"]
         click.echo(f"Deadline: {d['text']} ({d['left']}).")
@@ -650,6 +652,50 @@ def deadline(folder: str, when: str, from_now: bool, earlier: bool) -> None:
         f"{count} notice{'s' if count != 1 else ''} drafted for the players; "
         f"read them with `pbem preview {folder}`, then `pbem send {folder}`."
     )
+
+
+@main.command()
+@folder_arg
+@click.argument("player", callback=_typed_name)
+@click.argument("first_day", metavar="FROM", required=False)
+@click.argument("last_day", metavar="TO", required=False)
+@click.option("--back", is_flag=True, help="PLAYER is back: their absence ends today.")
+@_explain_errors
+def absent(folder: str, player: str, first_day: str | None, last_day: str | None, back: bool) -> None:
+    """PLAYER is away from FROM to TO (days, as 2026-12-10; both counted), as
+    the campaign's absence: policy allows (as ABSENT by mail); --back ends it."""
+    from .absence import PROXY, span_text
+
+    campaign = _campaign(folder)
+    if back:
+        if first_day or last_day:
+            raise click.UsageError("--back takes no dates")
+        ended = campaign.back(player)
+        if ended is None:
+            click.echo(f"{player} had no absence running or to come; nothing changed.")
+            return
+        click.echo(f"{ended['player']} is back: the absence is over ({span_text(ended)}).")
+    else:
+        if not first_day or not last_day:
+            raise click.UsageError(
+                "give the first and the last day away: FROM TO (e.g. 2026-12-10 2026-12-20)"
+            )
+        outcome = campaign.absent(player, first_day, last_day)
+        assert outcome.record is not None
+        name = outcome.record["player"]
+        then = (
+            "the proxy plays their missing orders"
+            if campaign.absence_policy.then == PROXY
+            else "a deadline in it moves to the day after"
+        )
+        click.echo(f"{name} is away from {span_text(outcome.record)}: {then}.")
+    if campaign.notices_drafted:
+        count = len(campaign.notices_drafted)
+        click.echo(
+            f"The deadline of turn {campaign.position().game.turn} is now "
+            f"{campaign.deadline_text(campaign.deadline())}; "
+            f"{count} notice{'s' if count != 1 else ''} drafted for the players (`pbem send {folder}`)."
+        )
 
 
 @main.command()
