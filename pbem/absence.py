@@ -118,9 +118,9 @@ def back(absences: list[dict], player: str, today: date) -> tuple[list[dict], di
     """``BACK``: the player's absence running today ends yesterday (one that has
     not begun is withdrawn); the new list and the absence ended (None: none)."""
     out = list(absences)
-    for i, record in enumerate(out):
-        if record["player"] != player:
-            continue
+    mine = sorted((i for i, r in enumerate(out) if r["player"] == player), key=lambda i: out[i]["from"])
+    for i in mine:
+        record = out[i]
         start, end = _span(record)
         if end < today:
             continue

@@ -360,6 +360,12 @@ class Campaign:
                 self._tell_moved(pos, before)
             return ended
 
+    def absence_changed(self, before: datetime | None) -> str:
+        """After an absence by mail (the caller holds the lock): the awaited turn's
+        deadline as players read it, a notice drafted when it is no longer ``before``."""
+        self._tell_moved(self.position(), before)
+        return self.deadline_text(self.deadline())
+
     def _tell_moved(self, pos: Position, before: datetime | None) -> None:
         """Draft the deadline notices when the awaited turn's deadline is no longer ``before``."""
         after = self.deadline()

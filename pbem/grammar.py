@@ -94,6 +94,11 @@ def absence_request(text: str) -> tuple[str, date | None, date | None] | None:
     return max(found, key=lambda f: f[0])[1] if found else None
 
 
+def is_absence_text(text: str) -> bool:
+    """Whether ``text`` holds an ABSENT or a BACK line (a quick look)."""
+    return ABSENT_LINE.search(text) is not None or BACK_LINE.search(text) is not None
+
+
 def is_absence_line(line: str) -> bool:
     return ABSENT_LINE.fullmatch(line.strip()) is not None or BACK_LINE.fullmatch(line.strip()) is not None
 

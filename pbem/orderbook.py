@@ -237,6 +237,12 @@ class OrderBook:
         self._absences_changed = True
         return {"status": "accepted", "span": span, "then": policy.then}
 
+    def save_absences(self) -> None:
+        """Write the absences now (an absence moves the deadline: it is told at once)."""
+        if self._absences_changed:
+            self.store.write_absences(self.absences)
+            self._absences_changed = False
+
     def _ask_proxy(self, name: str, text: str, now: str, source: str) -> str | None:
         """Record a PROXY ON / PROXY OFF in ``text``: from then on the proxy plays
         (or stops playing) the player's missing orders. "refused" where the
