@@ -511,8 +511,11 @@ class Campaign:
         their mail): orders for another turn than the awaited one are rejected."""
         with self.locked():
             book = self.order_book()
+            before = self.deadline()
             receipt = book.submit(player, text, source, turn)
             book.save()
+            if receipt.absence is not None and receipt.absence["status"] in ("accepted", "back"):
+                receipt.absence["deadline"] = self.absence_changed(before)  # ABSENT / BACK
             return receipt
 
     def order_book(self) -> OrderBook:

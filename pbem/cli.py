@@ -257,7 +257,10 @@ def order(folder: str, player: str | None, mail_file: str | None, text: str | No
     click.echo(_receipt_text(receipt))
     if receipt.proxy == "refused":
         raise PbemError("nothing was recorded: this campaign does not use the proxy (proxy: false).")
-    if not any(c.status != "rejected" for c in receipt.checked) and receipt.proxy is None:
+    absence = receipt.absence
+    if absence is not None and absence["status"] not in ("accepted", "back"):
+        raise PbemError("the absence was not recorded (the reason is above).")
+    if not any(c.status != "rejected" for c in receipt.checked) and receipt.proxy is None and not absence:
         raise PbemError(
             "nothing was recorded: "
             + (
@@ -271,7 +274,7 @@ def order(folder: str, player: str | None, mail_file: str | None, text: str | No
 
 def _receipt_text(receipt) -> str:
     lines = [f"Orders of {receipt.player} for turn {receipt.turn}:"]
-    if not receipt.checked and receipt.proxy is None:
+    if not receipt.checked and receipt.proxy is None and receipt.absence is None:
         lines.append("  no order could be read in that text.")
     return "\n".join(lines + receipt.lines())
 

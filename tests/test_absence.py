@@ -113,3 +113,28 @@ def test_with_the_proxy_policy_the_proxy_plays_for_the_absent_player(tmp_path):
     result = campaign.resolve()
     assert "Bruno" in result.proxied and "Arthur" not in result.proxied
     assert "Away: Bruno" in result.public_report
+
+
+def test_pbem_order_takes_absent_for_the_gm_and_says_when_it_is_refused(tmp_path):
+    campaign = make(tmp_path, extra=ABSENCE)
+    code, out = run(
+        "order",
+        campaign.folder,
+        "--player",
+        "Bruno",
+        "ABSENT 2026-10-24 to 2026-10-27",
+        now="2026-10-23T10:00:00+00:00",
+    )
+    assert code == 0 and "ABSENT: Bruno is away 24 to 27 October 2026" in out, out
+    assert "no order could be read" not in out
+    assert campaign.deadline() == utc("2026-10-28 19:00")
+    assert len(list((campaign.folder / "mail" / "outbox").glob("deadline-*.eml"))) == 3
+    code, out = run(
+        "order",
+        campaign.folder,
+        "--player",
+        "Bruno",
+        "ABSENT 2026-10-27 to 2026-11-20",
+        now="2026-10-23T10:00:00+00:00",
+    )
+    assert code == 1 and "longer than this game allows" in out and "Traceback" not in out, out
