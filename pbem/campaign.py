@@ -185,13 +185,15 @@ class Campaign:
         decks: Any = None,
         title: str = "",
         gm: dict[str, str] | None = None,
+        deadline: dict[str, Any] | None = None,
         clock: Clock | None = None,
     ) -> Campaign:
         """Write a new campaign's ``campaign.yaml`` in ``folder`` (``pbem new``):
         ``players`` ({"name", "email"}) seated in an order shuffled with the seed
         (RULES 1), a 128-bit seed drawn when none is given, ``decks`` as a
-        campaign.yaml's ``decks:``. Everything is checked before the file is
-        written (at once, atomically); the game is not started (:meth:`start`)."""
+        campaign.yaml's ``decks:``, ``deadline`` as its ``deadline:`` section.
+        Everything is checked before the file is written (at once, atomically);
+        the game is not started (:meth:`start`)."""
         import secrets
 
         from .config import config_from_data, dump_config
@@ -218,6 +220,11 @@ class Campaign:
         data["seed"] = int(seed) if seed.isdigit() else seed
         if decks is not None:
             data["decks"] = decks
+        if deadline is not None:
+            from .deadlines import parse_schedule
+
+            parse_schedule(deadline)  # a bad section is refused before anything is written
+            data["deadline"] = deadline
         config = config_from_data(data, "the new campaign")  # validate before writing anything
         check_names_apart(config.players, "the new campaign")
         folder.mkdir(parents=True, exist_ok=True)
@@ -260,12 +267,114 @@ class Campaign:
         pos = self.position()
         override = self.store.read_deadlines().get(str(pos.game.turn))
         if override:
-            return datetime.fromisoformat(override)
+            return self._past_absences(datetime.fromisoformat(override))
         if self.schedule is None:
             return None
         from .deadlines import scheduled
 
-        return scheduled(self.schedule, pos.game.turn, pos.opened_at)
+        moment = scheduled(self.schedule, pos.game.turn, pos.opened_at)
+        return None if moment is None else self._past_absences(moment)
+
+    def _past_absences(self, deadline: datetime) -> datetime:
+        """With ``absence: {then: extend}`` (the default), a deadline that falls in a
+        player's absence moves to the day after it."""
+        from .absence import EXTEND, extended
+
+        if self.absence_policy.then != EXTEND:
+            return deadline
+        absences = self.store.read_absences()
+        return extended(deadline, absences, self.zone) if absences else deadline
+
+    @property
+    def zone(self):
+        """The campaign's time zone (``deadline: timezone:``; UTC without one)."""
+        from zoneinfo import ZoneInfo
+
+        return self.schedule.zone if self.schedule is not None else ZoneInfo("UTC")
+
+    @property
+    def absence_policy(self):
+        """The ``absence:`` section (njudge's defaults without one), validated."""
+        if not hasattr(self, "_absence_policy"):
+            from .absence import parse_policy
+
+            self._absence_policy = parse_policy(self.config.extra.get("absence"))
+        return self._absence_policy
+
+    def away(self) -> list[dict]:
+        """The absences running today or to come: ``{"player", "span"}`` (never why)."""
+        from .absence import announced, span_text
+
+        today = self.now().astimezone(self.zone).date()
+        return [
+            {"player": a["player"], "span": span_text(a)}
+            for a in announced(self.store.read_absences(), today)
+        ]
+
+    def absent(self, player: str, start: str, end: str, source: str = "gm"):
+        """``pbem absent``: ``player`` away from ``start`` to ``end`` (days, as
+        ``2026-12-10``), as the policy allows; a :class:`pbem.absence.Outcome`. A
+        deadline that moves with it is told to every player (a notice drafted)."""
+        from datetime import date
+
+        from .absence import ACCEPTED, request
+
+        days = []
+        for text in (start, end):
+            try:
+                days.append(date.fromisoformat(text.strip()[:10]))
+            except ValueError:
+                raise ConfigError(f"pbem absent: {text!r:.40} is not a day; write it as 2026-12-10") from None
+        with self.locked():
+            pos = self.position()
+            if pos.game.finished:
+                raise GameError("the game is over; nobody needs to be away from it")
+            name = self._player(player, pos.players)
+            before = self.deadline()
+            now = self.now()
+            absences = self.store.read_absences()
+            outcome = request(
+                absences,
+                name,
+                days[0],
+                days[1],
+                self.absence_policy,
+                now.astimezone(self.zone).date(),
+                now.isoformat(timespec="seconds"),
+                source,
+            )
+            if outcome.status != ACCEPTED or outcome.record is None:
+                raise GameError(f"{name} cannot be away then: {outcome.reason}")
+            self.store.write_absences([*absences, outcome.record])
+            self._tell_moved(pos, before)
+            return outcome
+
+    def back(self, player: str) -> dict | None:
+        """``pbem absent --back``: ``player``'s absence ends today; the absence ended (None: none)."""
+        from .absence import back
+
+        with self.locked():
+            pos = self.position()
+            name = self._player(player, pos.players)
+            before = self.deadline()
+            absences, ended = back(self.store.read_absences(), name, self.now().astimezone(self.zone).date())
+            if ended is not None:
+                self.store.write_absences(absences)
+                self._tell_moved(pos, before)
+            return ended
+
+    def absence_changed(self, before: datetime | None) -> str:
+        """After an absence by mail (the caller holds the lock): the awaited turn's
+        deadline as players read it, a notice drafted when it is no longer ``before``."""
+        self._tell_moved(self.position(), before)
+        return self.deadline_text(self.deadline())
+
+    def _tell_moved(self, pos: Position, before: datetime | None) -> None:
+        """Draft the deadline notices when the awaited turn's deadline is no longer ``before``."""
+        after = self.deadline()
+        self.notices_drafted = []
+        if after is not None and before is not None and after != before and not pos.game.finished:
+            self.notices_drafted = self._draft_notices(pos, before, after)
 
     def deadline_text(self, deadline: datetime | None) -> str:
         """A deadline as players read it, in the campaign's time zone and UTC
@@ -277,22 +386,50 @@ class Campaign:
         zone = self.schedule.zone if self.schedule is not None else UTC
         return describe(deadline, zone)
 
-    def set_deadline(self, when: str) -> datetime:
-        """Move the awaited turn's deadline (``2026-12-01 20:00``, ISO, ``+2d``)."""
+    def set_deadline(self, when: str, *, from_now: bool = False, earlier: bool = False) -> datetime:
+        """Move the awaited turn's deadline (``2026-12-01 20:00``, ISO, ``+2d``):
+        a relative span extends the current deadline (from now with
+        ``from_now``); a deadline earlier than the current one is refused unless
+        ``earlier``. A notice to every player is drafted in the outbox
+        (:attr:`notices_drafted` lists them)."""
         from zoneinfo import ZoneInfo
 
-        from .deadlines import parse_when
+        from .deadlines import moved
 
         with self.locked():
             pos = self.position()
             if pos.game.finished:
                 raise GameError("the game is over; there is no deadline to move")
             zone = self.schedule.zone if self.schedule is not None else ZoneInfo("UTC")
-            moment = parse_when(when, zone, self.now(), where="pbem deadline")
+            current = self.deadline()
+            now = self.now()
+            moment = moved(when, current, zone, now, from_now=from_now, earlier=earlier)
             deadlines = self.store.read_deadlines()
             deadlines[str(pos.game.turn)] = moment.isoformat(timespec="seconds")
+            self.notices_drafted = self._draft_notices(pos, current, moment)
             self.store.write_deadlines(deadlines)
             return moment
+
+    notices_drafted: list[str] = []
+
+    def _draft_notices(self, pos: Position, current: datetime | None, moment: datetime) -> list[str]:
+        """A notice to every player that the deadline of the awaited turn is now ``moment``."""
+        from .deadlines import time_left
+        from .notices import draft_deadline_notices
+        from .outbox import Outbox
+
+        return draft_deadline_notices(
+            Outbox(self.folder),
+            self._renderer(),
+            self.config,
+            campaign=self.name,
+            players=pos.players,
+            turn=pos.game.turn,
+            deadline=self.deadline_text(moment),
+            previous=self.deadline_text(current),
+            later=current is None or moment >= current,
+            left=time_left(moment, self.now()),
+        )
 
     def add_note(self, text: str) -> None:
         """A GM's note for the next public report."""
@@ -377,8 +514,11 @@ class Campaign:
         their mail): orders for another turn than the awaited one are rejected."""
         with self.locked():
             book = self.order_book()
+            before = self.deadline()
             receipt = book.submit(player, text, source, turn)
             book.save()
+            if receipt.absence is not None and receipt.absence["status"] in ("accepted", "back"):
+                receipt.absence["deadline"] = self.absence_changed(before)  # ABSENT / BACK
             return receipt
 
     def order_book(self) -> OrderBook:
@@ -391,7 +531,16 @@ class Campaign:
 
         config = self.config
         everyone = nmr_policy(config) == NMR_PROXY
-        return OrderBook(self.store, pos, self.clock, self._player, proxy_allowed(config), everyone)
+        return OrderBook(
+            self.store,
+            pos,
+            self.clock,
+            self._player,
+            proxy_allowed(config),
+            everyone,
+            absence_policy=self.absence_policy,
+            zone=self.zone,
+        )
 
     def _player(self, given: str, players: list[str]) -> str:
         key = name_key(given.strip())
@@ -481,15 +630,19 @@ class Campaign:
     def proxied(self, pos: Position | None = None) -> set[str]:
         """The players whose missing orders the proxy plays: everyone with
         ``nmr: proxy``, else those who sent PROXY ON (unless ``proxy: false``)."""
+        from .absence import PROXY, away_on
         from .config import NMR_PROXY, nmr_policy, proxy_allowed
 
         pos = pos or self.position()
         if nmr_policy(self.config) == NMR_PROXY:
             return set(pos.players)
+        away: set[str] = set()
+        if self.absence_policy.then == PROXY:  # an absent player's missing orders: the proxy's
+            away = set(away_on(self.store.read_absences(), self.now().astimezone(self.zone).date()))
         if not proxy_allowed(self.config):
-            return set()
+            return away
         asked = self.store.read_proxy()
-        return {name for name in pos.players if asked.get(name, {}).get("proxy") == "on"}
+        return away | {name for name in pos.players if asked.get(name, {}).get("proxy") == "on"}
 
     def _proxy_play(self, pos: Position, number: int, seat: int) -> Order:
         """The proxy's play for ``seat`` in hand ``number``: from what that player
@@ -528,6 +681,8 @@ class Campaign:
         )
         if turn == 0:
             context["commitments"] = commitments(seed, game)
+        if not game.finished:
+            context["away"] = self.away()  # who is away (never why)
         if game.finished:
             report = {  # what verify needs beyond the game to render this report again
                 "title": table.title,
@@ -830,6 +985,7 @@ class Campaign:
             self.name, pos, self.store.read_orders(pos.game.turn), self._deadline_status(pos.game)
         )
         info["proxy"] = [] if pos.game.finished else [n for n in pos.players if n in self.proxied(pos)]
+        info["away"] = [] if pos.game.finished else self.away()
         return info
 
     def _deadline_status(self, game: Game) -> dict | None:

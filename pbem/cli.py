@@ -218,6 +218,11 @@ def _person(text: str) -> dict:
 )
 @click.option("--title", default="", help="The game's title, used in reports.")
 @click.option("--gm", metavar='"NAME <EMAIL>"', help="The game master, the sender of every mail.")
+@click.option("--timezone", help="The deadlines' time zone, e.g. Europe/Paris (campaign.yaml: deadline:).")
+@click.option("--every-days", type=int, help="A turn lasts this many days ...")
+@click.option("--at", "at_time", metavar="HH:MM", help='... and ends at this local time (default "20:00").')
+@click.option("--remind-hours", type=float, help="Reminders fall due this long before the deadline (24).")
+@click.option("--deadline", "first_deadline", metavar='"YYYY-MM-DD HH:MM"', help="Turn 1's deadline.")
 @_explain_errors
 def new(
     folder: str,
@@ -226,9 +231,18 @@ def new(
     decks_file: str | None,
     title: str,
     gm: str | None,
+    timezone: str | None,
+    every_days: int | None,
+    at_time: str | None,
+    remind_hours: float | None,
+    first_deadline: str | None,
 ) -> None:
-    """Write FOLDER/campaign.yaml and start the game."""
+    """Write FOLDER/campaign.yaml and start the game. With the deadline
+    settings, the opening mails state turn 1's deadline."""
     from .campaign import Campaign
+    from .deadlines import schedule_section
+
+    schedule = schedule_section(timezone, every_days, at_time, remind_hours, first_deadline)
 
     people = [_person(p) for p in players]
     decks = None
@@ -242,11 +256,20 @@ def new(
         except yaml.YAMLError as e:
             raise PbemError(f"{decks_file}: not valid YAML: {e}") from None
     campaign = Campaign.create(
-        folder, people, seed=seed, decks=decks, title=title, gm=_person(gm) if gm else None
+        folder,
+        people,
+        seed=seed,
+        decks=decks,
+        title=title,
+        gm=_person(gm) if gm else None,
+        deadline=schedule,
     )
     result = campaign.start()
     click.echo(f"Wrote {campaign.store.campaign_file}; seats: {', '.join(campaign.config.names)}.")
     _echo_started(campaign, result)
+    first = campaign.deadline()
+    if first is not None:
+        click.echo(f"Turn 1's deadline: {campaign.deadline_text(first)}.")
 
 
 @main.command()
@@ -310,7 +333,10 @@ def order(folder: str, player: str | None, mail_file: str | None, text: str | No
     click.echo(_receipt_text(receipt))
     if receipt.proxy == "refused":
         raise PbemError("nothing was recorded: this campaign does not use the proxy (proxy: false).")
-    if not any(c.status != "rejected" for c in receipt.checked) and receipt.proxy is None:
+    absence = receipt.absence
+    if absence is not None and absence["status"] not in ("accepted", "back"):
+        raise PbemError("the absence was not recorded (the reason is above).")
+    if not any(c.status != "rejected" for c in receipt.checked) and receipt.proxy is None and not absence:
         raise PbemError(
             "nothing was recorded: "
             + (
@@ -324,7 +350,7 @@ def order(folder: str, player: str | None, mail_file: str | None, text: str | No
 
 def _receipt_text(receipt) -> str:
     lines = [f"Orders of {receipt.player} for turn {receipt.turn}:"]
-    if not receipt.checked and receipt.proxy is None:
+    if not receipt.checked and receipt.proxy is None and receipt.absence is None:
         lines.append("  no order could be read in that text.")
     return "\n".join(lines + receipt.lines())
 
@@ -661,6 +687,8 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
             click.echo("Every order is in: `pbem resolve` can run.")
         if info.get("proxy"):
             click.echo("The proxy plays the missing orders of: " + ", ".join(info["proxy"]) + ".")
+        if info.get("away"):
+            click.echo("Away: " + ", ".join(f"{a['player']} ({a['span']})" for a in info["away"]) + ".")
     if info.get("deadline"):
         d = info["deadline"]
         click.echo(f"Deadline: {d['text']} ({d['left']}).")
@@ -836,15 +864,70 @@ def tick(folder: str, trust_clock: bool) -> None:
 @main.command()
 @folder_arg
 @click.argument("when")
+@click.option("--from-now", is_flag=True, help="Count +2d / +36h from now, not from the current deadline.")
+@click.option("--earlier", is_flag=True, help="Allow a deadline earlier than the current one.")
 @_explain_errors
-def deadline(folder: str, when: str) -> None:
+def deadline(folder: str, when: str, from_now: bool, earlier: bool) -> None:
     """Move the awaited turn's deadline: WHEN is "2026-12-01 20:00" (campaign
-    time zone), an ISO time with offset, or relative: +2d, +36h."""
+    time zone), an ISO time with offset, or relative: +2d, +36h (added to the
+    current deadline; --from-now adds it to now). A deadline earlier than the
+    current one needs --earlier. Drafts a notice to every player."""
     campaign = _campaign(folder)
-    moment = campaign.set_deadline(when)
+    before = campaign.deadline() if campaign.started() else None
+    moment = campaign.set_deadline(when, from_now=from_now, earlier=earlier)
+    was = f" (it was {campaign.deadline_text(before)})" if before is not None else ""
     click.echo(
-        f"The deadline of turn {campaign.position().game.turn} is now {campaign.deadline_text(moment)}."
+        f"The deadline of turn {campaign.position().game.turn} is now {campaign.deadline_text(moment)}{was}."
     )
+    count = len(campaign.notices_drafted)
+    click.echo(
+        f"{count} notice{'s' if count != 1 else ''} drafted for the players; "
+        f"read them with `pbem preview {folder}`, then `pbem send {folder}`."
+    )
+
+
+@main.command()
+@folder_arg
+@click.argument("player", callback=_typed_name)
+@click.argument("first_day", metavar="FROM", required=False)
+@click.argument("last_day", metavar="TO", required=False)
+@click.option("--back", is_flag=True, help="PLAYER is back: their absence ends today.")
+@_explain_errors
+def absent(folder: str, player: str, first_day: str | None, last_day: str | None, back: bool) -> None:
+    """PLAYER is away from FROM to TO (days, as 2026-12-10; both counted), as
+    the campaign's absence: policy allows (as ABSENT by mail); --back ends it."""
+    from .absence import PROXY, span_text
+
+    campaign = _campaign(folder)
+    if back:
+        if first_day or last_day:
+            raise click.UsageError("--back takes no dates")
+        ended = campaign.back(player)
+        if ended is None:
+            click.echo(f"{player} had no absence running or to come; nothing changed.")
+            return
+        click.echo(f"{ended['player']} is back: the absence is over ({span_text(ended)}).")
+    else:
+        if not first_day or not last_day:
+            raise click.UsageError(
+                "give the first and the last day away: FROM TO (e.g. 2026-12-10 2026-12-20)"
+            )
+        outcome = campaign.absent(player, first_day, last_day)
+        assert outcome.record is not None
+        name = outcome.record["player"]
+        then = (
+            "the proxy plays their missing orders"
+            if campaign.absence_policy.then == PROXY
+            else "a deadline in it moves to the day after"
+        )
+        click.echo(f"{name} is away from {span_text(outcome.record)}: {then}.")
+    if campaign.notices_drafted:
+        count = len(campaign.notices_drafted)
+        click.echo(
+            f"The deadline of turn {campaign.position().game.turn} is now "
+            f"{campaign.deadline_text(campaign.deadline())}; "
+            f"{count} notice{'s' if count != 1 else ''} drafted for the players (`pbem send {folder}`)."
+        )
 
 
 @main.command()

@@ -230,3 +230,62 @@ def clock_doubt(now: datetime, opened_at: datetime, deadline: datetime | None) -
             f"past the deadline ({deadline:%Y-%m-%d %H:%M} UTC)"
         )
     return ""
+
+
+def is_relative(text: str) -> bool:
+    """``+2d``, ``+36h``, ``+90m``: a span rather than a moment."""
+    return re.fullmatch(r"\+\s*(\d+(?:\.\d+)?)\s*([dhm])", text.strip(), re.IGNORECASE) is not None
+
+
+def moved(
+    text: str,
+    current: datetime | None,
+    zone,
+    now: datetime,
+    *,
+    from_now: bool = False,
+    earlier: bool = False,
+    where: str = "pbem deadline",
+) -> datetime:
+    """The deadline ``pbem deadline`` sets from ``text``: a relative span extends
+    the ``current`` deadline (from ``now`` with ``from_now``, or when there is no
+    deadline yet); a result earlier than the current deadline is refused unless
+    ``earlier`` (a GM who shortens a turn says so)."""
+    base = now if from_now or current is None or not is_relative(text) else current
+    moment = parse_when(text, zone, base, where=where)
+    if current is not None and moment < current and not earlier:
+        raise ConfigError(
+            f"{where}: {describe(moment, zone)} is earlier than the current deadline, "
+            f"{describe(current, zone)}; to bring the deadline forward, give --earlier"
+            + ("" if from_now or not is_relative(text) else " (and --from-now to count from now)")
+        )
+    return moment
+
+
+def schedule_section(
+    timezone: str | None,
+    every_days: int | None = None,
+    at: str | None = None,
+    remind_hours: float | None = None,
+    first: str | None = None,
+) -> dict[str, Any] | None:
+    """A ``deadline:`` section for ``campaign.yaml`` from ``pbem new``'s options
+    (validated with :func:`parse_schedule`); None when no option was given."""
+    if every_days is None and at is None and remind_hours is None and first is None:
+        if timezone is None:
+            return None
+    if timezone is None:
+        raise ConfigError("pbem new: the deadline settings need --timezone (e.g. --timezone Europe/Paris)")
+    section: dict[str, Any] = {"timezone": timezone}
+    if every_days is not None:
+        section["every_days"] = every_days
+    if at is not None:
+        section["at"] = at
+    if remind_hours is not None:
+        section["remind_hours"] = int(remind_hours) if float(remind_hours).is_integer() else remind_hours
+    if first is not None:
+        section["turns"] = {1: first}
+    if every_days is None and first is None:
+        raise ConfigError("pbem new: give --every-days (a schedule) or --deadline (the first deadline)")
+    parse_schedule(section)
+    return section

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from datetime import date
 
 from .tuples import NamedTuple
 
@@ -61,6 +62,45 @@ def proxy_request(text: str) -> str | None:
 
 def is_proxy_line(line: str) -> bool:
     return PROXY_WORD.fullmatch(line.strip()) is not None
+
+
+# --------------------------------------------------------------------------------------------
+# ABSENT <date> to <date> / BACK
+# --------------------------------------------------------------------------------------------
+
+#: ``ABSENT 2026-12-10 to 2026-12-20`` (a day, or a day and a time as ``pbem deadline``
+#: reads them: the day counts) and ``BACK``, alone on a line (INTERFACE.md, "Next").
+ABSENT_LINE = re.compile(r"^\s*ABSENT\b(?P<rest>.*?)\s*[.!]?\s*$", re.IGNORECASE | re.MULTILINE)
+BACK_LINE = re.compile(r"^\s*BACK\s*[.!]?\s*$", re.IGNORECASE | re.MULTILINE)
+_DAY = r"(\d{4}-\d{2}-\d{2})(?:[ T]\d{1,2}:\d{2})?"
+_SPAN = re.compile(rf"\s*{_DAY}\s+(?:to|until|-)\s+{_DAY}\s*", re.IGNORECASE)
+
+
+def absence_request(text: str) -> tuple[str, date | None, date | None] | None:
+    """The last ABSENT or BACK line of ``text``: ``("absent", first day, last day)``,
+    ``("back", None, None)``, ``("bad", None, None)`` for an ABSENT line whose dates
+    cannot be read; None when there is neither."""
+    found: list[tuple[int, tuple[str, date | None, date | None]]] = []
+    for m in ABSENT_LINE.finditer(text):
+        span = _SPAN.fullmatch(m["rest"])
+        value: tuple[str, date | None, date | None] = ("bad", None, None)
+        if span:
+            try:
+                value = ("absent", date.fromisoformat(span[1]), date.fromisoformat(span[2]))
+            except ValueError:
+                pass
+        found.append((m.start(), value))
+    found += [(m.start(), ("back", None, None)) for m in BACK_LINE.finditer(text)]
+    return max(found, key=lambda f: f[0])[1] if found else None
+
+
+def is_absence_text(text: str) -> bool:
+    """Whether ``text`` holds an ABSENT or a BACK line (a quick look)."""
+    return ABSENT_LINE.search(text) is not None or BACK_LINE.search(text) is not None
+
+
+def is_absence_line(line: str) -> bool:
+    return ABSENT_LINE.fullmatch(line.strip()) is not None or BACK_LINE.fullmatch(line.strip()) is not None
 
 
 # --------------------------------------------------------------------------------------------

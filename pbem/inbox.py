@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from .campaign import Campaign, order_code
 from .config import ConfigError
-from .grammar import SUBJECT_TAG, codes_in, mask_codes
+from .grammar import SUBJECT_TAG, codes_in, is_absence_text, mask_codes
 from .orderbook import OrderBook, Position, Receipt
 from .outbox import Outbox, make_message, seat_part
 from .store import RECEIVED, CampaignStore, fsync_dir, fsync_files, write_atomic
@@ -414,8 +414,18 @@ class Mailroom:
         again = relative in self._recorded_sources()
         if "CLEAR" in outcome.keywords and not again:
             book.clear(player, source=relative)
+        before = self.campaign.deadline() if is_absence_text(mail.own_text) else None
         outcome.receipt = book.submit(player, mail.own_text, source=relative, turn=turn, record=not again)
-        if not outcome.receipt.checked and not outcome.keywords and outcome.receipt.proxy is None:
+        absence = outcome.receipt.absence
+        if absence is not None and absence["status"] in ("accepted", "back"):
+            book.save_absences()  # now, so that the deadline it moves is told (and acknowledged)
+            absence["deadline"] = self.campaign.absence_changed(before)
+        if (
+            not outcome.receipt.checked
+            and not outcome.keywords
+            and outcome.receipt.proxy is None
+            and not absence
+        ):
             outcome.detail = "no order could be read in this message"
         hidden = next((note for note in mail.defects if note.startswith(HIDDEN_TEXT_NOTE)), None)
         if hidden:  # the GM hears of it: someone hoped the tool would read what the player never saw

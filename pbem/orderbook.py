@@ -15,7 +15,7 @@ from typing import Any
 
 from .cards import Card
 from .engine import PAIRED, PREMIUM_PLAYERS, Game
-from .grammar import is_proxy_line, proxy_request
+from .grammar import absence_request, is_absence_line, is_proxy_line, proxy_request
 from .knowledge import Knowledge
 from .orders import REJECTED, CheckedOrder, check_order, one_order_per_hand, parse_orders
 from .store import CampaignStore
@@ -54,6 +54,21 @@ PROXY_LINES = {
 }
 
 
+def absence_line(player: str, absence: dict) -> str:
+    """What an ABSENT / BACK did, as the GM's screen says it."""
+    status, span = absence["status"], absence.get("span", "")
+    if status == "accepted":
+        then = "the proxy plays" if absence.get("then") == "proxy" else "deadlines in it are extended"
+        return f"ABSENT: {player} is away {span} ({then})"
+    if status == "refused":
+        return f"ABSENT refused: {absence.get('reason', '')}"
+    if status == "back":
+        return f"BACK: {player} is back (the absence of {span} is over)"
+    if status == "not_away":
+        return f"BACK: {player} had no absence running or to come"
+    return "ABSENT not understood: write ABSENT 2026-12-10 to 2026-12-20"
+
+
 class Receipt(NamedTuple):
     """What became of one submission of orders."""
 
@@ -65,6 +80,9 @@ class Receipt(NamedTuple):
     missing: list[int]  # hands still without an order
     # PROXY ON / OFF in this text: "on", "off"; "refused" (proxy: false), "everyone" (nmr: proxy)
     proxy: str | None = None
+    # ABSENT / BACK in this text: {"status": accepted, refused, back, not_away or bad,
+    # "span": "10 to 20 December 2026", "reason", "then": extend or proxy}
+    absence: dict | None = None
 
     @property
     def any_rejected(self) -> bool:
@@ -83,6 +101,8 @@ class Receipt(NamedTuple):
         out += [f"  ignored (not an order): {text}" for text in self.ignored]
         if self.proxy is not None:
             out.append(f"  {PROXY_LINES[self.proxy].format(player=self.player)}")
+        if self.absence is not None:
+            out.append(f"  {absence_line(self.player, self.absence)}")
         out.append(f"  still missing: {', '.join(map(str, self.missing)) if self.missing else 'none'}")
         return out
 
@@ -102,6 +122,8 @@ class OrderBook:
         find_player: Callable[[str, list[str]], str],
         proxy_allowed: bool = True,
         proxy_everyone: bool = False,
+        absence_policy: Any = None,
+        zone: Any = None,
     ):
         self.store = store
         self.position = position
@@ -116,6 +138,10 @@ class OrderBook:
         self.proxy_everyone = proxy_everyone  # campaign.yaml: nmr: proxy
         self.proxy = store.read_proxy()  # player -> their latest PROXY ON / OFF
         self._proxy_changed = False
+        self.absence_policy = absence_policy  # campaign.yaml: absence: (None: ABSENT is not read)
+        self.zone = zone  # the campaign's time zone: "today" for an absence
+        self.absences = store.read_absences() if absence_policy is not None else []
+        self._absences_changed = False
         self.log: list[dict] = []
 
     def player(self, given: str) -> str:
@@ -132,6 +158,8 @@ class OrderBook:
         game = pos.game
         parsed = parse_orders(text, pos.players, name)
         ignored = [line for line in parsed.ignored if not is_proxy_line(line)]
+        if self.absence_policy is not None:
+            ignored = [line for line in ignored if not is_absence_line(line)]
         if turn is not None and turn != game.turn:
             why = (
                 f"your message answers the mail of turn {turn}, which is over; turn {game.turn} is "
@@ -153,6 +181,7 @@ class OrderBook:
         mine = self.on_file.setdefault(name, {})
         now = self.clock().isoformat(timespec="seconds")
         proxy = self._ask_proxy(name, text, now, source)
+        absence = self._ask_absence(name, text, now, source)
         for c in checked:
             if c.status != REJECTED and c.written.standing:  # not a play: it replaces no play order
                 self.standing.setdefault(name, {})[str(c.hand)] = c.written.standing
@@ -177,7 +206,42 @@ class OrderBook:
                 ],
             }
         )
-        return Receipt(name, game.turn, checked, ignored, self.mine(name), self.missing(name), proxy)
+        return Receipt(name, game.turn, checked, ignored, self.mine(name), self.missing(name), proxy, absence)
+
+    def _ask_absence(self, name: str, text: str, now: str, source: str) -> dict | None:
+        """Record an ABSENT or a BACK in ``text`` as the campaign's policy decides."""
+        from .absence import ACCEPTED, back, request, span_text
+
+        if self.absence_policy is None:
+            return None
+        asked = absence_request(text)
+        if asked is None:
+            return None
+        policy = self.absence_policy
+        today = self.clock().astimezone(self.zone).date()
+        kind, start, end = asked
+        if kind == "bad":
+            return {"status": "bad", "then": policy.then}
+        if kind == "back":
+            self.absences, ended = back(self.absences, name, today)
+            if ended is None:
+                return {"status": "not_away", "then": policy.then}
+            self._absences_changed = True
+            return {"status": "back", "span": span_text(ended), "then": policy.then}
+        assert start is not None and end is not None
+        outcome = request(self.absences, name, start, end, policy, today, now, source)
+        span = span_text({"from": start.isoformat(), "to": end.isoformat()})
+        if outcome.status != ACCEPTED or outcome.record is None:
+            return {"status": "refused", "span": span, "reason": outcome.reason, "then": policy.then}
+        self.absences.append(outcome.record)
+        self._absences_changed = True
+        return {"status": "accepted", "span": span, "then": policy.then}
+
+    def save_absences(self) -> None:
+        """Write the absences now (an absence moves the deadline: it is told at once)."""
+        if self._absences_changed:
+            self.store.write_absences(self.absences)
+            self._absences_changed = False
 
     def _ask_proxy(self, name: str, text: str, now: str, source: str) -> str | None:
         """Record a PROXY ON / PROXY OFF in ``text``: from then on the proxy plays
@@ -219,6 +283,9 @@ class OrderBook:
         if self._proxy_changed:
             store.write_proxy(self.proxy)
             self._proxy_changed = False
+        if self._absences_changed:
+            store.write_absences(self.absences)
+            self._absences_changed = False
         store.log_submissions(self.turn, self.log)
         self.log = []
 

@@ -67,6 +67,7 @@ PUBLIC_REPORT = f"{TURN_REPORTS}/public.txt"
 ROSTER = "roster.json"  # the seats' names after `pbem replace`
 DEADLINES = "deadlines.json"  # deadlines moved by `pbem deadline`
 PROXY = "proxy.json"  # who asked for the proxy (PROXY ON / PROXY OFF)
+ABSENCES = "absence.json"  # the absences announced (ABSENT / BACK, pbem absent)
 MAIL = Path("mail")
 RECEIVED = MAIL / "received"  # every message as it came, byte for byte
 RECEIVED_INDEX = MAIL / "received.jsonl"  # what became of each
@@ -495,6 +496,15 @@ class CampaignStore:
 
     def write_roster(self, names: list[str]) -> None:
         write_atomic(self.root / ROSTER, dump_json(names))
+
+    # -- absences ---------------------------------------------------------------------------------
+    def read_absences(self) -> list[dict]:
+        """The absences announced (``{"player", "from", "to", "received", "source"}``)."""
+        path = self.root / ABSENCES
+        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
+
+    def write_absences(self, absences: list[dict]) -> None:
+        write_atomic(self.root / ABSENCES, dump_json(absences))
 
     # -- who asked for the proxy ------------------------------------------------------------------
     def read_proxy(self) -> dict[str, dict]:

@@ -132,6 +132,10 @@ def test_pbem_deadline_moves_the_current_deadline_and_status_shows_time_left(tmp
     code, out = run("status", campaign.folder, now="2026-10-29T11:00:00+00:00")
     assert "1 day left" in out
     code, out = run("deadline", campaign.folder, "+36h", now="2026-10-23T10:00:00+00:00")
+    assert campaign.deadline() == utc("2026-10-31 23:00")  # +36h extends the current deadline
+    code, out = run(
+        "deadline", campaign.folder, "+36h", "--from-now", "--earlier", now="2026-10-23T10:00:00+00:00"
+    )
     assert campaign.deadline() == utc("2026-10-24 22:00")
     code, out = run("deadline", campaign.folder, "next week")
     assert code == 1 and "is not a time" in out
