@@ -4,39 +4,16 @@ SMTP into Dovecot, and every player reads it by IMAP."""
 
 from __future__ import annotations
 
-from test_game_by_mail import NAMES, Player, _campaign_yaml, pbem, wait_for
+from test_game_by_mail import Player, game_by_mail, pbem, wait_for
 
 SCHEDULE = 'deadline: {timezone: Europe/Paris, every_days: 3, at: "20:00"}\n'
 
 
 def _game(tmp_path, dovecot, smtp_server, monkeypatch):
-    from servers import SMTP_PASSWORD
-
-    gm = dovecot.new_account()
-    addresses = [dovecot.new_account() for _ in NAMES]
-    folder = tmp_path / "game24d"
-    folder.mkdir()
-    ca = tmp_path / "ca.pem"
-    smtp_server.ca.cert_pem.write_to_path(str(ca))
-    monkeypatch.setenv("GAME9_SMTP", SMTP_PASSWORD)
-    monkeypatch.setenv("GAME9_IMAP", dovecot.passwords[gm])
     monkeypatch.setenv("PBEM_NOW", "2026-12-01T10:00:00+00:00")  # turn 1 is due Fri 4 Dec, 20:00 Paris
-    _campaign_yaml(
-        folder,
-        gm,
-        addresses,
-        smtp_server.host,
-        smtp_server.port,
-        ca,
-        dovecot,
-        title="Moving game",
-        seed=24,
-        top=SCHEDULE,
-        smtp="",
-        imap=", folder: INBOX, processed_folder: pbem-game24d",
+    return game_by_mail(
+        tmp_path, dovecot, smtp_server, monkeypatch, "game24d", title="Moving game", seed=24, top=SCHEDULE
     )
-    people = {n: Player(n, a, "gmail", dovecot, smtp_server) for n, a in zip(NAMES, addresses)}
-    return folder, people
 
 
 def _notices(player: Player) -> list:

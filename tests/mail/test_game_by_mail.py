@@ -142,6 +142,38 @@ def mail_game(tmp_path, dovecot, smtp_server, monkeypatch):
     return folder, people
 
 
+def game_by_mail(
+    tmp_path, dovecot, smtp_server, monkeypatch, name: str, *, title: str, seed: int, top: str = ""
+) -> tuple:
+    """A started-to-be campaign ``name`` whose GM and players have real Dovecot accounts
+    and send by the test's aiosmtpd (the players write as Gmail does): (folder, people
+    by name)."""
+    gm = dovecot.new_account()
+    addresses = [dovecot.new_account() for _ in NAMES]
+    folder = tmp_path / name
+    folder.mkdir()
+    ca = tmp_path / "ca.pem"
+    smtp_server.ca.cert_pem.write_to_path(str(ca))
+    monkeypatch.setenv("GAME9_SMTP", SMTP_PASSWORD)
+    monkeypatch.setenv("GAME9_IMAP", dovecot.passwords[gm])
+    _campaign_yaml(
+        folder,
+        gm,
+        addresses,
+        smtp_server.host,
+        smtp_server.port,
+        ca,
+        dovecot,
+        title=title,
+        seed=seed,
+        top=top,
+        smtp="",
+        imap=f", folder: INBOX, processed_folder: pbem-{name}",
+    )
+    people = {n: Player(n, a, "gmail", dovecot, smtp_server) for n, a in zip(NAMES, addresses)}
+    return folder, people
+
+
 def wait_for(check, what: str, timeout: float = 10.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

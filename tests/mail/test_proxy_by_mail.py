@@ -9,36 +9,13 @@ played by the rules' default. ``PROXY OFF`` stops it; ``proxy: false`` refuses i
 
 from __future__ import annotations
 
-from test_game_by_mail import NAMES, Player, _campaign_yaml, pbem, wait_for
+from test_game_by_mail import Player, game_by_mail, pbem, wait_for
 
 
 def _game(tmp_path, dovecot, smtp_server, monkeypatch, top: str = ""):
-    from servers import SMTP_PASSWORD
-
-    gm = dovecot.new_account()
-    addresses = [dovecot.new_account() for _ in NAMES]
-    folder = tmp_path / "game24"
-    folder.mkdir()
-    ca = tmp_path / "ca.pem"
-    smtp_server.ca.cert_pem.write_to_path(str(ca))
-    monkeypatch.setenv("GAME9_SMTP", SMTP_PASSWORD)
-    monkeypatch.setenv("GAME9_IMAP", dovecot.passwords[gm])
-    _campaign_yaml(
-        folder,
-        gm,
-        addresses,
-        smtp_server.host,
-        smtp_server.port,
-        ca,
-        dovecot,
-        title="Proxy game",
-        seed=24,
-        top=top,
-        smtp="",
-        imap=", folder: INBOX, processed_folder: pbem-game24",
+    return game_by_mail(
+        tmp_path, dovecot, smtp_server, monkeypatch, "game24", title="Proxy game", seed=24, top=top
     )
-    people = {n: Player(n, a, "gmail", dovecot, smtp_server) for n, a in zip(NAMES, addresses)}
-    return folder, people
 
 
 def _mails(player: Player, what: str, subject_has: str) -> list:
