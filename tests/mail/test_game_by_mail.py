@@ -113,41 +113,35 @@ class Player:
 
 @pytest.fixture
 def mail_game(tmp_path, dovecot, smtp_server, monkeypatch):
-    gm = dovecot.new_account()
-    addresses = [dovecot.new_account() for _ in NAMES]
-    folder = tmp_path / "game9"
-    folder.mkdir()
-    ca = tmp_path / "ca.pem"
-    smtp_server.ca.cert_pem.write_to_path(str(ca))
-    monkeypatch.setenv("GAME9_SMTP", SMTP_PASSWORD)
-    monkeypatch.setenv("GAME9_IMAP", dovecot.passwords[gm])
-    _campaign_yaml(
-        folder,
-        gm,
-        addresses,
-        smtp_server.host,
-        smtp_server.port,
-        ca,
+    folder, people = game_by_mail(
+        tmp_path,
         dovecot,
+        smtp_server,
+        monkeypatch,
+        "game9",
         title="Postal game 9",
         seed=9,
         top="require_code: true\n",
-        smtp="",
-        imap=", folder: INBOX, processed_folder: pbem-game9",
+        layouts=("gmail", "thunderbird", "gmail", "thunderbird"),
     )
-    layouts = ["gmail", "thunderbird", "gmail", "thunderbird"]
-    people = [
-        Player(n, a, layouts[i], dovecot, smtp_server) for i, (n, a) in enumerate(zip(NAMES, addresses))
-    ]
-    return folder, people
+    return folder, list(people.values())
 
 
 def game_by_mail(
-    tmp_path, dovecot, smtp_server, monkeypatch, name: str, *, title: str, seed: int, top: str = ""
+    tmp_path,
+    dovecot,
+    smtp_server,
+    monkeypatch,
+    name: str,
+    *,
+    title: str,
+    seed: int,
+    top: str = "",
+    layouts: tuple[str, ...] = (),
 ) -> tuple:
-    """A started-to-be campaign ``name`` whose GM and players have real Dovecot accounts
-    and send by the test's aiosmtpd (the players write as Gmail does): (folder, people
-    by name)."""
+    """A campaign ``name``, written but not started, whose GM and players have real
+    Dovecot accounts and send by the test's aiosmtpd: (folder, people by name).
+    ``layouts``: each player's mail client in turn (Gmail for all by default)."""
     gm = dovecot.new_account()
     addresses = [dovecot.new_account() for _ in NAMES]
     folder = tmp_path / name
@@ -170,7 +164,8 @@ def game_by_mail(
         smtp="",
         imap=f", folder: INBOX, processed_folder: pbem-{name}",
     )
-    people = {n: Player(n, a, "gmail", dovecot, smtp_server) for n, a in zip(NAMES, addresses)}
+    clients = layouts or ("gmail",) * len(NAMES)
+    people = {n: Player(n, a, c, dovecot, smtp_server) for n, a, c in zip(NAMES, addresses, clients)}
     return folder, people
 
 
