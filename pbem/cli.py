@@ -504,11 +504,6 @@ def send(
     out unless named or --held is given. A draft handed to the server without a
     reply may or may not have arrived: it is *uncertain*, never sent again by
     itself; check, then --resend-uncertain or --mark-sent."""
-    from .inbox import unheld_drafts
-    from .outbox import Outbox, summarize
-    from .postoffice import mark_sent, selected_drafts
-    from .postoffice import send as send_all
-
     if _many(folder):
         if drafts or dry_run or resend_uncertain or mark or with_held:
             raise click.UsageError(
@@ -522,29 +517,77 @@ def send(
         raise click.UsageError("--resend-uncertain or --mark-sent, not both")
     held: list[str] = []
     if not drafts and not mark and not resend_uncertain and not with_held:
-        unheld, held = unheld_drafts(campaign, Outbox(campaign.folder))
-        if held:
-            drafts = tuple(unheld)
-            click.echo(
-                f"{len(held)} held acknowledgement{'s' if len(held) != 1 else ''} not sent (see "
-                f"`pbem status`): name them, or `pbem send {folder} --held`, to send them."
-            )
-            if not drafts:
-                click.echo("Nothing else to send.")
-                return
+        unheld = _leave_out_held(campaign, folder)
+        if unheld is None:
+            return
+        drafts, held = unheld
     if mark:
-        if not drafts:
-            raise click.UsageError("--mark-sent needs the ids of the drafts that arrived")
-        for draft_id in mark_sent(campaign, list(drafts)):
-            click.echo(f"{draft_id}: recorded as sent (it will never be sent again).")
-        return
+        return _mark_sent(campaign, drafts)
     if dry_run:
-        paths = selected_drafts(Outbox(campaign.folder), list(drafts))
-        for path in paths:
-            info = summarize(path)
-            click.echo(f"would send {path.stem} to {info['to']}: {info['subject']}")
-        click.echo(f"{len(paths)} draft{'s' if len(paths) != 1 else ''} would be sent.")
-        return
+        return _dry_run(campaign, drafts)
+    report = _send_with_progress(campaign, folder, drafts, resend_uncertain, held)
+    _print_send_report(folder, report)
+    if report.failed or report.held:
+        raise Unfinished()
+
+
+def _leave_out_held(campaign, folder: str) -> tuple[tuple[str, ...], list[str]] | None:
+    """For `pbem send` with nothing named: every draft but the held acknowledgements.
+
+    Returns the drafts to send and the held ones (the drafts are () when none
+    is held: send them all), after telling the GM how many are held; None when
+    the held ones are all there is (then nothing is to be sent)."""
+    from .inbox import unheld_drafts
+    from .outbox import Outbox
+
+    unheld, held = unheld_drafts(campaign, Outbox(campaign.folder))
+    if not held:
+        return (), held
+    click.echo(
+        f"{len(held)} held acknowledgement{'s' if len(held) != 1 else ''} not sent (see "
+        f"`pbem status`): name them, or `pbem send {folder} --held`, to send them."
+    )
+    if not unheld:
+        click.echo("Nothing else to send.")
+        return None
+    return tuple(unheld), held
+
+
+def _mark_sent(campaign, drafts: tuple[str, ...]) -> None:
+    """`pbem send --mark-sent`: record the uncertain DRAFTS as sent; send nothing."""
+    from .postoffice import mark_sent
+
+    if not drafts:
+        raise click.UsageError("--mark-sent needs the ids of the drafts that arrived")
+    for draft_id in mark_sent(campaign, list(drafts)):
+        click.echo(f"{draft_id}: recorded as sent (it will never be sent again).")
+
+
+def _dry_run(campaign, drafts: tuple[str, ...]) -> None:
+    """`pbem send --dry-run`: print each draft that would go (recipient, subject); send nothing."""
+    from .outbox import Outbox, summarize
+    from .postoffice import selected_drafts
+
+    paths = selected_drafts(Outbox(campaign.folder), list(drafts))
+    for path in paths:
+        info = summarize(path)
+        click.echo(f"would send {path.stem} to {info['to']}: {info['subject']}")
+    click.echo(f"{len(paths)} draft{'s' if len(paths) != 1 else ''} would be sent.")
+
+
+def _send_with_progress(
+    campaign, folder: str, drafts: tuple[str, ...], resend_uncertain: bool, held: list[str]
+):
+    """Send DRAFTS (all when empty) with a progress bar on stderr; return postoffice's report.
+
+    With RESEND_UNCERTAIN the drafts named are sent again though uncertain.
+    HELD non-empty means DRAFTS were picked here, not typed: one withdrawn
+    meanwhile (by a rollback) is then no error. A transport failure becomes a
+    PbemError saying that what was sent is recorded, with the uncertain ones'
+    advice."""
+    from .outbox import Outbox
+    from .postoffice import selected_drafts
+    from .postoffice import send as send_all
     from .transport.smtp import SendError
 
     resend = list(drafts) if resend_uncertain else None
@@ -560,7 +603,7 @@ def send(
 
     try:
         # Names picked here (all but the held), not typed: a rollback may withdraw some meanwhile.
-        report = send_all(campaign, list(drafts), progress, resend_uncertain=resend, missing_ok=bool(held))
+        return send_all(campaign, list(drafts), progress, resend_uncertain=resend, missing_ok=bool(held))
     except SendError as e:
         uncertain = sorted(e.summary.uncertain) if e.summary else []
         raise PbemError(
@@ -570,6 +613,10 @@ def send(
     finally:
         if bars:
             bars[0].__exit__(None, None, None)
+
+
+def _print_send_report(folder: str, report) -> None:
+    """What `pbem send` did: per recipient, the totals, each failure, the uncertain ones held back."""
     recipients: dict[str, list[str]] = {}
     for per in report.per_recipient.values():
         for address, result in per.items():
@@ -590,8 +637,6 @@ def send(
             f"{len(report.held)} uncertain draft{plural} not sent again: {', '.join(report.held)}."
             + _uncertain_advice(folder, report.held)
         )
-    if report.failed or report.held:
-        raise Unfinished()
 
 
 def _turn_mail_not_sent(campaign, info: dict) -> list[str]:
