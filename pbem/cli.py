@@ -699,7 +699,7 @@ def export(folder: str) -> None:
 @_explain_errors
 def status(folder: str, as_json: bool, seen: bool) -> None:
     """Turn, hands in play, who still owes orders, tokens."""
-    from .inbox import held_acks, mark_refused_seen, refused_messages, refused_seen
+    from .inbox import held_acks, mark_refused_seen, refused_messages
     from .postoffice import uncertain_drafts
 
     if _many(folder):
@@ -717,6 +717,15 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
             mark_refused_seen(campaign)
         click.echo(json.dumps(info, indent=2, ensure_ascii=False))
         return
+    _print_position(info)
+    _print_mail_not_delivered(folder, info)
+    _print_refused(campaign, folder, info["refused"], seen)
+    _print_held_acks(campaign, folder, info["held_acks"])
+
+
+def _print_position(info: dict) -> None:
+    """`pbem status`'s first lines, from `Campaign.status()`'s INFO: the turn awaited (or the
+    winners), the orders missing, the proxy and the players away, the deadline, the tokens."""
     if info["finished"]:
         click.echo(f"{info['campaign']}: the game is over; won by {', '.join(info['winners'])}.")
     else:
@@ -738,6 +747,11 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
         d = info["deadline"]
         click.echo(f"Deadline: {d['text']} ({d['left']}).")
     click.echo("Tokens: " + ", ".join(f"{n} {t}" for n, t in info["tokens"].items()))
+
+
+def _print_mail_not_delivered(folder: str, info: dict) -> None:
+    """`pbem status` on the mail out that has not surely arrived: the latest turn's drafts
+    not sent (the tick holds the deadline for them) and the uncertain drafts, with advice."""
     if info["turn_mail_not_sent"]:
         ids = info["turn_mail_not_sent"]
         click.echo(
@@ -751,8 +765,15 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
             f"Uncertain mail ({len(ids)}): handed to the SMTP server, no reply; maybe delivered, "
             f"maybe not: {', '.join(ids)}." + _uncertain_advice(folder, ids)
         )
+
+
+def _print_refused(campaign, folder: str, refused: list[dict], seen: bool) -> None:
+    """`pbem status` on the REFUSED messages: those not seen yet one a line, the seen ones
+    as a count; with SEEN, marks them all as seen (and says how many)."""
+    from .inbox import mark_refused_seen, refused_seen
+
     known = refused_seen(campaign)
-    new = [entry for entry in info["refused"] if entry["file"] not in known]
+    new = [entry for entry in refused if entry["file"] not in known]
     if new:
         click.echo(f"Messages refused ({len(new)} new), kept in the campaign:")
         for entry in new:
@@ -760,29 +781,34 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
                 f"  {entry['file']}  {entry['status']}: {entry.get('sender') or '?'}"
                 f"{' -- ' + entry['detail'] if entry.get('detail') else ''}"
             )
-    if len(info["refused"]) > len(new):
+    if len(refused) > len(new):
         click.echo(
-            f"Messages refused earlier, already seen: {len(info['refused']) - len(new)} "
+            f"Messages refused earlier, already seen: {len(refused) - len(new)} "
             f"(kept in {campaign.store.received})."
         )
     if seen:
         click.echo(f"Marked {mark_refused_seen(campaign)} refused message(s) as seen.")
     elif new:
         click.echo(f"`pbem status {folder} --seen` marks them as seen: then only their count shows.")
-    if info["held_acks"]:
-        from .inbox import acks_per_hour
 
-        per_player: dict[str, int] = {}
-        for entry in info["held_acks"]:
-            per_player[entry["player"]] = per_player.get(entry["player"], 0) + 1
-        limit = acks_per_hour(campaign.config)
-        for name, count in per_player.items():
-            click.echo(
-                f"{count} acknowledgement{'s' if count > 1 else ''} to {name} held: more than "
-                f"{limit} messages an hour came from that address (spoofed?). The messages "
-                f"are kept and read as usual; `pbem preview {folder}` shows the acknowledgements, "
-                f"`pbem send {folder} --held` sends them."
-            )
+
+def _print_held_acks(campaign, folder: str, held: list[dict]) -> None:
+    """`pbem status` on the HELD acknowledgements: per player, how many, and why (the hourly limit)."""
+    if not held:
+        return
+    from .inbox import acks_per_hour
+
+    per_player: dict[str, int] = {}
+    for entry in held:
+        per_player[entry["player"]] = per_player.get(entry["player"], 0) + 1
+    limit = acks_per_hour(campaign.config)
+    for name, count in per_player.items():
+        click.echo(
+            f"{count} acknowledgement{'s' if count > 1 else ''} to {name} held: more than "
+            f"{limit} messages an hour came from that address (spoofed?). The messages "
+            f"are kept and read as usual; `pbem preview {folder}` shows the acknowledgements, "
+            f"`pbem send {folder} --held` sends them."
+        )
 
 
 def _status_many(folder: str, as_json: bool) -> None:
