@@ -336,68 +336,22 @@ class Mailroom:
         return self._book
 
     def _process(self, raw: bytes, relative: str) -> Outcome:
+        """What becomes of one message kept at RELATIVE: read, its sender and campaign
+        identified, its code checked, its orders submitted, acknowledged."""
         from .reader import UnreadableMail, read_mail
-        from .reader.notes import HIDDEN_TEXT_NOTE
 
-        campaign = self.campaign
         if self._position is None:
-            self._position = campaign.position()
+            self._position = self.campaign.position()
         position = self._position
-        players = position.players
-        if self._addresses is None:
-            self._addresses = {p.email.lower(): p.name for p in campaign.config.players}
-        addresses = self._addresses
         try:
             mail = read_mail(raw)
         except UnreadableMail as e:
-            sender = _bare_sender(raw)
-            outcome = Outcome(relative, UNREADABLE, str(e), sender, addresses.get(sender))
-            if outcome.player:
-                outcome.ack = self._ack(
-                    outcome,
-                    None,
-                    position,
-                    problem=(
-                        f"Your message could not be read: {_without_names(str(e))} It is kept; please "
-                        f"send your orders again as plain text."
-                    ),
-                )
+            return self._unreadable(raw, relative, str(e), position)
+        outcome, turn = self._identify(mail, relative, position)
+        if outcome.player is None or outcome.status != RECORDED:
             return outcome
-        sender = mail.sender
-        if mail.sender_problem:  # a forger shows a player's address beside their own: no one's
-            return Outcome(
-                relative,
-                AMBIGUOUS_SENDER,
-                f"{mail.sender_problem}, so no player is taken to have sent it; the message is kept",
-                sender,
-            )
-        player = addresses.get(sender)
-        if player is None or player not in players:
-            return Outcome(
-                relative,
-                UNKNOWN_SENDER,
-                f"{sender or 'no sender'} is not a player's address; the message is kept",
-                sender,
-            )
-        known = self.outbox.known_ids()
-        thread = next((known[i] for i in (*mail.in_reply_to, *mail.references) if i in known), None)
-        if mail.tag is not None and mail.tag.casefold() != campaign.name.casefold() and thread is None:
-            return Outcome(
-                relative,
-                OTHER_CAMPAIGN,
-                f"the subject names the campaign [{mail.tag}], this is [{campaign.name}]",
-                sender,
-                player,
-            )
-        turn = mail.turn
-        if (
-            turn is None
-            and thread is not None
-            and thread.get("kind") in ("private", "public", "ack", "reminder")
-        ):
-            turn = thread.get("turn")
+        player = outcome.player
         mail = mail.answering(self._answered_texts(mail, player, turn), _playing(position, player))
-        outcome = Outcome(relative, RECORDED, "", sender, player)
         code_problem = self._check_code(mail.full_text, player, position.seed)
         if code_problem:
             outcome.status, outcome.detail, told = code_problem
@@ -407,6 +361,85 @@ class Mailroom:
             outcome.status, outcome.detail = GAME_OVER, "the game is over; no more orders are taken"
             outcome.ack = self._ack(outcome, mail, position, problem=outcome.detail)
             return outcome
+        self._submit(outcome, mail, turn)
+        outcome.ack = self._ack(outcome, mail, position, answered_turn=turn)
+        return outcome
+
+    def _player_addresses(self) -> dict[str, str]:
+        """Each player's address (lower case) to their name, read once a batch."""
+        if self._addresses is None:
+            self._addresses = {p.email.lower(): p.name for p in self.campaign.config.players}
+        return self._addresses
+
+    def _unreadable(self, raw: bytes, relative: str, error: str, position) -> Outcome:
+        """The outcome of a message the reader could not read (ERROR says why): UNREADABLE,
+        acknowledged (asking for plain text) when its bare From is a player's."""
+        sender = _bare_sender(raw)
+        outcome = Outcome(relative, UNREADABLE, error, sender, self._player_addresses().get(sender))
+        if outcome.player:
+            outcome.ack = self._ack(
+                outcome,
+                None,
+                position,
+                problem=(
+                    f"Your message could not be read: {_without_names(error)} It is kept; please "
+                    f"send your orders again as plain text."
+                ),
+            )
+        return outcome
+
+    def _identify(self, mail, relative: str, position) -> tuple[Outcome, int | None]:
+        """Who sent MAIL and which turn it answers. The outcome is RECORDED with its player
+        when the sender is a player of this campaign (by the subject's tag, or by a reply
+        to one of its mails); otherwise refused (AMBIGUOUS_SENDER, UNKNOWN_SENDER,
+        OTHER_CAMPAIGN), never acknowledged. The turn is the subject's, else the turn of
+        the tool's mail it replies to, else None."""
+        campaign = self.campaign
+        sender = mail.sender
+        if mail.sender_problem:  # a forger shows a player's address beside their own: no one's
+            return Outcome(
+                relative,
+                AMBIGUOUS_SENDER,
+                f"{mail.sender_problem}, so no player is taken to have sent it; the message is kept",
+                sender,
+            ), None
+        player = self._player_addresses().get(sender)
+        if player is None or player not in position.players:
+            return Outcome(
+                relative,
+                UNKNOWN_SENDER,
+                f"{sender or 'no sender'} is not a player's address; the message is kept",
+                sender,
+            ), None
+        known = self.outbox.known_ids()
+        thread = next((known[i] for i in (*mail.in_reply_to, *mail.references) if i in known), None)
+        if mail.tag is not None and mail.tag.casefold() != campaign.name.casefold() and thread is None:
+            return Outcome(
+                relative,
+                OTHER_CAMPAIGN,
+                f"the subject names the campaign [{mail.tag}], this is [{campaign.name}]",
+                sender,
+                player,
+            ), None
+        turn = mail.turn
+        if (
+            turn is None
+            and thread is not None
+            and thread.get("kind") in ("private", "public", "ack", "reminder")
+        ):
+            turn = thread.get("turn")
+        return Outcome(relative, RECORDED, "", sender, player), turn
+
+    def _submit(self, outcome: Outcome, mail, turn: int | None) -> None:
+        """Record the player's orders (and CLEAR, and an absence) from MAIL's own words into
+        the batch's order book, filling OUTCOME's keywords, receipt and detail (nothing read;
+        hidden text the GM should hear of). A message read again after a crash is answered
+        but never applied again."""
+        from .reader.notes import HIDDEN_TEXT_NOTE
+
+        player = outcome.player
+        assert player is not None  # submitted: the message came from a player
+        relative = outcome.file
         book = self._book_for_batch()
         outcome.keywords = [k.upper() for k in KEYWORD.findall(mail.own_text)]
         # Read again after a crash (its index line lost): what it asked was recorded the
@@ -430,8 +463,6 @@ class Mailroom:
         hidden = next((note for note in mail.defects if note.startswith(HIDDEN_TEXT_NOTE)), None)
         if hidden:  # the GM hears of it: someone hoped the tool would read what the player never saw
             outcome.detail = "; ".join(filter(None, (hidden, outcome.detail)))
-        outcome.ack = self._ack(outcome, mail, position, answered_turn=turn)
-        return outcome
 
     # -- the tool's own words ----------------------------------------------------------------
     def _answered_texts(self, mail, player: str, turn: int | None) -> list[str]:
