@@ -558,14 +558,38 @@ class Mailroom:
     ) -> str:
         """Draft the acknowledgement of one message; returns its draft id.
         ``answered_turn``: the turn whose mail the player answered, when known."""
+        player = outcome.player
+        assert player is not None  # acknowledged: the message came from a player
+        seat = position.players.index(player)
+        game = position.game
+        rejected = bool(problem) or (outcome.receipt is not None and outcome.receipt.any_rejected)
+        context = self._ack_context(outcome, mail, position, problem, answered_turn)
+        draft_id = f"ack-t{game.turn:03d}-{seat_part(seat)}-{outcome.file.rsplit('/', 1)[-1][:12]}"
+        if f"{draft_id}.eml" in self._waiting_drafts():  # acknowledged by a batch that crashed
+            return draft_id  # before its index
+        held, free_at = self._ack_share(player)
+        context["limit"] = self._limit_context(free_at) if free_at is not None and not game.finished else None
+        body = self._renderer_for_batch().render("ack.txt.j2", context)
+        from .reports import left_to_chance  # the Sycophant's mark completes an order, but not at random
+
+        receipt = context["receipt"]
+        completed = receipt is not None and any(left_to_chance(c) for c in receipt.checked)
+        subject = _ack_subject(self.campaign.name, game.turn, rejected, completed)
+        self._draft_ack(draft_id, player, mail, subject, body, game.turn)
+        outcome.ack_held = held
+        return draft_id
+
+    def _ack_context(self, outcome: Outcome, mail, position, problem: str, answered_turn: int | None) -> dict:
+        """The acknowledgement's template context (all but ``limit``): what was read, as
+        the player will read it (their codes defanged), the orders on file and those
+        still missing with the plays open in them, and what the keywords asked for
+        (STATUS: the player's hands; RULES: the deck reference)."""
         from .reader.notes import HIDDEN_TEXT_NOTE
         from .reports import deck_reference
 
         campaign = self.campaign
-        config = campaign.config
         player = outcome.player
         assert player is not None  # acknowledged: the message came from a player
-        person = next(p for p in config.players if p.name == player)
         seat = position.players.index(player)
         game = position.game
         receipt = outcome.receipt
@@ -575,7 +599,6 @@ class Mailroom:
         missing = (
             receipt.missing if receipt else ([] if game.finished else self._book_for_batch().missing(player))
         )
-        rejected = problem or (receipt is not None and receipt.any_rejected)
         hands = []
         if "STATUS" in outcome.keywords:
             hands = [
@@ -592,9 +615,11 @@ class Mailroom:
             hand: {**order, "reason": _defang(order.get("reason") or "", codes)}
             for hand, order in on_file.items()
         }
-        context = {
+        # the plays open in the hands still missing (examples from the cards held), and their words
+        plays = {h: self._plays_in(position, seat, h) for h in missing}
+        return {
             "campaign": campaign.name,
-            "title": config.title,
+            "title": campaign.config.title,
             "player": player,
             "turn": game.turn,
             "problem": problem,
@@ -609,40 +634,28 @@ class Mailroom:
             "answered_turn": answered_turn,
             "reference": deck_reference(game.players) if "RULES" in outcome.keywords else [],
             "hidden_text": mail is not None and any(n.startswith(HIDDEN_TEXT_NOTE) for n in mail.defects),
+            "choices": {h: found for h, (found, _) in plays.items()},
+            "plays": {h: words for h, (_, words) in plays.items()},
         }
-        # the plays open in the hands still missing (examples from the cards held), and their words
-        plays = {h: self._plays_in(position, seat, h) for h in missing}
-        context["choices"] = {h: found for h, (found, _) in plays.items()}
-        context["plays"] = {h: words for h, (_, words) in plays.items()}
-        draft_id = f"ack-t{game.turn:03d}-{seat_part(seat)}-{outcome.file.rsplit('/', 1)[-1][:12]}"
-        if f"{draft_id}.eml" in self._waiting_drafts():  # acknowledged by a batch that crashed
-            return draft_id  # before its index
-        held, free_at = self._ack_share(player)
-        context["limit"] = None
-        if free_at is not None and not game.finished:  # the last one the hour allows: say so
-            deadline = campaign.deadline()
-            context["limit"] = {
-                "per_hour": self._ack_limit,
-                "free_at": campaign.deadline_text(free_at),
-                "deadline": campaign.deadline_text(deadline)
-                if deadline is not None and deadline <= free_at
-                else "",
-            }
-        body = self._renderer_for_batch().render("ack.txt.j2", context)
-        from .reports import left_to_chance  # the Sycophant's mark completes an order, but not at random
 
-        completed = receipt is not None and any(left_to_chance(c) for c in receipt.checked)
-        subject = f"[{campaign.name}] Turn {game.turn}: " + (
-            "orders NOT all accepted"
-            if rejected
-            else "orders received, some to be completed at random"
-            if completed
-            else "orders received"
-        )
-        if rejected:
-            subject = "[ERROR] " + subject
-        elif completed:  # a reply would help: marked as plainly as an error
-            subject = "[INCOMPLETE] " + subject
+    def _limit_context(self, free_at) -> dict:
+        """The acknowledgement's ``limit``, when it is the last one the hour allows: the
+        limit, when the next one is free (FREE_AT), and the deadline if it comes first."""
+        campaign = self.campaign
+        deadline = campaign.deadline()
+        return {
+            "per_hour": self._ack_limit,
+            "free_at": campaign.deadline_text(free_at),
+            "deadline": campaign.deadline_text(deadline)
+            if deadline is not None and deadline <= free_at
+            else "",
+        }
+
+    def _draft_ack(self, draft_id: str, player: str, mail, subject: str, body: str, turn: int) -> None:
+        """Put the acknowledgement DRAFT_ID to PLAYER in the outbox, from the GM, threaded
+        as a reply to MAIL (None: a message that could not be read)."""
+        config = self.campaign.config
+        person = next(p for p in config.players if p.name == player)
         gm = config.gm
         message_id = self.outbox.message_id(draft_id, gm.email if gm else "")
         reply_to = mail.message_id if mail is not None else None
@@ -659,11 +672,9 @@ class Mailroom:
             references=refs[-10:],
         )
         self.outbox.add(
-            draft_id, raw, message_id=message_id, kind="ack", turn=game.turn, to=person.email, player=player
+            draft_id, raw, message_id=message_id, kind="ack", turn=turn, to=person.email, player=player
         )
         self._waiting_drafts().add(f"{draft_id}.eml")
-        outcome.ack_held = held
-        return draft_id
 
     def _waiting_drafts(self) -> set[str]:
         """The outbox's files (what :meth:`Outbox.has` looks for), listed once per batch: the
@@ -820,6 +831,23 @@ def _bare_address(raw: bytes, header: str) -> str:
     head = raw.split(b"\r\n\r\n", 1)[0]
     match = re.search(rb"(?im)^" + header.encode() + rb":[^\r\n]*<([^<>\s]+)>", head)
     return match.group(1).decode("ascii", "replace") if match else ""
+
+
+def _ack_subject(campaign: str, turn: int, rejected: bool, completed: bool) -> str:
+    """An acknowledgement's subject: [ERROR] when an order was rejected (or the message
+    refused), [INCOMPLETE] when one will be completed at random, plain otherwise."""
+    subject = f"[{campaign}] Turn {turn}: " + (
+        "orders NOT all accepted"
+        if rejected
+        else "orders received, some to be completed at random"
+        if completed
+        else "orders received"
+    )
+    if rejected:
+        return "[ERROR] " + subject
+    if completed:  # a reply would help: marked as plainly as an error
+        return "[INCOMPLETE] " + subject
+    return subject
 
 
 def _bare_sender(raw: bytes) -> str:
