@@ -886,6 +886,7 @@ def fetch_imap(campaign: Campaign) -> list[Outcome]:
     is the campaign's by its subject tag or as a reply to a message the tool sent."""
     # Imported here for start-up time: imapclient loads only when a fetch runs.
     from .postoffice import imap_settings
+    from .routing import is_own
     from .transport.imap import FetchLedger
     from .transport.imap import fetch_new as fetch_from_server
 
@@ -897,6 +898,8 @@ def fetch_imap(campaign: Campaign) -> list[Outcome]:
         known = room.outbox.known_ids()  # the index repaired by the room (a killed batch's acks)
 
         def belongs(headers) -> bool:
+            if is_own(headers, known):  # a notice to the GM, a copy: left in the INBOX for the GM
+                return False
             tag = _tag_of(str(headers.get("Subject", "")))
             if tag is not None and tag.casefold() == name:
                 return True
@@ -911,16 +914,24 @@ def fetch_imap(campaign: Campaign) -> list[Outcome]:
     return outcomes
 
 
-def fetch_new(campaign: Campaign) -> list[Outcome]:
+def fetch_new(campaign: Campaign, acknowledge: bool = True) -> list[Outcome]:
     """``pbem fetch``: from IMAP when campaign.yaml has a ``mail:`` section with
-    ``imap:``, else from the campaign's Maildir."""
+    ``imap:``, else from the campaign's Maildir; then (``acknowledge``) the
+    acknowledgements go where the campaign allows it (:func:`acknowledge`)."""
     imap = campaign.config.extra.get("mail", {}) or {}
     if isinstance(imap, dict) and imap.get("imap"):
         outcomes = fetch_imap(campaign)
     else:
         outcomes = fetch_maildir(campaign)
-    _auto_ack(campaign, outcomes)
+    if acknowledge:
+        _auto_ack(campaign, outcomes)
     return outcomes
+
+
+def acknowledge(campaign: Campaign, outcomes: list[Outcome]) -> None:
+    """Send the acknowledgements of messages received by other means (a GM folder's
+    shared fetch, :func:`pbem.gmfolder.fetch_folder`) as :func:`fetch_new` does."""
+    _auto_ack(campaign, outcomes)
 
 
 def _auto_ack(campaign: Campaign, outcomes: list[Outcome]) -> None:
