@@ -267,7 +267,7 @@ def _fetch_account(
     from .transport.imap import FetchLedger, fetch_routed
 
     account = AccountFetch(
-        f"{settings.user}@{settings.host}:{settings.port}/{settings.folder}", [c.name for c in campaigns]
+        f"{settings.user} at {settings.host}:{settings.port}/{settings.folder}", [c.name for c in campaigns]
     )
     report.accounts.append(account)
     router = _Router(folder, campaigns, account, report)
