@@ -244,10 +244,17 @@ def fetch_folder(folder: Path | str, acknowledge: bool = True) -> FolderFetch:
 
     report = FolderFetch()
     groups: dict[tuple, tuple[Any, list[Campaign]]] = {}
+    known: dict[str, Any] = {}  # a mail.imap section as written -> its settings (read once: the
+    # shared one of pbem.yaml is the same for every game, and its TLS context costs ~10 ms)
     for path in games(folder):
         campaign = Campaign(path)
         try:
-            settings = imap_settings(campaign.config)
+            mail = campaign.config.extra.get("mail")
+            section = mail.get("imap") if isinstance(mail, dict) else None
+            written = json.dumps(section, sort_keys=True, default=str)
+            if written not in known:
+                known[written] = imap_settings(campaign.config)
+            settings = known[written]
             if settings is None:
                 report.outcomes[path.name] = fetch_new(campaign, acknowledge=acknowledge)
                 continue
@@ -331,6 +338,7 @@ class _Router:
         self.account = account
         self.rooms: contextlib.ExitStack | None = None
         self.open: dict[str, Any] = {}  # game -> its Mailroom, entered on its first message
+        self.shared_renderer: Any = None
         self.outcomes: dict[str, list] = {}
         self.served: list[Campaign] = []
         self.info: dict[str, dict] = {}  # game -> what an answer says of it
@@ -399,8 +407,19 @@ class _Router:
             from .inbox import Mailroom
 
             assert self.rooms is not None
-            self.open[name] = self.rooms.enter_context(Mailroom(self.campaigns[name]))
+            campaign = self.campaigns[name]
+            self.open[name] = self.rooms.enter_context(Mailroom(campaign, self._renderer(campaign)))
         return self.open[name]
+
+    def _renderer(self, campaign: Campaign):
+        """The default templates' renderer, one for every game without templates of its own."""
+        from .reports import Renderer
+
+        if campaign.store.templates_dir().is_dir():
+            return Renderer(campaign.store.templates_dir())
+        if self.shared_renderer is None:
+            self.shared_renderer = Renderer(None)
+        return self.shared_renderer
 
     def _answer(self, where, headers, sha: str) -> str | None:
         """Draft the short answer naming the sender's games, in the first of them; its
@@ -408,7 +427,6 @@ class _Router:
         from datetime import UTC, datetime
 
         from .outbox import make_message
-        from .reports import Renderer
         from .routing import WRONG_GAME, subject_of, tagged_game
 
         now = datetime.now(UTC)
@@ -425,7 +443,7 @@ class _Router:
             named = None
             if where.kind == WRONG_GAME:
                 named = tagged_game(subject_of(headers), self.index)
-            body = Renderer(campaign.store.templates_dir()).render(
+            body = self._renderer(campaign).render(
                 ANSWER_TEMPLATE,
                 {
                     "games": [self.info[name] for name in where.games if name in self.info],
@@ -456,8 +474,15 @@ class _Router:
     def flush(self) -> None:
         """Everything delivered so far made durable: the games' batches, the folder's
         kept messages, then its list."""
-        for room in self.open.values():
-            room.flush()
+        rooms = list(self.open.values())  # a room with nothing new flushes at no cost
+        if len(rooms) > 1:  # each game's own files: their syncs overlap (~8 per game)
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=8, thread_name_prefix="pbem-flush") as pool:
+                for done in [pool.submit(room.flush) for room in rooms]:
+                    done.result()  # the first error is raised: nothing of the chunk is noted
+        elif rooms:
+            rooms[0].flush()
         if self.kept:
             fsync_files(self.kept)
             fsync_dir(self.state / "received")

@@ -142,12 +142,14 @@ class Outcome:
 class Mailroom:
     """Receives messages into one campaign; use as a context manager around a batch."""
 
-    def __init__(self, campaign: Campaign):
+    def __init__(self, campaign: Campaign, renderer: Renderer | None = None):
+        """``renderer``: one that words the campaign's mail already (a GM folder's games
+        without templates of their own share one: each template is loaded once)."""
         self.campaign = campaign
         self.root = campaign.folder
         self.store: CampaignStore = campaign.store
         self.outbox = Outbox(self.root, durable=False)
-        self._renderer: Renderer | None = None
+        self._renderer: Renderer | None = renderer
         self._position: Position | None = None
         self._addresses: dict[str, str] | None = None  # registered address -> player
         self._code_owner: dict[str, str] | None = None  # order code -> player
@@ -246,6 +248,7 @@ class Mailroom:
         self.outbox.flush()
         if self._book is not None:
             self._book.save()
+            self._book = None  # saved: read again if the batch goes on (a flush per chunk)
         if self._pending_index:
             index = self.store.received_index
             # errors="replace": no text of a message, however odd, can stop the index
@@ -457,7 +460,7 @@ class Mailroom:
     def _sent_text(self, message_id: str, entry: dict) -> str:
         """The readable text of a mail the tool sent ("" when its draft is gone), read once."""
         if message_id not in self._sent_texts:
-            from .reader import UnreadableMail, read_mail  # as in _process: only mail in needs it
+            from .reader.api import text_of  # as in _process: only mail in needs it
 
             text = ""
             draft = entry.get("draft")
@@ -470,10 +473,7 @@ class Mailroom:
                     raw = (place / f"{draft}.eml").read_bytes()
                 except OSError:
                     continue
-                try:
-                    text = read_mail(raw).full_text
-                except UnreadableMail:
-                    pass
+                text = text_of(raw)
                 break
             self._sent_texts[message_id] = text
         return self._sent_texts[message_id]
