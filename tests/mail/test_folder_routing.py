@@ -309,3 +309,73 @@ def test_the_same_bytes_twice_and_a_second_fetch_change_nothing(tmp_path, server
     again = run("fetch", root)
     assert "[west] 0 new message(s)." in again and "no game named" not in again
     assert len(unroutable(root)) == 1
+    status = run("status", root)
+    assert "Mail no game took (1 new):" in status and ann in status and "answered (east/" in status
+    assert "Marked 1 message(s) no game took as seen." in run("status", root, "--seen")
+    status = run("status", root)
+    assert "Mail no game took, already seen: 1." in status and "(1 new)" not in status
+    listed = json.loads(run("status", root, "--json"))["unroutable"]
+    assert [(e["message_id"], e["status"], e["seen"]) for e in listed] == [(lost, "ambiguous", True)]
+
+
+def test_a_fetch_that_fails_half_way_is_finished_by_the_next_nothing_lost_nor_doubled(
+    tmp_path, servers, monkeypatch
+):
+    """A game's Mailroom fails on the third message (a full disk, say): what was read
+    before is kept and filed away, the rest stays in the INBOX, the fetch says so, and
+    the next fetch reads the rest, each message once."""
+    from pbem import inbox as inbox_module
+    from pbem.gmfolder import fetch_folder
+
+    dovecot, _smtp = servers
+    gm = dovecot.new_account()
+    monkeypatch.setenv("HALF_IMAP", dovecot.passwords[gm])
+    root = tmp_path / "campaigns"
+    root.mkdir()
+    (root / "pbem.yaml").write_text(
+        f"gm: {{name: Rita, email: {gm}}}\nmail:\n"
+        f"  imap: {{host: {dovecot.host}, port: {dovecot.imap_port}, tls: false, user: {gm},"
+        f" password_env: HALF_IMAP}}\n",
+        encoding="utf-8",
+    )
+    senders = {}
+    for name in ("east", "west"):
+        (root / name).mkdir()
+        who = [f"{name}-{n}@example.org" for n in ("ann", "ben", "cy")]
+        senders[name] = who
+        players = "".join(f"  - {{name: {n}, email: {a}}}\n" for n, a in zip(("Ann", "Ben", "Cy"), who))
+        (root / name / "campaign.yaml").write_text(f"seed: 5\nplayers:\n{players}", encoding="utf-8")
+        run("start", root / name)
+    ids = []
+    for n in range(6):
+        game = ("east", "west")[n % 2]
+        mid, raw = mail(senders[game][n % 3], "orders")
+        ids.append((mid, game))
+        dovecot.deliver(raw, gm)
+
+    real = inbox_module.Mailroom.receive
+    calls = []
+
+    def failing(self, raw, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device")
+        return real(self, raw, *args, **kwargs)
+
+    monkeypatch.setattr(inbox_module.Mailroom, "receive", failing)
+    first = fetch_folder(root)
+    assert first.failed == ["east", "west"] and "No space left on device" in first.errors["east"]
+    kept = {g: set(received(root, g)) for g in ("east", "west")}
+    assert kept == {"east": {ids[0][0]}, "west": {ids[1][0]}}
+    assert set(inbox(dovecot, gm)) == {mid for mid, _ in ids[2:]}  # the rest waits, unread
+    assert set(inbox(dovecot, gm, PROCESSED)) == {ids[0][0], ids[1][0]}
+
+    monkeypatch.setattr(inbox_module.Mailroom, "receive", real)
+    second = fetch_folder(root)
+    assert not second.failed
+    for mid, game in ids:
+        holders = [g for g in ("east", "west") if mid in received(root, g)]
+        assert holders == [game]
+    for game in ("east", "west"):
+        assert len(received(root, game)) == 3  # each once
+    assert inbox(dovecot, gm) == {}
