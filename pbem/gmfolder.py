@@ -7,6 +7,11 @@
 The commands over a folder are loops over the very calls a single campaign
 uses (:func:`each`): one game's broken file or failed send is reported by
 its name, and the others go on.
+
+Mail in over the folder is :func:`fetch_folder`: the games that share one IMAP
+account are served by ONE fetch, routed by :mod:`pbem.routing`; the folder's
+own records (the shared fetch's ledger, the messages no game took and their
+list) live in ``campaigns/.pbem/``.
 """
 
 from __future__ import annotations
@@ -96,12 +101,6 @@ def game_status(campaign: Campaign) -> dict[str, Any]:
     info["uncertain"] = uncertain_drafts(campaign.folder)
     info["drafts"] = len(Outbox(campaign.folder).drafts())  # read only: status writes nothing
     return info
-
-
-def fetch(campaign: Campaign) -> list:
-    from .inbox import fetch_new
-
-    return fetch_new(campaign)
 
 
 def tick(campaign: Campaign, trust_clock: bool = False, fetched: FolderFetch | None = None):
