@@ -20,6 +20,7 @@ from typing import Any
 
 from . import events as ev
 from .cards import card_named
+from .errors import PbemError
 from .tuples import NamedTuple
 
 MAX_DEPTH = 8  # a true record nests 5 deep (record / turns / turn / events / event / list)
@@ -29,7 +30,7 @@ EVENT_KINDS = frozenset(cls.kind for cls in ev.EVENT_TYPES.values() if cls.audie
 GUESS_NUMBERS = range(0, 10)
 
 
-class RecordError(ValueError):
+class RecordError(PbemError, ValueError):
     """A record that cannot be checked: says what is wrong and where."""
 
 

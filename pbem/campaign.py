@@ -25,6 +25,7 @@ from typing import Any
 from . import events as ev
 from .config import CAMPAIGN_FILE, CampaignConfig, ConfigError, check_names_apart, load_config
 from .engine import Game, Order, deal_events, derive_secret, resolve_turn, shuffled_deck
+from .errors import PbemError
 from .grammar import format_code, is_plain_tag
 from .knowledge import Knowledge, from_json, still_open, to_json, update
 from .orderbook import OrderBook, Position, Receipt, missing_hands
@@ -48,7 +49,7 @@ from .store import (
 TAG_MAX = 40  # the longest campaign tag grammar.TAG_WORD reads in a subject
 
 
-class GameError(RuntimeError):
+class GameError(PbemError):
     """What the GM asked for cannot be done now; the message says why and what to do."""
 
     exit_code = 1  # the `pbem` command's exit status for it

@@ -5,9 +5,10 @@ commands that need them, so that a command pays only for what it uses.
 
 Exit status: 0 on success; 1 when the command could not do what was asked
 (the message says why and what to do); 2 for a mistyped command line; 3 when
-``resolve`` finds orders missing. Each error carries its status as data (its
-``exit_code``, click's way); :func:`_explain_errors` is the one place that
-turns the library's errors into a message and that status.
+``resolve`` finds orders missing; 130 for Ctrl-C. Each error carries its status
+as data (``exit_code``, click's way: :mod:`pbem.errors` draws the tree);
+:func:`_explain_errors` is the one place that turns them into a message and
+that status.
 """
 
 from __future__ import annotations
@@ -19,17 +20,17 @@ from pathlib import Path
 
 import click
 
+from .errors import PbemError
 
-class PbemError(click.ClickException):
-    """An error the GM can act on: printed without a traceback, exit 1."""
+__all__ = ["PbemError", "Unfinished", "main", "run"]
 
 
-class Unfinished(click.exceptions.Exit):
+class Unfinished(PbemError):
     """The command ran, and its output says what it could not do (orders
     rejected, drafts not sent, a record not verified): exit 1, nothing more."""
 
     def __init__(self) -> None:
-        super().__init__(1)
+        super().__init__("")
 
 
 EXIT_INTERRUPTED = 130  # the shell's status for Ctrl-C
@@ -84,16 +85,14 @@ def _after_commit(command: str, kwargs: dict, problem: str) -> None:
 
 
 def _explain_errors(func):
-    """Turn the library's errors into a message for the GM (no traceback) and
-    the exit status each carries (``exit_code``: 3 for orders missing, else 1)."""
+    """Turn the library's errors into a message for the GM (no traceback) and the
+    exit status each carries (``exit_code``: 3 for orders missing, else 1): a
+    :class:`PbemError`, or the operating system's ``OSError`` (a full disk, a file
+    not readable). Anything else is a bug: said so in a sentence, traceback kept."""
     import functools
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        from .campaign import GameError
-        from .config import ConfigError
-        from .store import StoreError
-
         _opened.clear()  # one command per process; in tests, many in turn
 
         def after_commit(problem: str) -> None:
@@ -109,25 +108,46 @@ def _explain_errors(func):
 
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise click.exceptions.Exit(0) from None
-        except (GameError, ConfigError, StoreError, OSError) as e:
+        except PbemError as e:
+            if e.format_message():  # else the output said it already (Unfinished)
+                after_commit(f"this failed: {e.format_message()}")
+                e.show()
+            raise click.exceptions.Exit(e.exit_code) from None
+        except OSError as e:
             after_commit(f"this failed: {e}")
-            # As click shows its own errors, with the status the error carries (OSError: 1).
-            click.echo(f"Error: {e}", err=True)
-            raise click.exceptions.Exit(getattr(e, "exit_code", PbemError.exit_code)) from None
+            click.echo(f"Error: {e}", err=True)  # as click shows its own errors
+            raise click.exceptions.Exit(PbemError.exit_code) from None
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise  # click's own: a usage error, an exit the command asked for
         except Exception as e:
-            # The mail transport's errors (server down, login refused, ledger busy)
-            # are meant for the GM; checked by module so that no command pays for
-            # importing the mail libraries up front.
-            if type(e).__module__.startswith("pbem.transport"):
-                after_commit(f"this failed: {e}")
-                raise PbemError(str(e)) from None
-            raise
+            _explain_bug(e)
+            raise  # the traceback follows, for whoever fixes it
         except KeyboardInterrupt:
             after_commit("it was interrupted (Ctrl-C)")
             click.echo("Interrupted; the campaign is as it was before this command.", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
 
     return wrapper
+
+
+def _explain_bug(e: Exception) -> None:
+    """The last resort: an error no part of pbem meant to raise."""
+    done = "; ".join(_committed())
+    state = (
+        f"Before it, this was done: {done}; do not run the command again before checking"
+        if done
+        else "the campaign is as it was before this command"
+    )
+    text = (
+        f"Error: pbem stopped on an error it did not expect ({type(e).__name__}: {e}). "
+        f"This is a bug in pbem, not in your campaign or your command; {state}. "
+        f"The traceback below says where it happened: send it, with the command you ran, to "
+        f"pbem's maintainers."
+    )
+    try:
+        click.echo(text, err=True)
+    except (OSError, ValueError):
+        pass  # standard error is lost: the traceback tries too
 
 
 folder_arg = click.argument("folder", type=click.Path(file_okay=False, path_type=str))
@@ -988,6 +1008,7 @@ def note(folder: str, text: str) -> None:
     type=click.Path(exists=True, dir_okay=False),
     help="The opening report (or its mail), to check the commitments it published.",
 )
+@_explain_errors
 def verify(final_report: str, opening: str | None) -> None:
     """Check a finished game from its final report: the decks and the seed
     against the opening commitments, and every result by replaying the game.
@@ -1068,14 +1089,11 @@ def rules(cards: bool) -> None:
 @_explain_errors
 def site(folder: str, out: str | None) -> None:
     """Write the game's web pages: a static archive of everything public."""
-    from .site import LeakError, SiteError, build_site
+    from .site import build_site
     from .store import CampaignStore
 
-    try:
-        with CampaignStore(folder).locked():  # not while a resolve writes the turn, or its own site
-            built = build_site(folder, out)
-    except (SiteError, LeakError) as e:
-        raise PbemError(str(e)) from None
+    with CampaignStore(folder).locked():  # not while a resolve writes the turn, or its own site
+        built = build_site(folder, out)
     click.echo(
         f"{len(built.pages)} files written to {built.out}; open {built.out / 'index.html'} "
         f"in a browser, or copy the folder to a web server."

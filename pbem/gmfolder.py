@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from .campaign import Campaign, GameError
-from .config import CAMPAIGN_FILE, ConfigError
-from .store import StoreError, append_lines, fsync_dir, fsync_files, write_atomic
+from .config import CAMPAIGN_FILE
+from .errors import PbemError
+from .store import append_lines, fsync_dir, fsync_files, write_atomic
 
 T = TypeVar("T")
 
@@ -63,12 +64,10 @@ def games(folder: Path | str) -> list[Path]:
 
 
 def _explain(e: BaseException) -> str:
-    if isinstance(e, (GameError, ConfigError, StoreError)):
-        return str(e)
+    if isinstance(e, PbemError):  # a campaign file, the lock, a server down, a login refused...
+        return e.format_message()
     if isinstance(e, OSError):
         return f"{e.filename + ': ' if e.filename else ''}{e.strerror or e}"
-    if type(e).__module__.startswith("pbem.transport"):  # server down, login refused...
-        return str(e)
     return f"unexpected error ({type(e).__name__}: {e})"
 
 
@@ -196,8 +195,7 @@ class FolderFetch:
         out = []
         for a in self.accounts:
             if a.error:
-                out.append(f"[{a.account}] FAILED: {a.error}")
-                continue
+                continue  # said by each of its games ("[game7] FAILED: ...")
             out.append(f"[{a.account}] one fetch for {len(a.games)} game(s).")
             for entry in a.listed:
                 out.append(f"[{a.account}] {unroutable_line(entry)}")
@@ -287,7 +285,7 @@ def _fetch_account(
     except Exception as e:  # noqa: BLE001 - the account's trouble is its games' trouble, not the folder's
         account.error = _explain(e)
         for name in account.games:
-            report.errors.setdefault(name, f"mail not fetched: {account.error}")
+            report.errors.setdefault(name, account.error)
     for name, outcomes in router.outcomes.items():
         report.outcomes.setdefault(name, []).extend(outcomes)
     for campaign in router.served:

@@ -34,6 +34,7 @@ from .engine import (
     legal_cards,
     tokens_to_win,
 )
+from .errors import PbemError
 from .knowledge import Knowledge, update
 from .store import StoreError
 from .tuples import NamedTuple
@@ -153,7 +154,7 @@ _MAX_BITS = 100_000  # the largest number ``**`` may make (30,000 digits)
 _WIDE_FORMAT = re.compile(r"(?:%|:)[^%{}]*?\d{8,}")
 
 
-class TemplateLimit(Exception):
+class TemplateLimit(PbemError):
     """A template went past one of the bounds (:data:`MAX_OUTPUT`, :data:`MAX_VALUE`,
     :data:`MAX_SECONDS`); the message says which."""
 
