@@ -110,6 +110,7 @@ def tick(campaign: Campaign, trust_clock: bool = False, fetched: FolderFetch | N
 
     if fetched is None:
         return run_tick(campaign, trust_clock=trust_clock)
+    campaign = fetched.campaigns.get(campaign.name, campaign)  # its settings read once, by the fetch
     if campaign.name in fetched.errors:
         raise GameError(fetched.errors[campaign.name])
     return run_tick(campaign, trust_clock=trust_clock, outcomes=fetched.outcomes.get(campaign.name, []))
@@ -183,6 +184,7 @@ class FolderFetch:
     outcomes: dict[str, list] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     accounts: list[AccountFetch] = field(default_factory=list)
+    campaigns: dict[str, Campaign] = field(default_factory=dict, repr=False)  # as the fetch read them
 
     @property
     def failed(self) -> list[str]:
@@ -244,7 +246,7 @@ def fetch_folder(folder: Path | str, acknowledge: bool = True) -> FolderFetch:
     known: dict[str, Any] = {}  # a mail.imap section as written -> its settings (read once: the
     # shared one of pbem.yaml is the same for every game, and its TLS context costs ~10 ms)
     for path in games(folder):
-        campaign = Campaign(path)
+        campaign = report.campaigns[path.name] = Campaign(path)
         try:
             mail = campaign.config.extra.get("mail")
             section = mail.get("imap") if isinstance(mail, dict) else None
