@@ -384,14 +384,15 @@ def fetch(folder: str) -> None:
     from .inbox import fetch_new
 
     if _many(folder):
-        from . import gmfolder
+        from .gmfolder import fetch_folder
 
-        def show(done) -> None:
-            for outcome in done.value:
-                click.echo(f"[{done.name}] {outcome.summary()}")
-            click.echo(f"[{done.name}] {len(done.value)} new message(s).")
-
-        return _over_games(folder, gmfolder.fetch, show)
+        fetched = fetch_folder(folder)  # one fetch for the games of a shared mailbox, routed
+        for line in fetched.lines():
+            click.echo(line)
+        if fetched.failed:
+            click.echo(f"{len(fetched.failed)} game(s) not done: {', '.join(fetched.failed)}.", err=True)
+            raise Unfinished()
+        return
     outcomes = fetch_new(_campaign(folder))
     if not outcomes:
         click.echo("No new messages.")
@@ -723,9 +724,7 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
     from .postoffice import uncertain_drafts
 
     if _many(folder):
-        if seen:
-            raise click.UsageError(f"--seen is for one game: `pbem status {folder}/GAME --seen`")
-        return _status_many(folder, as_json)
+        return _status_many(folder, as_json, seen)
     campaign = _campaign(folder)
     info = campaign.status()
     info["refused"] = refused_messages(campaign)
@@ -831,17 +830,21 @@ def _print_held_acks(campaign, folder: str, held: list[dict]) -> None:
         )
 
 
-def _status_many(folder: str, as_json: bool) -> None:
-    """One line per game: turn, deadline, who owes which hands, mail to look at, drafts."""
+def _status_many(folder: str, as_json: bool, seen: bool = False) -> None:
+    """One line per game: turn, deadline, who owes which hands, mail to look at, drafts;
+    then the mail of the folder's shared mailbox that no game took."""
     from . import gmfolder
 
     rows = list(gmfolder.each(folder, gmfolder.game_status))
+    listed = gmfolder.unroutable(folder)
+    known = gmfolder.unroutable_seen(folder)
     if as_json:
         out = [
             {"campaign": d.name, "error": d.error} if d.error else {**d.value, "campaign": d.name}
             for d in rows
         ]
-        click.echo(json.dumps({"games": out}, indent=2, ensure_ascii=False))
+        nowhere = [{**entry, "seen": entry["key"] in known} for entry in listed]
+        click.echo(json.dumps({"games": out, "unroutable": nowhere}, indent=2, ensure_ascii=False))
     else:
         table = [("GAME", "TURN", "DEADLINE", "ORDERS OWED", "MAIL", "DRAFTS")]
         for d in rows:
@@ -883,10 +886,30 @@ def _status_many(folder: str, as_json: bool) -> None:
         for d in rows:
             if d.error:
                 click.echo(f"{d.name.ljust(widths[0])}  BROKEN: {d.error}")
+        _unroutable_lines(folder, listed, known, seen)
+    if seen:
+        marked = gmfolder.mark_unroutable_seen(folder)
+        if not as_json:
+            click.echo(f"Marked {marked} message(s) no game took as seen.")
     failed = [d.name for d in rows if d.error]
     if failed:
         click.echo(f"{len(failed)} game(s) could not be read: {', '.join(failed)}.", err=True)
         raise Unfinished()
+
+
+def _unroutable_lines(folder: str, listed: list[dict], known: set[str], seen: bool) -> None:
+    """The mail of the folder's shared mailbox that no game took (``pbem status FOLDER``)."""
+    from .gmfolder import unroutable_line
+
+    new = [entry for entry in listed if entry["key"] not in known]
+    if new:
+        click.echo(f"Mail no game took ({len(new)} new):")
+        for entry in new:
+            click.echo(f"  {unroutable_line(entry)}")
+        if not seen:
+            click.echo(f"`pbem status {folder} --seen` marks them as seen: then only their count shows.")
+    if len(listed) > len(new):
+        click.echo(f"Mail no game took, already seen: {len(listed) - len(new)}.")
 
 
 @main.command()
@@ -943,7 +966,10 @@ def tick(folder: str, trust_clock: bool) -> None:
             r = done.value
             return not (r.uncertain or r.held or r.send_failed or r.failed)
 
-        return _over_games(folder, partial(gmfolder.tick, trust_clock=trust_clock), show)
+        fetched = gmfolder.fetch_folder(folder, acknowledge=False)  # the ticks send what they may
+        for line in fetched.folder_lines():
+            click.echo(line)
+        return _over_games(folder, partial(gmfolder.tick, trust_clock=trust_clock, fetched=fetched), show)
     report = run_tick(_campaign(folder), trust_clock=trust_clock)
     for line in report.lines():
         click.echo(line)

@@ -7,18 +7,27 @@
 The commands over a folder are loops over the very calls a single campaign
 uses (:func:`each`): one game's broken file or failed send is reported by
 its name, and the others go on.
+
+Mail in over the folder is :func:`fetch_folder`: the games that share one IMAP
+account are served by ONE fetch, routed by :mod:`pbem.routing`; the folder's
+own records (the shared fetch's ledger, the messages no game took and their
+list) live in ``campaigns/.pbem/``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
-from .campaign import Campaign
+from .campaign import Campaign, GameError
 from .config import CAMPAIGN_FILE
 from .errors import PbemError
+from .store import append_lines, fsync_dir, fsync_files, write_atomic
 
 T = TypeVar("T")
 
@@ -93,17 +102,18 @@ def game_status(campaign: Campaign) -> dict[str, Any]:
     return info
 
 
-def fetch(campaign: Campaign) -> list:
-    from .inbox import fetch_new
-
-    return fetch_new(campaign)
-
-
-def tick(campaign: Campaign, trust_clock: bool = False):
-    """One game's tick (:func:`pbem.tick.tick`), ``trust_clock`` passed on."""
+def tick(campaign: Campaign, trust_clock: bool = False, fetched: FolderFetch | None = None):
+    """One game's tick (:func:`pbem.tick.tick`), ``trust_clock`` passed on; with
+    ``fetched`` (the folder's :func:`fetch_folder`), its mail as fetched there (a game
+    whose mail could not be fetched fails, as its own tick would)."""
     from .tick import tick as run_tick
 
-    return run_tick(campaign, trust_clock=trust_clock)
+    if fetched is None:
+        return run_tick(campaign, trust_clock=trust_clock)
+    campaign = fetched.campaigns.get(campaign.name, campaign)  # its settings read once, by the fetch
+    if campaign.name in fetched.errors:
+        raise GameError(fetched.errors[campaign.name])
+    return run_tick(campaign, trust_clock=trust_clock, outcomes=fetched.outcomes.get(campaign.name, []))
 
 
 def drafts(campaign: Campaign) -> list[dict[str, Any]]:
@@ -138,3 +148,475 @@ def send(campaign: Campaign) -> Sent:
     if not unheld:
         return Sent(None, held)
     return Sent(send_drafts(campaign, unheld), held)
+
+
+# -- one mailbox for every game: fetch and route ---------------------------------------------------
+
+#: The folder's own records (hidden: :func:`games` passes it over): the fetch ledger of
+#: each shared account, the messages no game took, and their list.
+STATE = ".pbem"
+UNROUTABLE = "unroutable.jsonl"
+UNROUTABLE_SEEN = "unroutable-seen.json"
+#: Answers to unroutable mail one sender gets in an hour, at most: more are listed only
+#: (a flood of spoofed mail must not become a flood of mail in the GM's name).
+ANSWERS_PER_HOUR = 1
+ANSWER_TEMPLATE = "which_game.txt.j2"
+ANSWER_PREFIX = "route-"  # the draft ids of those answers
+
+
+@dataclass
+class AccountFetch:
+    """One IMAP account's fetch for the games that share it."""
+
+    account: str  # user@host:port/folder
+    games: list[str]
+    summary: Any = None  # the transport's FetchSummary, when the fetch ran
+    error: str | None = None
+    listed: list[dict] = field(default_factory=list)  # mail no game took, listed this time
+    left_own: int = 0  # the tool's own mail seen and left in the INBOX
+
+
+@dataclass
+class FolderFetch:
+    """What :func:`fetch_folder` did: every game's outcomes (:class:`pbem.inbox.Outcome`),
+    the games that could not be fetched, and each shared account's fetch."""
+
+    outcomes: dict[str, list] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+    accounts: list[AccountFetch] = field(default_factory=list)
+    campaigns: dict[str, Campaign] = field(default_factory=dict, repr=False)  # as the fetch read them
+
+    @property
+    def failed(self) -> list[str]:
+        """The games whose mail could not be (all) fetched."""
+        return sorted(self.errors)
+
+    def folder_lines(self) -> list[str]:
+        """What the folder's fetch says beside each game's lines: shared accounts, mail no
+        game took, the tool's own mail left for the GM."""
+        out = []
+        for a in self.accounts:
+            if a.error:
+                continue  # said by each of its games ("[game7] FAILED: ...")
+            out.append(f"[{a.account}] one fetch for {len(a.games)} game(s).")
+            for entry in a.listed:
+                out.append(f"[{a.account}] {unroutable_line(entry)}")
+            if a.left_own:
+                out.append(
+                    f"[{a.account}] {a.left_own} mail(s) the tool sent (notices to you, copies) "
+                    f"left in the INBOX, unread."
+                )
+        return out
+
+    def lines(self) -> list[str]:
+        """``pbem fetch FOLDER``'s output: each game's messages, then the folder's lines."""
+        out = []
+        for name in sorted(set(self.outcomes) | set(self.errors)):
+            if name in self.errors:
+                out.append(f"[{name}] FAILED: {self.errors[name]}")
+                continue
+            for outcome in self.outcomes[name]:
+                out.append(f"[{name}] {outcome.summary()}")
+            out.append(f"[{name}] {len(self.outcomes[name])} new message(s).")
+        return out + self.folder_lines()
+
+
+def fetch_folder(folder: Path | str, acknowledge: bool = True) -> FolderFetch:
+    """Fetch the new mail of every game of the folder, in one process.
+
+    Games that share one IMAP account (the same host, port, user and folder: usually
+    the ``mail.imap`` of ``pbem.yaml``) are served by ONE fetch, each message routed
+    (:mod:`pbem.routing`) to the game its tag names, else the game whose mail it
+    answers, else the only game of its sender; the tool's own mail is left in the
+    INBOX untouched; a player of several games who names none is answered
+    (``templates/which_game.txt.j2``) and, like a stranger's mail that names no
+    game, listed for the GM (:func:`unroutable`, ``pbem status FOLDER``). Every
+    message a game or the folder takes is kept, byte for byte, before the server
+    copy is moved. Games without IMAP read their Maildir as alone.
+
+    With ``acknowledge`` (``pbem fetch``), the acknowledgements go at once where
+    the game allows it, as a single game's fetch does; a tick sends them itself.
+    One game's broken file, or an account's server trouble, is reported (``errors``:
+    every game of the account) and the others go on."""
+    from .inbox import fetch_new
+    from .postoffice import imap_settings
+
+    report = FolderFetch()
+    groups: dict[tuple, tuple[Any, list[Campaign]]] = {}
+    known: dict[str, Any] = {}  # a mail.imap section as written -> its settings (read once: the
+    # shared one of pbem.yaml is the same for every game, and its TLS context costs ~10 ms)
+    for path in games(folder):
+        campaign = report.campaigns[path.name] = Campaign(path)
+        try:
+            mail = campaign.config.extra.get("mail")
+            section = mail.get("imap") if isinstance(mail, dict) else None
+            written = json.dumps(section, sort_keys=True, default=str)
+            if written not in known:
+                known[written] = imap_settings(campaign.config)
+            settings = known[written]
+            if settings is None:
+                report.outcomes[path.name] = fetch_new(campaign, acknowledge=acknowledge)
+                continue
+        except Exception as e:  # noqa: BLE001 - one game's trouble never stops the others
+            report.errors[path.name] = _explain(e)
+            continue
+        key = (settings.host.lower(), settings.port, settings.user, settings.folder)
+        groups.setdefault(key, (settings, []))[1].append(campaign)
+    for settings, campaigns in groups.values():
+        _fetch_account(Path(folder), settings, campaigns, report, acknowledge)
+    return report
+
+
+def _fetch_account(
+    folder: Path, settings, campaigns: list[Campaign], report: FolderFetch, acknowledge: bool
+) -> None:
+    from .transport.imap import FetchLedger, fetch_routed
+
+    account = AccountFetch(
+        f"{settings.user} at {settings.host}:{settings.port}/{settings.folder}", [c.name for c in campaigns]
+    )
+    report.accounts.append(account)
+    router = _Router(folder, campaigns, account, report)
+    ledger = FetchLedger(folder / STATE / f"fetched-{_slug(account.account)}.json")
+    try:
+        with contextlib.ExitStack() as rooms:
+            router.rooms = rooms
+            if ledger.mark(settings.folder) == (None, 0):
+                _start_from_games(ledger, settings.folder, router.served)
+            account.summary = fetch_routed(settings, ledger, router.route, router.deliver, router.flush)
+    except Exception as e:  # noqa: BLE001 - the account's trouble is its games' trouble, not the folder's
+        account.error = _explain(e)
+        for name in account.games:
+            report.errors.setdefault(name, account.error)
+    for name, outcomes in router.outcomes.items():
+        report.outcomes.setdefault(name, []).extend(outcomes)
+    for campaign in router.served:
+        report.outcomes.setdefault(campaign.name, [])
+        if acknowledge and router.outcomes.get(campaign.name):
+            from .inbox import acknowledge as send_acks
+
+            try:
+                send_acks(campaign, router.outcomes[campaign.name])
+            except Exception as e:  # noqa: BLE001 - the messages are kept; the GM sends them later
+                report.errors.setdefault(campaign.name, f"acknowledgements not sent: {_explain(e)}")
+
+
+def _start_from_games(ledger, folder: str, campaigns: list[Campaign]) -> None:
+    """A new shared ledger starts where the games' own fetches had got to (the lowest
+    of their marks, all of one UIDVALIDITY): the mail below was examined by each game
+    already, and the GM's older mail is not listed again."""
+    from .transport.imap import FetchLedger
+
+    marks = set()
+    for campaign in campaigns:
+        path = campaign.store.imap_ledger
+        if path.exists():
+            with contextlib.suppress(Exception):  # a damaged one: no mark to start from
+                marks.add(FetchLedger(path).mark(folder))
+    validities = {validity for validity, _ in marks}
+    if len(validities) == 1 and None not in validities:
+        ledger.set_mark(folder, validities.pop(), min(uid for _, uid in marks))
+
+
+def _slug(text: str) -> str:
+    import hashlib
+
+    readable = "".join(c if c.isalnum() else "-" for c in text)[:40].strip("-")
+    return f"{readable}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
+
+
+class _Router:
+    """The callbacks of one shared fetch: route by headers, deliver into the game's
+    Mailroom (or the folder's own records), flush everything once per chunk."""
+
+    def __init__(self, folder: Path, campaigns: list[Campaign], account: AccountFetch, report: FolderFetch):
+        from .routing import FolderIndex
+
+        self.folder = folder
+        self.state = folder / STATE
+        self.account = account
+        self.rooms: contextlib.ExitStack | None = None
+        self.open: dict[str, Any] = {}  # game -> its Mailroom, entered on its first message
+        self.shared_renderer: Any = None
+        self.outcomes: dict[str, list] = {}
+        self.served: list[Campaign] = []
+        self.info: dict[str, dict] = {}  # game -> what an answer says of it
+        indexes = []
+        for campaign in campaigns:
+            try:
+                index, info = _game_index(campaign)
+            except Exception as e:  # noqa: BLE001 - a broken game is named; the others are routed
+                report.errors[campaign.name] = _explain(e)
+                continue
+            if index is None:
+                continue  # not started: no mail of its own yet
+            indexes.append(index)
+            self.info[campaign.name] = info
+            self.served.append(campaign)
+        self.campaigns = {c.name: c for c in self.served}
+        self.index = FolderIndex.of(indexes)
+        self.listed = _listed_keys(self.state)
+        self.pending: list[dict] = []  # list entries, written at the next flush
+        self.kept: list[Path] = []  # raw messages the folder kept, synced at the next flush
+        self.answered = _recent_answers(self.state)
+
+    def route(self, headers):
+        from .routing import GAME, OWN, UNKNOWN, route
+
+        where = route(headers, self.index)
+        if where.kind == OWN:
+            self.account.left_own += 1
+            return None
+        if where.kind == UNKNOWN:
+            key = _header_key(headers)
+            if key not in self.listed:
+                self.listed.add(key)
+                self.pending.append(_entry(headers, where, key, file=None, answer=None))
+            return None
+        if where.kind == GAME and where.game not in self.campaigns:
+            return None  # cannot happen: the index holds the served games only
+        return where, headers
+
+    def deliver(self, raw: bytes, routed) -> None:
+        from .routing import GAME
+
+        where, headers = routed
+        if where.kind == GAME:
+            outcome = self._room(where.game).receive(raw, source="imap")
+            self.outcomes.setdefault(where.game, []).append(outcome)
+            return
+        import hashlib
+
+        sha = hashlib.sha256(raw).hexdigest()
+        key = "sha256:" + sha
+        if key in self.listed:
+            return  # kept and answered by a fetch that died before noting it
+        relative = f"{STATE}/received/{sha[:20]}.eml"
+        path = self.folder / relative
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, raw, durable=False)  # synced with the chunk, in flush()
+            self.kept.append(path)
+        answer = self._answer(where, headers, sha)
+        self.listed.add(key)
+        self.pending.append(_entry(headers, where, key, file=relative, answer=answer))
+
+    def _room(self, name: str):
+        if name not in self.open:
+            from .inbox import Mailroom
+
+            assert self.rooms is not None
+            campaign = self.campaigns[name]
+            self.open[name] = self.rooms.enter_context(Mailroom(campaign, self._renderer(campaign)))
+        return self.open[name]
+
+    def _renderer(self, campaign: Campaign):
+        """The default templates' renderer, one for every game without templates of its own."""
+        from .reports import Renderer
+
+        if campaign.store.templates_dir().is_dir():
+            return Renderer(campaign.store.templates_dir())
+        if self.shared_renderer is None:
+            self.shared_renderer = Renderer(None)
+        return self.shared_renderer
+
+    def _answer(self, where, headers, sha: str) -> str | None:
+        """Draft the short answer naming the sender's games, in the first of them; its
+        ``game/draft`` (None when the sender had their answer this hour)."""
+        from datetime import UTC, datetime
+
+        from .outbox import make_message
+        from .routing import WRONG_GAME, subject_of, tagged_game
+
+        now = datetime.now(UTC)
+        recent = [t for t in self.answered.get(where.sender, []) if (now - t).total_seconds() < 3600]
+        if not where.sender or len(recent) >= ANSWERS_PER_HOUR:
+            return None
+        home = where.games[0]
+        campaign = self.campaigns[home]
+        room = self._room(home)
+        draft_id = f"{ANSWER_PREFIX}{sha[:12]}"
+        if not room.outbox.has(draft_id):
+            config = campaign.config
+            gm = config.gm
+            named = None
+            if where.kind == WRONG_GAME:
+                named = tagged_game(subject_of(headers), self.index)
+            body = self._renderer(campaign).render(
+                ANSWER_TEMPLATE,
+                {
+                    "games": [self.info[name] for name in where.games if name in self.info],
+                    "wrong_game": where.kind == WRONG_GAME,
+                    "named": named,
+                    "gm": gm.name if gm else "",
+                },
+            )
+            message_id = room.outbox.message_id(draft_id, gm.email if gm else "")
+            their_id = str(headers.get("Message-ID", "")).strip()
+            raw = make_message(
+                sender_name=gm.name if gm else "pbem",
+                sender=gm.email if gm else "",
+                to_name="",
+                to=where.sender,
+                subject="Which game is your message for?",
+                body=body,
+                message_id=message_id,
+                in_reply_to=their_id or None,
+                references=[their_id] if their_id else [],
+            )
+            room.outbox.add(
+                draft_id, raw, message_id=message_id, kind="ack", turn=None, to=where.sender, player=None
+            )
+        self.answered.setdefault(where.sender, []).append(now)
+        return f"{home}/{draft_id}"
+
+    def flush(self) -> None:
+        """Everything delivered so far made durable: the games' batches, the folder's
+        kept messages, then its list."""
+        rooms = list(self.open.values())  # a room with nothing new flushes at no cost
+        if len(rooms) > 1:  # each game's own files: their syncs overlap (~8 per game)
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=8, thread_name_prefix="pbem-flush") as pool:
+                for done in [pool.submit(room.flush) for room in rooms]:
+                    done.result()  # the first error is raised: nothing of the chunk is noted
+        elif rooms:
+            rooms[0].flush()
+        if self.kept:
+            fsync_files(self.kept)
+            fsync_dir(self.state / "received")
+            self.kept = []
+        if self.pending:
+            append_lines(
+                self.state / UNROUTABLE, [json.dumps(e, ensure_ascii=False) for e in self.pending], sync=True
+            )
+            self.account.listed += self.pending
+            self.pending = []
+
+
+def _game_index(campaign: Campaign):
+    """What routing knows of one game (None for a game not started) and what an
+    answer says of it (its name, title, turn and the player's name there)."""
+    from .outbox import Outbox
+    from .routing import GameIndex
+    from .transport.ledger import SentLedger
+
+    if not campaign.started():
+        return None, {}
+    config = campaign.config
+    game = campaign.position().game
+    sent: set[str] = set()
+    answers: set[str] = set()
+    for message_id, entry in Outbox(campaign.folder).known_ids().items():
+        draft = entry.get("draft")
+        (answers if isinstance(draft, str) and draft.startswith(ANSWER_PREFIX) else sent).add(message_id)
+    ledger_path = campaign.store.sent_ledger
+    if ledger_path.exists():
+        for record in SentLedger(ledger_path).entries():
+            sent_id = record.get("message_id")
+            if isinstance(sent_id, str) and not str(record.get("draft_id", "")).startswith(ANSWER_PREFIX):
+                sent.add(sent_id)
+    index = GameIndex(
+        campaign.name,
+        frozenset(p.email.lower() for p in config.players),
+        active=not game.finished,
+        sent_ids=frozenset(sent),
+        answer_ids=frozenset(answers),
+    )
+    return index, {"name": campaign.name, "title": config.title, "turn": game.turn, "finished": game.finished}
+
+
+def _header_key(headers) -> str:
+    import hashlib
+
+    parts = [str(headers.get(h, "")) for h in ("Message-ID", "Date", "From", "Subject")]
+    return "head:" + hashlib.sha256("\n".join(parts).encode("utf-8", "replace")).hexdigest()
+
+
+def _shown(text: Any, limit: int = 120) -> str:
+    """A header's text as the GM's list shows it: printable, short."""
+    text = "".join(c if c.isprintable() else "?" for c in str(text or ""))
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _entry(headers, where, key: str, file: str | None, answer: str | None) -> dict:
+    from datetime import UTC, datetime
+
+    from .routing import subject_of
+
+    return {
+        "key": key,
+        "status": where.kind,
+        "reason": _shown(where.reason, 300),
+        "sender": _shown(where.sender),
+        "games": list(where.games),
+        "subject": _shown(subject_of(headers)),
+        "date": _shown(headers.get("Date", "")),
+        "message_id": _shown(headers.get("Message-ID", ""), 200),
+        "file": file,  # kept in the folder (None: left in the INBOX)
+        "answer": answer,
+        "at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+def unroutable(folder: Path | str) -> list[dict]:
+    """The mail no game took, oldest first (``FOLDER/.pbem/unroutable.jsonl``); a line
+    torn by a crash is skipped."""
+    path = Path(folder) / STATE / UNROUTABLE
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return []
+    out = []
+    for line in text.splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and isinstance(entry.get("key"), str):
+            out.append(entry)
+    return out
+
+
+def unroutable_seen(folder: Path | str) -> set[str]:
+    """The keys of the listed mail the GM has marked seen (``pbem status FOLDER --seen``)."""
+    try:
+        return set(json.loads((Path(folder) / STATE / UNROUTABLE_SEEN).read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        return set()  # none, or damaged: everything shows again, nothing is lost
+
+
+def mark_unroutable_seen(folder: Path | str) -> int:
+    """Mark every listed message seen; how many there are."""
+    keys = sorted({entry["key"] for entry in unroutable(folder)})
+    write_atomic(Path(folder) / STATE / UNROUTABLE_SEEN, json.dumps(keys, indent=1).encode("utf-8"))
+    return len(keys)
+
+
+def unroutable_line(entry: dict) -> str:
+    """One listed message, for the GM."""
+    where = (f"kept in {entry['file']}" if entry.get("file") else "left in the INBOX") + (
+        f"; answered ({entry['answer']})" if entry.get("answer") else ""
+    )
+    status = {"ambiguous": "no game named", "wrong game": "wrong game", "unknown": "unknown sender"}.get(
+        entry.get("status", ""), str(entry.get("status"))
+    )
+    return (
+        f"{status}: {entry.get('sender') or 'no sender'}, {entry.get('subject') or '(no subject)'!r}"
+        f" -- {entry.get('reason', '')}; {where}"
+    )
+
+
+def _listed_keys(state: Path) -> set[str]:
+    return {entry["key"] for entry in unroutable(state.parent)}
+
+
+def _recent_answers(state: Path) -> dict[str, list]:
+    from datetime import datetime
+
+    out: dict[str, list] = {}
+    for entry in unroutable(state.parent):
+        if entry.get("answer") and entry.get("sender"):
+            with contextlib.suppress(TypeError, ValueError):
+                out.setdefault(entry["sender"], []).append(datetime.fromisoformat(entry["at"]))
+    return out

@@ -142,12 +142,14 @@ class Outcome:
 class Mailroom:
     """Receives messages into one campaign; use as a context manager around a batch."""
 
-    def __init__(self, campaign: Campaign):
+    def __init__(self, campaign: Campaign, renderer: Renderer | None = None):
+        """``renderer``: one that words the campaign's mail already (a GM folder's games
+        without templates of their own share one: each template is loaded once)."""
         self.campaign = campaign
         self.root = campaign.folder
         self.store: CampaignStore = campaign.store
         self.outbox = Outbox(self.root, durable=False)
-        self._renderer: Renderer | None = None
+        self._renderer: Renderer | None = renderer
         self._position: Position | None = None
         self._addresses: dict[str, str] | None = None  # registered address -> player
         self._code_owner: dict[str, str] | None = None  # order code -> player
@@ -246,6 +248,7 @@ class Mailroom:
         self.outbox.flush()
         if self._book is not None:
             self._book.save()
+            self._book = None  # saved: read again if the batch goes on (a flush per chunk)
         if self._pending_index:
             index = self.store.received_index
             # errors="replace": no text of a message, however odd, can stop the index
@@ -488,7 +491,7 @@ class Mailroom:
     def _sent_text(self, message_id: str, entry: dict) -> str:
         """The readable text of a mail the tool sent ("" when its draft is gone), read once."""
         if message_id not in self._sent_texts:
-            from .reader import UnreadableMail, read_mail  # as in _process: only mail in needs it
+            from .reader.api import text_of  # as in _process: only mail in needs it
 
             text = ""
             draft = entry.get("draft")
@@ -501,10 +504,7 @@ class Mailroom:
                     raw = (place / f"{draft}.eml").read_bytes()
                 except OSError:
                     continue
-                try:
-                    text = read_mail(raw).full_text
-                except UnreadableMail:
-                    pass
+                text = text_of(raw)
                 break
             self._sent_texts[message_id] = text
         return self._sent_texts[message_id]
@@ -945,6 +945,7 @@ def fetch_imap(campaign: Campaign) -> list[Outcome]:
     is the campaign's by its subject tag or as a reply to a message the tool sent."""
     # Imported here for start-up time: imapclient loads only when a fetch runs.
     from .postoffice import imap_settings
+    from .routing import is_own
     from .transport.imap import FetchLedger
     from .transport.imap import fetch_new as fetch_from_server
 
@@ -956,6 +957,8 @@ def fetch_imap(campaign: Campaign) -> list[Outcome]:
         known = room.outbox.known_ids()  # the index repaired by the room (a killed batch's acks)
 
         def belongs(headers) -> bool:
+            if is_own(headers, known):  # a notice to the GM, a copy: left in the INBOX for the GM
+                return False
             tag = _tag_of(str(headers.get("Subject", "")))
             if tag is not None and tag.casefold() == name:
                 return True
@@ -970,16 +973,24 @@ def fetch_imap(campaign: Campaign) -> list[Outcome]:
     return outcomes
 
 
-def fetch_new(campaign: Campaign) -> list[Outcome]:
+def fetch_new(campaign: Campaign, acknowledge: bool = True) -> list[Outcome]:
     """``pbem fetch``: from IMAP when campaign.yaml has a ``mail:`` section with
-    ``imap:``, else from the campaign's Maildir."""
+    ``imap:``, else from the campaign's Maildir; then (``acknowledge``) the
+    acknowledgements go where the campaign allows it (:func:`acknowledge`)."""
     imap = campaign.config.extra.get("mail", {}) or {}
     if isinstance(imap, dict) and imap.get("imap"):
         outcomes = fetch_imap(campaign)
     else:
         outcomes = fetch_maildir(campaign)
-    _auto_ack(campaign, outcomes)
+    if acknowledge:
+        _auto_ack(campaign, outcomes)
     return outcomes
+
+
+def acknowledge(campaign: Campaign, outcomes: list[Outcome]) -> None:
+    """Send the acknowledgements of messages received by other means (a GM folder's
+    shared fetch, :func:`pbem.gmfolder.fetch_folder`) as :func:`fetch_new` does."""
+    _auto_ack(campaign, outcomes)
 
 
 def _auto_ack(campaign: Campaign, outcomes: list[Outcome]) -> None:

@@ -185,9 +185,11 @@ class TickReport:
         return out
 
 
-def tick(campaign: Campaign, trust_clock: bool = False) -> TickReport:
+def tick(campaign: Campaign, trust_clock: bool = False, outcomes: list | None = None) -> TickReport:
     """One pass of the unattended GM (see the module docstring). ``trust_clock``
-    is the GM's word that a clock :func:`pbem.deadlines.clock_doubt` finds wrong is right."""
+    is the GM's word that a clock :func:`pbem.deadlines.clock_doubt` finds wrong is right.
+    ``outcomes``: the game's mail, fetched already (a GM folder's shared fetch,
+    :func:`pbem.gmfolder.fetch_folder`): the tick then fetches nothing itself."""
     from .store import StoreError, file_lock
 
     report = TickReport()
@@ -197,10 +199,12 @@ def tick(campaign: Campaign, trust_clock: bool = False) -> TickReport:
         if not acquired:
             report.busy = True
             return report
-        return _tick(campaign, report, trust_clock)
+        return _tick(campaign, report, trust_clock, outcomes)
 
 
-def _tick(campaign: Campaign, report: TickReport, trust_clock: bool = False) -> TickReport:
+def _tick(
+    campaign: Campaign, report: TickReport, trust_clock: bool = False, fetched: list | None = None
+) -> TickReport:
     from .inbox import fetch_new
     from .postoffice import smtp_settings
     from .transport.smtp import SendError
@@ -209,7 +213,7 @@ def _tick(campaign: Campaign, report: TickReport, trust_clock: bool = False) -> 
     can_send = smtp_settings(campaign.config) is not None
     campaign.publish_drafts()  # a resolve cut short by a crash: its drafts wait for review too
     try:
-        outcomes = fetch_new(campaign)
+        outcomes = fetch_new(campaign) if fetched is None else fetched
     except SendError as exc:  # auto_ack's send, after the messages were read and kept
         outcomes = []
         report.send_failed = True

@@ -79,6 +79,21 @@ def read_mail(raw: bytes, answering: Sequence[str] = (), playing: Collection[int
         ) from exc
 
 
+def text_of(raw: bytes) -> str:
+    """The whole readable body of a message, as `ReadMail.full_text` gives it, without
+    reading the sender's own words out of it: for the tool's own mails, whose text a
+    reply may quote (reading the quotes of every game's turn mails cost more than the
+    replies themselves over a folder of games). "" when there is no text to read."""
+    try:
+        notes = _Notes()
+        msg = email.message_from_bytes(_cut_part_bomb(bytes(raw), notes), policy=_POLICY)
+        pieces = _collect(msg, notes, _Seen(), depth=0, top=True)
+    except Exception:  # noqa: BLE001 - as read_mail's guard: a damaged draft has no text to repeat
+        return ""
+    text = _tidy_blank_runs("\n".join(p.text.strip("\n") for p in pieces)).strip("\n")
+    return text if any(ch.isalnum() for ch in text) else ""
+
+
 # --------------------------------------------------------------------------------------------
 # The steps
 # --------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ _HOME = {
     "FetchSummary": "imap",
     "ImapSettings": "imap",
     "fetch_new": "imap",
+    "fetch_routed": "imap",
     "FetchLedger": "ledger",
     "LedgerBusy": "ledger",
     "LedgerError": "ledger",
@@ -54,6 +55,7 @@ __all__ = [
     "SentLedger",
     "SmtpSettings",
     "fetch_new",
+    "fetch_routed",
     "send_drafts",
     "send_drafts_async",
 ]

@@ -47,7 +47,7 @@ from .credentials import CredentialError, Credentials, Secret, oauthbearer_respo
 from .folders import FolderError, Mailbox
 from .ledger import FetchLedger, LedgerBusy
 
-__all__ = ["ImapSettings", "FetchError", "FetchSummary", "FetchLedger", "fetch_new"]
+__all__ = ["ImapSettings", "FetchError", "FetchSummary", "FetchLedger", "fetch_new", "fetch_routed"]
 
 # UIDs per FETCH command: few round trips, bounded memory for whole messages.
 CHUNK = 200
@@ -124,14 +124,16 @@ class _Fetch:
         client: IMAPClient,
         settings: ImapSettings,
         ledger: FetchLedger,
-        belongs: Callable[[email.message.Message], bool],
-        deliver: Callable[[bytes], None],
+        route: Callable[[email.message.Message], Any],
+        deliver: Callable[[bytes, Any], None],
+        flush: Callable[[], None] | None = None,
     ):
         self.client = client
         self.settings = settings
         self.ledger = ledger
-        self.belongs = belongs
+        self.route = route
         self.deliver = deliver
+        self.flush = flush
         self.summary = FetchSummary()
         self.uidvalidity = 0
         self.mailbox = Mailbox(client, f"{settings.host}:{settings.port}")
@@ -198,40 +200,47 @@ class _Fetch:
         """Examine, deliver and file away one chunk of UIDs, in UID order."""
         _renew_budget(self.client)
         heads = self.imap("reading headers", self.client.fetch, uids, ["BODY.PEEK[HEADER]"])
-        plan: list[tuple[int, str, str | None]] = []  # (uid, action, Message-ID)
+        plan: list[tuple[int, str, Any]] = []  # (uid, action, where the router sends it)
+        parser = BytesHeaderParser(policy=compat32)
         for uid in uids:
             head = _item(heads, uid, b"BODY[HEADER]")
             if head is None:
                 plan.append((uid, "gone", None))  # expunged by someone else meanwhile
                 continue
-            headers = BytesHeaderParser(policy=compat32).parsebytes(head)
-            if not self.belongs(headers):
+            where = self.route(parser.parsebytes(head))
+            if where is None:
                 plan.append((uid, "ignore", None))
                 continue
             # Downloaded even when its Message-ID was seen: a duplicate is the same bytes,
             # and a stranger who used a player's Message-ID first must not make the
             # player's message pass for a copy of theirs.
-            plan.append((uid, "deliver", None))
+            plan.append((uid, "deliver", where))
         wanted = [uid for uid, action, _ in plan if action == "deliver"]
         bodies = {}
         if wanted:
             bodies = self.imap("downloading messages", self.client.fetch, wanted, ["BODY.PEEK[]"])
 
         done: list[int] = []  # campaign messages handled: to flag and move
+        delivered: list[tuple[int, str]] = []  # (uid, key) handed to deliver, to record once durable
+        keys: set[str] = set()
         examined = 0  # how many UIDs of this chunk, from its start, are handled for good
         try:
-            for uid, action, key in plan:
+            for uid, action, where in plan:
                 if action == "deliver":
                     raw = _item(bodies, uid, b"BODY[]")
                     if raw is None:
                         action = "gone"
                     else:
                         key = _content_key(raw)
-                        if self.ledger.is_delivered(key):
+                        if self.ledger.is_delivered(key) or key in keys:
                             action = "duplicate"
                         else:
-                            self.deliver(raw)  # if it raises, this UID stays unmarked
-                            self.ledger.record_delivery(self.settings.folder, self.uidvalidity, uid, key)
+                            self.deliver(raw, where)  # if it raises, this UID stays unmarked
+                            if self.flush is None:  # durable already: noted at once
+                                self.ledger.record_delivery(self.settings.folder, self.uidvalidity, uid, key)
+                            else:  # noted once the chunk is flushed (settle)
+                                delivered.append((uid, key))
+                            keys.add(key)
                             self.summary.delivered += 1
                             done.append(uid)
                             action = "delivered"
@@ -248,15 +257,26 @@ class _Fetch:
                 if not self.gap:
                     examined += 1
         except BaseException:
-            # Keep what was done before the failure; the failure itself wins.
-            with contextlib.suppress(FetchError):
-                self.file_away(done)
-                self.advance(plan[:examined])
+            # Keep what was done before the failure (once it is durable); the failure itself wins.
+            with contextlib.suppress(Exception):
+                self.settle(delivered)
+                with contextlib.suppress(FetchError):
+                    self.file_away(done)
+                    self.advance(plan[:examined])
             raise
+        self.settle(delivered)
         self.file_away(done)
         self.advance(plan[:examined])
 
-    def advance(self, handled: Sequence[tuple[int, str, str | None]]) -> None:
+    def settle(self, delivered: list[tuple[int, str]]) -> None:
+        """Make what ``deliver`` stored durable (the caller's ``flush``), then note it in
+        the ledger, before any of it is moved away on the server."""
+        if self.flush is not None:
+            self.flush()
+        if delivered:
+            self.ledger.record_deliveries(self.settings.folder, self.uidvalidity, delivered)
+
+    def advance(self, handled: Sequence[tuple[int, str, Any]]) -> None:
         """Move the mark over UIDs handled for good: delivered or duplicate mail only
         once it is filed away (else the next fetch meets it again, recognises it as a
         duplicate and files it), mail not ours once examined."""
@@ -512,13 +532,35 @@ def fetch_new(
     propagates.  Server trouble raises `FetchError`.  Delivery is at-least-once
     only for a crash between `deliver` returning and the ledger write.
     """
+    return fetch_routed(
+        settings, ledger, lambda headers: belongs(headers) or None, lambda raw, _where: deliver(raw)
+    )
+
+
+def fetch_routed(
+    settings: ImapSettings,
+    ledger: FetchLedger,
+    route: Callable[[email.message.Message], _T | None],
+    deliver: Callable[[bytes, _T], None],
+    flush: Callable[[], None] | None = None,
+) -> FetchSummary:
+    """One fetch that serves several destinations (the games of a GM's folder).
+
+    `route(headers)` says where a message goes, or None to leave it in place,
+    untouched (not downloaded, not flagged, not moved: mail of the GM's own, the
+    tool's own notices). `deliver(raw, where)` stores it; `flush()`, called once per
+    chunk of messages before anything is noted in the ledger or moved on the
+    server, makes what was delivered durable (with no `flush`, `deliver` must).
+    The guarantees of :func:`fetch_new` hold: a message is moved only once it is
+    kept, the same bytes are delivered once, a crash leaves the rest for next time.
+    """
     if settings.processed_folder == settings.folder:
         raise ValueError("processed_folder must differ from folder")
     try:
         with ledger.lock():
             client = _connect(settings)
             try:
-                return _Fetch(client, settings, ledger, belongs, deliver).run()
+                return _Fetch(client, settings, ledger, route, deliver, flush).run()
             finally:
                 with contextlib.suppress(*_REPLY_ERRORS):
                     client.logout()

@@ -326,6 +326,31 @@ class FetchLedger(_Locked):
             fsync_dir(self.path.parent)
         self._delivered.add(key)
 
+    def record_deliveries(self, folder: str, uidvalidity: int, delivered: Sequence[tuple[int, str]]) -> None:
+        """:meth:`record_delivery` for several messages (``(uid, key)`` each) with one
+        write and one fsync: what a chunk of a fetch delivered, once it is durable."""
+        if not delivered:
+            return
+        lines = b"".join(
+            b"\n"
+            + json.dumps(
+                {"folder": folder, "uidvalidity": uidvalidity, "uid": uid, "key": key}, ensure_ascii=False
+            ).encode()
+            + b"\n"
+            for uid, key in delivered
+        )
+        created = not self.journal_path.exists()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.journal_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, lines)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if created:
+            fsync_dir(self.path.parent)
+        self._delivered.update(key for _uid, key in delivered)
+
     def delivered_count(self) -> int:
         return len(self._delivered)
 
