@@ -419,12 +419,16 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     guess: Guess
     second: int | None
     look: int | None
+    # default_card and _check_legal inlined (the hot path): the same tables, the same draw.
+    a, b = held
     if order is None:
-        card = default_card(held, rng)
+        choice = _NMR_CHOICE[a][b]  # None: either, at random
+        card = held[int(rng.random() * 2)] if choice is None else choice
         target = guess = second = look = None
     else:
         card, target, guess, second, look = order
-        _check_legal(hand, seat, held, card)
+        if (card != a and card != b) or _FORCED[a][b] not in (None, card):
+            _check_legal(hand, seat, held, card)  # raises
     held.remove(card)
     hand.discards[seat].append(card)
 
@@ -435,6 +439,7 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     marked = hand.marked
     if marked is not None:
         hand.marked = None  # the mark binds the next play only, whatever it is (RULES 10.3)
+    alive = hand.alive
     if not chooses:
         recipient = first = None
     elif chooses == 2:
@@ -443,6 +448,15 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
         )
         recipient = pair
         first = pair[0] if pair else None
+    elif (
+        marked is None
+        and target is not None
+        and 0 <= target < len(alive)
+        and alive[target]
+        and not hand.protected[target]
+        and (target != seat or targets is _ANY)
+    ):  # _choose_one's first case inlined: the player named, usable and unprotected
+        recipient = first = target
     else:
         first, redirected, random_tgt = _choose_one(hand, seat, card, targets, target, marked, nmr, rng)
         recipient = first
@@ -464,7 +478,6 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
 
     # End the hand (RULES 7) or pass the turn to the next player still in, whose protection ends and
     # who draws (RULES 2, 4): inlined, the hot path; no event for it (the new state has it).
-    alive = hand.alive
     pile = hand.pile
     if not pile or alive.count(True) == 1:
         _end_hand(hand, out)
@@ -668,6 +681,7 @@ _PAIRS = (Targets.PAIR_ANY, Targets.PAIR_OTHERS)
 
 #: The names pbem used before :class:`Targets` (other modules import them).
 NO_TARGET, OTHER, ANY, PAIR_ANY, PAIR_OTHERS = Targets
+_ANY = Targets.ANY  # read by play_turn at every play
 
 #: A guess: a card in classic games, a number (RULES 10.2) in Premium ones.
 Guess = Card | int | None
