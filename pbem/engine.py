@@ -23,7 +23,7 @@ import hashlib
 import random
 from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from . import events as ev
 from .cards import (
@@ -84,6 +84,16 @@ class Order(NamedTuple):
     guess: Card | int | None = None  # a card in classic games, a number (RULES 10.2) in Premium ones
     second: int | None = None  # the Cardinal's or the Baroness's second player
     look: int | None = None  # the Cardinal: the one of the two whose new card the player looks at
+
+
+if not TYPE_CHECKING:  # for mypy, Order is a typing.NamedTuple with its own constructor
+
+    def _new_order(cls, card, target=None, guess=None, second=None, look=None):
+        """Order's constructor: the fields by name, without the generic builder's packing
+        (pbem/tuples.py); an order is made for every play a simulation or bench/engine.py plays."""
+        return tuple.__new__(cls, (card, target, guess, second, look))
+
+    Order.__new__ = _new_order
 
 
 class Hand:
@@ -323,7 +333,7 @@ def legal_cards(held: list[Card]) -> list[Card]:
     a, b = held
     if a == b:
         return [a]
-    forced = forced_card(held)
+    forced = _FORCED[a][b]  # forced_card, inlined
     if forced is not None:
         return [forced]
     return [a, b]
