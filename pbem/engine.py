@@ -467,6 +467,9 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
         and (target != seat or targets is _ANY)
     ):  # _choose_one's first case inlined: the player named, usable and unprotected
         recipient = first = target
+    elif marked is None and target is None:  # and its second when nobody is named (an NMR play)
+        recipient = first = random_target(hand, seat, card, rng)
+        random_tgt = not nmr
     else:
         first, redirected, random_tgt = _choose_one(hand, seat, card, targets, target, marked, nmr, rng)
         recipient = first
@@ -1123,9 +1126,18 @@ def _end_hand(hand: Hand, out: list | None) -> None:
         _end_premium(hand, out)
         return
     cards, alive = hand.cards, hand.alive
-    shown = [(p, cards[p][0]) for p in range(len(cards)) if alive[p]]
-    best = max([card for _, card in shown])  # a classic card's value is its rank
-    tied = [p for p, card in shown if card == best]
+    shown: list[tuple[int, Card]] = []
+    tied: list[int] = []
+    best = 0
+    for p, held in enumerate(cards):  # one pass, seat order (no comprehension frames: the hot path)
+        if alive[p]:
+            card = held[0]
+            shown.append((p, card))
+            if card > best:  # a classic card's value is its rank
+                best = card
+                tied = [p]
+            elif card == best:
+                tied.append(p)
     totals: tuple[tuple[int, int], ...] = ()
     if len(tied) > 1:
         totals = tuple([(p, sum(hand.discards[p])) for p in tied])
