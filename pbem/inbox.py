@@ -860,10 +860,15 @@ def _plain_file(path: Path) -> bytes | None:
     except OSError:
         return None  # a symlink (ELOOP), a socket, gone, unreadable
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read()
+        # os.read, not a file object: one asks the file five more things first (a terminal?
+        # where? how big, again?), and each call lets the draft writer's thread in between.
+        chunks = [os.read(fd, info.st_size + 1)]
+        while chunks[-1]:  # to the end, however it grew meanwhile
+            chunks.append(os.read(fd, 1 << 20))
+        return b"".join(chunks)
     finally:
         os.close(fd)
 
