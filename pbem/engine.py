@@ -23,7 +23,7 @@ import hashlib
 import random
 from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from . import events as ev
 from .cards import (
@@ -85,6 +85,16 @@ class Order(NamedTuple):
     guess: Card | int | None = None  # a card in classic games, a number (RULES 10.2) in Premium ones
     second: int | None = None  # the Cardinal's or the Baroness's second player
     look: int | None = None  # the Cardinal: the one of the two whose new card the player looks at
+
+
+if not TYPE_CHECKING:  # for mypy, Order is a typing.NamedTuple with its own constructor
+
+    def _new_order(cls, card, target=None, guess=None, second=None, look=None):
+        """Order's constructor: the fields by name, without the generic builder's packing
+        (pbem/tuples.py); an order is made for every play a simulation or bench/engine.py plays."""
+        return tuple.__new__(cls, (card, target, guess, second, look))
+
+    Order.__new__ = _new_order
 
 
 class Hand:
@@ -324,7 +334,7 @@ def legal_cards(held: list[Card]) -> list[Card]:
     a, b = held
     if a == b:
         return [a]
-    forced = forced_card(held)
+    forced = _FORCED[a][b]  # forced_card, inlined
     if forced is not None:
         return [forced]
     return [a, b]
@@ -420,12 +430,16 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     guess: Guess
     second: int | None
     look: int | None
+    # default_card and _check_legal inlined (the hot path): the same tables, the same draw.
+    a, b = held
     if order is None:
-        card = default_card(held, rng)
+        choice = _NMR_CHOICE[a][b]  # None: either, at random
+        card = held[int(rng.random() * 2)] if choice is None else choice
         target = guess = second = look = None
     else:
         card, target, guess, second, look = order
-        _check_legal(hand, seat, held, card)
+        if (card != a and card != b) or _FORCED[a][b] not in (None, card):
+            _check_legal(hand, seat, held, card)  # raises
     held.remove(card)
     hand.discards[seat].append(card)
 
@@ -436,6 +450,7 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     marked = hand.marked
     if marked is not None:
         hand.marked = None  # the mark binds the next play only, whatever it is (RULES 10.3)
+    alive = hand.alive
     if not chooses:
         recipient = first = None
     elif chooses == 2:
@@ -444,6 +459,18 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
         )
         recipient = pair
         first = pair[0] if pair else None
+    elif (
+        marked is None
+        and target is not None
+        and 0 <= target < len(alive)
+        and alive[target]
+        and not hand.protected[target]
+        and (target != seat or targets is _ANY)
+    ):  # _choose_one's first case inlined: the player named, usable and unprotected
+        recipient = first = target
+    elif marked is None and target is None:  # and its second when nobody is named (an NMR play)
+        recipient = first = random_target(hand, seat, card, rng)
+        random_tgt = not nmr
     else:
         first, redirected, random_tgt = _choose_one(hand, seat, card, targets, target, marked, nmr, rng)
         recipient = first
@@ -465,7 +492,6 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
 
     # End the hand (RULES 7) or pass the turn to the next player still in, whose protection ends and
     # who draws (RULES 2, 4): inlined, the hot path; no event for it (the new state has it).
-    alive = hand.alive
     pile = hand.pile
     if not pile or alive.count(True) == 1:
         _end_hand(hand, out)
@@ -669,6 +695,7 @@ _PAIRS = (Targets.PAIR_ANY, Targets.PAIR_OTHERS)
 
 #: The names pbem used before :class:`Targets` (other modules import them).
 NO_TARGET, OTHER, ANY, PAIR_ANY, PAIR_OTHERS = Targets
+_ANY = Targets.ANY  # read by play_turn at every play
 
 #: A guess: a card in classic games, a number (RULES 10.2) in Premium ones.
 Guess = Card | int | None
@@ -1100,9 +1127,18 @@ def _end_hand(hand: Hand, out: list | None) -> None:
         _end_premium(hand, out)
         return
     cards, alive = hand.cards, hand.alive
-    shown = [(p, cards[p][0]) for p in range(len(cards)) if alive[p]]
-    best = max([card for _, card in shown])  # a classic card's value is its rank
-    tied = [p for p, card in shown if card == best]
+    shown: list[tuple[int, Card]] = []
+    tied: list[int] = []
+    best = 0
+    for p, held in enumerate(cards):  # one pass, seat order (no comprehension frames: the hot path)
+        if alive[p]:
+            card = held[0]
+            shown.append((p, card))
+            if card > best:  # a classic card's value is its rank
+                best = card
+                tied = [p]
+            elif card == best:
+                tied.append(p)
     totals: tuple[tuple[int, int], ...] = ()
     if len(tied) > 1:
         totals = tuple([(p, sum(hand.discards[p])) for p in tied])

@@ -191,16 +191,18 @@ class Mailroom:
         looks for drafts of its kind, waiting or sent, that the index lacks, and
         indexes each from its own headers (the lines go with the batch's)."""
         known = self.outbox.known_ids()
-        indexed = {entry.get("draft") for entry in known.values()}
+        # File names, so that the drafts indexed already (nearly all: every mail of a long game
+        # sits in sent/) go in one set difference, not one pattern match each.
+        indexed = {f"{entry.get('draft')}.eml" for entry in known.values()}
         players = None
         for folder in (self.outbox.folder, self.store.sent_folder):
             try:
                 names = os.listdir(folder)
             except FileNotFoundError:
                 continue
-            for name in names:
+            for name in sorted(set(names).difference(indexed)):
                 match = _ACK_DRAFT.fullmatch(name)
-                if match is None or name[:-4] in indexed:
+                if match is None:
                     continue
                 try:
                     with open(folder / name, "rb") as f:
@@ -224,7 +226,7 @@ class Mailroom:
                         "player": players[seat] if 0 <= seat < len(players) else None,
                     }
                 )
-                indexed.add(name[:-4])
+                indexed.add(name)
 
     def __exit__(self, *exc) -> None:
         try:
@@ -917,10 +919,15 @@ def _plain_file(path: Path) -> bytes | None:
     except OSError:
         return None  # a symlink (ELOOP), a socket, gone, unreadable
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             return None
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            return f.read()
+        # os.read, not a file object: one asks the file five more things first (a terminal?
+        # where? how big, again?), and each call lets the draft writer's thread in between.
+        chunks = [os.read(fd, info.st_size + 1)]
+        while chunks[-1]:  # to the end, however it grew meanwhile
+            chunks.append(os.read(fd, 1 << 20))
+        return b"".join(chunks)
     finally:
         os.close(fd)
 
