@@ -483,16 +483,37 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
         out.append(
             _new(_Played, (number, seat, card, target, first, guess, nmr, random_tgt, random_gss, redirected))
         )
-        if marked is not None and chooses:
-            named = (target,) if chooses == 1 else (target, second)
-            out.append(_new(ev.MarkFollowed, (number, seat, marked, named, recipient is not None)))
-        if pair is not None:
-            out.append(_new(ev.Chose, (number, seat, card, (target, second), pair[:-1])))
+        if marked is not None or pair is not None:
+            _record_choice(out, number, seat, card, chooses, marked, (target, second), recipient, pair)
     effect(hand, seat, recipient, guess, out)
+    _pass_turn(hand, seat, out)
 
-    # End the hand (RULES 7) or pass the turn to the next player still in, whose protection ends and
-    # who draws (RULES 2, 4): inlined, the hot path; no event for it (the new state has it).
+
+def _record_choice(
+    out: list,
+    number: int,
+    seat: int,
+    card: Card,
+    chooses: int,
+    marked: int | None,
+    named: tuple[int | None, int | None],
+    recipient: object,
+    pair: tuple | None,
+) -> None:
+    """The events of a play's choice, after its ``Played``: the Sycophant's mark
+    followed (or not: nobody could be chosen), and a two-player card's pair."""
+    if marked is not None and chooses:
+        shown = named[:1] if chooses == 1 else named
+        out.append(_new(ev.MarkFollowed, (number, seat, marked, shown, recipient is not None)))
+    if pair is not None:
+        out.append(_new(ev.Chose, (number, seat, card, named, pair[:-1])))
+
+
+def _pass_turn(hand: Hand, seat: int, out: list | None) -> None:
+    """End the hand (RULES 7) or pass the turn to the next player still in, whose
+    protection ends and who draws (RULES 2, 4); no event for it (the new state has it)."""
     pile = hand.pile
+    alive = hand.alive
     if not pile or alive.count(True) == 1:
         _end_hand(hand, out)
         return
