@@ -191,7 +191,7 @@ def _check_depth(value: Any) -> None:
 # -- the readable text of a final report ------------------------------------------------------------------
 
 
-def check_readable(text: str, record: dict) -> tuple[list[str], list[str], list[str]]:
+def check_readable(text: str, record: dict[str, Any]) -> tuple[list[str], list[str], list[str]]:
     """Compare the readable parts of a final report with its record (already
     checked by the replay). Returns (problems, what was checked, what was not)."""
     players = record["players"]
@@ -376,7 +376,7 @@ def check_report(text: str, record: Any, published: dict[str, str] | None = None
 
 
 def prove_readable(
-    text: str, record: dict, game: Any, events: list
+    text: str, record: dict[str, Any], game: Any, events: list
 ) -> tuple[list[str], list[Claim], list[Claim]]:
     """The readable text is a rendering of the record: render it again (with
     the shipped templates, when the record names them) and compare every line.
@@ -447,11 +447,11 @@ def prove_readable(
     return [], proven, unproven
 
 
-def _render(record: dict, game: Any, events: list, notes: list) -> str:
+def _render(record: dict[str, Any], game: Any, events: list, notes: list) -> str:
     from .record import record_block
     from .reports import Renderer, Table, public_context
 
-    last: dict = record["turns"][-1] if record["turns"] else {"turn": 0}
+    last: dict[str, Any] = record["turns"][-1] if record["turns"] else {"turn": 0}
     table = Table(str(record["campaign"]), str(record["report"]["title"]), list(record["players"]))
     # Which name was written is not in the record: the report only says it named nobody.
     orders = {h: {"target_text": "?"} for h in last.get("unnamed", [])}
@@ -520,7 +520,7 @@ def _say_change(got: str, want: str) -> str:
 
 
 def _partly(
-    text: str, record: dict, every: frozenset[int], why: str
+    text: str, record: dict[str, Any], every: frozenset[int], why: str
 ) -> tuple[list[str], list[Claim], list[Claim]]:
     """The readable text of a report that cannot be rendered again: the old checks of some of its parts."""
     problems, checked, unchecked = check_readable(text, record)

@@ -16,7 +16,7 @@ campaign as it was.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -301,7 +301,7 @@ class Campaign:
             self._absence_policy = parse_policy(self.config.extra.get("absence"))
         return self._absence_policy
 
-    def away(self) -> list[dict]:
+    def away(self) -> list[dict[str, Any]]:
         """The absences running today or to come: ``{"player", "span"}`` (never why)."""
         from .absence import announced, span_text
 
@@ -349,7 +349,7 @@ class Campaign:
             self._tell_moved(pos, before)
             return outcome
 
-    def back(self, player: str) -> dict | None:
+    def back(self, player: str) -> dict[str, Any] | None:
         """``pbem absent --back``: ``player``'s absence ends today; the absence ended (None: none)."""
         from .absence import back
 
@@ -586,14 +586,14 @@ class Campaign:
                 out.setdefault(int(h), {})[pos.players.index(name)] = what == "discard"
         return out
 
-    def _orders_for_engine(self, pos: Position) -> tuple[dict[int, Order | None], dict]:
+    def _orders_for_engine(self, pos: Position) -> tuple[dict[int, Order | None], dict[str, Any]]:
         """The orders on file, checked again against the position (an order
         that no longer fits is dropped and the hand played by default)."""
         game = pos.game
         on_file = self.store.read_orders(game.turn)
         proxied = self.proxied(pos)
         orders: dict[int, Order | None] = {}
-        records: dict[str, dict] = {}
+        records: dict[str, dict[str, Any]] = {}
         for seat, hands in game.awaited().items():
             name = pos.players[seat]
             for h in hands:
@@ -664,8 +664,8 @@ class Campaign:
         events: list,
         players: list[str],
         seed: str,
-        records: dict,
-        standing: dict | None = None,
+        records: dict[str, Any],
+        standing: Mapping[int, Mapping[int, bool]] | None = None,
     ) -> TurnResult:
         """Render the reports and write the turn folder in one step."""
         table = self._table(players)
@@ -988,7 +988,7 @@ class Campaign:
         info["away"] = [] if pos.game.finished else self.away()
         return info
 
-    def _deadline_status(self, game: Game) -> dict | None:
+    def _deadline_status(self, game: Game) -> dict[str, Any] | None:
         if game.finished:
             return None
         deadline = self.deadline()

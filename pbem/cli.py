@@ -16,6 +16,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -62,7 +63,7 @@ def _committed() -> list[str]:
     return [what for campaign in _opened for what in campaign.done]
 
 
-def _after_commit(command: str, kwargs: dict, problem: str) -> None:
+def _after_commit(command: str, kwargs: dict[str, Any], problem: str) -> None:
     """Say what was done before ``problem`` (and what is left), where the GM can
     still read it, and exit with the status of a command that did its work."""
     import os
@@ -191,7 +192,7 @@ def main() -> None:
 _PERSON = re.compile(r"^\s*(?P<name>[^<>]+?)\s*<(?P<email>[^<>\s]+)>\s*$")
 
 
-def _person(text: str) -> dict:
+def _person(text: str) -> dict[str, Any]:
     text = _typed_name(None, None, text) or ""
     match = _PERSON.match(text)
     if not match:
@@ -594,7 +595,7 @@ def send(
         raise Unfinished()
 
 
-def _turn_mail_not_sent(campaign, info: dict) -> list[str]:
+def _turn_mail_not_sent(campaign, info: dict[str, Any]) -> list[str]:
     """The latest turn's drafts not sent yet, when the campaign sends by SMTP
     and a deadline waits on them (the tick holds it): for `pbem status`."""
     from .postoffice import smtp_settings, undelivered_turn_mail

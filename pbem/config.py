@@ -90,10 +90,10 @@ def load_config(folder: Path) -> CampaignConfig:
 SHARED_FILE = "pbem.yaml"
 #: What belongs to one game only, never to the shared settings.
 _GAME_ONLY = ("players", "seed", "decks", "title")
-_shared_cache: dict[str, tuple[tuple[int, int], dict]] = {}
+_shared_cache: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
 
 
-def shared_settings(folder: Path) -> dict | None:
+def shared_settings(folder: Path) -> dict[str, Any] | None:
     """The shared settings a campaign folder inherits: ``pbem.yaml`` in its parent
     folder, checked (a setting it holds is checked as campaign.yaml's would be, and an
     error names pbem.yaml); None when there is none. Read once per process and file
@@ -138,7 +138,7 @@ def shared_settings(folder: Path) -> dict | None:
 _STAND_INS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
 
 
-def merge_settings(shared: Mapping, own: Mapping) -> dict:
+def merge_settings(shared: Mapping, own: Mapping) -> dict[str, Any]:
     """A campaign's settings over the shared ones, key by key: a key of ``own``
     replaces the shared one, except that two mappings are merged the same way
     (``mail: {auto_send: [ack]}`` in campaign.yaml keeps the shared ``mail.smtp``);
@@ -458,7 +458,7 @@ def _one_line(value: Any, limit: int = 200) -> bool:
     return isinstance(value, str) and bool(value.strip()) and len(value) <= limit and value.isprintable()
 
 
-def _mail(mail: dict, fail) -> None:
+def _mail(mail: dict[str, Any], fail) -> None:
     """The values of the ``mail:`` section that are numbers, folders and switches
     (:mod:`pbem.postoffice` reads the rest: hosts, ports, passwords), checked once
     here so that no command meets one it cannot use (``timeout: soon``,
@@ -521,7 +521,7 @@ def _folder_key(name: str) -> str:
 NMR_DEFAULT, NMR_PROXY = "default", "proxy"
 
 
-def _proxy_settings(data: dict, fail) -> None:
+def _proxy_settings(data: dict[str, Any], fail) -> None:
     """``nmr: default | proxy`` and ``proxy: true | false`` (INTERFACE.md, "Next")."""
     nmr = data.get("nmr", NMR_DEFAULT)
     if nmr not in (NMR_DEFAULT, NMR_PROXY):
@@ -578,7 +578,7 @@ def config_to_data(config: CampaignConfig) -> dict[str, Any]:
     return data
 
 
-def own_settings(folder: Path) -> dict:
+def own_settings(folder: Path) -> dict[str, Any]:
     """``folder/campaign.yaml``'s own data, without the shared settings (for a rewrite
     that must not copy the GM's shared settings into the campaign's file)."""
     path = Path(folder) / CAMPAIGN_FILE

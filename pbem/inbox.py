@@ -156,14 +156,14 @@ class Mailroom:
         self._acks_sent: dict[str, list[datetime]] = {}  # player -> when each unheld ack was drafted
         self._ack_limit = acks_per_hour(campaign.config)
         self._book: OrderBook | None = None
-        self._pending_index: list[dict] = []
+        self._pending_index: list[dict[str, Any]] = []
         self._recorded: set[str] | None = None  # messages whose orders were recorded before
         self._raw_written: list[Path] = []
         self._sent_texts: dict[str, str] = {}  # Message-ID -> text of a mail the tool sent
         self._turn_mails: dict[tuple[str, int], list[str]] | None = None  # (player, turn) -> ids
         # What a player may write in a hand (seat, hand) -> its plays and their words: the
         # position does not change within a batch, so each is worked out and worded once.
-        self._plays: dict[tuple[int, int], tuple[list[dict], str]] = {}
+        self._plays: dict[tuple[int, int], tuple[list[dict[str, Any]], str]] = {}
         self._received_folder_made = False
         self._drafts_waiting: set[str] | None = None  # the outbox's draft files, listed once a batch
 
@@ -454,7 +454,7 @@ class Mailroom:
         texts = (self._sent_text(i, known[i]) for i in dict.fromkeys(ids))
         return [text for text in texts if text][:6]
 
-    def _sent_text(self, message_id: str, entry: dict) -> str:
+    def _sent_text(self, message_id: str, entry: dict[str, Any]) -> str:
         """The readable text of a mail the tool sent ("" when its draft is gone), read once."""
         if message_id not in self._sent_texts:
             from .reader import UnreadableMail, read_mail  # as in _process: only mail in needs it
@@ -652,7 +652,7 @@ class Mailroom:
             self._renderer = Renderer(self.campaign.store.templates_dir())
         return self._renderer
 
-    def _plays_in(self, position: Position, seat: int, hand: int) -> tuple[list[dict], str]:
+    def _plays_in(self, position: Position, seat: int, hand: int) -> tuple[list[dict[str, Any]], str]:
         """The plays open to ``seat`` in ``hand`` and what the acknowledgement says of them
         (``ack_hand.txt.j2``): the same for every message of the batch."""
         if (seat, hand) not in self._plays:
@@ -951,7 +951,7 @@ def mark_refused_seen(campaign: Campaign) -> int:
     return len(files)
 
 
-def received_entries(campaign: Campaign) -> list[dict]:
+def received_entries(campaign: Campaign) -> list[dict[str, Any]]:
     """What became of every message received (``received.jsonl``), oldest first;
     a line cut short by a crash is skipped (its message is read again)."""
     path = campaign.store.received_index
@@ -968,7 +968,7 @@ def received_entries(campaign: Campaign) -> list[dict]:
     return out
 
 
-def refused_messages(campaign: Campaign) -> list[dict]:
+def refused_messages(campaign: Campaign) -> list[dict[str, Any]]:
     """The messages refused so far (for `pbem status`)."""
     return [entry for entry in received_entries(campaign) if entry.get("status") in REFUSED]
 
@@ -1003,7 +1003,7 @@ def dropped_acks_note(dropped: list[str]) -> str:
     )
 
 
-def held_acks(campaign: Campaign) -> list[dict]:
+def held_acks(campaign: Campaign) -> list[dict[str, Any]]:
     """The acknowledgements held over the hourly limit and still in the outbox
     (for `pbem status`): each message's index entry."""
     outbox = campaign.store.outbox

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from datetime import UTC
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .store import (
     TURN_MAIL,
@@ -169,7 +169,7 @@ class Outbox:
         self.store = CampaignStore(self.root)
         self.folder = self.store.outbox
         self.durable = durable
-        self._known: dict[str, dict] | None = None
+        self._known: dict[str, dict[str, Any]] | None = None
         self._pending: list[str] = []
         self._writer: ThreadPoolExecutor | None = None
         self._writes: list = []
@@ -232,7 +232,7 @@ class Outbox:
         crashed before it recorded having written it: the caller keeps it)."""
         return (self.folder / f"{draft_id}.eml").exists()
 
-    def index(self, entry: dict) -> None:
+    def index(self, entry: dict[str, Any]) -> None:
         """Index a draft put in the outbox by other means (a hard link)."""
         self._pending.append(json.dumps(entry, ensure_ascii=False))
         if self._known is not None:
@@ -268,12 +268,12 @@ class Outbox:
     def remove(self, draft_id: str) -> None:
         (self.folder / f"{draft_id}.eml").unlink(missing_ok=True)
 
-    def known_ids(self) -> dict[str, dict]:
+    def known_ids(self) -> dict[str, dict[str, Any]]:
         """Message-ID -> what the tool sent it for (kind, turn, player)."""
         if self._known is not None:
             return self._known
         path = self.store.messages
-        out: dict[str, dict] = {}
+        out: dict[str, dict[str, Any]] = {}
         if path.exists():
             for line in path.read_text(encoding="utf-8").splitlines():
                 try:
@@ -414,7 +414,7 @@ def _last_private(outbox: Outbox, turn: int) -> dict[str, str]:
     ``turn``'s. The previous turn folder's mail index names them (a small file);
     without one (a campaign begun by an older pbem), the whole index of every
     Message-ID is read."""
-    entries: Iterable[dict] = []
+    entries: Iterable[dict[str, Any]] = []
     previous = outbox.store.turn_mail_index(outbox.store.turn_dir(turn - 1)) if turn else None
     if previous is not None and previous.exists():
         entries = (json.loads(line) for line in previous.read_text(encoding="utf-8").splitlines())

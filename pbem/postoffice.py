@@ -39,7 +39,7 @@ from .config import ConfigError
 from .store import CampaignStore
 
 
-def _section(config, name: str) -> dict | None:
+def _section(config, name: str) -> dict[str, Any] | None:
     mail = config.extra.get("mail")
     if mail is None:
         return None
@@ -57,7 +57,7 @@ def config_file() -> str:
     return "campaign.yaml"
 
 
-def _need(section: dict, key: str, where: str, kind: type, default: Any = None) -> Any:
+def _need(section: dict[str, Any], key: str, where: str, kind: type, default: Any = None) -> Any:
     value = section.get(key, default)
     if value is None:
         raise ConfigError(f"{config_file()}: {where}.{key}: missing")
@@ -96,7 +96,7 @@ def _command(value: Any, key: str) -> tuple[str, ...]:
     return tuple(str(a) for a in value)
 
 
-def _credentials(section: dict, where: str, user: str | None):
+def _credentials(section: dict[str, Any], where: str, user: str | None):
     """The login of one section, or None; the secret itself is asked for only at login time."""
     # Imported here for start-up time: pbem.transport loads aiosmtplib and imapclient.
     from .transport.credentials import Credentials, Secret
@@ -154,7 +154,7 @@ def _credentials(section: dict, where: str, user: str | None):
     return Credentials(user, Secret(f"{where}.oauth2.token_command", command=command), mechanism)
 
 
-def _unknown_keys(section: dict, known: set[str], where: str) -> None:
+def _unknown_keys(section: dict[str, Any], known: set[str], where: str) -> None:
     unknown = sorted(str(k) for k in set(section) - known - {"password"})
     if unknown:
         raise ConfigError(
@@ -162,7 +162,7 @@ def _unknown_keys(section: dict, known: set[str], where: str) -> None:
         )
 
 
-def _security(section: dict, where: str, ports: dict[str, int], fallback: str) -> tuple[str, int]:
+def _security(section: dict[str, Any], where: str, ports: dict[str, int], fallback: str) -> tuple[str, int]:
     """(security, port): `security` as written, else the usual one for the port (465 and 993:
     tls; 587 and 143: starttls), else `fallback`; the port defaults to the security's
     usual one. ``none`` (plain text) is only for a server on this machine."""
@@ -183,7 +183,7 @@ def _security(section: dict, where: str, ports: dict[str, int], fallback: str) -
     return security, ports[security] if port is None else port
 
 
-def _tls_context(section: dict, where: str):
+def _tls_context(section: dict[str, Any], where: str):
     """Certificates and host names are always checked; `ca_file` trusts a private authority too."""
     import ssl
 
@@ -251,7 +251,7 @@ def imap_settings(config):
     )
 
 
-def _folder(section: dict, key: str, default: str, where: str) -> str:
+def _folder(section: dict[str, Any], key: str, default: str, where: str) -> str:
     value = section.get(key, default)
     if not isinstance(value, str) or not value.strip("/ ") or "\n" in value:
         raise ConfigError(f"{config_file()}: {where}.{key}: must name a folder, e.g. pbem/game7")
@@ -349,7 +349,7 @@ def _uncertain_ids(ledger, names: list[str]) -> list[str]:
     return ids
 
 
-def uncertain_drafts(folder: Path) -> list[dict]:
+def uncertain_drafts(folder: Path) -> list[dict[str, Any]]:
     """The drafts handed to the SMTP server without a reply (maybe delivered,
     maybe not), for `preview` and `status`: id, Message-ID and since when."""
     from .transport.ledger import SentLedger

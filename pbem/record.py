@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Mapping
 from typing import Any, cast
 
 from . import events as ev
@@ -56,9 +57,9 @@ def build_record(
     players: list[str],
     seed: str,
     start: Game,
-    turns: list[dict],
+    turns: list[dict[str, Any]],
     final: Game,
-    report: dict | None = None,
+    report: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``turns``: per resolved turn, {"turn", "orders" (hand -> order or None), "events"}.
     ``report``: what the final report's text was rendered with beyond the game
@@ -93,9 +94,9 @@ def game_record(
     turn: int,
     final: Game,
     events: list,
-    records: dict,
-    standing: dict,
-    report: dict | None = None,
+    records: dict[str, Any],
+    standing: Mapping[int, Mapping[int, bool]],
+    report: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The whole game's record for the final report, as ``turn`` (the last) is
     resolved: the earlier turns read back from ``store``, the last from
@@ -138,7 +139,7 @@ def game_record(
 WIDTH = 76
 
 
-def record_block(record: dict) -> str:
+def record_block(record: dict[str, Any]) -> str:
     """The record as a text block a mail carries intact: its JSON with every
     space and ``>`` written as a JSON escape (``\\u0020``, ``\\u003e``), cut
     in lines of 76 columns. The text holds no space, so a mail client that strips
@@ -220,7 +221,7 @@ def _is_mail(data: bytes) -> bool:
     return bool(names & {b"from", b"to", b"subject", b"date", b"mime-version"})
 
 
-def extract(text: str) -> dict:
+def extract(text: str) -> dict[str, Any]:
     """The record of a final report (its text, or a whole .eml as text)."""
     if BEGIN not in text:
         text = report_text(text)
@@ -247,7 +248,7 @@ def extract(text: str) -> dict:
         raise ValueError("the record block nests deeper than any true record: it is damaged") from None
 
 
-def order_to_json(order: Order | None) -> dict | None:
+def order_to_json(order: Order | None) -> dict[str, Any] | None:
     """An engine order as JSON: guesses are card names (classic) or numbers (Premium);
     "second" and "look" only for the Cardinal and the Baroness."""
     if order is None:
@@ -263,7 +264,7 @@ def order_to_json(order: Order | None) -> dict | None:
     return out
 
 
-def order_from_json(data: dict | None) -> Order | None:
+def order_from_json(data: dict[str, Any] | None) -> Order | None:
     if data is None:
         return None
     guess = data.get("guess")
@@ -287,12 +288,12 @@ class Replay(NamedTuple):
     events: list
 
 
-def verify(record: dict, opening_commitments: dict[str, str] | None = None) -> list[str]:
+def verify(record: dict[str, Any], opening_commitments: dict[str, str] | None = None) -> list[str]:
     """Every problem found (empty: the game checks out)."""
     return replay(record, opening_commitments).problems
 
 
-def replay(record: dict, opening_commitments: dict[str, str] | None = None) -> Replay:
+def replay(record: dict[str, Any], opening_commitments: dict[str, str] | None = None) -> Replay:
     """Check the decks and the seed against the commitments and replay every turn."""
     # Here, not at the top: the words of a verdict are for `pbem verify` alone, and
     # every `pbem resolve` imports this module for the record (start-up time).

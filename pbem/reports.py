@@ -13,7 +13,7 @@ file of the same name in its own ``templates/`` folder.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -487,7 +487,7 @@ def _name(table: Table, seat: int | None) -> str | None:
     return None if seat is None else table.players[seat]
 
 
-def event_view(table: Table, event: Any) -> dict:
+def event_view(table: Table, event: Any) -> dict[str, Any]:
     """An event as plain data with names and card titles, for templates."""
     view: dict[str, Any] = {"kind": event.kind}
     for field, value in zip(event._fields, event):
@@ -528,7 +528,7 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
-def _hand_public(table: Table, hand, events: list, order: dict | None = None) -> dict:
+def _hand_public(table: Table, hand, events: list, order: dict[str, Any] | None = None) -> dict[str, Any]:
     """What everybody may know of one hand after the turn. ``order``: the order
     resolved in that hand (its record in ``orders.json``), for what the player
     wrote where it could not be used."""
@@ -556,7 +556,7 @@ def _hand_public(table: Table, hand, events: list, order: dict | None = None) ->
     }
 
 
-def _public_views(table: Table, hand, events: list, order: dict | None) -> list[dict]:
+def _public_views(table: Table, hand, events: list, order: dict[str, Any] | None) -> list[dict[str, Any]]:
     """The public events of one hand in one turn (the end of the hand aside),
     with what their wording needs beyond the event itself. The deal's face-up
     cards are no play: the reports list them from the hand (``face_up``)."""
@@ -593,8 +593,8 @@ def public_context(
     events: list,
     notes: Sequence[str] = (),
     deadline: str = "",
-    orders: dict | None = None,
-) -> dict:
+    orders: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The context of the public report of ``turn`` (0: the opening report).
 
     ``game`` is the state after the turn; ``events`` may hold private events:
@@ -635,7 +635,7 @@ def public_context(
     }
 
 
-def _audit(game: Game) -> list[dict]:
+def _audit(game: Game) -> list[dict[str, Any]]:
     """After the game: every deck and set-aside card (RULES 8)."""
     return [
         {"number": h.number, "deck": [c.title for c in h.deck], "set_aside": h.deck[0].title}
@@ -643,7 +643,7 @@ def _audit(game: Game) -> list[dict]:
     ]
 
 
-def card_reference(counts: dict = COUNTS) -> list[dict]:
+def card_reference(counts: Mapping[Card, int] = COUNTS) -> list[dict[str, Any]]:
     """The deck a player looks up: each card's rank, name and count, in rank
     order. The one-line effects are words, so they live in the template
     ``_cards.txt.j2``, keyed by the card's name; a card added to the deck is one
@@ -655,13 +655,15 @@ def card_reference(counts: dict = COUNTS) -> list[dict]:
     ]
 
 
-def deck_reference(players: int) -> list[dict]:
+def deck_reference(players: int) -> list[dict[str, Any]]:
     """The card reference of the deck a table of ``players`` plays with (RULES 10: the
     Premium deck from 5 players on)."""
     return card_reference(PREMIUM_COUNTS if players in PREMIUM_PLAYERS else COUNTS)
 
 
-def _hand_table(table: Table, hand, seat: int, known: list[dict], last_turn: list[dict]) -> dict:
+def _hand_table(
+    table: Table, hand, seat: int, known: list[dict[str, Any]], last_turn: list[dict[str, Any]]
+) -> dict[str, Any]:
     """What the active player sees of a hand to decide their play: everything
     public (who is in, protected, the discard piles, the pile) and what they
     alone know of it; never another player's card."""
@@ -689,7 +691,7 @@ def _hand_table(table: Table, hand, seat: int, known: list[dict], last_turn: lis
     }
 
 
-def choices(names: list[str], hand, seat: int) -> list[dict]:
+def choices(names: list[str], hand, seat: int) -> list[dict[str, Any]]:
     """The plays open to the active player, each with the players it may name
     (RULES 3, 4, 10.3), read from the card table: another player still in and
     not protected; the Prince and the Sycophant may also name the player, the
@@ -729,10 +731,10 @@ def choices(names: list[str], hand, seat: int) -> list[dict]:
     return out
 
 
-def _known_by_hand(table: Table, game: Game, seat: int, known: Knowledge) -> dict[int, list[dict]]:
+def _known_by_hand(table: Table, game: Game, seat: int, known: Knowledge) -> dict[int, list[dict[str, Any]]]:
     """Hand -> what ``seat`` knows of the cards of players still in that hand,
     oldest first, as the private mail tells it (see :mod:`pbem.knowledge`)."""
-    out: dict[int, list[dict]] = {}
+    out: dict[int, list[dict[str, Any]]] = {}
     for entry in known.get(seat, []):
         hand = game.hand(entry["hand"])
         if hand.ended or not hand.alive[entry["other"]] or not hand.alive[seat]:
@@ -759,8 +761,8 @@ def private_context(
     code: str = "",
     deadline: str = "",
     known: Knowledge | None = None,
-    orders: dict | None = None,
-) -> dict:
+    orders: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The context of ``seat``'s private report after ``turn``: their cards, the
     hands they must play, and only the events whose audience includes them.
 
@@ -826,7 +828,7 @@ class Renderer:
     def __init__(self, campaign_templates: Path | None = None):
         self.env = make_environment(campaign_templates)
 
-    def render(self, template: str, context: dict) -> str:
+    def render(self, template: str, context: dict[str, Any]) -> str:
         from jinja2.sandbox import SecurityError
 
         try:
@@ -837,8 +839,8 @@ class Renderer:
                 f"do ({e}); templates are sandboxed: they only word what they are given"
             ) from None
 
-    def public(self, context: dict) -> str:
+    def public(self, context: dict[str, Any]) -> str:
         return self.render("public.txt.j2", context)
 
-    def private(self, context: dict) -> str:
+    def private(self, context: dict[str, Any]) -> str:
         return self.render("private.txt.j2", context)

@@ -426,7 +426,7 @@ class CampaignStore:
     def orders_path(self, turn: int) -> Path:
         return self.root / ORDERS / f"turn-{turn:03d}.json"
 
-    def read_orders(self, turn: int) -> dict[str, dict[str, dict]]:
+    def read_orders(self, turn: int) -> dict[str, dict[str, dict[str, Any]]]:
         """Player -> hand (as a string) -> the order on file."""
         path = self.orders_path(turn)
         if not path.exists():
@@ -438,7 +438,7 @@ class CampaignStore:
                 f"{path}: damaged JSON ({e}); its log {path.with_suffix('.log')} holds every order received"
             ) from None
 
-    def write_orders(self, turn: int, orders: dict) -> None:
+    def write_orders(self, turn: int, orders: dict[str, Any]) -> None:
         write_atomic(self.orders_path(turn), dump_json(orders))
 
     def standing_path(self, turn: int) -> Path:
@@ -458,10 +458,10 @@ class CampaignStore:
                 f"{path}: damaged JSON ({e}); its turn's log {log} holds every order received"
             ) from None
 
-    def write_standing(self, turn: int, standing: dict) -> None:
+    def write_standing(self, turn: int, standing: dict[str, Any]) -> None:
         write_atomic(self.standing_path(turn), dump_json(standing))
 
-    def log_submissions(self, turn: int, entries: list[dict]) -> None:
+    def log_submissions(self, turn: int, entries: list[dict[str, Any]]) -> None:
         """Append submissions to the turn's log, with one sync for all."""
         if entries:
             append_line(
@@ -498,21 +498,21 @@ class CampaignStore:
         write_atomic(self.root / ROSTER, dump_json(names))
 
     # -- absences ---------------------------------------------------------------------------------
-    def read_absences(self) -> list[dict]:
+    def read_absences(self) -> list[dict[str, Any]]:
         """The absences announced (``{"player", "from", "to", "received", "source"}``)."""
         path = self.root / ABSENCES
         return json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
 
-    def write_absences(self, absences: list[dict]) -> None:
+    def write_absences(self, absences: list[dict[str, Any]]) -> None:
         write_atomic(self.root / ABSENCES, dump_json(absences))
 
     # -- who asked for the proxy ------------------------------------------------------------------
-    def read_proxy(self) -> dict[str, dict]:
+    def read_proxy(self) -> dict[str, dict[str, Any]]:
         """Player -> their latest PROXY ON / PROXY OFF (``{"proxy": "on", "received", "source"}``)."""
         path = self.root / PROXY
         return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
-    def write_proxy(self, requests: dict[str, dict]) -> None:
+    def write_proxy(self, requests: dict[str, dict[str, Any]]) -> None:
         write_atomic(self.root / PROXY, dump_json(requests))
 
     # -- deadlines moved by the GM, notes for the next report ----------------------------

@@ -122,7 +122,7 @@ def remind(campaign: Campaign, again: bool = False) -> list[str]:
         return drafted
 
 
-def _count(done: dict, turn: int, name: str) -> int:
+def _count(done: dict[str, Any], turn: int, name: str) -> int:
     return done.get("counts", {}).get(f"{turn}/{name}", 0)
 
 
