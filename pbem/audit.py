@@ -376,7 +376,7 @@ def check_report(text: str, record: Any, published: dict[str, str] | None = None
 
 
 def prove_readable(
-    text: str, record: dict[str, Any], game: Any, events: list
+    text: str, record: dict[str, Any], game: Any, events: list[ev.Event]
 ) -> tuple[list[str], list[Claim], list[Claim]]:
     """The readable text is a rendering of the record: render it again (with
     the shipped templates, when the record names them) and compare every line.
@@ -447,7 +447,7 @@ def prove_readable(
     return [], proven, unproven
 
 
-def _render(record: dict[str, Any], game: Any, events: list, notes: list) -> str:
+def _render(record: dict[str, Any], game: Any, events: list[ev.Event], notes: list) -> str:
     from .record import record_block
     from .reports import Renderer, Table, public_context
 

@@ -93,7 +93,7 @@ def game_record(
     seed: str,
     turn: int,
     final: Game,
-    events: list,
+    events: list[ev.Event],
     records: dict[str, Any],
     standing: Mapping[int, Mapping[int, bool]],
     report: dict[str, Any] | None = None,
@@ -285,7 +285,7 @@ class Replay(NamedTuple):
 
     problems: list[str]
     game: Game | None
-    events: list
+    events: list[ev.Event]
 
 
 def verify(record: dict[str, Any], opening_commitments: dict[str, str] | None = None) -> list[str]:
@@ -334,7 +334,7 @@ def replay(record: dict[str, Any], opening_commitments: dict[str, str] | None = 
         game = Game.new(len(players), decks)
     except ValueError as e:
         return Replay(problems + [f"the decks cannot be dealt: {e}"], None, [])
-    events: list = []
+    events: list[ev.Event] = []
     for entry in record["turns"]:
         turn = entry["turn"]
         if game.finished:
