@@ -18,7 +18,7 @@ day is passed in. Why a player is away is never asked nor kept.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
 from .config import ConfigError
@@ -150,7 +150,7 @@ def announced(absences: list[dict[str, Any]], today: date) -> list[dict[str, Any
     return sorted((a for a in absences if _span(a)[1] >= today), key=lambda a: (a["from"], a["player"]))
 
 
-def extended(deadline: datetime, absences: list[dict[str, Any]], zone) -> datetime:
+def extended(deadline: datetime, absences: list[dict[str, Any]], zone: tzinfo) -> datetime:
     """A deadline that falls on a day some player is away moves to the same
     local time on the day after that absence (again, while it falls in one)."""
     moment = deadline

@@ -18,9 +18,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import events as ev
 from .config import CAMPAIGN_FILE, CampaignConfig, ConfigError, check_names_apart, load_config
@@ -44,6 +44,10 @@ from .store import (
     private_report,
     write_atomic,
 )
+
+if TYPE_CHECKING:  # the deadline and absence rules load when a campaign uses them
+    from .absence import Outcome, Policy
+    from .deadlines import Schedule
 
 TAG_MAX = 40  # the longest campaign tag grammar.TAG_WORD reads in a subject
 
@@ -250,7 +254,7 @@ class Campaign:
         return self.clock()
 
     @property
-    def schedule(self):
+    def schedule(self) -> Schedule | None:
         """The ``deadline:`` section (None without one), validated."""
         if not hasattr(self, "_schedule"):
             section = self.config.extra.get("deadline")
@@ -286,14 +290,14 @@ class Campaign:
         return extended(deadline, absences, self.zone) if absences else deadline
 
     @property
-    def zone(self):
+    def zone(self) -> tzinfo:
         """The campaign's time zone (``deadline: timezone:``; UTC without one)."""
         from zoneinfo import ZoneInfo
 
         return self.schedule.zone if self.schedule is not None else ZoneInfo("UTC")
 
     @property
-    def absence_policy(self):
+    def absence_policy(self) -> Policy:
         """The ``absence:`` section (njudge's defaults without one), validated."""
         if not hasattr(self, "_absence_policy"):
             from .absence import parse_policy
@@ -311,7 +315,7 @@ class Campaign:
             for a in announced(self.store.read_absences(), today)
         ]
 
-    def absent(self, player: str, start: str, end: str, source: str = "gm"):
+    def absent(self, player: str, start: str, end: str, source: str = "gm") -> Outcome:
         """``pbem absent``: ``player`` away from ``start`` to ``end`` (days, as
         ``2026-12-10``), as the policy allows; a :class:`pbem.absence.Outcome`. A
         deadline that moves with it is told to every player (a notice drafted)."""

@@ -15,10 +15,21 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import click
+
+if TYPE_CHECKING:  # the library is imported inside the commands (start-up time)
+    from click._termui_impl import ProgressBar
+
+    from .campaign import Campaign, TurnResult
+    from .gmfolder import Done
+    from .orderbook import Receipt
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class PbemError(click.ClickException):
@@ -38,7 +49,7 @@ EXIT_INTERRUPTED = 130  # the shell's status for Ctrl-C
 
 #: The campaigns this process opened: what they committed (``Campaign.done``)
 #: tells an error after the commit from one before it.
-_opened: list = []
+_opened: list[Campaign] = []
 
 #: After the commit of these commands, an error (the report not printed, Ctrl-C)
 #: exits 0, as a command that did what it was asked: a retry would do it twice.
@@ -51,7 +62,7 @@ _AFTER_COMMIT = {
 }
 
 
-def _campaign(folder: str):
+def _campaign(folder: str) -> Campaign:
     from .campaign import Campaign
 
     campaign = Campaign(folder)
@@ -84,13 +95,13 @@ def _after_commit(command: str, kwargs: dict[str, Any], problem: str) -> None:
     raise click.exceptions.Exit(0 if command in ("resolve", "rollback") else 1)
 
 
-def _explain_errors(func):
+def _explain_errors(func: Callable[P, R]) -> Callable[P, R]:
     """Turn the library's errors into a message for the GM (no traceback) and
     the exit status each carries (``exit_code``: 3 for orders missing, else 1)."""
     import functools
 
     @functools.wraps(func)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         from .campaign import GameError
         from .config import ConfigError
         from .store import StoreError
@@ -141,7 +152,9 @@ def _many(folder: str) -> bool:
     return is_gm_folder(folder)
 
 
-def _over_games(folder: str, action, show) -> None:
+def _over_games(
+    folder: str, action: Callable[[Campaign], object], show: Callable[[Done], bool | None]
+) -> None:
     """``action`` on every game of the folder (:func:`pbem.gmfolder.each`); ``show(done)``
     prints a game's lines; a game that failed is named with the reason, and the
     command's status is then 1 (after every other game was handled)."""
@@ -159,7 +172,7 @@ def _over_games(folder: str, action, show) -> None:
         raise Unfinished()
 
 
-def _typed_name(_ctx, _param, value: str | None) -> str | None:
+def _typed_name(_ctx: click.Context | None, _param: click.Parameter | None, value: str | None) -> str | None:
     """A name as the GM typed it, whatever the locale: under a pure ASCII one (LANG=C, no
     UTF-8 mode) Python hands "Chloé" over as "Chlo\\udcc3\\udca9" (surrogate escapes of
     the UTF-8 bytes): the bytes are decoded again as UTF-8 (Latin-1 if they are not), and the
@@ -295,7 +308,7 @@ def start(folder: str) -> None:
     _echo_started(campaign, campaign.start())
 
 
-def _echo_started(campaign, result) -> None:
+def _echo_started(campaign: Campaign, result: TurnResult) -> None:
     click.echo(f"Dealt 13 hands. Opening reports drafted in {campaign.store.reports_dir(0)}.")
     click.echo(f"Turn 1 is awaited. Read the opening report with `pbem report {campaign.folder}`.")
     if result.warning:
@@ -349,7 +362,7 @@ def order(folder: str, player: str | None, mail_file: str | None, text: str | No
         )
 
 
-def _receipt_text(receipt) -> str:
+def _receipt_text(receipt: Receipt) -> str:
     lines = [f"Orders of {receipt.player} for turn {receipt.turn}:"]
     if not receipt.checked and receipt.proxy is None and receipt.absence is None:
         lines.append("  no order could be read in that text.")
@@ -367,7 +380,7 @@ def fetch(folder: str) -> None:
     if _many(folder):
         from . import gmfolder
 
-        def show(done) -> None:
+        def show(done: Done) -> None:
             for outcome in done.value:
                 click.echo(f"[{done.name}] {outcome.summary()}")
             click.echo(f"[{done.name}] {len(done.value)} new message(s).")
@@ -432,7 +445,7 @@ def preview(folder: str, draft: str | None) -> None:
             raise click.UsageError(f"name the game to show a draft: `pbem preview {folder}/GAME {draft}`")
         from . import gmfolder
 
-        def show(done) -> None:
+        def show(done: Done) -> None:
             for d in done.value:
                 mark = "UNCERTAIN " if d["uncertain"] else ""
                 click.echo(f"[{done.name}] {mark}{d['draft']:<40} to {d['to']:<32} {d['subject']}")
@@ -550,7 +563,9 @@ def send(
 
     resend = list(drafts) if resend_uncertain else None
     total = len(drafts) if resend is not None else len(selected_drafts(Outbox(campaign.folder), list(drafts)))
-    bars: list = []  # opened at the first draft: an error before it (no smtp: section) prints alone
+    bars: list[
+        ProgressBar[int]
+    ] = []  # opened at the first draft: an error before it (no smtp: section) prints alone
 
     def progress(draft_id: str, state: str) -> None:
         if not bars:
@@ -595,7 +610,7 @@ def send(
         raise Unfinished()
 
 
-def _turn_mail_not_sent(campaign, info: dict[str, Any]) -> list[str]:
+def _turn_mail_not_sent(campaign: Campaign, info: dict[str, Any]) -> list[str]:
     """The latest turn's drafts not sent yet, when the campaign sends by SMTP
     and a deadline waits on them (the tick holds it): for `pbem status`."""
     from .postoffice import smtp_settings, undelivered_turn_mail
@@ -608,7 +623,7 @@ def _turn_mail_not_sent(campaign, info: dict[str, Any]) -> list[str]:
 def _send_many(folder: str) -> None:
     from . import gmfolder
 
-    def show(done) -> bool:
+    def show(done: Done) -> bool:
         report, held = done.value
         if held:
             click.echo(f"[{done.name}] {len(held)} held acknowledgement(s) not sent (see `pbem status`).")
@@ -847,7 +862,7 @@ def tick(folder: str, trust_clock: bool) -> None:
 
         from . import gmfolder
 
-        def show(done) -> bool:
+        def show(done: Done) -> bool:
             for line in done.value.lines():
                 click.echo(f"[{done.name}] {line}")
             r = done.value

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -18,7 +18,7 @@ from typing import Any
 from .cards import CLASSIC_NAMES, NAMES, Card, card_named
 from .engine import CLASSIC_PLAYERS, PREMIUM_PLAYERS, check_deck, full_deck
 from .orders import FILLER, SELF_WORDS, name_key
-from .store import CAMPAIGN_FILE  # the folder's file names are the store's
+from .store import CAMPAIGN_FILE as CAMPAIGN_FILE  # the folder's file names are the store's
 from .tuples import NamedTuple
 
 # A name is used in orders, mail headers and file names: letters, digits,
@@ -41,7 +41,10 @@ class ConfigError(ValueError):
     exit_code = 1  # the `pbem` command's exit status for it
 
 
-_EMPTY: Mapping = MappingProxyType({})
+_EMPTY: Mapping[Any, Any] = MappingProxyType({})
+
+#: How a check of campaign.yaml words a problem: (key, problem) -> the error to raise.
+Fail = Callable[[str, str], ConfigError]
 
 # Small immutable value types (NamedTuples: they cost a sixth of a dataclass
 # to define, and every command imports this module).
@@ -138,7 +141,7 @@ def shared_settings(folder: Path) -> dict[str, Any] | None:
 _STAND_INS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
 
 
-def merge_settings(shared: Mapping, own: Mapping) -> dict[str, Any]:
+def merge_settings(shared: Mapping[str, Any], own: Mapping[str, Any]) -> dict[str, Any]:
     """A campaign's settings over the shared ones, key by key: a key of ``own``
     replaces the shared one, except that two mappings are merged the same way
     (``mail: {auto_send: [ack]}`` in campaign.yaml keeps the shared ``mail.smtp``);
@@ -250,7 +253,7 @@ def _kind(value: Any) -> str:
     return {list: "a list", str: "a single text", type(None): "empty"}.get(type(value), type(value).__name__)
 
 
-def _players(value: Any, fail) -> list[Person]:
+def _players(value: Any, fail: Fail) -> list[Person]:
     if value is None:
         raise fail(
             "players", "missing; list 2 to 8 players, e.g. - {name: Arthur, email: arthur@example.org}"
@@ -352,7 +355,7 @@ def _char_name(c: str) -> str:
     return unicodedata.name(c, f"U+{ord(c):04X}").lower()
 
 
-def _person(value: Any, key: str, fail, card_names: Mapping[str, Card] = CLASSIC_NAMES) -> Person:
+def _person(value: Any, key: str, fail: Fail, card_names: Mapping[str, Card] = CLASSIC_NAMES) -> Person:
     if isinstance(value, str):
         raise fail(key, "write it as {name: ..., email: ...}")
     if not isinstance(value, dict):
@@ -378,7 +381,7 @@ def _person(value: Any, key: str, fail, card_names: Mapping[str, Card] = CLASSIC
     return Person(name, email.strip())
 
 
-def _decks(value: Any, players: int, fail) -> dict[int, tuple[Card, ...]]:
+def _decks(value: Any, players: int, fail: Fail) -> dict[int, tuple[Card, ...]]:
     full = full_deck(players)
     size = len(full)
     edition = "Premium" if players in PREMIUM_PLAYERS else "classic"
@@ -424,7 +427,7 @@ def _decks(value: Any, players: int, fail) -> dict[int, tuple[Card, ...]]:
     return decks
 
 
-def _site(value: Any, fail) -> None:
+def _site(value: Any, fail: Fail) -> None:
     """``site: {out: FOLDER}``: the campaign's web pages, rebuilt after each turn."""
     if not isinstance(value, dict):
         raise fail(
@@ -458,7 +461,7 @@ def _one_line(value: Any, limit: int = 200) -> bool:
     return isinstance(value, str) and bool(value.strip()) and len(value) <= limit and value.isprintable()
 
 
-def _mail(mail: dict[str, Any], fail) -> None:
+def _mail(mail: dict[str, Any], fail: Fail) -> None:
     """The values of the ``mail:`` section that are numbers, folders and switches
     (:mod:`pbem.postoffice` reads the rest: hosts, ports, passwords), checked once
     here so that no command meets one it cannot use (``timeout: soon``,
@@ -521,7 +524,7 @@ def _folder_key(name: str) -> str:
 NMR_DEFAULT, NMR_PROXY = "default", "proxy"
 
 
-def _proxy_settings(data: dict[str, Any], fail) -> None:
+def _proxy_settings(data: dict[str, Any], fail: Fail) -> None:
     """``nmr: default | proxy`` and ``proxy: true | false`` (INTERFACE.md, "Next")."""
     nmr = data.get("nmr", NMR_DEFAULT)
     if nmr not in (NMR_DEFAULT, NMR_PROXY):
@@ -539,7 +542,8 @@ def _proxy_settings(data: dict[str, Any], fail) -> None:
 
 def nmr_policy(config: CampaignConfig) -> str:
     """Who plays every missing order: ``default`` (RULES 5) or ``proxy``."""
-    return config.extra.get("nmr", NMR_DEFAULT)
+    policy: str = config.extra.get("nmr", NMR_DEFAULT)  # checked by load_config
+    return policy
 
 
 def proxy_allowed(config: CampaignConfig) -> bool:
@@ -557,7 +561,8 @@ def site_out(config: CampaignConfig, folder: Path) -> Path | None:
     section = config.extra.get("site")
     if section is None:
         return None
-    return Path(folder) / section.get("out", DEFAULT_SITE).strip()
+    out: str = section.get("out", DEFAULT_SITE)  # checked by load_config
+    return Path(folder) / out.strip()
 
 
 def config_to_data(config: CampaignConfig) -> dict[str, Any]:
@@ -586,7 +591,7 @@ def own_settings(folder: Path) -> dict[str, Any]:
     return dict(data) if isinstance(data, dict) else {}
 
 
-def dump_data(data: Mapping) -> str:
+def dump_data(data: Mapping[str, Any]) -> str:
     import yaml
 
     return yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)

@@ -14,11 +14,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from .campaign import Campaign, GameError
 from .config import CAMPAIGN_FILE, ConfigError
 from .store import StoreError
+
+if TYPE_CHECKING:  # the mail side loads when a folder command needs it
+    from .inbox import Outcome
+    from .tick import TickReport
 
 T = TypeVar("T")
 
@@ -95,13 +99,13 @@ def game_status(campaign: Campaign) -> dict[str, Any]:
     return info
 
 
-def fetch(campaign: Campaign) -> list:
+def fetch(campaign: Campaign) -> list[Outcome]:
     from .inbox import fetch_new
 
     return fetch_new(campaign)
 
 
-def tick(campaign: Campaign, trust_clock: bool = False):
+def tick(campaign: Campaign, trust_clock: bool = False) -> TickReport:
     """One game's tick (:func:`pbem.tick.tick`), ``trust_clock`` passed on."""
     from .tick import tick as run_tick
 

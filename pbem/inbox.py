@@ -45,15 +45,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .campaign import Campaign, order_code
-from .config import ConfigError
+from .config import CampaignConfig, ConfigError
 from .grammar import SUBJECT_TAG, codes_in, is_absence_text, mask_codes
 from .orderbook import OrderBook, Position, Receipt
 from .outbox import Outbox, make_message, seat_part
 from .store import RECEIVED, CampaignStore, fsync_dir, fsync_files, write_atomic
 
 if TYPE_CHECKING:  # for the annotations only: the reports load when an acknowledgement is drafted
+    import email.message
     from contextlib import AbstractContextManager
 
+    from .reader import ReadMail
     from .reports import Renderer
 
 # The tool's own mails a reply may repeat (the turn mail under an Outlook header, say): every
@@ -94,7 +96,7 @@ REFUSED = {
 ACKS_PER_HOUR = 3
 
 
-def acks_per_hour(config) -> int:
+def acks_per_hour(config: CampaignConfig) -> int:
     """The hourly limit of acknowledgements to one player (``mail.acks_per_hour``)."""
     mail = config.extra.get("mail") or {}
     value = mail.get("acks_per_hour", ACKS_PER_HOUR) if isinstance(mail, dict) else ACKS_PER_HOUR
@@ -224,7 +226,7 @@ class Mailroom:
                 )
                 indexed.add(name[:-4])
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: Any) -> None:  # (type, value, traceback), passed on to the lock
         try:
             if exc[0] is None:
                 self.flush()
@@ -434,7 +436,7 @@ class Mailroom:
         return outcome
 
     # -- the tool's own words ----------------------------------------------------------------
-    def _answered_texts(self, mail, player: str, turn: int | None) -> list[str]:
+    def _answered_texts(self, mail: ReadMail, player: str, turn: int | None) -> list[str]:
         """The texts of the tool's own mails this message may answer: those its In-Reply-To
         and last References name, and the player's turn mails of the subject's turn."""
         known = self.outbox.known_ids()
@@ -523,7 +525,12 @@ class Mailroom:
 
     # -- acknowledgements -----------------------------------------------------------------------
     def _ack(
-        self, outcome: Outcome, mail, position, problem: str = "", answered_turn: int | None = None
+        self,
+        outcome: Outcome,
+        mail: ReadMail | None,
+        position: Position,
+        problem: str = "",
+        answered_turn: int | None = None,
     ) -> str:
         """Draft the acknowledgement of one message; returns its draft id.
         ``answered_turn``: the turn whose mail the player answered, when known."""
@@ -681,7 +688,7 @@ class Mailroom:
         return False, min(recent) + timedelta(hours=1)
 
 
-def _playing(position, player: str) -> set[int]:
+def _playing(position: Position, player: str) -> set[int]:
     """The hands where the player must play now (active, still in, the hand not over)."""
     seat = position.players.index(player)
     return {
@@ -890,13 +897,14 @@ def fetch_imap(campaign: Campaign) -> list[Outcome]:
     from .transport.imap import fetch_new as fetch_from_server
 
     settings = imap_settings(campaign.config)
+    assert settings is not None, "fetched by IMAP only when campaign.yaml has mail: imap:"
     name = campaign.name.casefold()
     outcomes: list[Outcome] = []
     ledger = FetchLedger(campaign.store.imap_ledger)
     with Mailroom(campaign) as room:
         known = room.outbox.known_ids()  # the index repaired by the room (a killed batch's acks)
 
-        def belongs(headers) -> bool:
+        def belongs(headers: email.message.Message) -> bool:
             tag = _tag_of(str(headers.get("Subject", "")))
             if tag is not None and tag.casefold() == name:
                 return True

@@ -26,13 +26,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from .campaign import Campaign
+from .config import CampaignConfig
 from .outbox import Outbox, make_message, seat_part
 from .store import dump_json, write_atomic
 
 KINDS = ("ack", "reminder", "report")
 
 
-def auto_send_kinds(config) -> set[str]:
+def auto_send_kinds(config: CampaignConfig) -> set[str]:
     """What the GM lets a tick send without review."""
     mail = config.extra.get("mail") or {}
     kinds = set(mail.get("auto_send") or []) if isinstance(mail, dict) else set()
@@ -123,10 +124,11 @@ def remind(campaign: Campaign, again: bool = False) -> list[str]:
 
 
 def _count(done: dict[str, Any], turn: int, name: str) -> int:
-    return done.get("counts", {}).get(f"{turn}/{name}", 0)
+    count: int = done.get("counts", {}).get(f"{turn}/{name}", 0)
+    return count
 
 
-def _left(deadline, now) -> str:
+def _left(deadline: datetime | None, now: datetime) -> str:
     if deadline is None:
         return ""
     from .deadlines import time_left
