@@ -16,6 +16,7 @@ The words of a difference are :mod:`pbem.differences`'.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from . import events as ev
@@ -447,7 +448,7 @@ def prove_readable(
     return [], proven, unproven
 
 
-def _render(record: dict[str, Any], game: Any, events: list[ev.Event], notes: list) -> str:
+def _render(record: dict[str, Any], game: Any, events: list[ev.Event], notes: list[str]) -> str:
     from .record import record_block
     from .reports import Renderer, Table, public_context
 
@@ -471,7 +472,7 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
-def _opcodes(a: list[str], b: list[str]) -> list:
+def _opcodes(a: list[str], b: list[str]) -> Sequence[tuple[str, int, int, int, int]]:
     import difflib
 
     return difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()

@@ -17,7 +17,7 @@ from .cards import Card
 from .engine import PAIRED, PREMIUM_PLAYERS, Game
 from .grammar import absence_request, is_absence_line, is_proxy_line, proxy_request
 from .knowledge import Knowledge
-from .orders import REJECTED, CheckedOrder, check_order, one_order_per_hand, parse_orders
+from .orders import REJECTED, CheckedOrder, WrittenOrder, check_order, one_order_per_hand, parse_orders
 from .store import CampaignStore
 from .tuples import NamedTuple
 
@@ -320,7 +320,7 @@ def _order_record(
     }
 
 
-def _cardinal_look(w, me: str) -> str | None:
+def _cardinal_look(w: WrittenOrder, me: str) -> str | None:
     """The player a Cardinal order looks at, the default filled in (RULES 10.3):
     the one named after "look", else the one of the two who is not the writer,
     else the first named."""

@@ -36,7 +36,9 @@ from .store import (
 from .tuples import NamedTuple
 
 if TYPE_CHECKING:  # for the annotation only: the writer thread starts with a batch's first draft
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    from .config import Person
 
 
 class Draft(NamedTuple):
@@ -172,7 +174,7 @@ class Outbox:
         self._known: dict[str, dict[str, Any]] | None = None
         self._pending: list[str] = []
         self._writer: ThreadPoolExecutor | None = None
-        self._writes: list = []
+        self._writes: list[Future[None]] = []
         self._written: list[Path] = []  # the batch's draft files, fsync'd together by flush()
 
     @property
@@ -355,8 +357,8 @@ def turn_mails(
     turn: int,
     generation: int,
     finished: bool,
-    gm,
-    players,
+    gm: Person | None,
+    players: Sequence[Person],
     public: str,
     private: dict[str, str],
 ) -> dict[str, str]:

@@ -18,7 +18,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from . import events as ev
 from .cards import Card, card_named
@@ -28,6 +28,9 @@ from .tuples import NamedTuple
 
 BEGIN = "-----BEGIN PBEM RECORD-----"
 END = "-----END PBEM RECORD-----"
+
+if TYPE_CHECKING:  # the email package loads when a report file is read
+    import email.message
 
 
 def salt(seed: str, what: str) -> str:
@@ -170,7 +173,7 @@ def report_text(raw: bytes | str) -> str:
     return _lf(data.decode("utf-8", "replace"))
 
 
-def _decoded(part) -> str:
+def _decoded(part: email.message.Message) -> str:
     """A text part's words: its transfer encoding undone by its header's value
     as written (a client may fold even "Content-Transfer-Encoding:" before its
     value, which Python's own reading then ignores), in its charset."""
@@ -221,7 +224,7 @@ def _is_mail(data: bytes) -> bool:
     return bool(names & {b"from", b"to", b"subject", b"date", b"mime-version"})
 
 
-def extract(text: str) -> dict[str, Any]:
+def extract(text: str) -> Any:  # the JSON as written: verify() checks its shape
     """The record of a final report (its text, or a whole .eml as text)."""
     if BEGIN not in text:
         text = report_text(text)

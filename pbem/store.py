@@ -44,9 +44,11 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 # Every path of a campaign folder, relative to it (CampaignStore offers each as a property).
+T = TypeVar("T")
+
 CAMPAIGN_FILE = "campaign.yaml"
 CAMPAIGN_BACKUP = CAMPAIGN_FILE + ".bak"  # the one before `pbem replace` rewrote it
 TURNS = "turns"
@@ -432,7 +434,8 @@ class CampaignStore:
         if not path.exists():
             return {}
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
+            orders: dict[str, dict[str, dict[str, Any]]] = json.loads(path.read_text(encoding="utf-8"))
+            return orders
         except json.JSONDecodeError as e:
             raise StoreError(
                 f"{path}: damaged JSON ({e}); its log {path.with_suffix('.log')} holds every order received"
@@ -451,7 +454,8 @@ class CampaignStore:
         if not path.exists():
             return {}
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
+            standing: dict[str, dict[str, str]] = json.loads(path.read_text(encoding="utf-8"))
+            return standing
         except json.JSONDecodeError as e:
             log = self.orders_path(turn).with_suffix(".log")
             raise StoreError(
@@ -557,7 +561,7 @@ def fsync_files(paths: Iterable[Path]) -> None:
     _side_by_side(fsync_file, list(paths))
 
 
-def _side_by_side(sync: Callable[[Any], None], items: list, workers: int = 8) -> None:
+def _side_by_side(sync: Callable[[T], None], items: list[T], workers: int = 8) -> None:
     """``sync`` each item in a few threads: the file system commits concurrent
     fsyncs together (one journal commit for many files), where one after the
     other each waits for the disk. Plain threads: importing concurrent.futures

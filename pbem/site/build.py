@@ -18,6 +18,7 @@ from typing import Any
 
 import jinja2
 
+from .. import events as ev
 from ..config import DEFAULT_SITE, load_config, site_out
 from ..engine import HANDS_PER_GAME, PREMIUM_PLAYERS, tokens_to_win
 from ..record import BEGIN, END, extract, opening_commitments
@@ -200,7 +201,7 @@ def _turn_hand_view(table: Table, board: Board, hand: HandBoard) -> dict[str, An
     }
 
 
-def _result(table: Table, events: list) -> dict[str, Any] | None:
+def _result(table: Table, events: list[ev.Event]) -> dict[str, Any] | None:
     """The hand's end, when it came in these events."""
     ended = next((e for e in events if e.kind == "ended"), None)
     return None if ended is None else event_view(table, ended)

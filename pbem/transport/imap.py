@@ -352,7 +352,7 @@ class _BoundedRead:
         return b"".join(pieces)
 
     def readline(self) -> bytes:
-        line = super().readline()  # type: ignore[misc]  # imaplib's (at most 1 MB)
+        line: bytes = super().readline()  # type: ignore[misc]  # imaplib's (at most 1 MB)
         self._spend(len(line))
         return line
 
@@ -375,7 +375,7 @@ class _TlsIMAP4(_BoundedRead, IMAP4_TLS):
 class _Client(IMAPClient):
     """IMAPClient whose connection reads literals within bounds (:class:`_BoundedRead`)."""
 
-    def _create_IMAP4(self):  # noqa: N802 (IMAPClient's name)
+    def _create_IMAP4(self) -> imaplib.IMAP4:  # noqa: N802 (IMAPClient's name)
         timeout = getattr(self._timeout, "connect", None)
         if self.ssl:
             return _TlsIMAP4(self.host, self.port, self.ssl_context, timeout)

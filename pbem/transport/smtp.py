@@ -282,7 +282,9 @@ class _Connection:
                 ) from None
 
     @staticmethod
-    async def _authenticate(client: SMTP, login: Credentials, secret: str, offered: list, wait: float):
+    async def _authenticate(
+        client: SMTP, login: Credentials, secret: str, offered: list[str], wait: float
+    ) -> None:
         if login.mechanism == "xoauth2":
             await client.auth_xoauth2(login.user, secret, timeout=wait)
         elif login.mechanism == "oauthbearer":
