@@ -488,8 +488,9 @@ def _differences(rendered: list[str], lines: list[str]) -> list[str]:
             want = rendered[i1 + k] if i1 + k < i2 else None
             got = lines[j1 + k] if j1 + k < j2 else None
             if got is None:
+                assert want is not None, "one of the two sides has the line"
                 out.append(
-                    f"after line {j2} the report's text lacks a line the record gives: {want.strip()!r}"  # type: ignore[union-attr]
+                    f"after line {j2} the report's text lacks a line the record gives: {want.strip()!r}"
                 )
             elif want is None:
                 out.append(f"line {j1 + k + 1} of the report's text is not in the record: {got.strip()!r}")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import cssselect2
 import lxml.etree
@@ -633,7 +633,8 @@ def _has_url(tokens: list[tinycss2.ast.Node] | None) -> bool:
 
 def _blend(colour: _Colour, under: tuple[float, float, float]) -> tuple[float, float, float]:
     alpha = colour[3]
-    return tuple(c * alpha + u * (1 - alpha) for c, u in zip(colour[:3], under, strict=True))  # type: ignore[return-value]
+    blended = tuple(c * alpha + u * (1 - alpha) for c, u in zip(colour[:3], under, strict=True))
+    return cast("tuple[float, float, float]", blended)  # three channels in, three out
 
 
 def _luminance(rgb: tuple[float, float, float]) -> float:

@@ -364,15 +364,15 @@ def _renew_budget(client: IMAPClient) -> None:
         connection.budget = MAX_REPLIES
 
 
-class _PlainIMAP4(_BoundedRead, IMAP4WithTimeout):
+class _PlainIMAP4(_BoundedRead, IMAP4WithTimeout):  # type: ignore[misc]  # imapclient: no types
     pass
 
 
-class _TlsIMAP4(_BoundedRead, IMAP4_TLS):
+class _TlsIMAP4(_BoundedRead, IMAP4_TLS):  # type: ignore[misc]  # imapclient: no types
     pass
 
 
-class _Client(IMAPClient):
+class _Client(IMAPClient):  # type: ignore[misc]  # imapclient publishes no types: its classes are Any
     """IMAPClient whose connection reads literals within bounds (:class:`_BoundedRead`)."""
 
     def _create_IMAP4(self) -> imaplib.IMAP4:  # noqa: N802 (IMAPClient's name)
