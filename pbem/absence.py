@@ -18,7 +18,7 @@ day is passed in. Why a player is away is never asked nor kept.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
 from .config import ConfigError
@@ -69,16 +69,16 @@ def parse_policy(data: Any) -> Policy:
 @dataclass(frozen=True)
 class Outcome:
     status: str  # ACCEPTED or REFUSED
-    record: dict | None = None
+    record: dict[str, Any] | None = None
     reason: str = ""
 
 
-def _span(record: dict) -> tuple[date, date]:
+def _span(record: dict[str, Any]) -> tuple[date, date]:
     return date.fromisoformat(record["from"]), date.fromisoformat(record["to"])
 
 
 def request(
-    absences: list[dict],
+    absences: list[dict[str, Any]],
     player: str,
     start: date,
     end: date,
@@ -114,7 +114,9 @@ def request(
     return Outcome(ACCEPTED, record)
 
 
-def back(absences: list[dict], player: str, today: date) -> tuple[list[dict], dict | None]:
+def back(
+    absences: list[dict[str, Any]], player: str, today: date
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """``BACK``: the player's absence running today ends yesterday (one that has
     not begun is withdrawn); the new list and the absence ended (None: none)."""
     out = list(absences)
@@ -133,7 +135,7 @@ def back(absences: list[dict], player: str, today: date) -> tuple[list[dict], di
     return out, None
 
 
-def away_on(absences: list[dict], day: date) -> list[str]:
+def away_on(absences: list[dict[str, Any]], day: date) -> list[str]:
     """The players away on ``day``."""
     out = []
     for record in absences:
@@ -143,12 +145,12 @@ def away_on(absences: list[dict], day: date) -> list[str]:
     return out
 
 
-def announced(absences: list[dict], today: date) -> list[dict]:
+def announced(absences: list[dict[str, Any]], today: date) -> list[dict[str, Any]]:
     """The absences running today or to come, in order (what the report and status show)."""
     return sorted((a for a in absences if _span(a)[1] >= today), key=lambda a: (a["from"], a["player"]))
 
 
-def extended(deadline: datetime, absences: list[dict], zone) -> datetime:
+def extended(deadline: datetime, absences: list[dict[str, Any]], zone: tzinfo) -> datetime:
     """A deadline that falls on a day some player is away moves to the same
     local time on the day after that absence (again, while it falls in one)."""
     moment = deadline
@@ -162,7 +164,7 @@ def extended(deadline: datetime, absences: list[dict], zone) -> datetime:
     return moment
 
 
-def span_text(record: dict) -> str:
+def span_text(record: dict[str, Any]) -> str:
     """``10 to 20 December 2026`` (or ``30 November to 2 December 2026``)."""
     start, end = _span(record)
     if start == end:

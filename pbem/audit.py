@@ -16,6 +16,7 @@ The words of a difference are :mod:`pbem.differences`'.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from . import events as ev
@@ -192,7 +193,7 @@ def _check_depth(value: Any) -> None:
 # -- the readable text of a final report ------------------------------------------------------------------
 
 
-def check_readable(text: str, record: dict) -> tuple[list[str], list[str], list[str]]:
+def check_readable(text: str, record: dict[str, Any]) -> tuple[list[str], list[str], list[str]]:
     """Compare the readable parts of a final report with its record (already
     checked by the replay). Returns (problems, what was checked, what was not)."""
     readable = text.replace("\r\n", "\n").split("-----BEGIN PBEM RECORD-----", 1)[0]
@@ -210,7 +211,7 @@ def check_readable(text: str, record: dict) -> tuple[list[str], list[str], list[
 
 
 def _check_game_winner(
-    readable: str, record: dict, problems: list[str], checked: list[str], unchecked: list[str]
+    readable: str, record: dict[str, Any], problems: list[str], checked: list[str], unchecked: list[str]
 ) -> None:
     """The winner of the game: the "GAME OVER." line against the record's winners."""
     match = re.search(r"GAME OVER\. (.+?) (?:wins the game|share the win)\.", readable)
@@ -227,7 +228,7 @@ def _check_game_winner(
 
 
 def _check_audit_list(
-    readable: str, record: dict, problems: list[str], checked: list[str], unchecked: list[str]
+    readable: str, record: dict[str, Any], problems: list[str], checked: list[str], unchecked: list[str]
 ) -> None:
     """The audit list of decks ("For the audit", "Hand N: Guard, ..."): each hand's deck
     listed, and listed as the record gives it."""
@@ -257,7 +258,7 @@ def _check_audit_list(
 
 
 def _check_tokens(
-    readable: str, record: dict, problems: list[str], checked: list[str], unchecked: list[str]
+    readable: str, record: dict[str, Any], problems: list[str], checked: list[str], unchecked: list[str]
 ) -> None:
     """The "Tokens of affection" table: each player's row against the record's tokens."""
     players = record["players"]
@@ -282,7 +283,7 @@ def _check_tokens(
 
 
 def _check_last_hands(
-    readable: str, record: dict, problems: list[str], checked: list[str], unchecked: list[str]
+    readable: str, record: dict[str, Any], problems: list[str], checked: list[str], unchecked: list[str]
 ) -> None:
     """The results of the hands ended in the last turn: who the text says won each
     ("Hand N -- ended this turn") against the record's last turn's events."""
@@ -403,7 +404,7 @@ def check_report(text: str, record: Any, published: dict[str, str] | None = None
 
 
 def prove_readable(
-    text: str, record: dict, game: Any, events: list
+    text: str, record: dict[str, Any], game: Any, events: list[ev.Event]
 ) -> tuple[list[str], list[Claim], list[Claim]]:
     """The readable text is a rendering of the record: render it again (with
     the shipped templates, when the record names them) and compare every line.
@@ -474,11 +475,11 @@ def prove_readable(
     return [], proven, unproven
 
 
-def _render(record: dict, game: Any, events: list, notes: list) -> str:
+def _render(record: dict[str, Any], game: Any, events: list[ev.Event], notes: list[str]) -> str:
     from .record import record_block
     from .reports import Renderer, Table, public_context
 
-    last: dict = record["turns"][-1] if record["turns"] else {"turn": 0}
+    last: dict[str, Any] = record["turns"][-1] if record["turns"] else {"turn": 0}
     table = Table(str(record["campaign"]), str(record["report"]["title"]), list(record["players"]))
     # Which name was written is not in the record: the report only says it named nobody.
     orders = {h: {"target_text": "?"} for h in last.get("unnamed", [])}
@@ -498,7 +499,7 @@ def _lines(text: str) -> list[str]:
     return lines
 
 
-def _opcodes(a: list[str], b: list[str]) -> list:
+def _opcodes(a: list[str], b: list[str]) -> Sequence[tuple[str, int, int, int, int]]:
     import difflib
 
     return difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
@@ -514,8 +515,9 @@ def _differences(rendered: list[str], lines: list[str]) -> list[str]:
             want = rendered[i1 + k] if i1 + k < i2 else None
             got = lines[j1 + k] if j1 + k < j2 else None
             if got is None:
+                assert want is not None, "one of the two sides has the line"
                 out.append(
-                    f"after line {j2} the report's text lacks a line the record gives: {want.strip()!r}"  # type: ignore[union-attr]
+                    f"after line {j2} the report's text lacks a line the record gives: {want.strip()!r}"
                 )
             elif want is None:
                 out.append(f"line {j1 + k + 1} of the report's text is not in the record: {got.strip()!r}")
@@ -547,7 +549,7 @@ def _say_change(got: str, want: str) -> str:
 
 
 def _partly(
-    text: str, record: dict, every: frozenset[int], why: str
+    text: str, record: dict[str, Any], every: frozenset[int], why: str
 ) -> tuple[list[str], list[Claim], list[Claim]]:
     """The readable text of a report that cannot be rendered again: the old checks of some of its parts."""
     problems, checked, unchecked = check_readable(text, record)

@@ -16,11 +16,11 @@ campaign as it was.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import events as ev
 from .config import CAMPAIGN_FILE, CampaignConfig, ConfigError, check_names_apart, load_config
@@ -45,6 +45,10 @@ from .store import (
     private_report,
     write_atomic,
 )
+
+if TYPE_CHECKING:  # the deadline and absence rules load when a campaign uses them
+    from .absence import Outcome, Policy
+    from .deadlines import Schedule
 
 TAG_MAX = 40  # the longest campaign tag grammar.TAG_WORD reads in a subject
 
@@ -80,7 +84,7 @@ class TurnResult:
         self,
         turn: int,
         game: Game,
-        events: list,
+        events: list[ev.Event],
         public_report: str,
         private_reports: dict[str, str],
         defaults: dict[str, list[int]],
@@ -251,7 +255,7 @@ class Campaign:
         return self.clock()
 
     @property
-    def schedule(self):
+    def schedule(self) -> Schedule | None:
         """The ``deadline:`` section (None without one), validated."""
         if not hasattr(self, "_schedule"):
             section = self.config.extra.get("deadline")
@@ -287,14 +291,14 @@ class Campaign:
         return extended(deadline, absences, self.zone) if absences else deadline
 
     @property
-    def zone(self):
+    def zone(self) -> tzinfo:
         """The campaign's time zone (``deadline: timezone:``; UTC without one)."""
         from zoneinfo import ZoneInfo
 
         return self.schedule.zone if self.schedule is not None else ZoneInfo("UTC")
 
     @property
-    def absence_policy(self):
+    def absence_policy(self) -> Policy:
         """The ``absence:`` section (njudge's defaults without one), validated."""
         if not hasattr(self, "_absence_policy"):
             from .absence import parse_policy
@@ -302,7 +306,7 @@ class Campaign:
             self._absence_policy = parse_policy(self.config.extra.get("absence"))
         return self._absence_policy
 
-    def away(self) -> list[dict]:
+    def away(self) -> list[dict[str, Any]]:
         """The absences running today or to come: ``{"player", "span"}`` (never why)."""
         from .absence import announced, span_text
 
@@ -312,7 +316,7 @@ class Campaign:
             for a in announced(self.store.read_absences(), today)
         ]
 
-    def absent(self, player: str, start: str, end: str, source: str = "gm"):
+    def absent(self, player: str, start: str, end: str, source: str = "gm") -> Outcome:
         """``pbem absent``: ``player`` away from ``start`` to ``end`` (days, as
         ``2026-12-10``), as the policy allows; a :class:`pbem.absence.Outcome`. A
         deadline that moves with it is told to every player (a notice drafted)."""
@@ -350,7 +354,7 @@ class Campaign:
             self._tell_moved(pos, before)
             return outcome
 
-    def back(self, player: str) -> dict | None:
+    def back(self, player: str) -> dict[str, Any] | None:
         """``pbem absent --back``: ``player``'s absence ends today; the absence ended (None: none)."""
         from .absence import back
 
@@ -587,14 +591,14 @@ class Campaign:
                 out.setdefault(int(h), {})[pos.players.index(name)] = what == "discard"
         return out
 
-    def _orders_for_engine(self, pos: Position) -> tuple[dict[int, Order | None], dict]:
+    def _orders_for_engine(self, pos: Position) -> tuple[dict[int, Order | None], dict[str, Any]]:
         """The orders on file, checked again against the position (an order
         that no longer fits is dropped and the hand played by default)."""
         game = pos.game
         on_file = self.store.read_orders(game.turn)
         proxied = self.proxied(pos)
         orders: dict[int, Order | None] = {}
-        records: dict[str, dict] = {}
+        records: dict[str, dict[str, Any]] = {}
         for seat, hands in game.awaited().items():
             name = pos.players[seat]
             for h in hands:
@@ -662,11 +666,11 @@ class Campaign:
         self,
         turn: int,
         game: Game,
-        events: list,
+        events: list[ev.Event],
         players: list[str],
         seed: str,
-        records: dict,
-        standing: dict | None = None,
+        records: dict[str, Any],
+        standing: Mapping[int, Mapping[int, bool]] | None = None,
     ) -> TurnResult:
         """Render the reports and write the turn folder in one step."""
         table = self._table(players)
@@ -712,15 +716,15 @@ class Campaign:
 
     def _public_report(
         self,
-        table,
-        renderer,
+        table: Table,
+        renderer: Renderer,
         turn: int,
         game: Game,
-        events: list,
+        events: list[Any],
         players: list[str],
         seed: str,
-        records: dict,
-        standing: dict | None,
+        records: dict[str, Any],
+        standing: Mapping[int, Mapping[int, bool]] | None,
         deadline: str,
     ) -> str:
         """The turn's public report: the events, the GM's notes, the next deadline, the
@@ -744,7 +748,7 @@ class Campaign:
                     self.store, self.name, players, seed, turn, game, events, records, standing or {}, report
                 )
             )
-        return renderer.public(context)
+        return str(renderer.public(context))
 
     def _write_turn(self, turn: int, files: dict[str, str]) -> str:
         """Write the turn folder (the commit), then copy its drafts to the outbox and
@@ -778,7 +782,12 @@ class Campaign:
 
     @staticmethod
     def _turn_files(
-        state: dict, events: list, records: dict, standing: dict | None, public: str, private: dict[str, str]
+        state: dict[str, Any],
+        events: list[Any],
+        records: dict[str, Any],
+        standing: Mapping[int, Mapping[int, bool]] | None,
+        public: str,
+        private: dict[str, str],
     ) -> dict[str, str]:
         """A turn folder's files (but its mail drafts), by name in it: the STATE, the events,
         the orders played (not at turn 0), the standing orders used, the reports."""
@@ -799,7 +808,13 @@ class Campaign:
 
     @staticmethod
     def _turn_result(
-        turn: int, game: Game, events: list, public: str, private: dict[str, str], records: dict, warning: str
+        turn: int,
+        game: Game,
+        events: list[Any],
+        public: str,
+        private: dict[str, str],
+        records: dict[str, Any],
+        warning: str,
     ) -> TurnResult:
         """What a resolved turn gives back, with the hands whose orders were the NMR
         default and those the proxy played, per player (from the RECORDS played)."""
@@ -1031,7 +1046,7 @@ class Campaign:
         info["away"] = [] if pos.game.finished else self.away()
         return info
 
-    def _deadline_status(self, game: Game) -> dict | None:
+    def _deadline_status(self, game: Game) -> dict[str, Any] | None:
         if game.finished:
             return None
         deadline = self.deadline()

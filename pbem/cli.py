@@ -16,11 +16,25 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import click
 
 from .errors import PbemError
+
+if TYPE_CHECKING:  # the library is imported inside the commands (start-up time)
+    from click._termui_impl import ProgressBar
+
+    from .campaign import Campaign, TurnResult
+    from .gmfolder import Done
+    from .orderbook import Receipt
+    from .postoffice import SendReport
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
 
 __all__ = ["PbemError", "Unfinished", "main", "run"]
 
@@ -38,7 +52,7 @@ EXIT_INTERRUPTED = 130  # the shell's status for Ctrl-C
 
 #: The campaigns this process opened: what they committed (``Campaign.done``)
 #: tells an error after the commit from one before it.
-_opened: list = []
+_opened: list[Campaign] = []
 
 #: After the commit of these commands, an error (the report not printed, Ctrl-C)
 #: exits 0, as a command that did what it was asked: a retry would do it twice.
@@ -51,7 +65,7 @@ _AFTER_COMMIT = {
 }
 
 
-def _campaign(folder: str):
+def _campaign(folder: str) -> Campaign:
     from .campaign import Campaign
 
     campaign = Campaign(folder)
@@ -63,7 +77,7 @@ def _committed() -> list[str]:
     return [what for campaign in _opened for what in campaign.done]
 
 
-def _after_commit(command: str, kwargs: dict, problem: str) -> None:
+def _after_commit(command: str, kwargs: dict[str, Any], problem: str) -> None:
     """Say what was done before ``problem`` (and what is left), where the GM can
     still read it, and exit with the status of a command that did its work."""
     import os
@@ -84,7 +98,7 @@ def _after_commit(command: str, kwargs: dict, problem: str) -> None:
     raise click.exceptions.Exit(0 if command in ("resolve", "rollback") else 1)
 
 
-def _explain_errors(func):
+def _explain_errors(func: Callable[P, R]) -> Callable[P, R]:
     """Turn the library's errors into a message for the GM (no traceback) and the
     exit status each carries (``exit_code``: 3 for orders missing, else 1): a
     :class:`PbemError`, or the operating system's ``OSError`` (a full disk, a file
@@ -92,7 +106,7 @@ def _explain_errors(func):
     import functools
 
     @functools.wraps(func)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         _opened.clear()  # one command per process; in tests, many in turn
 
         def after_commit(problem: str) -> None:
@@ -160,7 +174,9 @@ def _many(folder: str) -> bool:
     return is_gm_folder(folder)
 
 
-def _over_games(folder: str, action, show) -> None:
+def _over_games(
+    folder: str, action: Callable[[Campaign], object], show: Callable[[Done], bool | None]
+) -> None:
     """``action`` on every game of the folder (:func:`pbem.gmfolder.each`); ``show(done)``
     prints a game's lines; a game that failed is named with the reason, and the
     command's status is then 1 (after every other game was handled)."""
@@ -178,7 +194,7 @@ def _over_games(folder: str, action, show) -> None:
         raise Unfinished()
 
 
-def _typed_name(_ctx, _param, value: str | None) -> str | None:
+def _typed_name(_ctx: click.Context | None, _param: click.Parameter | None, value: str | None) -> str | None:
     """A name as the GM typed it, whatever the locale: under a pure ASCII one (LANG=C, no
     UTF-8 mode) Python hands "Chloé" over as "Chlo\\udcc3\\udca9" (surrogate escapes of
     the UTF-8 bytes): the bytes are decoded again as UTF-8 (Latin-1 if they are not), and the
@@ -211,7 +227,7 @@ def main() -> None:
 _PERSON = re.compile(r"^\s*(?P<name>[^<>]+?)\s*<(?P<email>[^<>\s]+)>\s*$")
 
 
-def _person(text: str) -> dict:
+def _person(text: str) -> dict[str, Any]:
     text = _typed_name(None, None, text) or ""
     match = _PERSON.match(text)
     if not match:
@@ -314,7 +330,7 @@ def start(folder: str) -> None:
     _echo_started(campaign, campaign.start())
 
 
-def _echo_started(campaign, result) -> None:
+def _echo_started(campaign: Campaign, result: TurnResult) -> None:
     click.echo(f"Dealt 13 hands. Opening reports drafted in {campaign.store.reports_dir(0)}.")
     click.echo(f"Turn 1 is awaited. Read the opening report with `pbem report {campaign.folder}`.")
     if result.warning:
@@ -368,7 +384,7 @@ def order(folder: str, player: str | None, mail_file: str | None, text: str | No
         )
 
 
-def _receipt_text(receipt) -> str:
+def _receipt_text(receipt: Receipt) -> str:
     lines = [f"Orders of {receipt.player} for turn {receipt.turn}:"]
     if not receipt.checked and receipt.proxy is None and receipt.absence is None:
         lines.append("  no order could be read in that text.")
@@ -452,7 +468,7 @@ def preview(folder: str, draft: str | None) -> None:
             raise click.UsageError(f"name the game to show a draft: `pbem preview {folder}/GAME {draft}`")
         from . import gmfolder
 
-        def show(done) -> None:
+        def show(done: Done) -> None:
             for d in done.value:
                 mark = "UNCERTAIN " if d["uncertain"] else ""
                 click.echo(f"[{done.name}] {mark}{d['draft']:<40} to {d['to']:<32} {d['subject']}")
@@ -552,7 +568,7 @@ def send(
         raise Unfinished()
 
 
-def _leave_out_held(campaign, folder: str) -> tuple[tuple[str, ...], list[str]] | None:
+def _leave_out_held(campaign: Campaign, folder: str) -> tuple[tuple[str, ...], list[str]] | None:
     """For `pbem send` with nothing named: every draft but the held acknowledgements.
 
     Returns the drafts to send and the held ones (the drafts are () when none
@@ -574,7 +590,7 @@ def _leave_out_held(campaign, folder: str) -> tuple[tuple[str, ...], list[str]] 
     return tuple(unheld), held
 
 
-def _mark_sent(campaign, drafts: tuple[str, ...]) -> None:
+def _mark_sent(campaign: Campaign, drafts: tuple[str, ...]) -> None:
     """`pbem send --mark-sent`: record the uncertain DRAFTS as sent; send nothing."""
     from .postoffice import mark_sent
 
@@ -584,7 +600,7 @@ def _mark_sent(campaign, drafts: tuple[str, ...]) -> None:
         click.echo(f"{draft_id}: recorded as sent (it will never be sent again).")
 
 
-def _dry_run(campaign, drafts: tuple[str, ...]) -> None:
+def _dry_run(campaign: Campaign, drafts: tuple[str, ...]) -> None:
     """`pbem send --dry-run`: print each draft that would go (recipient, subject); send nothing."""
     from .outbox import Outbox, summarize
     from .postoffice import selected_drafts
@@ -597,8 +613,8 @@ def _dry_run(campaign, drafts: tuple[str, ...]) -> None:
 
 
 def _send_with_progress(
-    campaign, folder: str, drafts: tuple[str, ...], resend_uncertain: bool, held: list[str]
-):
+    campaign: Campaign, folder: str, drafts: tuple[str, ...], resend_uncertain: bool, held: list[str]
+) -> SendReport:
     """Send DRAFTS (all when empty) with a progress bar on stderr; return postoffice's report.
 
     With RESEND_UNCERTAIN the drafts named are sent again though uncertain.
@@ -613,7 +629,9 @@ def _send_with_progress(
 
     resend = list(drafts) if resend_uncertain else None
     total = len(drafts) if resend is not None else len(selected_drafts(Outbox(campaign.folder), list(drafts)))
-    bars: list = []  # opened at the first draft: an error before it (no smtp: section) prints alone
+    bars: list[
+        ProgressBar[int]
+    ] = []  # opened at the first draft: an error before it (no smtp: section) prints alone
 
     def progress(draft_id: str, state: str) -> None:
         if not bars:
@@ -636,7 +654,7 @@ def _send_with_progress(
             bars[0].__exit__(None, None, None)
 
 
-def _print_send_report(folder: str, report) -> None:
+def _print_send_report(folder: str, report: SendReport) -> None:
     """What `pbem send` did: per recipient, the totals, each failure, the uncertain ones held back."""
     recipients: dict[str, list[str]] = {}
     for per in report.per_recipient.values():
@@ -660,7 +678,7 @@ def _print_send_report(folder: str, report) -> None:
         )
 
 
-def _turn_mail_not_sent(campaign, info: dict) -> list[str]:
+def _turn_mail_not_sent(campaign: Campaign, info: dict[str, Any]) -> list[str]:
     """The latest turn's drafts not sent yet, when the campaign sends by SMTP
     and a deadline waits on them (the tick holds it): for `pbem status`."""
     from .postoffice import smtp_settings, undelivered_turn_mail
@@ -673,7 +691,7 @@ def _turn_mail_not_sent(campaign, info: dict) -> list[str]:
 def _send_many(folder: str) -> None:
     from . import gmfolder
 
-    def show(done) -> bool:
+    def show(done: Done) -> bool:
         report, held = done.value
         if held:
             click.echo(f"[{done.name}] {len(held)} held acknowledgement(s) not sent (see `pbem status`).")
@@ -742,7 +760,7 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
     _print_held_acks(campaign, folder, info["held_acks"])
 
 
-def _print_position(info: dict) -> None:
+def _print_position(info: dict[str, Any]) -> None:
     """`pbem status`'s first lines, from `Campaign.status()`'s INFO: the turn awaited (or the
     winners), the orders missing, the proxy and the players away, the deadline, the tokens."""
     if info["finished"]:
@@ -768,7 +786,7 @@ def _print_position(info: dict) -> None:
     click.echo("Tokens: " + ", ".join(f"{n} {t}" for n, t in info["tokens"].items()))
 
 
-def _print_mail_not_delivered(folder: str, info: dict) -> None:
+def _print_mail_not_delivered(folder: str, info: dict[str, Any]) -> None:
     """`pbem status` on the mail out that has not surely arrived: the latest turn's drafts
     not sent (the tick holds the deadline for them) and the uncertain drafts, with advice."""
     if info["turn_mail_not_sent"]:
@@ -786,7 +804,7 @@ def _print_mail_not_delivered(folder: str, info: dict) -> None:
         )
 
 
-def _print_refused(campaign, folder: str, refused: list[dict], seen: bool) -> None:
+def _print_refused(campaign: Campaign, folder: str, refused: list[dict[str, Any]], seen: bool) -> None:
     """`pbem status` on the REFUSED messages: those not seen yet one a line, the seen ones
     as a count; with SEEN, marks them all as seen (and says how many)."""
     from .inbox import mark_refused_seen, refused_seen
@@ -811,7 +829,7 @@ def _print_refused(campaign, folder: str, refused: list[dict], seen: bool) -> No
         click.echo(f"`pbem status {folder} --seen` marks them as seen: then only their count shows.")
 
 
-def _print_held_acks(campaign, folder: str, held: list[dict]) -> None:
+def _print_held_acks(campaign: Campaign, folder: str, held: list[dict[str, Any]]) -> None:
     """`pbem status` on the HELD acknowledgements: per player, how many, and why (the hourly limit)."""
     if not held:
         return
@@ -897,7 +915,7 @@ def _status_many(folder: str, as_json: bool, seen: bool = False) -> None:
         raise Unfinished()
 
 
-def _unroutable_lines(folder: str, listed: list[dict], known: set[str], seen: bool) -> None:
+def _unroutable_lines(folder: str, listed: list[dict[str, Any]], known: set[str], seen: bool) -> None:
     """The mail of the folder's shared mailbox that no game took (``pbem status FOLDER``)."""
     from .gmfolder import unroutable_line
 
@@ -960,7 +978,7 @@ def tick(folder: str, trust_clock: bool) -> None:
 
         from . import gmfolder
 
-        def show(done) -> bool:
+        def show(done: Done) -> bool:
             for line in done.value.lines():
                 click.echo(f"[{done.name}] {line}")
             r = done.value

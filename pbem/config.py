@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -19,7 +19,7 @@ from .cards import CLASSIC_NAMES, NAMES, Card, card_named
 from .engine import CLASSIC_PLAYERS, PREMIUM_PLAYERS, check_deck, full_deck
 from .errors import PbemError
 from .orders import FILLER, SELF_WORDS, name_key
-from .store import CAMPAIGN_FILE  # the folder's file names are the store's
+from .store import CAMPAIGN_FILE as CAMPAIGN_FILE  # the folder's file names are the store's
 from .tuples import NamedTuple
 
 # A name is used in orders, mail headers and file names: letters, digits,
@@ -42,7 +42,10 @@ class ConfigError(PbemError, ValueError):
     exit_code = 1  # the `pbem` command's exit status for it
 
 
-_EMPTY: Mapping = MappingProxyType({})
+_EMPTY: Mapping[Any, Any] = MappingProxyType({})
+
+#: How a check of campaign.yaml words a problem: (key, problem) -> the error to raise.
+Fail = Callable[[str, str], ConfigError]
 
 # Small immutable value types (NamedTuples: they cost a sixth of a dataclass
 # to define, and every command imports this module).
@@ -91,10 +94,10 @@ def load_config(folder: Path) -> CampaignConfig:
 SHARED_FILE = "pbem.yaml"
 #: What belongs to one game only, never to the shared settings.
 _GAME_ONLY = ("players", "seed", "decks", "title")
-_shared_cache: dict[str, tuple[tuple[int, int], dict]] = {}
+_shared_cache: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
 
 
-def shared_settings(folder: Path) -> dict | None:
+def shared_settings(folder: Path) -> dict[str, Any] | None:
     """The shared settings a campaign folder inherits: ``pbem.yaml`` in its parent
     folder, checked (a setting it holds is checked as campaign.yaml's would be, and an
     error names pbem.yaml); None when there is none. Read once per process and file
@@ -139,7 +142,7 @@ def shared_settings(folder: Path) -> dict | None:
 _STAND_INS = [{"name": "Ann", "email": "ann@example.org"}, {"name": "Bob", "email": "bob@example.org"}]
 
 
-def merge_settings(shared: Mapping, own: Mapping) -> dict:
+def merge_settings(shared: Mapping[str, Any], own: Mapping[str, Any]) -> dict[str, Any]:
     """A campaign's settings over the shared ones, key by key: a key of ``own``
     replaces the shared one, except that two mappings are merged the same way
     (``mail: {auto_send: [ack]}`` in campaign.yaml keeps the shared ``mail.smtp``);
@@ -251,7 +254,7 @@ def _kind(value: Any) -> str:
     return {list: "a list", str: "a single text", type(None): "empty"}.get(type(value), type(value).__name__)
 
 
-def _players(value: Any, fail) -> list[Person]:
+def _players(value: Any, fail: Fail) -> list[Person]:
     if value is None:
         raise fail(
             "players", "missing; list 2 to 8 players, e.g. - {name: Arthur, email: arthur@example.org}"
@@ -353,7 +356,7 @@ def _char_name(c: str) -> str:
     return unicodedata.name(c, f"U+{ord(c):04X}").lower()
 
 
-def _person(value: Any, key: str, fail, card_names: Mapping[str, Card] = CLASSIC_NAMES) -> Person:
+def _person(value: Any, key: str, fail: Fail, card_names: Mapping[str, Card] = CLASSIC_NAMES) -> Person:
     if isinstance(value, str):
         raise fail(key, "write it as {name: ..., email: ...}")
     if not isinstance(value, dict):
@@ -379,7 +382,7 @@ def _person(value: Any, key: str, fail, card_names: Mapping[str, Card] = CLASSIC
     return Person(name, email.strip())
 
 
-def _decks(value: Any, players: int, fail) -> dict[int, tuple[Card, ...]]:
+def _decks(value: Any, players: int, fail: Fail) -> dict[int, tuple[Card, ...]]:
     full = full_deck(players)
     size = len(full)
     edition = "Premium" if players in PREMIUM_PLAYERS else "classic"
@@ -425,7 +428,7 @@ def _decks(value: Any, players: int, fail) -> dict[int, tuple[Card, ...]]:
     return decks
 
 
-def _site(value: Any, fail) -> None:
+def _site(value: Any, fail: Fail) -> None:
     """``site: {out: FOLDER}``: the campaign's web pages, rebuilt after each turn."""
     if not isinstance(value, dict):
         raise fail(
@@ -459,7 +462,7 @@ def _one_line(value: Any, limit: int = 200) -> bool:
     return isinstance(value, str) and bool(value.strip()) and len(value) <= limit and value.isprintable()
 
 
-def _mail(mail: dict, fail) -> None:
+def _mail(mail: dict[str, Any], fail: Fail) -> None:
     """The values of the ``mail:`` section that are numbers, folders and switches
     (:mod:`pbem.postoffice` reads the rest: hosts, ports, passwords), checked once
     here so that no command meets one it cannot use (``timeout: soon``,
@@ -522,7 +525,7 @@ def _folder_key(name: str) -> str:
 NMR_DEFAULT, NMR_PROXY = "default", "proxy"
 
 
-def _proxy_settings(data: dict, fail) -> None:
+def _proxy_settings(data: dict[str, Any], fail: Fail) -> None:
     """``nmr: default | proxy`` and ``proxy: true | false`` (INTERFACE.md, "Next")."""
     nmr = data.get("nmr", NMR_DEFAULT)
     if nmr not in (NMR_DEFAULT, NMR_PROXY):
@@ -540,7 +543,8 @@ def _proxy_settings(data: dict, fail) -> None:
 
 def nmr_policy(config: CampaignConfig) -> str:
     """Who plays every missing order: ``default`` (RULES 5) or ``proxy``."""
-    return config.extra.get("nmr", NMR_DEFAULT)
+    policy: str = config.extra.get("nmr", NMR_DEFAULT)  # checked by load_config
+    return policy
 
 
 def proxy_allowed(config: CampaignConfig) -> bool:
@@ -558,7 +562,8 @@ def site_out(config: CampaignConfig, folder: Path) -> Path | None:
     section = config.extra.get("site")
     if section is None:
         return None
-    return Path(folder) / section.get("out", DEFAULT_SITE).strip()
+    out: str = section.get("out", DEFAULT_SITE)  # checked by load_config
+    return Path(folder) / out.strip()
 
 
 def config_to_data(config: CampaignConfig) -> dict[str, Any]:
@@ -579,7 +584,7 @@ def config_to_data(config: CampaignConfig) -> dict[str, Any]:
     return data
 
 
-def own_settings(folder: Path) -> dict:
+def own_settings(folder: Path) -> dict[str, Any]:
     """``folder/campaign.yaml``'s own data, without the shared settings (for a rewrite
     that must not copy the GM's shared settings into the campaign's file)."""
     path = Path(folder) / CAMPAIGN_FILE
@@ -587,7 +592,7 @@ def own_settings(folder: Path) -> dict:
     return dict(data) if isinstance(data, dict) else {}
 
 
-def dump_data(data: Mapping) -> str:
+def dump_data(data: Mapping[str, Any]) -> str:
     import yaml
 
     return yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Any
 
 from .config import ConfigError
@@ -55,7 +55,7 @@ YEARS = (1970, 9000)
 
 @dataclass(frozen=True)
 class Schedule:
-    zone: Any  # a ZoneInfo
+    zone: tzinfo  # a ZoneInfo
     every_days: int | None = None
     at: time = time(20, 0)
     remind_hours: float = 24.0
@@ -99,7 +99,7 @@ def parse_schedule(data: Any) -> Schedule | None:
     return Schedule(zone, every, at, float(remind), turns)
 
 
-def _zone(name: Any, where: str):
+def _zone(name: Any, where: str) -> tzinfo:
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     if not isinstance(name, str) or not name:
@@ -121,11 +121,11 @@ def _clock(value: Any, where: str) -> time:
     return time(int(match[1]), int(match[2]))
 
 
-def local(moment: datetime, zone) -> datetime:
+def local(moment: datetime, zone: tzinfo) -> datetime:
     return moment.astimezone(zone)
 
 
-def at_local(day: date, clock: time, zone) -> datetime:
+def at_local(day: date, clock: time, zone: tzinfo) -> datetime:
     """``day`` at ``clock`` in ``zone`` as an aware UTC moment. A clock time that
     does not exist that day (skipped by a DST change) moves forward; one that
     exists twice takes the first."""
@@ -148,7 +148,7 @@ def scheduled(schedule: Schedule, turn: int, opened_at: datetime) -> datetime | 
     return at_local(opened_day + timedelta(days=schedule.every_days), schedule.at, schedule.zone)
 
 
-def parse_when(text: str, zone, now: datetime | None, where: str = "deadline") -> datetime:
+def parse_when(text: str, zone: tzinfo, now: datetime | None, where: str = "deadline") -> datetime:
     """A deadline as a GM writes it: ``2026-12-01 20:00`` (campaign time zone),
     an ISO time with an offset (``2026-12-01T19:00:00+00:00``), or relative to
     now: ``+2d``, ``+36h``, ``+90m``."""
@@ -185,7 +185,7 @@ def parse_when(text: str, zone, now: datetime | None, where: str = "deadline") -
         raise ConfigError(f"{where}: {text!r:.60} is too far in time to be a deadline") from None
 
 
-def describe(moment: datetime, zone) -> str:
+def describe(moment: datetime, zone: tzinfo) -> str:
     """``Tuesday 1 December 2026, 20:00 Europe/Paris (19:00 UTC)``."""
     here = local(moment, zone)
     utc = moment.astimezone(UTC)
@@ -240,7 +240,7 @@ def is_relative(text: str) -> bool:
 def moved(
     text: str,
     current: datetime | None,
-    zone,
+    zone: tzinfo,
     now: datetime,
     *,
     from_now: bool = False,

@@ -8,6 +8,7 @@ its differences, and the audit, which replays, import no cycle.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 
@@ -77,7 +78,7 @@ def say_event(event: Any, players: list[str]) -> str:
 
 
 # The fields whose value alone reads well ("the rules give the Spy").
-_VALUE_WORDS = {
+_VALUE_WORDS: dict[str, Callable[[Any, list[str]], str]] = {
     "card": lambda v, players: f"the {v}" if v else "no card",
     "guess": lambda v, players: f"the {v}",
     "hit": lambda v, players: "a hit" if v else "a miss",

@@ -230,7 +230,7 @@ class Hand:
         return out
 
     # -- serialisation (plain data, for the campaign store) ----------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "hand": self.number,
             "deck": [c.title for c in self.deck],
@@ -256,7 +256,7 @@ class Hand:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> Hand:
+    def from_dict(cls, data: Mapping[str, Any]) -> Hand:
         hand = cls()
         hand.number = data["hand"]
         hand.deck = tuple(_cards(data["deck"]))
@@ -409,7 +409,7 @@ _new = tuple.__new__
 _Played = ev.Played
 
 
-def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | None) -> None:
+def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list[ev.Event] | None) -> None:
     """Resolve the active player's play in ``hand`` (mutated in place), then end
     the hand or make the next player active. Events are appended to ``out``;
     with ``out`` None no event is built (a simulation that reads only the state).
@@ -444,8 +444,8 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
     hand.discards[seat].append(card)
 
     effect, targets, guesses, chooses = _PLAY[card]
-    recipient: int | tuple | None  # a seat; for two-player cards, the chosen tuple (_choose_pair)
-    pair: tuple | None = None
+    recipient: int | Chosen | None  # a seat; for two-player cards, the chosen tuple (_choose_pair)
+    pair: Chosen | None = None
     redirected = random_tgt = random_gss = False
     marked = hand.marked
     if marked is not None:
@@ -490,7 +490,7 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
 
 
 def _record_choice(
-    out: list,
+    out: list[Any],
     number: int,
     seat: int,
     card: Card,
@@ -498,7 +498,7 @@ def _record_choice(
     marked: int | None,
     named: tuple[int | None, int | None],
     recipient: object,
-    pair: tuple | None,
+    pair: tuple[Any, ...] | None,
 ) -> None:
     """The events of a play's choice, after its ``Played``: the Sycophant's mark
     followed (or not: nobody could be chosen), and a two-player card's pair."""
@@ -509,7 +509,7 @@ def _record_choice(
         out.append(_new(ev.Chose, (number, seat, card, named, pair[:-1])))
 
 
-def _pass_turn(hand: Hand, seat: int, out: list | None) -> None:
+def _pass_turn(hand: Hand, seat: int, out: list[Any] | None) -> None:
     """End the hand (RULES 7) or pass the turn to the next player still in, whose
     protection ends and who draws (RULES 2, 4); no event for it (the new state has it)."""
     pile = hand.pile
@@ -573,7 +573,7 @@ def _choose_pair(
     marked: int | None,
     nmr: bool,
     rng: random.Random,
-) -> tuple[tuple | None, bool, bool]:
+) -> tuple[Chosen | None, bool, bool]:
     """The players of a Cardinal (PAIR_ANY: two, oneself allowed) or a Baroness
     (PAIR_OTHERS: one or two others), RULES 10.3: each named player still usable
     is taken, a protected one redirected (never onto the other one's player), an
@@ -645,7 +645,7 @@ def _choose_pair(
 
 def choose_pair(
     hand: Hand, seat: int, card: Card, first: int | None, second: int | None, look: int | None
-) -> tuple | None:
+) -> Chosen | None:
     """Whom a Cardinal or a Baroness order will act on, as :func:`play_turn`
     will choose (for the acknowledgement of an order that needs no completion)."""
     chosen, _, _ = _choose_pair(
@@ -654,7 +654,9 @@ def choose_pair(
     return chosen
 
 
-def _random_player(hand: Hand, seat: int, rng: random.Random, self_ok: bool, avoid: tuple = ()) -> int | None:
+def _random_player(
+    hand: Hand, seat: int, rng: random.Random, self_ok: bool, avoid: tuple[int, ...] = ()
+) -> int | None:
     """A random player still in and unprotected, not in ``avoid``; the acting
     player only when ``self_ok`` and nobody else qualifies (RULES 10.4)."""
     alive, protected = hand.alive, hand.protected
@@ -675,7 +677,7 @@ def _draw(hand: Hand) -> tuple[Card, bool]:
     return set_aside, True
 
 
-def _draw_replacement(hand: Hand, seat: int, cause: Card, out: list | None) -> bool:
+def _draw_replacement(hand: Hand, seat: int, cause: Card, out: list[ev.Event] | None) -> bool:
     """``seat`` draws (:func:`_draw`); the new card is private. True: it was the
     set-aside card."""
     new, from_set_aside = _draw(hand)
@@ -721,6 +723,11 @@ _ANY = Targets.ANY  # read by play_turn at every play
 #: A guess: a card in classic games, a number (RULES 10.2) in Premium ones.
 Guess = Card | int | None
 
+#: The players a Cardinal or a Baroness acts on (:func:`_choose_pair`): the
+#: players chosen then, last, the slot (0 or 1) the Cardinal looks at, None for
+#: the Baroness.
+Chosen = tuple[int | None, ...]
+
 
 class Effect(Protocol):
     """What a card does when played, on a hand (mutated) by the player at
@@ -729,7 +736,7 @@ class Effect(Protocol):
     guess, completed; events go to ``out`` unless it is None."""
 
     def __call__(
-        self, hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None, /
+        self, hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[ev.Event] | None, /
     ) -> None: ...
 
 
@@ -739,18 +746,18 @@ class PairEffect(Protocol):
     slot, or None: no effect."""
 
     def __call__(
-        self, hand: Hand, seat: int, chosen: tuple | None, guess: Guess, out: list | None, /
+        self, hand: Hand, seat: int, chosen: Chosen | None, guess: Guess, out: list[ev.Event] | None, /
     ) -> None: ...
 
 
 #: What happens when a Guard is played on the card's holder, instead of the
 #: guess being checked (the Assassin): (hand, the Guard's player, the holder,
 #: the guess, out). The Bishop's guess never calls it (RULES 10.3).
-OnGuessed = Callable[[Hand, int, int, Guess, list | None], None]
+OnGuessed = Callable[[Hand, int, int, Guess, list[ev.Event] | None], None]
 
 #: What happens when a player with the card on their discards is knocked out
 #: (the Constable): (hand, seat, out).
-OnKnockedOut = Callable[[Hand, int, list | None], None]
+OnKnockedOut = Callable[[Hand, int, list[ev.Event] | None], None]
 
 #: The card's part in the values at the end of a Premium hand (RULES 10.4):
 #: (hand, seat -> card held by each player still in, seat -> value), the values
@@ -795,7 +802,7 @@ class CardRule(NamedTuple):
 # in pbem/events.py.
 
 
-def _guard(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
+def _guard(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[ev.Event] | None) -> None:
     if recipient is None:
         return
     held = hand.cards[recipient][0]
@@ -810,22 +817,26 @@ def _guard(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list
         _eliminate(hand, recipient, out)
 
 
-def _spy(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
+def _spy(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[ev.Event] | None) -> None:
     if recipient is not None and out is not None:
         out.append(_new(ev.SpySaw, (hand.number, seat, recipient, hand.cards[recipient][0])))
 
 
-def _baron(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
+def _baron(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[ev.Event] | None) -> None:
     """The lower card is out; a tie, nobody (RULES 6, 10.3)."""
     _compare(hand, seat, recipient, out, lower_loses=True)
 
 
-def _dowager_queen(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
+def _dowager_queen(
+    hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[ev.Event] | None
+) -> None:
     """The Baron reversed: the higher card is out (RULES 10.3)."""
     _compare(hand, seat, recipient, out, lower_loses=False)
 
 
-def _compare(hand: Hand, seat: int, recipient: int | None, out: list | None, lower_loses: bool) -> None:
+def _compare(
+    hand: Hand, seat: int, recipient: int | None, out: list[ev.Event] | None, lower_loses: bool
+) -> None:
     """A Baron's (``lower_loses``) or a Dowager Queen's comparison: both players see
     the other's card, in private; who is out is public."""
     if recipient is None:
@@ -834,6 +845,8 @@ def _compare(hand: Hand, seat: int, recipient: int | None, out: list | None, low
     a, b = RANK[mine], RANK[theirs]  # plain ranks (RULES 10.3: the Bishop is 9)
     loser = None if a == b else (seat if (a < b) == lower_loses else recipient)
     if out is not None:
+        saw: type[ev.BaronSaw | ev.QueenSaw]
+        result: type[ev.BaronResult | ev.QueenResult]
         saw, result = (ev.BaronSaw, ev.BaronResult) if lower_loses else (ev.QueenSaw, ev.QueenResult)
         number = hand.number
         out.append(_new(saw, (number, seat, recipient, theirs)))
@@ -843,13 +856,13 @@ def _compare(hand: Hand, seat: int, recipient: int | None, out: list | None, low
         _eliminate(hand, loser, out)
 
 
-def _handmaid(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
+def _handmaid(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[ev.Event] | None) -> None:
     hand.protected[seat] = True
     if out is not None:
         out.append(_new(ev.Protected, (hand.number, seat)))
 
 
-def _prince(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
+def _prince(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[ev.Event] | None) -> None:
     if recipient is None:  # cannot happen: the Prince falls back on its player
         return
     held = hand.cards[recipient]
@@ -867,7 +880,7 @@ def _prince(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: lis
         out.append(_new(ev.PrinceDrew, (hand.number, recipient, new)))
 
 
-def _king(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
+def _king(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[ev.Event] | None) -> None:
     if recipient is None:
         return
     cards = hand.cards
@@ -880,15 +893,17 @@ def _king(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list 
         out.append(_new(ev.KingReceived, (number, recipient, seat, mine[0])))
 
 
-def _no_effect(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
+def _no_effect(
+    hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[ev.Event] | None
+) -> None:
     pass
 
 
-def _princess(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
+def _princess(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[ev.Event] | None) -> None:
     _eliminate(hand, seat, out)
 
 
-def _assassin(hand: Hand, seat: int, holder: int, guess: Guess, out: list | None) -> None:
+def _assassin(hand: Hand, seat: int, holder: int, guess: Guess, out: list[ev.Event] | None) -> None:
     """RULES 10.3: a Guard on the Assassin knocks out its own player; the
     Assassin is revealed, discarded, and its holder draws."""
     if out is not None:
@@ -899,7 +914,7 @@ def _assassin(hand: Hand, seat: int, holder: int, guess: Guess, out: list | None
     _draw_replacement(hand, holder, ASSASSIN, out)
 
 
-def _jester(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
+def _jester(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[ev.Event] | None) -> None:
     if recipient is not None:
         hand.jesters.append((seat, recipient))  # a token if they win the hand (_jester_tokens)
 
@@ -911,10 +926,10 @@ def _jester_tokens(hand: Hand) -> None:
             hand.bonus.append((jester, JESTER))
 
 
-def _cardinal(hand: Hand, seat: int, chosen: tuple | None, guess: Guess, out: list | None) -> None:
+def _cardinal(hand: Hand, seat: int, chosen: Chosen | None, guess: Guess, out: list[ev.Event] | None) -> None:
     if chosen is None:
         return
-    a, b, look_slot = chosen
+    a, b, look_slot = cast("tuple[int, int, int]", chosen)  # the Cardinal's: two players, a slot
     cards = hand.cards
     cards[a], cards[b] = cards[b], cards[a]
     if out is not None:
@@ -925,14 +940,16 @@ def _cardinal(hand: Hand, seat: int, chosen: tuple | None, guess: Guess, out: li
         out.append(_new(ev.CardinalSaw, (number, seat, looked, cards[looked][0])))
 
 
-def _baroness(hand: Hand, seat: int, chosen: tuple | None, guess: Guess, out: list | None) -> None:
+def _baroness(hand: Hand, seat: int, chosen: Chosen | None, guess: Guess, out: list[ev.Event] | None) -> None:
     if chosen is None or out is None:
         return
-    for other in chosen[:-1]:
+    for other in cast("tuple[int, ...]", chosen[:-1]):  # the players, before the slot's None
         out.append(_new(ev.BaronessSaw, (hand.number, seat, other, hand.cards[other][0])))
 
 
-def _sycophant(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
+def _sycophant(
+    hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[ev.Event] | None
+) -> None:
     if recipient is None:  # cannot happen: the Sycophant falls back on its player
         return
     hand.marked = recipient
@@ -960,12 +977,12 @@ def _count_value(hand: Hand, held: Mapping[int, Card], values: dict[int, float])
         values[p] += hand.discards[p].count(COUNT)
 
 
-def _constable_token(hand: Hand, seat: int, out: list | None) -> None:
+def _constable_token(hand: Hand, seat: int, out: list[ev.Event] | None) -> None:
     """RULES 10.3: knocked out with the Constable on their discards, a player gains a token."""
     hand.bonus.append((seat, CONSTABLE))
 
 
-def _bishop(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list | None) -> None:
+def _bishop(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[ev.Event] | None) -> None:
     """RULES 10.3: a hit gains a token; the target keeps their card unless their
     standing order says discard (the Princess then knocks them out)."""
     if recipient is None:
@@ -1124,7 +1141,7 @@ _derive_tables()
 # -- the end of a hand ------------------------------------------------------------
 
 
-def _eliminate(hand: Hand, seat: int, out: list | None) -> None:
+def _eliminate(hand: Hand, seat: int, out: list[ev.Event] | None) -> None:
     """Knock ``seat`` out; the card they held goes face up on their discards.
     A card already on their discards may act then (the Constable, RULES 10.3)."""
     held = hand.cards[seat]
@@ -1141,7 +1158,7 @@ def _eliminate(hand: Hand, seat: int, out: list | None) -> None:
         out.append(_new(ev.Eliminated, (hand.number, seat, card)))
 
 
-def _end_hand(hand: Hand, out: list | None) -> None:
+def _end_hand(hand: Hand, out: list[ev.Event] | None) -> None:
     """RULES 7: the players still in reveal; highest rank wins; a tie goes to the
     higher discard total; a tie on that too is a shared win."""
     if hand.premium:
@@ -1184,7 +1201,7 @@ def hand_values(hand: Hand) -> dict[int, float]:
     return values
 
 
-def _end_premium(hand: Hand, out: list | None) -> None:
+def _end_premium(hand: Hand, out: list[ev.Event] | None) -> None:
     """RULES 10.4: the end of a Premium hand: values (:func:`hand_values`), ties
     to plain discard totals; then the tokens cards give (the Jesters)."""
     values = hand_values(hand)
@@ -1255,7 +1272,7 @@ class Game:
                     out[hand.active].append(hand.number)
         return out
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "turn": self.turn,
             "finished": self.finished,
@@ -1265,7 +1282,7 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> Game:
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
         return cls(
             [Hand.from_dict(h) for h in data["hands"]],
             list(data["tokens"]),
@@ -1275,7 +1292,7 @@ class Game:
         )
 
 
-def deal_events(game: Game) -> list:
+def deal_events(game: Game) -> list[ev.Event]:
     """The public events of the deal (turn 0): with two players, each hand's
     face-up cards (RULES 9), hand by hand; none otherwise. Written with the
     opening turn, they let a public reader (the web pages) know the face-up
@@ -1289,7 +1306,7 @@ def resolve_turn(
     seed: str,
     events: bool = True,
     standing: Mapping[int, Mapping[int, bool]] | None = None,
-) -> tuple[Game, list]:
+) -> tuple[Game, list[ev.Event]]:
     """Resolve the awaited postal turn: every hand in play, each with its order
     (hand number -> Order; missing or None: NMR defaults), then tokens and the
     end of the game (RULES 7). Returns the new game and the events, in hand order.
@@ -1310,7 +1327,7 @@ def resolve_turn(
         hand = new.hand(number)
         for seat, discard in per_seat.items():
             hand.bishop_discard[seat] = bool(discard)
-    out: list = []
+    out: list[ev.Event] = []
     sink = out if events else None
     won: list[tuple[int, int]] = []
     by_cards: list[tuple[int, int, Card]] = []

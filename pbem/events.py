@@ -16,6 +16,7 @@ Seats are 0-based indexes into the campaign's player list.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .cards import Card
@@ -201,7 +202,7 @@ class _MarkFollowedFields(NamedTuple):
     hand: int
     seat: int
     marked: int
-    named: tuple
+    named: tuple[int | None, ...]
     effect: bool
 
 
@@ -219,8 +220,8 @@ class _ChoseFields(NamedTuple):
     hand: int
     seat: int
     card: Card
-    named: tuple
-    chosen: tuple
+    named: tuple[int | None, ...]
+    chosen: tuple[int | None, ...]
 
 
 class Chose(_ChoseFields):
@@ -284,7 +285,7 @@ class BishopResult(_BishopResultFields):
 
 class _HandValuesFields(NamedTuple):
     hand: int
-    values: tuple
+    values: tuple[tuple[int, float], ...]
 
 
 class HandValues(_HandValuesFields):
@@ -296,7 +297,7 @@ class HandValues(_HandValuesFields):
 
 
 class _CardTokensFields(NamedTuple):
-    gained: tuple
+    gained: tuple[tuple[int, int, Card], ...]
 
 
 class CardTokens(_CardTokensFields):
@@ -529,17 +530,17 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
-def public(events: list) -> list:
+def public(events: Iterable[Event]) -> list[Event]:
     """The events every player may see."""
     return [e for e in events if e.audience is None]
 
 
-def private_to(events: list, seat: int) -> list:
+def private_to(events: Iterable[Event], seat: int) -> list[Event]:
     """The secret events only ``seat`` may see (the public ones excluded)."""
     return [e for e in events if e.audience is not None and seat in e.audience]
 
 
-def to_dict(event: Any) -> dict:
+def to_dict(event: Event) -> dict[str, Any]:
     """A JSON-ready dict: cards by canonical name, tuples as lists."""
     out: dict[str, Any] = {"kind": event.kind}
     for name, value in zip(event._fields, event, strict=True):
@@ -547,7 +548,7 @@ def to_dict(event: Any) -> dict:
     return out
 
 
-def from_dict(data: dict) -> Any:
+def from_dict(data: Mapping[str, Any]) -> Event:
     cls = EVENT_TYPES[data["kind"]]
     values = []
     for name in cls._fields:

@@ -22,12 +22,21 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from .campaign import Campaign, GameError
 from .config import CAMPAIGN_FILE
 from .errors import PbemError
 from .store import append_lines, fsync_dir, fsync_files, write_atomic
+
+if TYPE_CHECKING:  # the mail side loads when a folder command needs it
+    import email.message
+
+    from .inbox import Mailroom
+    from .reports import Renderer
+    from .routing import GameIndex, Route
+    from .tick import TickReport
+    from .transport.imap import FetchLedger, ImapSettings
 
 T = TypeVar("T")
 
@@ -102,7 +111,7 @@ def game_status(campaign: Campaign) -> dict[str, Any]:
     return info
 
 
-def tick(campaign: Campaign, trust_clock: bool = False, fetched: FolderFetch | None = None):
+def tick(campaign: Campaign, trust_clock: bool = False, fetched: FolderFetch | None = None) -> TickReport:
     """One game's tick (:func:`pbem.tick.tick`), ``trust_clock`` passed on; with
     ``fetched`` (the folder's :func:`fetch_folder`), its mail as fetched there (a game
     whose mail could not be fetched fails, as its own tick would)."""
@@ -172,7 +181,7 @@ class AccountFetch:
     games: list[str]
     summary: Any = None  # the transport's FetchSummary, when the fetch ran
     error: str | None = None
-    listed: list[dict] = field(default_factory=list)  # mail no game took, listed this time
+    listed: list[dict[str, Any]] = field(default_factory=list[Any])  # mail no game took, listed this time
     left_own: int = 0  # the tool's own mail seen and left in the INBOX
 
 
@@ -181,7 +190,7 @@ class FolderFetch:
     """What :func:`fetch_folder` did: every game's outcomes (:class:`pbem.inbox.Outcome`),
     the games that could not be fetched, and each shared account's fetch."""
 
-    outcomes: dict[str, list] = field(default_factory=dict)
+    outcomes: dict[str, list[Any]] = field(default_factory=dict[str, Any])
     errors: dict[str, str] = field(default_factory=dict)
     accounts: list[AccountFetch] = field(default_factory=list)
     campaigns: dict[str, Campaign] = field(default_factory=dict, repr=False)  # as the fetch read them
@@ -242,7 +251,7 @@ def fetch_folder(folder: Path | str, acknowledge: bool = True) -> FolderFetch:
     from .postoffice import imap_settings
 
     report = FolderFetch()
-    groups: dict[tuple, tuple[Any, list[Campaign]]] = {}
+    groups: dict[tuple[Any, ...], tuple[Any, list[Campaign]]] = {}
     known: dict[str, Any] = {}  # a mail.imap section as written -> its settings (read once: the
     # shared one of pbem.yaml is the same for every game, and its TLS context costs ~10 ms)
     for path in games(folder):
@@ -268,7 +277,7 @@ def fetch_folder(folder: Path | str, acknowledge: bool = True) -> FolderFetch:
 
 
 def _fetch_account(
-    folder: Path, settings, campaigns: list[Campaign], report: FolderFetch, acknowledge: bool
+    folder: Path, settings: ImapSettings, campaigns: list[Campaign], report: FolderFetch, acknowledge: bool
 ) -> None:
     from .transport.imap import FetchLedger, fetch_routed
 
@@ -301,7 +310,7 @@ def _fetch_account(
                 report.errors.setdefault(campaign.name, f"acknowledgements not sent: {_explain(e)}")
 
 
-def _start_from_games(ledger, folder: str, campaigns: list[Campaign]) -> None:
+def _start_from_games(ledger: FetchLedger, folder: str, campaigns: list[Campaign]) -> None:
     """A new shared ledger starts where the games' own fetches had got to (the lowest
     of their marks, all of one UIDVALIDITY): the mail below was examined by each game
     already, and the GM's older mail is not listed again."""
@@ -314,8 +323,9 @@ def _start_from_games(ledger, folder: str, campaigns: list[Campaign]) -> None:
             with contextlib.suppress(Exception):  # a damaged one: no mark to start from
                 marks.add(FetchLedger(path).mark(folder))
     validities = {validity for validity, _ in marks}
-    if len(validities) == 1 and None not in validities:
-        ledger.set_mark(folder, validities.pop(), min(uid for _, uid in marks))
+    validity = validities.pop() if len(validities) == 1 else None
+    if validity is not None:
+        ledger.set_mark(folder, validity, min(uid for _, uid in marks))
 
 
 def _slug(text: str) -> str:
@@ -336,11 +346,11 @@ class _Router:
         self.state = folder / STATE
         self.account = account
         self.rooms: contextlib.ExitStack | None = None
-        self.open: dict[str, Any] = {}  # game -> its Mailroom, entered on its first message
-        self.shared_renderer: Any = None
-        self.outcomes: dict[str, list] = {}
+        self.open: dict[str, Mailroom] = {}  # game -> its Mailroom, entered on its first message
+        self.shared_renderer: Renderer | None = None
+        self.outcomes: dict[str, list[Any]] = {}
         self.served: list[Campaign] = []
-        self.info: dict[str, dict] = {}  # game -> what an answer says of it
+        self.info: dict[str, dict[str, Any]] = {}  # game -> what an answer says of it
         indexes = []
         for campaign in campaigns:
             try:
@@ -356,11 +366,11 @@ class _Router:
         self.campaigns = {c.name: c for c in self.served}
         self.index = FolderIndex.of(indexes)
         self.listed = _listed_keys(self.state)
-        self.pending: list[dict] = []  # list entries, written at the next flush
+        self.pending: list[dict[str, Any]] = []  # list[Any] entries, written at the next flush
         self.kept: list[Path] = []  # raw messages the folder kept, synced at the next flush
         self.answered = _recent_answers(self.state)
 
-    def route(self, headers):
+    def route(self, headers: email.message.Message) -> tuple[Route, email.message.Message] | None:
         from .routing import GAME, OWN, UNKNOWN, route
 
         where = route(headers, self.index)
@@ -377,11 +387,12 @@ class _Router:
             return None  # cannot happen: the index holds the served games only
         return where, headers
 
-    def deliver(self, raw: bytes, routed) -> None:
+    def deliver(self, raw: bytes, routed: tuple[Route, email.message.Message]) -> None:
         from .routing import GAME
 
         where, headers = routed
         if where.kind == GAME:
+            assert where.game is not None  # a GAME route names its game
             outcome = self._room(where.game).receive(raw, source="imap")
             self.outcomes.setdefault(where.game, []).append(outcome)
             return
@@ -401,7 +412,7 @@ class _Router:
         self.listed.add(key)
         self.pending.append(_entry(headers, where, key, file=relative, answer=answer))
 
-    def _room(self, name: str):
+    def _room(self, name: str) -> Mailroom:
         if name not in self.open:
             from .inbox import Mailroom
 
@@ -410,7 +421,7 @@ class _Router:
             self.open[name] = self.rooms.enter_context(Mailroom(campaign, self._renderer(campaign)))
         return self.open[name]
 
-    def _renderer(self, campaign: Campaign):
+    def _renderer(self, campaign: Campaign) -> Renderer:
         """The default templates' renderer, one for every game without templates of its own."""
         from .reports import Renderer
 
@@ -420,7 +431,7 @@ class _Router:
             self.shared_renderer = Renderer(None)
         return self.shared_renderer
 
-    def _answer(self, where, headers, sha: str) -> str | None:
+    def _answer(self, where: Route, headers: email.message.Message, sha: str) -> str | None:
         """Draft the short answer naming the sender's games, in the first of them; its
         ``game/draft`` (None when the sender had their answer this hour)."""
         from datetime import UTC, datetime
@@ -494,7 +505,7 @@ class _Router:
             self.pending = []
 
 
-def _game_index(campaign: Campaign):
+def _game_index(campaign: Campaign) -> tuple[GameIndex | None, dict[str, Any]]:
     """What routing knows of one game (None for a game not started) and what an
     answer says of it (its name, title, turn and the player's name there)."""
     from .outbox import Outbox
@@ -526,7 +537,7 @@ def _game_index(campaign: Campaign):
     return index, {"name": campaign.name, "title": config.title, "turn": game.turn, "finished": game.finished}
 
 
-def _header_key(headers) -> str:
+def _header_key(headers: email.message.Message) -> str:
     import hashlib
 
     parts = [str(headers.get(h, "")) for h in ("Message-ID", "Date", "From", "Subject")]
@@ -536,10 +547,13 @@ def _header_key(headers) -> str:
 def _shown(text: Any, limit: int = 120) -> str:
     """A header's text as the GM's list shows it: printable, short."""
     text = "".join(c if c.isprintable() else "?" for c in str(text or ""))
-    return text if len(text) <= limit else text[:limit] + "..."
+    shown: str = text if len(text) <= limit else text[:limit] + "..."
+    return shown
 
 
-def _entry(headers, where, key: str, file: str | None, answer: str | None) -> dict:
+def _entry(
+    headers: email.message.Message, where: Route, key: str, file: str | None, answer: str | None
+) -> dict[str, Any]:
     from datetime import UTC, datetime
 
     from .routing import subject_of
@@ -559,7 +573,7 @@ def _entry(headers, where, key: str, file: str | None, answer: str | None) -> di
     }
 
 
-def unroutable(folder: Path | str) -> list[dict]:
+def unroutable(folder: Path | str) -> list[dict[str, Any]]:
     """The mail no game took, oldest first (``FOLDER/.pbem/unroutable.jsonl``); a line
     torn by a crash is skipped."""
     path = Path(folder) / STATE / UNROUTABLE
@@ -593,7 +607,7 @@ def mark_unroutable_seen(folder: Path | str) -> int:
     return len(keys)
 
 
-def unroutable_line(entry: dict) -> str:
+def unroutable_line(entry: dict[str, Any]) -> str:
     """One listed message, for the GM."""
     where = (f"kept in {entry['file']}" if entry.get("file") else "left in the INBOX") + (
         f"; answered ({entry['answer']})" if entry.get("answer") else ""
@@ -611,10 +625,10 @@ def _listed_keys(state: Path) -> set[str]:
     return {entry["key"] for entry in unroutable(state.parent)}
 
 
-def _recent_answers(state: Path) -> dict[str, list]:
+def _recent_answers(state: Path) -> dict[str, list[Any]]:
     from datetime import datetime
 
-    out: dict[str, list] = {}
+    out: dict[str, list[Any]] = {}
     for entry in unroutable(state.parent):
         if entry.get("answer") and entry.get("sender"):
             with contextlib.suppress(TypeError, ValueError):

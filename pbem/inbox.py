@@ -45,15 +45,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .campaign import Campaign, order_code
-from .config import ConfigError
+from .config import CampaignConfig, ConfigError
 from .grammar import SUBJECT_TAG, codes_in, is_absence_text, mask_codes
 from .orderbook import OrderBook, Position, Receipt
 from .outbox import Outbox, make_message, seat_part
 from .store import RECEIVED, CampaignStore, fsync_dir, fsync_files, write_atomic
 
 if TYPE_CHECKING:  # for the annotations only: the reports load when an acknowledgement is drafted
+    import email.message
     from contextlib import AbstractContextManager
 
+    from .reader import ReadMail
     from .reports import Renderer
 
 # The tool's own mails a reply may repeat (the turn mail under an Outlook header, say): every
@@ -94,7 +96,7 @@ REFUSED = {
 ACKS_PER_HOUR = 3
 
 
-def acks_per_hour(config) -> int:
+def acks_per_hour(config: CampaignConfig) -> int:
     """The hourly limit of acknowledgements to one player (``mail.acks_per_hour``)."""
     mail = config.extra.get("mail") or {}
     value = mail.get("acks_per_hour", ACKS_PER_HOUR) if isinstance(mail, dict) else ACKS_PER_HOUR
@@ -158,14 +160,14 @@ class Mailroom:
         self._acks_sent: dict[str, list[datetime]] = {}  # player -> when each unheld ack was drafted
         self._ack_limit = acks_per_hour(campaign.config)
         self._book: OrderBook | None = None
-        self._pending_index: list[dict] = []
+        self._pending_index: list[dict[str, Any]] = []
         self._recorded: set[str] | None = None  # messages whose orders were recorded before
         self._raw_written: list[Path] = []
         self._sent_texts: dict[str, str] = {}  # Message-ID -> text of a mail the tool sent
         self._turn_mails: dict[tuple[str, int], list[str]] | None = None  # (player, turn) -> ids
         # What a player may write in a hand (seat, hand) -> its plays and their words: the
         # position does not change within a batch, so each is worked out and worded once.
-        self._plays: dict[tuple[int, int], tuple[list[dict], str]] = {}
+        self._plays: dict[tuple[int, int], tuple[list[dict[str, Any]], str]] = {}
         self._received_folder_made = False
         self._drafts_waiting: set[str] | None = None  # the outbox's draft files, listed once a batch
 
@@ -228,7 +230,7 @@ class Mailroom:
                 )
                 indexed.add(name)
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: Any) -> None:  # (type, value, traceback), passed on to the lock
         try:
             if exc[0] is None:
                 self.flush()
@@ -376,7 +378,7 @@ class Mailroom:
             self._addresses = {p.email.lower(): p.name for p in self.campaign.config.players}
         return self._addresses
 
-    def _unreadable(self, raw: bytes, relative: str, error: str, position) -> Outcome:
+    def _unreadable(self, raw: bytes, relative: str, error: str, position: Position) -> Outcome:
         """The outcome of a message the reader could not read (ERROR says why): UNREADABLE,
         acknowledged (asking for plain text) when its bare From is a player's."""
         sender = _bare_sender(raw)
@@ -393,7 +395,7 @@ class Mailroom:
             )
         return outcome
 
-    def _identify(self, mail, relative: str, position) -> tuple[Outcome, int | None]:
+    def _identify(self, mail: ReadMail, relative: str, position: Position) -> tuple[Outcome, int | None]:
         """Who sent MAIL and which turn it answers. The outcome is RECORDED with its player
         when the sender is a player of this campaign (by the subject's tag, or by a reply
         to one of its mails); otherwise refused (AMBIGUOUS_SENDER, UNKNOWN_SENDER,
@@ -435,7 +437,7 @@ class Mailroom:
             turn = thread.get("turn")
         return Outcome(relative, RECORDED, "", sender, player), turn
 
-    def _submit(self, outcome: Outcome, mail, turn: int | None) -> None:
+    def _submit(self, outcome: Outcome, mail: ReadMail, turn: int | None) -> None:
         """Record the player's orders (and CLEAR, and an absence) from MAIL's own words into
         the batch's order book, filling OUTCOME's keywords, receipt and detail (nothing read;
         hidden text the GM should hear of). A message read again after a crash is answered
@@ -470,7 +472,7 @@ class Mailroom:
             outcome.detail = "; ".join(filter(None, (hidden, outcome.detail)))
 
     # -- the tool's own words ----------------------------------------------------------------
-    def _answered_texts(self, mail, player: str, turn: int | None) -> list[str]:
+    def _answered_texts(self, mail: ReadMail, player: str, turn: int | None) -> list[str]:
         """The texts of the tool's own mails this message may answer: those its In-Reply-To
         and last References name, and the player's turn mails of the subject's turn."""
         known = self.outbox.known_ids()
@@ -490,7 +492,7 @@ class Mailroom:
         texts = (self._sent_text(i, known[i]) for i in dict.fromkeys(ids))
         return [text for text in texts if text][:6]
 
-    def _sent_text(self, message_id: str, entry: dict) -> str:
+    def _sent_text(self, message_id: str, entry: dict[str, Any]) -> str:
         """The readable text of a mail the tool sent ("" when its draft is gone), read once."""
         if message_id not in self._sent_texts:
             from .reader.api import text_of  # as in _process: only mail in needs it
@@ -556,7 +558,12 @@ class Mailroom:
 
     # -- acknowledgements -----------------------------------------------------------------------
     def _ack(
-        self, outcome: Outcome, mail, position, problem: str = "", answered_turn: int | None = None
+        self,
+        outcome: Outcome,
+        mail: ReadMail | None,
+        position: Position,
+        problem: str = "",
+        answered_turn: int | None = None,
     ) -> str:
         """Draft the acknowledgement of one message; returns its draft id.
         ``answered_turn``: the turn whose mail the player answered, when known."""
@@ -581,7 +588,14 @@ class Mailroom:
         outcome.ack_held = held
         return draft_id
 
-    def _ack_context(self, outcome: Outcome, mail, position, problem: str, answered_turn: int | None) -> dict:
+    def _ack_context(
+        self,
+        outcome: Outcome,
+        mail: ReadMail | None,
+        position: Position,
+        problem: str,
+        answered_turn: int | None,
+    ) -> dict[str, Any]:
         """The acknowledgement's template context (all but ``limit``): what was read, as
         the player will read it (their codes defanged), the orders on file and those
         still missing with the plays open in them, and what the keywords asked for
@@ -640,7 +654,7 @@ class Mailroom:
             "plays": {h: words for h, (_, words) in plays.items()},
         }
 
-    def _limit_context(self, free_at) -> dict:
+    def _limit_context(self, free_at: datetime) -> dict[str, Any]:
         """The acknowledgement's ``limit``, when it is the last one the hour allows: the
         limit, when the next one is free (FREE_AT), and the deadline if it comes first."""
         campaign = self.campaign
@@ -653,7 +667,9 @@ class Mailroom:
             else "",
         }
 
-    def _draft_ack(self, draft_id: str, player: str, mail, subject: str, body: str, turn: int) -> None:
+    def _draft_ack(
+        self, draft_id: str, player: str, mail: ReadMail | None, subject: str, body: str, turn: int
+    ) -> None:
         """Put the acknowledgement DRAFT_ID to PLAYER in the outbox, from the GM, threaded
         as a reply to MAIL (None: a message that could not be read)."""
         config = self.campaign.config
@@ -696,7 +712,7 @@ class Mailroom:
             self._renderer = Renderer(self.campaign.store.templates_dir())
         return self._renderer
 
-    def _plays_in(self, position: Position, seat: int, hand: int) -> tuple[list[dict], str]:
+    def _plays_in(self, position: Position, seat: int, hand: int) -> tuple[list[dict[str, Any]], str]:
         """The plays open to ``seat`` in ``hand`` and what the acknowledgement says of them
         (``ack_hand.txt.j2``): the same for every message of the batch."""
         if (seat, hand) not in self._plays:
@@ -725,7 +741,7 @@ class Mailroom:
         return False, min(recent) + timedelta(hours=1)
 
 
-def _playing(position, player: str) -> set[int]:
+def _playing(position: Position, player: str) -> set[int]:
     """The hands where the player must play now (active, still in, the hand not over)."""
     seat = position.players.index(player)
     return {
@@ -957,13 +973,14 @@ def fetch_imap(campaign: Campaign) -> list[Outcome]:
     from .transport.imap import fetch_new as fetch_from_server
 
     settings = imap_settings(campaign.config)
+    assert settings is not None, "fetched by IMAP only when campaign.yaml has mail: imap:"
     name = campaign.name.casefold()
     outcomes: list[Outcome] = []
     ledger = FetchLedger(campaign.store.imap_ledger)
     with Mailroom(campaign) as room:
         known = room.outbox.known_ids()  # the index repaired by the room (a killed batch's acks)
 
-        def belongs(headers) -> bool:
+        def belongs(headers: email.message.Message) -> bool:
             if is_own(headers, known):  # a notice to the GM, a copy: left in the INBOX for the GM
                 return False
             tag = _tag_of(str(headers.get("Subject", "")))
@@ -1028,7 +1045,7 @@ def mark_refused_seen(campaign: Campaign) -> int:
     return len(files)
 
 
-def received_entries(campaign: Campaign) -> list[dict]:
+def received_entries(campaign: Campaign) -> list[dict[str, Any]]:
     """What became of every message received (``received.jsonl``), oldest first;
     a line cut short by a crash is skipped (its message is read again)."""
     path = campaign.store.received_index
@@ -1045,7 +1062,7 @@ def received_entries(campaign: Campaign) -> list[dict]:
     return out
 
 
-def refused_messages(campaign: Campaign) -> list[dict]:
+def refused_messages(campaign: Campaign) -> list[dict[str, Any]]:
     """The messages refused so far (for `pbem status`)."""
     return [entry for entry in received_entries(campaign) if entry.get("status") in REFUSED]
 
@@ -1080,7 +1097,7 @@ def dropped_acks_note(dropped: list[str]) -> str:
     )
 
 
-def held_acks(campaign: Campaign) -> list[dict]:
+def held_acks(campaign: Campaign) -> list[dict[str, Any]]:
     """The acknowledgements held over the hourly limit and still in the outbox
     (for `pbem status`): each message's index entry."""
     outbox = campaign.store.outbox

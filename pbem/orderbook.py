@@ -17,7 +17,7 @@ from .cards import Card
 from .engine import PAIRED, PREMIUM_PLAYERS, Game
 from .grammar import absence_request, is_absence_line, is_proxy_line, proxy_request
 from .knowledge import Knowledge
-from .orders import REJECTED, CheckedOrder, check_order, one_order_per_hand, parse_orders
+from .orders import REJECTED, CheckedOrder, WrittenOrder, check_order, one_order_per_hand, parse_orders
 from .store import CampaignStore
 from .tuples import NamedTuple
 
@@ -33,7 +33,7 @@ class Position(NamedTuple):
     known: Knowledge | None = None  # what players know of each other's cards (None: not on file)
 
 
-def missing_hands(position: Position, on_file: dict) -> dict[str, list[int]]:
+def missing_hands(position: Position, on_file: dict[str, Any]) -> dict[str, list[int]]:
     """Player -> hands in which they must play and have no order on file."""
     out = {}
     for seat, hands in position.game.awaited().items():
@@ -54,7 +54,7 @@ PROXY_LINES = {
 }
 
 
-def absence_line(player: str, absence: dict) -> str:
+def absence_line(player: str, absence: dict[str, Any]) -> str:
     """What an ABSENT / BACK did, as the GM's screen says it."""
     status, span = absence["status"], absence.get("span", "")
     if status == "accepted":
@@ -76,13 +76,13 @@ class Receipt(NamedTuple):
     turn: int
     checked: list[CheckedOrder]
     ignored: list[str]
-    on_file: dict[int, dict]  # hand -> order on file after this submission
+    on_file: dict[int, dict[str, Any]]  # hand -> order on file after this submission
     missing: list[int]  # hands still without an order
     # PROXY ON / OFF in this text: "on", "off"; "refused" (proxy: false), "everyone" (nmr: proxy)
     proxy: str | None = None
     # ABSENT / BACK in this text: {"status": accepted, refused, back, not_away or bad,
     # "span": "10 to 20 December 2026", "reason", "then": extend or proxy}
-    absence: dict | None = None
+    absence: dict[str, Any] | None = None
 
     @property
     def any_rejected(self) -> bool:
@@ -142,7 +142,7 @@ class OrderBook:
         self.zone = zone  # the campaign's time zone: "today" for an absence
         self.absences = store.read_absences() if absence_policy is not None else []
         self._absences_changed = False
-        self.log: list[dict] = []
+        self.log: list[dict[str, Any]] = []
 
     def player(self, given: str) -> str:
         return self.find_player(given, self.position.players)
@@ -208,7 +208,7 @@ class OrderBook:
         )
         return Receipt(name, game.turn, checked, ignored, self.mine(name), self.missing(name), proxy, absence)
 
-    def _ask_absence(self, name: str, text: str, now: str, source: str) -> dict | None:
+    def _ask_absence(self, name: str, text: str, now: str, source: str) -> dict[str, Any] | None:
         """Record an ABSENT or a BACK in ``text`` as the campaign's policy decides."""
         from .absence import ACCEPTED, back, request, span_text
 
@@ -268,7 +268,7 @@ class OrderBook:
         now = self.clock().isoformat(timespec="seconds")
         self.log.append({"received": now, "player": name, "source": source, "text": "CLEAR", "results": []})
 
-    def mine(self, name: str) -> dict[int, dict]:
+    def mine(self, name: str) -> dict[int, dict[str, Any]]:
         return {int(h): o for h, o in sorted(self.on_file.get(name, {}).items(), key=lambda kv: int(kv[0]))}
 
     def missing(self, name: str) -> list[int]:
@@ -292,7 +292,7 @@ class OrderBook:
 
 def _order_record(
     checked: CheckedOrder, when: str, source: str, players: Sequence[str] = (), me: str = ""
-) -> dict:
+) -> dict[str, Any]:
     w = checked.written
     target = None  # null when a random target will be chosen
     if checked.order is not None and checked.order.target is not None and not checked.random_target:
@@ -320,7 +320,7 @@ def _order_record(
     }
 
 
-def _cardinal_look(w, me: str) -> str | None:
+def _cardinal_look(w: WrittenOrder, me: str) -> str | None:
     """The player a Cardinal order looks at, the default filled in (RULES 10.3):
     the one named after "look", else the one of the two who is not the writer,
     else the first named."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import cast
 
 from .cards import CLASSIC_CARDS, CLASSIC_NAMES, NAMES, RANK, Card, card_of_rank
 from .engine import (
@@ -33,6 +34,7 @@ from .engine import (
     PREMIUM_PLAYERS,
     TARGETED,
     Game,
+    Hand,
     Order,
     choose_pair,
     forced_card,
@@ -616,7 +618,7 @@ def _you(seat: int, me: int, players: list[str]) -> str:
 
 def _check_pair(
     written: WrittenOrder,
-    hand,
+    hand: Hand,
     seat: int,
     card: Card,
     players: list[str],
@@ -674,7 +676,7 @@ def _check_pair(
     if chosen is None:
         notes.append(f"nobody else can be chosen: the {card.title} will have no effect")
     elif cardinal:
-        a, b, slot = chosen
+        a, b, slot = cast("tuple[int, int, int]", chosen)  # two players, then the looked-at slot
         looked = (a, b)[slot]
         who = f"{_you(a, seat, players)} and {_you(b, seat, players)}"
         notes.append(
@@ -682,16 +684,16 @@ def _check_pair(
             f"{'your own' if looked == seat else players[looked] + chr(39) + 's'} new card"
         )
     else:
-        looked = chosen[:-1]
+        seen = cast("tuple[int, ...]", chosen[:-1])  # the players, before the slot's None
         notes.append(
-            f"you will look at the card{'s' if len(looked) > 1 else ''} of "
-            + " and ".join(players[p] for p in looked)
+            f"you will look at the card{'s' if len(seen) > 1 else ''} of "
+            + " and ".join(players[p] for p in seen)
         )
     return first, second, look
 
 
 def _target_problem(
-    written: WrittenOrder, hand, seat: int, card: Card, players: list[str]
+    written: WrittenOrder, hand: Hand, seat: int, card: Card, players: list[str]
 ) -> tuple[int | None, str]:
     """The target seat, or why the target cannot be used as written."""
     if written.target is None:

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Sequence
 from datetime import UTC
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .store import (
     TURN_MAIL,
@@ -36,7 +36,9 @@ from .store import (
 from .tuples import NamedTuple
 
 if TYPE_CHECKING:  # for the annotation only: the writer thread starts with a batch's first draft
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    from .config import Person
 
 
 class Draft(NamedTuple):
@@ -169,10 +171,10 @@ class Outbox:
         self.store = CampaignStore(self.root)
         self.folder = self.store.outbox
         self.durable = durable
-        self._known: dict[str, dict] | None = None
+        self._known: dict[str, dict[str, Any]] | None = None
         self._pending: list[str] = []
         self._writer: ThreadPoolExecutor | None = None
-        self._writes: list = []
+        self._writes: list[Future[None]] = []
         self._written: list[Path] = []  # the batch's draft files, fsync'd together by flush()
 
     @property
@@ -232,7 +234,7 @@ class Outbox:
         crashed before it recorded having written it: the caller keeps it)."""
         return (self.folder / f"{draft_id}.eml").exists()
 
-    def index(self, entry: dict) -> None:
+    def index(self, entry: dict[str, Any]) -> None:
         """Index a draft put in the outbox by other means (a hard link)."""
         self._pending.append(json.dumps(entry, ensure_ascii=False))
         if self._known is not None:
@@ -268,12 +270,12 @@ class Outbox:
     def remove(self, draft_id: str) -> None:
         (self.folder / f"{draft_id}.eml").unlink(missing_ok=True)
 
-    def known_ids(self) -> dict[str, dict]:
+    def known_ids(self) -> dict[str, dict[str, Any]]:
         """Message-ID -> what the tool sent it for (kind, turn, player)."""
         if self._known is not None:
             return self._known
         path = self.store.messages
-        out: dict[str, dict] = {}
+        out: dict[str, dict[str, Any]] = {}
         if path.exists():
             for line in path.read_text(encoding="utf-8").splitlines():
                 try:
@@ -355,8 +357,8 @@ def turn_mails(
     turn: int,
     generation: int,
     finished: bool,
-    gm,
-    players,
+    gm: Person | None,
+    players: Sequence[Person],
     public: str,
     private: dict[str, str],
 ) -> dict[str, str]:
@@ -414,7 +416,7 @@ def _last_private(outbox: Outbox, turn: int) -> dict[str, str]:
     ``turn``'s. The previous turn folder's mail index names them (a small file);
     without one (a campaign begun by an older pbem), the whole index of every
     Message-ID is read."""
-    entries: Iterable[dict] = []
+    entries: Iterable[dict[str, Any]] = []
     previous = outbox.store.turn_mail_index(outbox.store.turn_dir(turn - 1)) if turn else None
     if previous is not None and previous.exists():
         entries = (json.loads(line) for line in previous.read_text(encoding="utf-8").splitlines())

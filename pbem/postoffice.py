@@ -31,15 +31,27 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .config import ConfigError
+from .config import CampaignConfig, ConfigError
 from .store import CampaignStore
 
+if TYPE_CHECKING:  # pbem.transport loads aiosmtplib and imapclient: imported when mail is sent
+    import ssl
 
-def _section(config, name: str) -> dict | None:
+    from .campaign import Campaign
+    from .outbox import Outbox
+    from .transport.credentials import Credentials
+    from .transport.imap import ImapSettings
+    from .transport.ledger import SentLedger
+    from .transport.smtp import SmtpSettings
+
+
+def _section(config: CampaignConfig, name: str) -> dict[str, Any] | None:
     mail = config.extra.get("mail")
     if mail is None:
         return None
@@ -57,7 +69,7 @@ def config_file() -> str:
     return "campaign.yaml"
 
 
-def _need(section: dict, key: str, where: str, kind: type, default: Any = None) -> Any:
+def _need(section: dict[str, Any], key: str, where: str, kind: type, default: Any = None) -> Any:
     value = section.get(key, default)
     if value is None:
         raise ConfigError(f"{config_file()}: {where}.{key}: missing")
@@ -96,7 +108,7 @@ def _command(value: Any, key: str) -> tuple[str, ...]:
     return tuple(str(a) for a in value)
 
 
-def _credentials(section: dict, where: str, user: str | None):
+def _credentials(section: dict[str, Any], where: str, user: str | None) -> Credentials | None:
     """The login of one section, or None; the secret itself is asked for only at login time."""
     # Imported here for start-up time: pbem.transport loads aiosmtplib and imapclient.
     from .transport.credentials import Credentials, Secret
@@ -154,7 +166,7 @@ def _credentials(section: dict, where: str, user: str | None):
     return Credentials(user, Secret(f"{where}.oauth2.token_command", command=command), mechanism)
 
 
-def _unknown_keys(section: dict, known: set[str], where: str) -> None:
+def _unknown_keys(section: dict[str, Any], known: set[str], where: str) -> None:
     unknown = sorted(str(k) for k in set(section) - known - {"password"})
     if unknown:
         raise ConfigError(
@@ -162,7 +174,7 @@ def _unknown_keys(section: dict, known: set[str], where: str) -> None:
         )
 
 
-def _security(section: dict, where: str, ports: dict[str, int], fallback: str) -> tuple[str, int]:
+def _security(section: dict[str, Any], where: str, ports: dict[str, int], fallback: str) -> tuple[str, int]:
     """(security, port): `security` as written, else the usual one for the port (465 and 993:
     tls; 587 and 143: starttls), else `fallback`; the port defaults to the security's
     usual one. ``none`` (plain text) is only for a server on this machine."""
@@ -183,7 +195,7 @@ def _security(section: dict, where: str, ports: dict[str, int], fallback: str) -
     return security, ports[security] if port is None else port
 
 
-def _tls_context(section: dict, where: str):
+def _tls_context(section: dict[str, Any], where: str) -> ssl.SSLContext:
     """Certificates and host names are always checked; `ca_file` trusts a private authority too."""
     import ssl
 
@@ -196,7 +208,7 @@ def _tls_context(section: dict, where: str):
         raise ConfigError(f"{config_file()}: {where}.ca_file: cannot be used: {e}") from None
 
 
-def smtp_settings(config):
+def smtp_settings(config: CampaignConfig) -> SmtpSettings | None:
     """The SMTP settings, or None when the campaign has none."""
     section = _section(config, "smtp")
     if section is None:
@@ -221,7 +233,7 @@ def smtp_settings(config):
     )
 
 
-def imap_settings(config):
+def imap_settings(config: CampaignConfig) -> ImapSettings | None:
     """The IMAP settings, or None when the campaign has none."""
     section = _section(config, "imap")
     if section is None:
@@ -251,14 +263,14 @@ def imap_settings(config):
     )
 
 
-def _folder(section: dict, key: str, default: str, where: str) -> str:
+def _folder(section: dict[str, Any], key: str, default: str, where: str) -> str:
     value = section.get(key, default)
     if not isinstance(value, str) or not value.strip("/ ") or "\n" in value:
         raise ConfigError(f"{config_file()}: {where}.{key}: must name a folder, e.g. pbem/game7")
     return value.strip("/ ")
 
 
-def auto_ack(config) -> bool:
+def auto_ack(config: CampaignConfig) -> bool:
     mail = config.extra.get("mail") or {}
     return bool(isinstance(mail, dict) and mail.get("auto_ack", False))
 
@@ -277,9 +289,9 @@ class SendReport:
 
 
 def send(
-    campaign,
+    campaign: Campaign,
     names: list[str] | None = None,
-    progress=None,
+    progress: Callable[[str, str], None] | None = None,
     resend_uncertain: list[str] | None = None,
     missing_ok: bool = False,
 ) -> SendReport:
@@ -332,7 +344,7 @@ def send(
     )
 
 
-def _uncertain_ids(ledger, names: list[str]) -> list[str]:
+def _uncertain_ids(ledger: SentLedger, names: list[str]) -> list[str]:
     """The uncertain drafts the GM named (all when none): an id that is not uncertain is an error."""
     uncertain = ledger.uncertain()
     if not names:
@@ -349,7 +361,7 @@ def _uncertain_ids(ledger, names: list[str]) -> list[str]:
     return ids
 
 
-def uncertain_drafts(folder: Path) -> list[dict]:
+def uncertain_drafts(folder: Path) -> list[dict[str, Any]]:
     """The drafts handed to the SMTP server without a reply (maybe delivered,
     maybe not), for `preview` and `status`: id, Message-ID and since when."""
     from .transport.ledger import SentLedger
@@ -363,7 +375,7 @@ def uncertain_drafts(folder: Path) -> list[dict]:
     ]
 
 
-def mark_sent(campaign, names: list[str]) -> list[str]:
+def mark_sent(campaign: Campaign, names: list[str]) -> list[str]:
     """The GM saw these uncertain drafts arrive: record them as sent (never sent
     again) and file them under ``mail/sent``."""
     from .outbox import Outbox
@@ -386,7 +398,7 @@ def mark_sent(campaign, names: list[str]) -> list[str]:
     return ids
 
 
-def selected_drafts(outbox, names: list[str] | None, missing_ok: bool = False) -> list[Path]:
+def selected_drafts(outbox: Outbox, names: list[str] | None, missing_ok: bool = False) -> list[Path]:
     drafts = outbox.drafts()
     if not names:
         return drafts
@@ -399,7 +411,7 @@ def selected_drafts(outbox, names: list[str] | None, missing_ok: bool = False) -
     return [by_id[n.removesuffix(".eml")] for n in names]
 
 
-def _file_sent(root: Path, outbox, ledger) -> None:
+def _file_sent(root: Path, outbox: Outbox, ledger: SentLedger) -> None:
     """Move the drafts the ledger says were sent to mail/sent (a rerun would
     skip them anyway: the ledger, not the folder, is what counts)."""
     sent_folder = CampaignStore(root).sent_folder
@@ -418,11 +430,11 @@ def _file_sent(root: Path, outbox, ledger) -> None:
 # -- has the turn's mail reached the players? --------------------------------------------------------
 
 
-def _delivered_path(campaign) -> Path:
+def _delivered_path(campaign: Campaign) -> Path:
     return campaign.store.sent_ledger.with_name("delivered.json")
 
 
-def turn_mail_ids(campaign) -> list[str]:
+def turn_mail_ids(campaign: Campaign) -> list[str]:
     """The drafts of the latest turn's mail (its turn folder's mail index)."""
     import json
 
@@ -441,7 +453,7 @@ def turn_mail_ids(campaign) -> list[str]:
     return ids
 
 
-def undelivered_turn_mail(campaign, ledger=None) -> list[str]:
+def undelivered_turn_mail(campaign: Campaign, ledger: SentLedger | None = None) -> list[str]:
     """The latest turn's drafts the SMTP server has not accepted (uncertain ones
     included: maybe delivered, maybe not). Empty once all of them left."""
     from .transport.ledger import SentLedger
@@ -450,7 +462,7 @@ def undelivered_turn_mail(campaign, ledger=None) -> list[str]:
     return [d for d in turn_mail_ids(campaign) if not ledger.is_sent(d)]
 
 
-def note_delivery(campaign, ledger) -> None:
+def note_delivery(campaign: Campaign, ledger: SentLedger) -> None:
     """Once every mail of the latest turn has left, note when (by the campaign's
     clock), once: the tick moves a deadline on by the time its mail was late."""
     import json
@@ -471,7 +483,7 @@ def note_delivery(campaign, ledger) -> None:
     write_atomic(path, json.dumps(done, indent=1))
 
 
-def delivered_at(campaign):
+def delivered_at(campaign: Campaign) -> datetime | None:
     """When the latest turn's mail had all left (None while some has not): the
     note of :func:`note_delivery`, else (a send killed before it noted) the
     ledger's time of the last one, never later than now."""

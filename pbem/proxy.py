@@ -192,7 +192,7 @@ class _Eval:
         return p
 
     def keep(
-        self, card: Card, out: Iterable[int] = (), extra: int = 0, known_to: dict | None = None
+        self, card: Card, out: Iterable[int] = (), extra: int = 0, known_to: Mapping[int, Card] | None = None
     ) -> float:
         """The chance to win the hand holding ``card``, with the players in ``out``
         gone from it."""

@@ -17,7 +17,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Any, cast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 from . import events as ev
 from .cards import Card, card_named
@@ -27,6 +28,9 @@ from .tuples import NamedTuple
 
 BEGIN = "-----BEGIN PBEM RECORD-----"
 END = "-----END PBEM RECORD-----"
+
+if TYPE_CHECKING:  # the email package loads when a report file is read
+    import email.message
 
 
 def salt(seed: str, what: str) -> str:
@@ -56,9 +60,9 @@ def build_record(
     players: list[str],
     seed: str,
     start: Game,
-    turns: list[dict],
+    turns: list[dict[str, Any]],
     final: Game,
-    report: dict | None = None,
+    report: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``turns``: per resolved turn, {"turn", "orders" (hand -> order or None), "events"}.
     ``report``: what the final report's text was rendered with beyond the game
@@ -92,10 +96,10 @@ def game_record(
     seed: str,
     turn: int,
     final: Game,
-    events: list,
-    records: dict,
-    standing: dict,
-    report: dict | None = None,
+    events: list[ev.Event],
+    records: dict[str, Any],
+    standing: Mapping[int, Mapping[int, bool]],
+    report: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The whole game's record for the final report, as ``turn`` (the last) is
     resolved: the earlier turns read back from ``store``, the last from
@@ -138,7 +142,7 @@ def game_record(
 WIDTH = 76
 
 
-def record_block(record: dict) -> str:
+def record_block(record: dict[str, Any]) -> str:
     """The record as a text block a mail carries intact: its JSON with every
     space and ``>`` written as a JSON escape (``\\u0020``, ``\\u003e``), cut
     in lines of 76 columns. The text holds no space, so a mail client that strips
@@ -169,7 +173,7 @@ def report_text(raw: bytes | str) -> str:
     return _lf(data.decode("utf-8", "replace"))
 
 
-def _decoded(part) -> str:
+def _decoded(part: email.message.Message) -> str:
     """A text part's words: its transfer encoding undone by its header's value
     as written (a client may fold even "Content-Transfer-Encoding:" before its
     value, which Python's own reading then ignores), in its charset."""
@@ -220,7 +224,7 @@ def _is_mail(data: bytes) -> bool:
     return bool(names & {b"from", b"to", b"subject", b"date", b"mime-version"})
 
 
-def extract(text: str) -> dict:
+def extract(text: str) -> Any:  # the JSON as written: verify() checks its shape
     """The record of a final report (its text, or a whole .eml as text)."""
     if BEGIN not in text:
         text = report_text(text)
@@ -247,7 +251,7 @@ def extract(text: str) -> dict:
         raise ValueError("the record block nests deeper than any true record: it is damaged") from None
 
 
-def order_to_json(order: Order | None) -> dict | None:
+def order_to_json(order: Order | None) -> dict[str, Any] | None:
     """An engine order as JSON: guesses are card names (classic) or numbers (Premium);
     "second" and "look" only for the Cardinal and the Baroness."""
     if order is None:
@@ -263,7 +267,7 @@ def order_to_json(order: Order | None) -> dict | None:
     return out
 
 
-def order_from_json(data: dict | None) -> Order | None:
+def order_from_json(data: dict[str, Any] | None) -> Order | None:
     if data is None:
         return None
     guess = data.get("guess")
@@ -284,15 +288,15 @@ class Replay(NamedTuple):
 
     problems: list[str]
     game: Game | None
-    events: list
+    events: list[ev.Event]
 
 
-def verify(record: dict, opening_commitments: dict[str, str] | None = None) -> list[str]:
+def verify(record: dict[str, Any], opening_commitments: dict[str, str] | None = None) -> list[str]:
     """Every problem found (empty: the game checks out)."""
     return replay(record, opening_commitments).problems
 
 
-def replay(record: dict, opening_commitments: dict[str, str] | None = None) -> Replay:
+def replay(record: dict[str, Any], opening_commitments: dict[str, str] | None = None) -> Replay:
     """Check the decks and the seed against the commitments and replay every turn."""
     problems = _commitment_problems(record, opening_commitments)
     decks, deck_problems = _committed_decks(record)
@@ -308,7 +312,7 @@ def replay(record: dict, opening_commitments: dict[str, str] | None = None) -> R
     return Replay(problems, game, events)
 
 
-def _commitment_problems(record: dict, opening_commitments: dict[str, str] | None) -> list[str]:
+def _commitment_problems(record: dict[str, Any], opening_commitments: dict[str, str] | None) -> list[str]:
     """The record's commitments against the opening report's (when given), and its seed
     against the seed's commitment: one sentence per mismatch."""
     problems: list[str] = []
@@ -323,7 +327,7 @@ def _commitment_problems(record: dict, opening_commitments: dict[str, str] | Non
     return problems
 
 
-def _committed_decks(record: dict) -> tuple[dict[int, list[Card]], list[str]]:
+def _committed_decks(record: dict[str, Any]) -> tuple[dict[int, list[Card]], list[str]]:
     """The thirteen hands' decks as cards, and the problems found with them: a deck
     missing, not matching its commitment, with an unknown card (that hand is left
     out), or whose first card is not the set-aside card the record gives."""
@@ -350,12 +354,12 @@ def _committed_decks(record: dict) -> tuple[dict[int, list[Card]], list[str]]:
     return decks, problems
 
 
-def _replay_turns(record: dict, game: Game, problems: list[str]) -> tuple[Game, list]:
+def _replay_turns(record: dict[str, Any], game: Game, problems: list[str]) -> tuple[Game, list[ev.Event]]:
     """Play the record's turns from GAME, appending to PROBLEMS each way a turn differs
     from what the rules give; stop at a turn out of sequence or an order that cannot
     be played. Returns the game after the last turn played and that turn's events."""
     seed = str(record["seed"])
-    events: list = []
+    events: list[ev.Event] = []
     for entry in record["turns"]:
         turn = entry["turn"]
         if game.finished:
@@ -377,7 +381,7 @@ def _replay_turns(record: dict, game: Game, problems: list[str]) -> tuple[Game, 
     return game, events
 
 
-def _turn_problems(entry: dict, events: list, game: Game, players: list[str]) -> list[str]:
+def _turn_problems(entry: dict[str, Any], events: list[Any], game: Game, players: list[str]) -> list[str]:
     """How the record's ENTRY for one turn differs from its replay (EVENTS, and GAME
     after it): the first public event that differs, and the tokens."""
     # Here, not at the top: the words of a verdict are for `pbem verify` alone, and
@@ -404,7 +408,7 @@ def _turn_problems(entry: dict, events: list, game: Game, players: list[str]) ->
     return problems
 
 
-def _ending_problems(record: dict, game: Game) -> list[str]:
+def _ending_problems(record: dict[str, Any], game: Game) -> list[str]:
     """The replayed GAME's end against the record's: over, final tokens, winners."""
     from .differences import say_tokens  # (inside, as in _turn_problems: start-up time)
 

@@ -13,11 +13,20 @@ file of the same name in its own ``templates/`` folder.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
-from typing import Any
+from types import CodeType, FrameType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # Jinja is imported when a template is first needed (start-up time)
+    import jinja2
+    from jinja2 import nodes
+    from jinja2.compiler import CodeGenerator, Frame
+    from jinja2.nodes import Concat
+    from jinja2.runtime import Context
+    from jinja2.sandbox import SandboxedEnvironment
 
 from . import events as ev
 from .cards import COUNTS, PREMIUM_COUNTS, Card
@@ -30,6 +39,7 @@ from .engine import (
     PAIR_OTHERS,
     PREMIUM_PLAYERS,
     Game,
+    Hand,
     forced_card,
     legal_cards,
     tokens_to_win,
@@ -68,7 +78,7 @@ def card_reference_text(renderer: Renderer) -> str:
     )
 
 
-def template_digests(env, name: str) -> dict[str, str]:
+def template_digests(env: jinja2.Environment, name: str) -> dict[str, str]:
     """The SHA-256 of template ``name`` and of every template it imports, as
     ``env`` finds them (a campaign's own first): the final report names its
     templates so that `pbem verify` knows whether it can render it again."""
@@ -82,6 +92,7 @@ def template_digests(env, name: str) -> dict[str, str]:
         current = todo.pop()
         if current in out:
             continue
+        assert env.loader is not None, "pbem's environments all have a loader"
         source = env.loader.get_source(env, current)[0]
         out[current] = hashlib.sha256(source.encode("utf-8")).hexdigest()
         todo.extend(t for t in meta.find_referenced_templates(env.parse(source)) if isinstance(t, str))
@@ -106,7 +117,7 @@ class TemplateRefused(StoreError):
     """A template that may not be used: outside its folder, or doing what a template may not."""
 
 
-def make_environment(campaign_templates: Path | None = None, html: bool = False):
+def make_environment(campaign_templates: Path | None = None, html: bool = False) -> jinja2.Environment:
     """A Jinja environment: the campaign's own templates first, then the defaults.
     ``html``: for web pages (every value escaped); else for plain-text mail.
 
@@ -187,7 +198,7 @@ def _check_format(text: Any) -> None:
         raise TemplateLimit(f"its format {text[:40]!r} asks for a width of millions of characters")
 
 
-def _bounded_filter(func):
+def _bounded_filter(func: Callable[..., Any]) -> Callable[..., Any]:
     """A filter whose size arguments and result are checked (``|center(10**10)``,
     ``|indent``, ``|replace`` make text from a number). The filter's own marks
     (``pass_context``...) are kept: :func:`functools.wraps` copies them."""
@@ -221,7 +232,7 @@ def _check_size_of(size: int) -> None:
 
 
 @cache
-def _sandbox_class():
+def _sandbox_class() -> type[SandboxedEnvironment]:
     """Jinja's sandbox, with a quicker road to a plain dict's keys, and bounds on
     what a template may make (made once).
 
@@ -260,19 +271,29 @@ def _sandbox_class():
         def checked(value: Any) -> Any:
             return _check_size(value)
 
-        def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:
+        def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
             _check_binop(operator, left, right)
             return _check_size(super().call_binop(context, operator, left, right))
 
-        def call(__self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's)
+        def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's)
             if type(__obj) is Macro:  # the template's own (safe): most calls, the quick way
                 return _check_size(__context.call(__obj, *args, **kwargs))
             _check_method_call(__obj, args, kwargs)
             return _check_size(super().call(__context, __obj, *args, **kwargs))
 
-        def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
+        # Jinja types compile() as two overloads on ``raw``; one body serves both here.
+        def compile(  # type: ignore[override]
+            self,
+            source: str | nodes.Template,
+            name: str | None = None,
+            filename: str | None = None,
+            raw: bool = False,
+            defer_init: bool = False,
+        ) -> str | CodeType:
             try:
-                return super().compile(source, name, filename, raw, defer_init)
+                # Jinja's overloads take ``raw`` as a literal True or False, its body a bool: passed on as is.
+                compiled: str | CodeType = super().compile(source, name, filename, raw, defer_init)  # type: ignore[call-overload]
+                return compiled
             except TemplateSyntaxError as e:
                 where = e.filename or e.name or filename or name or "a template"
                 raise TemplateRefused(
@@ -287,13 +308,13 @@ def _sandbox_class():
 
 
 @cache
-def _bounded_code_generator():
+def _bounded_code_generator() -> type[CodeGenerator]:
     """Jinja's code generator, with ``a ~ b`` made into ``environment.checked(a ~ b)``
     (made once): a concatenation is checked after, each side being bounded already."""
     from jinja2.compiler import CodeGenerator
 
     class BoundedCodeGenerator(CodeGenerator):
-        def visit_Concat(self, node, frame) -> None:  # noqa: N802 (Jinja's name)
+        def visit_Concat(self, node: Concat, frame: Frame) -> None:  # noqa: N802 (Jinja's name)
             # ``a ~ b``: checked after (each side is bounded already, so the result is too)
             self.write("environment.checked(")
             super().visit_Concat(node, frame)
@@ -319,7 +340,7 @@ def _check_binop(operator: str, left: Any, right: Any) -> None:
             _check_number(value)  # a "*" width
 
 
-def _check_method_call(obj: Any, args: tuple, kwargs: dict) -> None:
+def _check_method_call(obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """Before a template calls a method of a string or sequence (``"x".center(n)``,
     ``"x".replace(a, b)``...): refuse (TemplateLimit) a number or a replacement
     that would make a value past MAX_VALUE. Other calls are checked after."""
@@ -332,7 +353,7 @@ def _check_method_call(obj: Any, args: tuple, kwargs: dict) -> None:
 
 
 @cache
-def _bounded_template_class():
+def _bounded_template_class() -> type[jinja2.Template]:
     """A template whose render stops past :data:`MAX_OUTPUT` characters or
     :data:`MAX_SECONDS` seconds, and whose every failure is a sentence
     (:class:`TemplateRefused`) naming the template and its line, never a traceback."""
@@ -358,14 +379,15 @@ def _bounded_template_class():
     return BoundedTemplate
 
 
-def _refused(template, e: BaseException) -> TemplateRefused:
+def _refused(template: jinja2.Template, e: BaseException) -> TemplateRefused:
     """What a template that failed did wrong, as a sentence for the GM."""
-    import jinja2.sandbox
+    import jinja2
+    from jinja2.exceptions import SecurityError
 
     where = template.filename or template.name or "a template"
     line = _template_line(e, template)
     at = f" (line {line})" if line else ""
-    if isinstance(e, jinja2.sandbox.SecurityError):
+    if isinstance(e, SecurityError):
         why = (
             f"refused: the template tried something templates may not do ({e}); templates are "
             f"sandboxed: they only word what they are given"
@@ -385,7 +407,7 @@ def _refused(template, e: BaseException) -> TemplateRefused:
     return TemplateRefused(f"{where}{at}: {why}")
 
 
-def _template_line(e: BaseException, template) -> int | None:
+def _template_line(e: BaseException, template: jinja2.Template) -> int | None:
     """The line of ``template`` where ``e`` was raised: the last frame of its
     compiled code, mapped back to the template's source."""
     line = None
@@ -410,7 +432,7 @@ def _time_limit(seconds: float) -> Iterator[None]:
         yield
         return
 
-    def expired(signum, frame) -> None:
+    def expired(signum: int, frame: FrameType | None) -> None:
         raise TimeoutError("template took too long")
 
     start = time.monotonic()
@@ -426,7 +448,7 @@ def _time_limit(seconds: float) -> Iterator[None]:
             signal.setitimer(signal.ITIMER_REAL, max(before - (time.monotonic() - start), 0.001), interval)
 
 
-def _bytecode_cache(kind: str):
+def _bytecode_cache(kind: str) -> jinja2.BytecodeCache | None:
     """Compiled templates, kept between runs: compiling them costs more than
     the rest of a `pbem resolve`. Jinja keys each entry by the template's
     source checksum, so an edited or overriding template is compiled anew.
@@ -451,7 +473,7 @@ def _bytecode_cache(kind: str):
     return jinja2.FileSystemBytecodeCache(folder)
 
 
-def _confined_loader(search: list[str]):
+def _confined_loader(search: list[str]) -> jinja2.BaseLoader:
     """A file loader that refuses a template whose real path (symbolic links
     followed) is not inside the folder it was found in."""
     import os
@@ -460,7 +482,9 @@ def _confined_loader(search: list[str]):
     from jinja2.loaders import split_template_path
 
     class ConfinedLoader(jinja2.FileSystemLoader):
-        def get_source(self, environment, template):
+        def get_source(
+            self, environment: jinja2.Environment, template: str
+        ) -> tuple[str, str, Callable[[], bool]]:
             pieces = split_template_path(template)
             for root in self.searchpath:
                 filename = os.path.join(root, *pieces)
@@ -489,13 +513,13 @@ def _confined_loader(search: list[str]):
     return ConfinedLoader(search)
 
 
-def _join_names(names: list, last: str = "and") -> str:
-    names = [str(n) for n in names]
-    if not names:
+def _join_names(names: Sequence[object], last: str = "and") -> str:
+    texts = [str(n) for n in names]
+    if not texts:
         return "nobody"
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + f" {last} " + names[-1]
+    if len(texts) == 1:
+        return texts[0]
+    return ", ".join(texts[:-1]) + f" {last} " + texts[-1]
 
 
 class Table(NamedTuple):
@@ -510,7 +534,7 @@ def _name(table: Table, seat: int | None) -> str | None:
     return None if seat is None else table.players[seat]
 
 
-def event_view(table: Table, event: Any) -> dict:
+def event_view(table: Table, event: Any) -> dict[str, Any]:
     """An event as plain data with names and card titles, for templates."""
     view: dict[str, Any] = {"kind": event.kind}
     for field, value in zip(event._fields, event):
@@ -551,7 +575,9 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
-def _hand_public(table: Table, hand, events: list, order: dict | None = None) -> dict:
+def _hand_public(
+    table: Table, hand: Hand, events: list[ev.Event], order: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """What everybody may know of one hand after the turn. ``order``: the order
     resolved in that hand (its record in ``orders.json``), for what the player
     wrote where it could not be used."""
@@ -579,7 +605,9 @@ def _hand_public(table: Table, hand, events: list, order: dict | None = None) ->
     }
 
 
-def _public_views(table: Table, hand, events: list, order: dict | None) -> list[dict]:
+def _public_views(
+    table: Table, hand: Hand, events: list[ev.Event], order: dict[str, Any] | None
+) -> list[dict[str, Any]]:
     """The public events of one hand in one turn (the end of the hand aside),
     with what their wording needs beyond the event itself. The deal's face-up
     cards are no play: the reports list them from the hand (``face_up``)."""
@@ -588,7 +616,7 @@ def _public_views(table: Table, hand, events: list, order: dict | None) -> list[
         if e.kind in ("ended", "face_up") or e.audience is not None:
             continue
         view = event_view(table, e)
-        if e.kind == "played":
+        if isinstance(e, ev.Played):  # kind "played"
             view["target_text"] = (order or {}).get("target_text")
             view["proxy"] = (order or {}).get("status") == "proxy"  # no order: the proxy played it
             # A play with nobody to take it: the others are all out, or those
@@ -600,8 +628,8 @@ def _public_views(table: Table, hand, events: list, order: dict | None) -> list[
     return views
 
 
-def _by_hand(events: list) -> dict[int, list]:
-    grouped: dict[int, list] = {}
+def _by_hand(events: list[ev.Event]) -> dict[int, list[ev.Event]]:
+    grouped: dict[int, list[ev.Event]] = {}
     for e in events:
         number = getattr(e, "hand", None)
         if number is not None:
@@ -613,11 +641,11 @@ def public_context(
     table: Table,
     turn: int,
     game: Game,
-    events: list,
+    events: list[ev.Event],
     notes: Sequence[str] = (),
     deadline: str = "",
-    orders: dict | None = None,
-) -> dict:
+    orders: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The context of the public report of ``turn`` (0: the opening report).
 
     ``game`` is the state after the turn; ``events`` may hold private events:
@@ -658,7 +686,7 @@ def public_context(
     }
 
 
-def _audit(game: Game) -> list[dict]:
+def _audit(game: Game) -> list[dict[str, Any]]:
     """After the game: every deck and set-aside card (RULES 8)."""
     return [
         {"number": h.number, "deck": [c.title for c in h.deck], "set_aside": h.deck[0].title}
@@ -666,7 +694,7 @@ def _audit(game: Game) -> list[dict]:
     ]
 
 
-def card_reference(counts: dict = COUNTS) -> list[dict]:
+def card_reference(counts: Mapping[Card, int] = COUNTS) -> list[dict[str, Any]]:
     """The deck a player looks up: each card's rank, name and count, in rank
     order. The one-line effects are words, so they live in the template
     ``_cards.txt.j2``, keyed by the card's name; a card added to the deck is one
@@ -678,13 +706,15 @@ def card_reference(counts: dict = COUNTS) -> list[dict]:
     ]
 
 
-def deck_reference(players: int) -> list[dict]:
+def deck_reference(players: int) -> list[dict[str, Any]]:
     """The card reference of the deck a table of ``players`` plays with (RULES 10: the
     Premium deck from 5 players on)."""
     return card_reference(PREMIUM_COUNTS if players in PREMIUM_PLAYERS else COUNTS)
 
 
-def _hand_table(table: Table, hand, seat: int, known: list[dict], last_turn: list[dict]) -> dict:
+def _hand_table(
+    table: Table, hand: Hand, seat: int, known: list[dict[str, Any]], last_turn: list[dict[str, Any]]
+) -> dict[str, Any]:
     """What the active player sees of a hand to decide their play: everything
     public (who is in, protected, the discard piles, the pile) and what they
     alone know of it; never another player's card."""
@@ -712,7 +742,7 @@ def _hand_table(table: Table, hand, seat: int, known: list[dict], last_turn: lis
     }
 
 
-def choices(names: list[str], hand, seat: int) -> list[dict]:
+def choices(names: list[str], hand: Hand, seat: int) -> list[dict[str, Any]]:
     """The plays open to the active player, each with the players it may name
     (RULES 3, 4, 10.3), read from the card table: another player still in and
     not protected; the Prince and the Sycophant may also name the player, the
@@ -752,10 +782,10 @@ def choices(names: list[str], hand, seat: int) -> list[dict]:
     return out
 
 
-def _known_by_hand(table: Table, game: Game, seat: int, known: Knowledge) -> dict[int, list[dict]]:
+def _known_by_hand(table: Table, game: Game, seat: int, known: Knowledge) -> dict[int, list[dict[str, Any]]]:
     """Hand -> what ``seat`` knows of the cards of players still in that hand,
     oldest first, as the private mail tells it (see :mod:`pbem.knowledge`)."""
-    out: dict[int, list[dict]] = {}
+    out: dict[int, list[dict[str, Any]]] = {}
     for entry in known.get(seat, []):
         hand = game.hand(entry["hand"])
         if hand.ended or not hand.alive[entry["other"]] or not hand.alive[seat]:
@@ -777,13 +807,13 @@ def private_context(
     table: Table,
     turn: int,
     game: Game,
-    events: list,
+    events: list[ev.Event],
     seat: int,
     code: str = "",
     deadline: str = "",
     known: Knowledge | None = None,
-    orders: dict | None = None,
-) -> dict:
+    orders: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The context of ``seat``'s private report after ``turn``: their cards, the
     hands they must play, and only the events whose audience includes them.
 
@@ -849,8 +879,8 @@ class Renderer:
     def __init__(self, campaign_templates: Path | None = None):
         self.env = make_environment(campaign_templates)
 
-    def render(self, template: str, context: dict) -> str:
-        from jinja2.sandbox import SecurityError
+    def render(self, template: str, context: dict[str, Any]) -> str:
+        from jinja2.exceptions import SecurityError
 
         try:
             return self.env.get_template(template).render(**context)
@@ -860,8 +890,8 @@ class Renderer:
                 f"do ({e}); templates are sandboxed: they only word what they are given"
             ) from None
 
-    def public(self, context: dict) -> str:
+    def public(self, context: dict[str, Any]) -> str:
         return self.render("public.txt.j2", context)
 
-    def private(self, context: dict) -> str:
+    def private(self, context: dict[str, Any]) -> str:
         return self.render("private.txt.j2", context)

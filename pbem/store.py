@@ -44,11 +44,13 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import PbemError
 
 # Every path of a campaign folder, relative to it (CampaignStore offers each as a property).
+T = TypeVar("T")
+
 CAMPAIGN_FILE = "campaign.yaml"
 CAMPAIGN_BACKUP = CAMPAIGN_FILE + ".bak"  # the one before `pbem replace` rewrote it
 TURNS = "turns"
@@ -428,19 +430,20 @@ class CampaignStore:
     def orders_path(self, turn: int) -> Path:
         return self.root / ORDERS / f"turn-{turn:03d}.json"
 
-    def read_orders(self, turn: int) -> dict[str, dict[str, dict]]:
+    def read_orders(self, turn: int) -> dict[str, dict[str, dict[str, Any]]]:
         """Player -> hand (as a string) -> the order on file."""
         path = self.orders_path(turn)
         if not path.exists():
             return {}
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
+            orders: dict[str, dict[str, dict[str, Any]]] = json.loads(path.read_text(encoding="utf-8"))
+            return orders
         except json.JSONDecodeError as e:
             raise StoreError(
                 f"{path}: damaged JSON ({e}); its log {path.with_suffix('.log')} holds every order received"
             ) from None
 
-    def write_orders(self, turn: int, orders: dict) -> None:
+    def write_orders(self, turn: int, orders: dict[str, Any]) -> None:
         write_atomic(self.orders_path(turn), dump_json(orders))
 
     def standing_path(self, turn: int) -> Path:
@@ -453,17 +456,18 @@ class CampaignStore:
         if not path.exists():
             return {}
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
+            standing: dict[str, dict[str, str]] = json.loads(path.read_text(encoding="utf-8"))
+            return standing
         except json.JSONDecodeError as e:
             log = self.orders_path(turn).with_suffix(".log")
             raise StoreError(
                 f"{path}: damaged JSON ({e}); its turn's log {log} holds every order received"
             ) from None
 
-    def write_standing(self, turn: int, standing: dict) -> None:
+    def write_standing(self, turn: int, standing: dict[str, Any]) -> None:
         write_atomic(self.standing_path(turn), dump_json(standing))
 
-    def log_submissions(self, turn: int, entries: list[dict]) -> None:
+    def log_submissions(self, turn: int, entries: list[dict[str, Any]]) -> None:
         """Append submissions to the turn's log, with one sync for all."""
         if entries:
             append_line(
@@ -500,21 +504,21 @@ class CampaignStore:
         write_atomic(self.root / ROSTER, dump_json(names))
 
     # -- absences ---------------------------------------------------------------------------------
-    def read_absences(self) -> list[dict]:
+    def read_absences(self) -> list[dict[str, Any]]:
         """The absences announced (``{"player", "from", "to", "received", "source"}``)."""
         path = self.root / ABSENCES
         return json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
 
-    def write_absences(self, absences: list[dict]) -> None:
+    def write_absences(self, absences: list[dict[str, Any]]) -> None:
         write_atomic(self.root / ABSENCES, dump_json(absences))
 
     # -- who asked for the proxy ------------------------------------------------------------------
-    def read_proxy(self) -> dict[str, dict]:
+    def read_proxy(self) -> dict[str, dict[str, Any]]:
         """Player -> their latest PROXY ON / PROXY OFF (``{"proxy": "on", "received", "source"}``)."""
         path = self.root / PROXY
         return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
-    def write_proxy(self, requests: dict[str, dict]) -> None:
+    def write_proxy(self, requests: dict[str, dict[str, Any]]) -> None:
         write_atomic(self.root / PROXY, dump_json(requests))
 
     # -- deadlines moved by the GM, notes for the next report ----------------------------
@@ -559,7 +563,7 @@ def fsync_files(paths: Iterable[Path]) -> None:
     _side_by_side(fsync_file, list(paths))
 
 
-def _side_by_side(sync: Callable[[Any], None], items: list, workers: int = 8) -> None:
+def _side_by_side(sync: Callable[[T], None], items: list[T], workers: int = 8) -> None:
     """``sync`` each item in a few threads: the file system commits concurrent
     fsyncs together (one journal commit for many files), where one after the
     other each waits for the disk. Plain threads: importing concurrent.futures

@@ -26,13 +26,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from .campaign import Campaign
+from .config import CampaignConfig
 from .outbox import Outbox, make_message, seat_part
 from .store import dump_json, write_atomic
 
 KINDS = ("ack", "reminder", "report")
 
 
-def auto_send_kinds(config) -> set[str]:
+def auto_send_kinds(config: CampaignConfig) -> set[str]:
     """What the GM lets a tick send without review."""
     mail = config.extra.get("mail") or {}
     kinds = set(mail.get("auto_send") or []) if isinstance(mail, dict) else set()
@@ -122,11 +123,12 @@ def remind(campaign: Campaign, again: bool = False) -> list[str]:
         return drafted
 
 
-def _count(done: dict, turn: int, name: str) -> int:
-    return done.get("counts", {}).get(f"{turn}/{name}", 0)
+def _count(done: dict[str, Any], turn: int, name: str) -> int:
+    count: int = done.get("counts", {}).get(f"{turn}/{name}", 0)
+    return count
 
 
-def _left(deadline, now) -> str:
+def _left(deadline: datetime | None, now: datetime) -> str:
     if deadline is None:
         return ""
     from .deadlines import time_left
@@ -185,7 +187,7 @@ class TickReport:
         return out
 
 
-def tick(campaign: Campaign, trust_clock: bool = False, outcomes: list | None = None) -> TickReport:
+def tick(campaign: Campaign, trust_clock: bool = False, outcomes: list[Any] | None = None) -> TickReport:
     """One pass of the unattended GM (see the module docstring). ``trust_clock``
     is the GM's word that a clock :func:`pbem.deadlines.clock_doubt` finds wrong is right.
     ``outcomes``: the game's mail, fetched already (a GM folder's shared fetch,
@@ -203,7 +205,7 @@ def tick(campaign: Campaign, trust_clock: bool = False, outcomes: list | None = 
 
 
 def _tick(
-    campaign: Campaign, report: TickReport, trust_clock: bool = False, fetched: list | None = None
+    campaign: Campaign, report: TickReport, trust_clock: bool = False, fetched: list[Any] | None = None
 ) -> TickReport:
     from .inbox import fetch_new
     from .postoffice import smtp_settings

@@ -14,7 +14,7 @@ from .engine import PREMIUM_PLAYERS
 from .orderbook import Position, missing_hands
 
 
-def export_view(campaign: str, position: Position, on_file: dict) -> dict[str, Any]:
+def export_view(campaign: str, position: Position, on_file: dict[str, Any]) -> dict[str, Any]:
     """The whole state as INTERFACE.md's JSON (``on_file``: the orders on file
     for the awaited turn, empty once the game is over)."""
     game, players = position.game, position.players
@@ -64,7 +64,9 @@ def export_view(campaign: str, position: Position, on_file: dict) -> dict[str, A
     }
 
 
-def status_view(campaign: str, position: Position, on_file: dict, deadline: dict | None) -> dict[str, Any]:
+def status_view(
+    campaign: str, position: Position, on_file: dict[str, Any], deadline: dict[str, Any] | None
+) -> dict[str, Any]:
     """What the GM needs at a glance: turn, hands in play, who owes what, tokens
     (``on_file``: the orders on file for the awaited turn; ``deadline``: its
     deadline as the status shows it, None without one)."""

@@ -408,7 +408,7 @@ def _part_bytes(part: email.message.Message, notes: _Notes) -> bytes:
     return bytes(data)
 
 
-def _raw_payload(part: email.message.Message) -> str | list | None:
+def _raw_payload(part: email.message.Message) -> str | list[email.message.Message] | None:
     """The payload exactly as parsed (8-bit bytes as surrogates).
 
     Not `get_payload()`: for 8-bit payloads it decodes with the declared charset, which loses

@@ -9,7 +9,7 @@ import re
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 # --------------------------------------------------------------------------------------------
 #
@@ -164,7 +164,7 @@ def _unfold(value: str) -> str:
 class _ReaderPolicy(email.policy.Compat32):
     """compat32, but header values come out as policy.default would give them (see above)."""
 
-    def header_fetch_parse(self, name, value):  # the stdlib's signature
+    def header_fetch_parse(self, name: str, value: str) -> str:  # the stdlib's signature (typeshed's Policy)
         """The value as str() of policy.default's parsed header."""
         if hasattr(value, "name"):  # a header object (not made by the parser)
             return value
@@ -178,5 +178,5 @@ def _raw_first(part: email.message.Message, name: str) -> str | None:
     """The first raw value of a header (what `part.get` looks at), None when there is none."""
     for key, value in getattr(part, "_headers", None) or ():
         if key.lower() == name:
-            return value
+            return cast(str, value)  # compat32 keeps the raw values as text
     return None

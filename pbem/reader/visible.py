@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import cssselect2
 import lxml.etree
@@ -54,6 +55,10 @@ _MAX_CSS = 200_000  # a stylesheet longer than this is read up to here
 _MAX_RULES = 5_000
 
 Declarations = dict[str, tuple[tuple[int, int, tuple[int, int, int], int], list[tinycss2.ast.Node]]]
+#: A property's declared tokens, None when not declared (or ``inherit``).
+_Tokens = list[tinycss2.ast.Node] | None
+#: A property's declared tokens, by its name (:func:`_compute`'s ``value``).
+_Value = Callable[[str], _Tokens]
 
 
 @dataclass
@@ -93,14 +98,14 @@ def drop_invisible(
     """
     found = Hidden()
     matcher, count = _stylesheet(css[:_MAX_CSS])
-    matches: dict[lxml.etree._Element, list] = {}
+    matches: dict[lxml.etree._Element, list[Any]] = {}  # cssselect2's matches (untyped)
     if count:
         for wrapper in cssselect2.ElementWrapper.from_html_root(root).iter_subtree():
             found_rules = matcher.match(wrapper)
             if found_rules:
                 matches[wrapper.etree_element] = found_rules
     inline_cache: dict[str, Declarations] = {}
-    computed: dict[tuple, tuple[_State, str | None]] = {}
+    computed: dict[tuple[tuple[object, ...], int], tuple[_State, str | None]] = {}
     default = _State()
     # Document order, parents before children: the states of the ancestors are known.
     states: dict[lxml.etree._Element, _State] = {}
@@ -249,12 +254,14 @@ def _relevant(nodes: Iterable[tinycss2.ast.Node]) -> list[tuple[str, bool, list[
 
 
 def _declared(
-    element: lxml.etree._Element, matched: list | None, inline_cache: dict[str, Declarations]
+    element: lxml.etree._Element, matched: list[Any] | None, inline_cache: dict[str, Declarations]
 ) -> Declarations:
     """The winning declaration of each relevant property: hints, stylesheet, style attribute."""
     declared: Declarations = {}
 
-    def put(name: str, key: tuple[int, int, tuple[int, int, int], int], value: list) -> None:
+    def put(
+        name: str, key: tuple[int, int, tuple[int, int, int], int], value: list[tinycss2.ast.Node]
+    ) -> None:
         if name not in declared or key >= declared[name][0]:
             declared[name] = (key, value)
 
@@ -485,7 +492,7 @@ def _number(tokens: list[tinycss2.ast.Node] | None) -> float | None:
     return None
 
 
-def _off_screen(value, font_px: float) -> bool:
+def _off_screen(value: _Value, font_px: float) -> bool:
     """Positioned out of the mail's box, or pushed out by a huge negative margin."""
     tokens = value("position")
     position = tokens[0].lower_value if tokens and tokens[0].type == "ident" else "static"
@@ -509,7 +516,7 @@ def _off_screen(value, font_px: float) -> bool:
     return False
 
 
-def _clipped(clip, clip_path, font_px: float) -> bool:
+def _clipped(clip: _Tokens, clip_path: _Tokens, font_px: float) -> bool:
     """clip: rect() with no room, or a clip-path that leaves nothing."""
     if clip and clip[0].type == "function" and clip[0].lower_name == "rect":
         sides = [_length([a], font_px, 0.0) for a in clip[0].arguments if a.type in ("dimension", "number")]
@@ -533,7 +540,7 @@ def _clipped(clip, clip_path, font_px: float) -> bool:
     return False
 
 
-def _scaled_away(transform, font_px: float) -> bool:
+def _scaled_away(transform: _Tokens, font_px: float) -> bool:
     """A transform that shrinks the text to nothing or moves it out of sight."""
     if not transform:
         return False
@@ -564,7 +571,7 @@ def _scaled_away(transform, font_px: float) -> bool:
     return False
 
 
-def _collapsed(value, ident, font_px: float) -> bool:
+def _collapsed(value: _Value, ident: Callable[[str], str], font_px: float) -> bool:
     """A box of no height or width whose overflow is hidden."""
     overflow = {ident("overflow"), ident("overflow-x"), ident("overflow-y")}
     if not overflow & {"hidden", "clip"}:
@@ -628,7 +635,8 @@ def _has_url(tokens: list[tinycss2.ast.Node] | None) -> bool:
 
 def _blend(colour: _Colour, under: tuple[float, float, float]) -> tuple[float, float, float]:
     alpha = colour[3]
-    return tuple(c * alpha + u * (1 - alpha) for c, u in zip(colour[:3], under, strict=True))  # type: ignore[return-value]
+    blended = tuple(c * alpha + u * (1 - alpha) for c, u in zip(colour[:3], under, strict=True))
+    return cast("tuple[float, float, float]", blended)  # three channels in, three out
 
 
 def _luminance(rgb: tuple[float, float, float]) -> float:

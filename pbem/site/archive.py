@@ -27,7 +27,9 @@ from ..tuples import NamedTuple
 
 class PublicTurn(NamedTuple):
     turn: int
-    events: list  # the public events of the turn (none for turn 0: its face-up cards are in face_up)
+    events: list[
+        ev.Event
+    ]  # the public events of the turn (none for turn 0: its face-up cards are in face_up)
     report: str  # the public report, as mailed
     notes: list[str]  # the GM's notes printed in that report
 
@@ -57,7 +59,7 @@ def read_archive(folder: Path | str) -> PublicArchive:
         )
     players = store.read_roster() or config.names  # the roster holds the names after `pbem replace`
     turns = []
-    dealt: list = []  # the deal's FaceUp events (two players, turn 0)
+    dealt: list[ev.FaceUp] = []  # the deal's FaceUp events (two players, turn 0)
     for t in numbers:
         data = store.read_json(t, EVENTS)
         try:
@@ -67,7 +69,7 @@ def read_archive(folder: Path | str) -> PublicArchive:
                 f"{store.turn_dir(t) / EVENTS}: an event cannot be read ({e!r}); "
                 f"restore the file from a backup"
             ) from None
-        face_up_events = [e for e in events if e.kind == "face_up"]
+        face_up_events = [e for e in events if isinstance(e, ev.FaceUp)]  # kind "face_up"
         if face_up_events and (t != 0 or len(players) != 2):
             raise StoreError(
                 f"{store.turn_dir(t) / EVENTS}: it lists face-up cards, which only the deal (turn 0) "
@@ -92,7 +94,7 @@ def read_archive(folder: Path | str) -> PublicArchive:
     )
 
 
-def _dealt_face_up(dealt: list, where: Path) -> dict[int, tuple[str, ...]]:
+def _dealt_face_up(dealt: list[ev.FaceUp], where: Path) -> dict[int, tuple[str, ...]]:
     """Each hand's face-up cards, from the deal's events (RULES 9): three real
     cards for each of the 13 hands, once each, or the file is damaged."""
     out: dict[int, tuple[str, ...]] = {}

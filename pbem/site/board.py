@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import events as ev
 from ..engine import (
     CLASSIC_PLAYERS,
     FACE_UP_WITH_TWO,
@@ -151,7 +152,7 @@ class Board(NamedTuple):
     by_cards: tuple[tuple[int, int, str], ...]  # (seat, hand, card) tokens cards gave this turn (RULES 10.4)
     finished: bool
     winners: tuple[int, ...]
-    events: dict[int, list]  # hand number -> its public events this turn
+    events: dict[int, list[ev.Event]]  # hand number -> its public events this turn
 
     def awaited(self) -> dict[int, list[int]]:
         """Seat -> hands in which that player must send orders next."""
@@ -171,7 +172,9 @@ def check_public(event: Any) -> None:
         )
 
 
-def replay(players: int, turns: list[list], face_up: dict[int, tuple[str, ...]] | None = None) -> list[Board]:
+def replay(
+    players: int, turns: list[list[ev.Event]], face_up: dict[int, tuple[str, ...]] | None = None
+) -> list[Board]:
     """The board after the deal and after each turn. ``turns[t - 1]`` holds the
     public events of turn ``t``, in the order the engine returned them.
     ``face_up``: with two players, each hand's three face-up cards (hand number ->
@@ -192,29 +195,32 @@ def replay(players: int, turns: list[list], face_up: dict[int, tuple[str, ...]] 
     hands = [HandBoard(h, players, face_up.get(h, ())) for h in range(1, HANDS_PER_GAME + 1)]
     tokens = [0] * players
     boards = [Board(0, [h.copy() for h in hands], tokens[:], (), (), False, (), {})]
+    winners: tuple[int, ...]
     finished, winners = False, ()
     for number, events in enumerate(turns, 1):
-        by_hand: dict[int, list] = {}
-        won: tuple = ()
-        by_cards: tuple = ()
+        by_hand: dict[int, list[ev.Event]] = {}
+        won: tuple[tuple[int, int], ...] = ()
+        by_cards: tuple[tuple[int, int, str], ...] = ()
         player_of: dict[int, int] = {}
         for event in events:
             check_public(event)
             hand_number = getattr(event, "hand", None)
             if hand_number is not None:
                 by_hand.setdefault(hand_number, []).append(event)
-                if event.kind == "played":
+                if isinstance(event, ev.Played):  # kind "played"
                     player_of[hand_number] = event.seat
                 hands[hand_number - 1].apply(event)
-            elif event.kind == "tokens":
-                won = tuple(tuple(pair) for pair in event.won)
+            elif isinstance(event, ev.TokensWon):  # kind "tokens"
+                won = tuple((seat, hand) for seat, hand in event.won)
                 for seat, _ in won:
                     tokens[seat] += 1
-            elif event.kind == "card_tokens":  # the Jester, the Constable, the Bishop (RULES 10.4)
+            elif isinstance(
+                event, ev.CardTokens
+            ):  # kind "card_tokens": the Jester, the Constable, the Bishop (RULES 10.4)
                 by_cards = tuple((seat, hand, card.title) for seat, hand, card in event.gained)
                 for seat, _, _ in by_cards:
                     tokens[seat] += 1
-            elif event.kind == "game_over":
+            elif isinstance(event, ev.GameOver):  # kind "game_over"
                 finished, winners = True, tuple(event.winners)
         for hand_number, seat in player_of.items():
             hands[hand_number - 1].pass_turn(seat)

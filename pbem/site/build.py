@@ -18,6 +18,7 @@ from typing import Any
 
 import jinja2
 
+from .. import events as ev
 from ..config import DEFAULT_SITE, load_config, site_out
 from ..engine import HANDS_PER_GAME, PREMIUM_PLAYERS, tokens_to_win
 from ..errors import PbemError
@@ -142,7 +143,7 @@ def _environment(campaign_templates: Path) -> jinja2.Environment:
     return make_environment(campaign_templates if campaign_templates.is_dir() else None, html=True)
 
 
-def _seats_view(hand: HandBoard, players: list[str], finished: bool) -> list[dict]:
+def _seats_view(hand: HandBoard, players: list[str], finished: bool) -> list[dict[str, Any]]:
     """Each player's place in a hand; once the game is over, nobody is to play."""
     return [
         {
@@ -167,7 +168,7 @@ def _jesters(hand: HandBoard, players: list[str]) -> list[tuple[str, str]]:
     return [] if hand.ended else [(players[j], players[named]) for j, named in hand.jesters]
 
 
-def _board_view(board: Board, players: list[str]) -> list[dict]:
+def _board_view(board: Board, players: list[str]) -> list[dict[str, Any]]:
     return [
         {
             "number": h.number,
@@ -185,7 +186,7 @@ def _board_view(board: Board, players: list[str]) -> list[dict]:
     ]
 
 
-def _turn_hand_view(table: Table, board: Board, hand: HandBoard) -> dict:
+def _turn_hand_view(table: Table, board: Board, hand: HandBoard) -> dict[str, Any]:
     events = board.events[hand.number]
     return {
         "number": hand.number,
@@ -201,7 +202,7 @@ def _turn_hand_view(table: Table, board: Board, hand: HandBoard) -> dict:
     }
 
 
-def _result(table: Table, events: list) -> dict | None:
+def _result(table: Table, events: list[ev.Event]) -> dict[str, Any] | None:
     """The hand's end, when it came in these events."""
     ended = next((e for e in events if e.kind == "ended"), None)
     return None if ended is None else event_view(table, ended)
@@ -211,7 +212,7 @@ def _awaited(board: Board, players: list[str]) -> list[tuple[str, list[int]]]:
     return [(players[s], hands) for s, hands in board.awaited().items() if hands]
 
 
-def _tokens_view(boards: list[Board], players: list[str]) -> list[dict]:
+def _tokens_view(boards: list[Board], players: list[str]) -> list[dict[str, Any]]:
     latest = boards[-1]
     hands_won = [sum(1 for h in latest.hands if s in h.winners) for s in range(len(players))]
     by_cards = [sum(1 for b in boards for seat, _, _ in b.by_cards if seat == s) for s in range(len(players))]
@@ -227,7 +228,7 @@ def _tokens_view(boards: list[Board], players: list[str]) -> list[dict]:
     ]
 
 
-def _story(table: Table, boards: list[Board], number: int) -> dict:
+def _story(table: Table, boards: list[Board], number: int) -> dict[str, Any]:
     """Every play of one hand, turn by turn, from the deal to its winner."""
     players = table.players
     dealt = boards[0].hands[number - 1]
@@ -265,7 +266,7 @@ def _story(table: Table, boards: list[Board], number: int) -> dict:
     }
 
 
-def _end_view(board: Board, players: list[str], opening: str, final: str) -> dict:
+def _end_view(board: Board, players: list[str], opening: str, final: str) -> dict[str, Any]:
     """The end: every hand's result and, from the final report's record, the decks."""
     try:
         record = extract(final)
@@ -306,7 +307,7 @@ def _end_view(board: Board, players: list[str], opening: str, final: str) -> dic
 # -- the standings chart ------------------------------------------------------------------
 
 
-def chart(boards: list[Board], players: list[str]) -> dict:
+def chart(boards: list[Board], players: list[str]) -> dict[str, Any]:
     """The geometry of the tokens-over-turns chart (drawn by ``_chart.svg.j2``):
     x is the turn, y the tokens; every number here is a plain SVG coordinate."""
     width, height = 520, 300

@@ -20,7 +20,7 @@ from __future__ import annotations
 import imaplib
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from imapclient import IMAPClient
 
@@ -68,7 +68,7 @@ class Mailbox:
             if isinstance(found, bytes):
                 found = found.decode("ascii", "replace")
             self._delimiter = found or None
-        return self._delimiter  # type: ignore[return-value]
+        return cast("str | None", self._delimiter)  # no longer False: asked above
 
     def prefix(self) -> str:
         """The personal namespace's prefix (``INBOX.`` on Courier), or ``""``."""

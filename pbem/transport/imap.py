@@ -373,7 +373,7 @@ class _BoundedRead:
         return b"".join(pieces)
 
     def readline(self) -> bytes:
-        line = super().readline()  # type: ignore[misc]  # imaplib's (at most 1 MB)
+        line: bytes = super().readline()  # type: ignore[misc]  # imaplib's (at most 1 MB)
         self._spend(len(line))
         return line
 
@@ -385,18 +385,18 @@ def _renew_budget(client: IMAPClient) -> None:
         connection.budget = MAX_REPLIES
 
 
-class _PlainIMAP4(_BoundedRead, IMAP4WithTimeout):
+class _PlainIMAP4(_BoundedRead, IMAP4WithTimeout):  # type: ignore[misc]  # imapclient: no types
     pass
 
 
-class _TlsIMAP4(_BoundedRead, IMAP4_TLS):
+class _TlsIMAP4(_BoundedRead, IMAP4_TLS):  # type: ignore[misc]  # imapclient: no types
     pass
 
 
-class _Client(IMAPClient):
+class _Client(IMAPClient):  # type: ignore[misc]  # imapclient publishes no types: its classes are Any
     """IMAPClient whose connection reads literals within bounds (:class:`_BoundedRead`)."""
 
-    def _create_IMAP4(self):  # noqa: N802 (IMAPClient's name)
+    def _create_IMAP4(self) -> imaplib.IMAP4:  # noqa: N802 (IMAPClient's name)
         timeout = getattr(self._timeout, "connect", None)
         if self.ssl:
             return _TlsIMAP4(self.host, self.port, self.ssl_context, timeout)

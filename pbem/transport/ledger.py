@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from filelock import FileLock, Timeout
 
@@ -90,9 +91,9 @@ class SentLedger(_Locked):
 
     def __init__(self, path: Path):
         self.path = Path(path)
-        self._entries: list[dict] = []
+        self._entries: list[dict[str, Any]] = []
         self._sent: set[str] = set()
-        self._uncertain: dict[str, dict] = {}
+        self._uncertain: dict[str, dict[str, Any]] = {}
         self._needs_newline = False
         self._lock = threading.Lock()
         self._load()
@@ -113,7 +114,7 @@ class SentLedger(_Locked):
             if isinstance(entry, dict) and isinstance(entry.get("draft_id"), str):
                 self._apply(entry)
 
-    def _apply(self, entry: dict) -> None:
+    def _apply(self, entry: dict[str, Any]) -> None:
         draft_id, state = entry["draft_id"], entry.get("state")
         if state is None:  # sent
             self._entries.append(entry)
@@ -132,7 +133,7 @@ class SentLedger(_Locked):
         """The message went out and no reply came: it may or may not have arrived."""
         return draft_id in self._uncertain
 
-    def uncertain(self) -> dict[str, dict]:
+    def uncertain(self) -> dict[str, dict[str, Any]]:
         """Draft id -> its in-flight record, for every uncertain draft."""
         return {draft_id: dict(entry) for draft_id, entry in self._uncertain.items()}
 
@@ -179,7 +180,7 @@ class SentLedger(_Locked):
             entry["confirmed_by"] = confirmed_by
         self._append(entry, sync)
 
-    def _append(self, entry: dict, sync: bool = True) -> None:
+    def _append(self, entry: dict[str, Any], sync: bool = True) -> None:
         line = json.dumps(entry, ensure_ascii=False).encode() + b"\n"
         with self._lock:
             if self._needs_newline:
@@ -212,7 +213,7 @@ class SentLedger(_Locked):
             finally:
                 os.close(fd)
 
-    def entries(self) -> list[dict]:
+    def entries(self) -> list[dict[str, Any]]:
         """The sent records, in order."""
         return [dict(entry) for entry in self._entries]
 

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from email.parser import BytesHeaderParser
 from email.policy import compat32
 from email.utils import getaddresses
+from typing import Any
 
 from aiosmtplib import (
     SMTP,
@@ -282,7 +283,9 @@ class _Connection:
                 ) from None
 
     @staticmethod
-    async def _authenticate(client: SMTP, login: Credentials, secret: str, offered: list, wait: float):
+    async def _authenticate(
+        client: SMTP, login: Credentials, secret: str, offered: list[str], wait: float
+    ) -> None:
         if login.mechanism == "xoauth2":
             await client.auth_xoauth2(login.user, secret, timeout=wait)
         elif login.mechanism == "oauthbearer":
@@ -506,7 +509,7 @@ class _Run:
                 return
             await self._accepted(draft, errors)
 
-    async def _envelope(self, client: SMTP, draft: _Draft) -> dict:
+    async def _envelope(self, client: SMTP, draft: _Draft) -> dict[str, Any]:
         """MAIL FROM and RCPT TO; the refused recipients (all refused: SMTPRecipientsRefused)."""
         await client.mail(draft.sender)
         refused = {}
@@ -543,7 +546,7 @@ class _Run:
                 f"by itself"
             )
 
-    async def _accepted(self, draft: _Draft, errors: dict) -> None:
+    async def _accepted(self, draft: _Draft, errors: dict[str, Any]) -> None:
         self.deferred_since = None  # the server takes messages again
         accepted = [r for r in draft.recipients if r not in errors]
         # Record first: if anything after this fails, the rerun must not resend. No
