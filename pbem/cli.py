@@ -863,6 +863,21 @@ def tick(folder: str, trust_clock: bool) -> None:
 
 @main.command()
 @folder_arg
+@_explain_errors
+def watch(folder: str) -> None:
+    """Stay connected and answer mail as it arrives (IMAP IDLE), for one campaign
+    or a folder of them: fetch and acknowledge each mail, and run the tick's
+    timers (reminders, deadlines, auto_send) every minute. SIGTERM or Ctrl-C
+    stops it between batches (exit 0)."""
+    from .watch import Watch, stop_on_signals
+
+    watcher = Watch(folder, log=click.echo)
+    with stop_on_signals(watcher):
+        watcher.run()
+
+
+@main.command()
+@folder_arg
 @click.argument("when")
 @click.option("--from-now", is_flag=True, help="Count +2d / +36h from now, not from the current deadline.")
 @click.option("--earlier", is_flag=True, help="Allow a deadline earlier than the current one.")

@@ -12,7 +12,7 @@ its name, and the others go on.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
@@ -68,7 +68,12 @@ def each(folder: Path | str, action: Callable[[Campaign], T]) -> Iterator[Done]:
     """``action`` on every game of the folder, in name order, one after the other;
     a game whose action fails is reported (:class:`Done` with ``error``) and the
     next one goes on. Ctrl-C stops the loop."""
-    for path in games(folder):
+    return each_of(games(folder), action)
+
+
+def each_of(paths: Iterable[Path], action: Callable[[Campaign], T]) -> Iterator[Done]:
+    """:func:`each` over the campaign folders given (``pbem watch``: the games a mail concerns)."""
+    for path in paths:
         try:
             yield Done(path.name, path, action(Campaign(path)))
         except Exception as e:  # noqa: BLE001 - one game's trouble never stops the others
@@ -101,11 +106,11 @@ def fetch(campaign: Campaign) -> list:
     return fetch_new(campaign)
 
 
-def tick(campaign: Campaign, trust_clock: bool = False):
-    """One game's tick (:func:`pbem.tick.tick`), ``trust_clock`` passed on."""
+def tick(campaign: Campaign, trust_clock: bool = False, fetch: bool = True):
+    """One game's tick (:func:`pbem.tick.tick`), ``trust_clock`` and ``fetch`` passed on."""
     from .tick import tick as run_tick
 
-    return run_tick(campaign, trust_clock=trust_clock)
+    return run_tick(campaign, trust_clock=trust_clock, fetch=fetch)
 
 
 def drafts(campaign: Campaign) -> list[dict[str, Any]]:

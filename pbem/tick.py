@@ -185,9 +185,10 @@ class TickReport:
         return out
 
 
-def tick(campaign: Campaign, trust_clock: bool = False) -> TickReport:
+def tick(campaign: Campaign, trust_clock: bool = False, fetch: bool = True) -> TickReport:
     """One pass of the unattended GM (see the module docstring). ``trust_clock``
-    is the GM's word that a clock :func:`pbem.deadlines.clock_doubt` finds wrong is right."""
+    is the GM's word that a clock :func:`pbem.deadlines.clock_doubt` finds wrong is right.
+    ``fetch=False`` leaves the mail to the caller (``pbem watch`` fetches as mail comes)."""
     from .store import StoreError, file_lock
 
     report = TickReport()
@@ -197,10 +198,12 @@ def tick(campaign: Campaign, trust_clock: bool = False) -> TickReport:
         if not acquired:
             report.busy = True
             return report
-        return _tick(campaign, report, trust_clock)
+        return _tick(campaign, report, trust_clock, fetch)
 
 
-def _tick(campaign: Campaign, report: TickReport, trust_clock: bool = False) -> TickReport:
+def _tick(
+    campaign: Campaign, report: TickReport, trust_clock: bool = False, fetch: bool = True
+) -> TickReport:
     from .inbox import fetch_new
     from .postoffice import smtp_settings
     from .transport.smtp import SendError
@@ -209,7 +212,7 @@ def _tick(campaign: Campaign, report: TickReport, trust_clock: bool = False) -> 
     can_send = smtp_settings(campaign.config) is not None
     campaign.publish_drafts()  # a resolve cut short by a crash: its drafts wait for review too
     try:
-        outcomes = fetch_new(campaign)
+        outcomes = fetch_new(campaign) if fetch else []
     except SendError as exc:  # auto_ack's send, after the messages were read and kept
         outcomes = []
         report.send_failed = True
