@@ -33,6 +33,7 @@ class Unfinished(click.exceptions.Exit):
 
 
 EXIT_INTERRUPTED = 130  # the shell's status for Ctrl-C
+EXIT_PACED = 4  # `send`: all went well, but the rate's day is full: the rest waits for the next window
 
 
 #: The campaigns this process opened: what they committed (``Campaign.done``)
@@ -560,7 +561,14 @@ def send(
 
     try:
         # Names picked here (all but the held), not typed: a rollback may withdraw some meanwhile.
-        report = send_all(campaign, list(drafts), progress, resend_uncertain=resend, missing_ok=bool(held))
+        report = send_all(
+            campaign,
+            list(drafts),
+            progress,
+            resend_uncertain=resend,
+            missing_ok=bool(held),
+            on_wait=lambda s: click.echo(f"\nWaiting {s:.0f} s: mail.smtp.rate's minute is full.", err=True),
+        )
     except SendError as e:
         uncertain = sorted(e.summary.uncertain) if e.summary else []
         raise PbemError(
@@ -590,8 +598,20 @@ def send(
             f"{len(report.held)} uncertain draft{plural} not sent again: {', '.join(report.held)}."
             + _uncertain_advice(folder, report.held)
         )
+    if report.waiting:
+        click.echo(_waiting_text(folder, report))
     if report.failed or report.held:
         raise Unfinished()
+    if report.waiting:
+        raise click.exceptions.Exit(EXIT_PACED)
+
+
+def _waiting_text(folder: str, report) -> str:
+    n = len(report.waiting)
+    return (
+        f"{n} draft{'s' if n != 1 else ''} wait for the next window, not sent: {report.wait_reason}. "
+        f"`pbem send {folder}` (or the next tick) sends them then."
+    )
 
 
 def _turn_mail_not_sent(campaign, info: dict) -> list[str]:
@@ -622,9 +642,15 @@ def _send_many(folder: str) -> None:
             click.echo(f"[{done.name}]   FAILED {draft_id}: {reason}")
         if report.held:
             click.echo(f"[{done.name}] uncertain, not sent again: {', '.join(report.held)}.")
+        if report.waiting:
+            paced.append(done.name)
+            click.echo(f"[{done.name}] {_waiting_text(folder + '/' + done.name, report)}")
         return not (report.failed or report.held)
 
+    paced: list[str] = []
     _over_games(folder, gmfolder.send, show)
+    if paced:
+        raise click.exceptions.Exit(EXIT_PACED)
 
 
 def _uncertain_advice(folder: str, ids: list[str]) -> str:

@@ -387,6 +387,8 @@ def _send_allowed(campaign: Campaign, report: TickReport, drafts: list[str], can
         report.notes.append(f"Sending stopped: {exc} The next tick sends what is left.")
         return
     report.sent += result.sent
+    if result.waiting:  # the rate's day is full: not a failure, the next tick goes on
+        report.notes.append(f"{len(result.waiting)} mail(s) wait for the next window: {result.wait_reason}.")
     for draft_id, reason in result.failed.items():
         report.failed.append(draft_id)
         report.notes.append(f"could not send {draft_id}: {reason}")
