@@ -889,15 +889,22 @@ def tick(folder: str, trust_clock: bool) -> None:
 
 @main.command()
 @folder_arg
+@click.option(
+    "--poll",
+    type=click.FloatRange(1, 3600),
+    default=60,
+    show_default=True,
+    help="Seconds between two looks at a server without IMAP IDLE.",
+)
 @_explain_errors
-def watch(folder: str) -> None:
+def watch(folder: str, poll: float) -> None:
     """Stay connected and answer mail as it arrives (IMAP IDLE), for one campaign
     or a folder of them: fetch and acknowledge each mail, and run the tick's
     timers (reminders, deadlines, auto_send) every minute. SIGTERM or Ctrl-C
     stops it between batches (exit 0)."""
     from .watch import Watch, stop_on_signals
 
-    watcher = Watch(folder, log=click.echo)
+    watcher = Watch(folder, log=click.echo, doorbell={"poll": poll})
     with stop_on_signals(watcher):
         watcher.run()
 

@@ -114,10 +114,12 @@ class Watch:
             raise StoreError(f"{self.folder}: no campaign here (no campaign.yaml), nor in its subfolders")
         boxes = sorted({b for b in self.mailbox.values() if b})
         local = sum(b is None for b in self.mailbox.values())
+        unread = len(games) - len(self.games)
         self.log(
-            f"watching {len(games)} game(s) in {self.folder}: "
+            f"watching {len(self.games)} game(s) in {self.folder}: "
             + (f"{len(boxes)} mailbox(es) by IMAP" if boxes else "no IMAP mailbox")
             + (f", {local} read from their Maildir every {self.timers_every:g} s" if local else "")
+            + (f"; {unread} not readable (named above), looked at again at each pass" if unread else "")
         )
         next_timers = self.clock()
         try:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from servers import SMTP_PASSWORD, SMTP_USER, SmtpServer
+from servers import SMTP_PASSWORD, SMTP_USER, DovecotServer, SmtpServer
 
 from pbem.cli import main
 
@@ -107,13 +107,13 @@ def wait_for(check, what: str, timeout: float = 30.0, proc=None, log: Path | Non
 class Watcher:
     """`pbem watch` in a process of its own, its output in a file."""
 
-    def __init__(self, folder: Path, env: dict, log: Path, script: str | None = None, *args: str):
+    def __init__(self, folder: Path, env: dict, log: Path, script: str | None = None, *args: str, options=()):
         self.log = log
         command = (
             [sys.executable, "-c", script, str(ROOT), *args] if script else [sys.executable, "-m", "pbem"]
         )
         self.proc = subprocess.Popen(
-            [*command, "watch", str(folder)],
+            [*command, "watch", str(folder), *options],
             stdout=log.open("ab"),
             stderr=subprocess.STDOUT,
             env={**env, "PYTHONUNBUFFERED": "1"},
@@ -259,3 +259,19 @@ def test_watch_killed_mid_batch_then_started_again_acks_every_message_once(
     with dovecot.imap(gm) as client:
         client.select_folder("INBOX")
         assert client.search(["ALL"]) == []
+
+
+def test_a_server_without_idle_is_polled_and_watch_says_so(tmp_path, smtp):
+    with DovecotServer(without_idle=True) as dovecot:
+        folder, gm, env = make_game(tmp_path, dovecot, smtp)
+        watcher = Watcher(folder, env, tmp_path / "watch.log", options=("--poll", "1"))
+        try:
+            watcher.wait_said("the server has no IMAP IDLE: polling every 1 s")
+            raw, message_id = player_mail("game7", 1)
+            dovecot.deliver(raw, gm)
+            wait_for(lambda: acks(smtp)[message_id] == 1, "the ack", 30, watcher.proc, watcher.log)
+            time.sleep(2.5)  # two more polls: nothing twice
+        finally:
+            assert watcher.stop() == 0, watcher.output()
+        assert acks(smtp) == Counter({message_id: 1})
+        assert "IMAP IDLE)" not in watcher.output()
