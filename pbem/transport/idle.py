@@ -14,7 +14,8 @@ at all (a silent network). IDLE is ended and issued again at least every
 ``renew`` seconds (10 minutes: Gmail drops idle connections soon after), and
 ending it waits for the server's answer within the settings' timeout, so a dead
 line is found within ``renew + timeout``. After a drop the doorbell reconnects
-with a backoff doubling from ``backoff`` up to ``max_backoff`` seconds.
+with a backoff doubling from ``backoff`` up to ``max_backoff`` seconds; a login
+the server refuses is not tried again (each refusal counts against the account).
 """
 
 from __future__ import annotations
@@ -82,6 +83,12 @@ class Doorbell(threading.Thread):
             try:
                 client = _connect(self.settings)
             except FetchError as exc:
+                if "refused the login" in str(exc):  # each refusal counts against the account
+                    self.log(
+                        f"{self.mailbox_name}: {exc}. Not tried again (providers lock an account "
+                        f"after a few refusals): fix the setting, then restart watch"
+                    )
+                    return
                 self.log(f"{self.mailbox_name}: cannot connect ({exc}); trying again in {delay:g} s")
                 self.stop.wait(delay)
                 delay = min(delay * 2, self.max_backoff)

@@ -275,3 +275,14 @@ def test_a_server_without_idle_is_polled_and_watch_says_so(tmp_path, smtp):
             assert watcher.stop() == 0, watcher.output()
         assert acks(smtp) == Counter({message_id: 1})
         assert "IMAP IDLE)" not in watcher.output()
+
+
+def test_a_refused_login_is_not_tried_again(tmp_path, dovecot, smtp):
+    folder, gm, env = make_game(tmp_path, dovecot, smtp)
+    watcher = Watcher(folder, {**env, "WATCH_IMAP": "wrong"}, tmp_path / "watch.log")
+    try:
+        watcher.wait_said("Not tried again")
+        time.sleep(3)  # the backoff would have tried again twice by now
+    finally:
+        assert watcher.stop() == 0, watcher.output()
+    assert watcher.output().count("refused the login") == 1, watcher.output()
