@@ -209,33 +209,43 @@ def test_dovecot_stopped_under_watch_then_back_every_message_is_acked_once(
     assert len(received_lines(folder)) == 2
 
 
-# `pbem watch` in a process that kills itself (SIGKILL) once its fetch has kept and
-# recorded `kill_after` messages: before they are filed away and acknowledged.
+# `pbem watch` in a process that kills itself (SIGKILL) at the `kill_after`-th call of a
+# ledger's method: once its fetch has kept and recorded some messages (before they are
+# filed away and acknowledged), or once the SMTP server has taken some acknowledgements.
 _KILLED_WATCH = r"""
 import os, signal, sys
 sys.path.insert(0, sys.argv[1])
-kill_after = int(sys.argv[2])
-from pbem.transport.ledger import FetchLedger
+where, kill_after = sys.argv[2], int(sys.argv[3])
+from pbem.transport import ledger
 from pbem.cli import main
 
-real_record = FetchLedger.record_delivery
+cls, method = where.split(".")
+real = getattr(getattr(ledger, cls), method)
 count = 0
 
-def record_then_die(self, *args, **kwargs):
+def then_die(self, *args, **kwargs):
     global count
-    real_record(self, *args, **kwargs)
+    result = real(self, *args, **kwargs)
     count += 1
     if count == kill_after:
         os.kill(os.getpid(), signal.SIGKILL)
+    return result
 
-FetchLedger.record_delivery = record_then_die
-main(sys.argv[3:], prog_name="pbem")
+setattr(getattr(ledger, cls), method, then_die)
+main(sys.argv[4:], prog_name="pbem")
 """
 
 
-@pytest.mark.parametrize("kill_after", [1, 3])
+@pytest.mark.parametrize(
+    "where,kill_after,acked",
+    [
+        ("FetchLedger.record_delivery", 1, 0),
+        ("FetchLedger.record_delivery", 3, 0),
+        ("SentLedger.record", 1, 1),
+    ],
+)
 def test_watch_killed_mid_batch_then_started_again_acks_every_message_once(
-    tmp_path, dovecot, smtp, kill_after
+    tmp_path, dovecot, smtp, where, kill_after, acked
 ):
     folder, gm, env = make_game(tmp_path, dovecot, smtp)
     ids = []
@@ -244,9 +254,9 @@ def test_watch_killed_mid_batch_then_started_again_acks_every_message_once(
         dovecot.deliver(raw, gm)
         ids.append(message_id)
     log = tmp_path / "watch.log"
-    killed = Watcher(folder, env, log, _KILLED_WATCH, str(kill_after))
+    killed = Watcher(folder, env, log, _KILLED_WATCH, where, str(kill_after))
     assert killed.proc.wait(timeout=60) == -signal.SIGKILL, killed.output()
-    assert sum(acks(smtp).values()) == 0  # killed before any acknowledgement went
+    assert sum(acks(smtp).values()) == acked  # killed before the (other) acknowledgements went
 
     watcher = Watcher(folder, env, log)
     try:
