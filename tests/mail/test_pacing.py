@@ -193,3 +193,30 @@ def test_the_day_limit_holds_across_runs_and_games(tmp_path, smtp):
     assert next_day.exit_code == 0, next_day.output
     assert "4 sent" in next_day.output and _recipients(smtp) == 12
     assert (root / "smtp-rate.jsonl").is_file()  # one record for the folder's account
+
+
+@pytest.mark.parametrize(
+    "rate,said",
+    [
+        ("{per_minute: 0}", "mail.smtp.rate.per_minute: must be a whole number from 1 to 1000000"),
+        ("{per_day: many}", "mail.smtp.rate.per_day: must be a whole number"),
+        ("{per_hour: 5}", "mail.smtp.rate.per_hour: unknown; rate takes per_minute and per_day"),
+        ("30", "mail.smtp.rate: must be a mapping"),
+    ],
+)
+def test_a_wrong_rate_is_a_sentence(tmp_path, rate, said):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    players = "".join(
+        f"  - {{name: {n}, email: {n.lower()}@example.test}}\n" for n in ("Arthur", "Bruno", "Chloe")
+    )
+    (folder / "campaign.yaml").write_text(
+        f"gm: {{name: Rita, email: gm@example.test}}\nseed: 1\nplayers:\n{players}"
+        f"mail:\n  smtp: {{host: localhost, port: 2525, security: none, rate: {rate}}}\n",
+        encoding="utf-8",
+    )
+    assert CliRunner().invoke(main, ["start", str(folder)]).exit_code == 0
+    result = CliRunner().invoke(main, ["send", str(folder)])
+    assert result.exit_code == 1 and said in result.output, result.output
+    assert "Traceback" not in result.output
+    assert len(list((folder / "mail" / "outbox").glob("*.eml"))) == 6  # nothing sent, nothing lost
