@@ -113,6 +113,7 @@ class Doorbell(threading.Thread):
         try:
             name = Mailbox(client, where).server_name(self.settings.folder, "mail.imap.folder")
             client.select_folder(name, readonly=True)
+            _news_between(client)  # the folder's count, not news: the ring below covers it
             idle = client.has_capability("IDLE")
         except (FolderError, *_REPLY_ERRORS) as exc:
             raise _Dropped(_said(exc)) from None
@@ -145,6 +146,8 @@ class Doorbell(threading.Thread):
         """One IDLE, ended after ``renew`` seconds, at a stop, or when the line may be dead."""
         try:
             client.idle()
+            if _news_between(client):
+                self.ring(self.mailbox_name)
             started = time.monotonic()
             while not self.stop.is_set() and time.monotonic() - started < self.renew:
                 waited = time.monotonic()
@@ -155,7 +158,8 @@ class Doorbell(threading.Thread):
             _, responses = client.idle_done()  # the server's answer, within the timeout
             self._heard(responses)
             if not self.stop.is_set():
-                client.noop()  # a closed line fails here, not silently in idle_check
+                _, responses = client.noop()  # a closed line fails here, not silently in idle_check
+                self._heard(responses)
         except _REPLY_ERRORS as exc:
             raise _Dropped(_said(exc)) from None
 
@@ -172,6 +176,19 @@ class Doorbell(threading.Thread):
                 news = True
         if news:
             self.ring(self.mailbox_name)
+
+
+def _news_between(client: IMAPClient) -> bool:
+    """Whether the server reported new mail between two commands (before IDLE's
+    go-ahead, or with the folder's selection): imaplib keeps such reports aside
+    (``untagged_responses``) instead of returning them; they are taken here."""
+    kept = getattr(getattr(client, "_imap", None), "untagged_responses", None)
+    if not isinstance(kept, dict):
+        return False
+    news = [kept.pop(key, None) for key in ("EXISTS", "RECENT")]
+    if kept.pop("BYE", None):
+        raise _Dropped("the server said BYE")
+    return any(news)
 
 
 def _said(exc: BaseException) -> str:

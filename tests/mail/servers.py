@@ -324,6 +324,17 @@ class DovecotServer:
         """Stop the process but keep the files (to tamper with the Maildir, then `start()`)."""
         self._kill()
 
+    def signal_all(self, number: int) -> None:
+        """Signal the master and its children, keeping the files (then `start()`): the
+        master alone may leave the IMAP processes serving their connections. SIGTERM:
+        each IMAP process says BYE to its client; SIGKILL: the lines just end."""
+        proc, self.process = self.process, None
+        if proc is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, number)
+        proc.wait(timeout=10)
+
     def __enter__(self) -> DovecotServer:
         return self.start()
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from click.testing import CliRunner
-from servers import SMTP_PASSWORD, SMTP_USER, SmtpServer
+from servers import SMTP_PASSWORD, SMTP_USER
 
 from pbem.cli import EXIT_PACED, main
 from pbem.transport.ledger import SentLedger
@@ -17,15 +17,6 @@ from pbem.transport.pacing import Pacer, Rate, RateRecord
 from pbem.transport.smtp import SmtpSettings, send_drafts
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def smtp():
-    server = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=None, starttls=True).start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 class Clock:
@@ -69,7 +60,7 @@ def settings(server) -> SmtpSettings:
     )
 
 
-def test_three_a_minute_sends_three_then_waits_for_the_window(tmp_path, smtp):
+def test_three_a_minute_sends_three_then_waits_for_the_window(tmp_path, sink_smtp):
     clock = Clock(T0)
     record = RateRecord(tmp_path / "rate.jsonl", "gm on smtp")
     pacer = Pacer(Rate(per_minute=3), record, clock=clock, sleep=clock.sleep)
@@ -80,27 +71,27 @@ def test_three_a_minute_sends_three_then_waits_for_the_window(tmp_path, smtp):
             sent_at[draft_id] = (clock.now - T0).total_seconds()
 
     summary = send_drafts(
-        drafts(10), settings(smtp), SentLedger(tmp_path / "sent.jsonl"), progress, pacer=pacer
+        drafts(10), settings(sink_smtp), SentLedger(tmp_path / "sent.jsonl"), progress, pacer=pacer
     )
 
-    assert len(summary.sent) == 10 and not summary.waiting and len(smtp.received) == 10
+    assert len(summary.sent) == 10 and not summary.waiting and len(sink_smtp.received) == 10
     minutes = sorted(int(at // 60) for at in sent_at.values())
     assert minutes == [0, 0, 0, 1, 1, 1, 2, 2, 2, 3]  # 3 in the first minute, the rest as it frees
     assert clock.slept == [60.0, 60.0, 60.0] and summary.paced == 180.0
     assert len(record.recent(clock.now)) == 10
 
 
-def test_a_window_spent_by_an_earlier_run_is_waited_for(tmp_path, smtp):
+def test_a_window_spent_by_an_earlier_run_is_waited_for(tmp_path, sink_smtp):
     record = RateRecord(tmp_path / "rate.jsonl", "gm on smtp")
     for seconds in (0, 20, 40):  # an earlier send spent this minute's three
         record.add(T0 + timedelta(seconds=seconds), 1)
     clock = Clock(T0 + timedelta(seconds=50))
     pacer = Pacer(Rate(per_minute=3), record, clock=clock, sleep=clock.sleep)
-    send_drafts(drafts(1), settings(smtp), SentLedger(tmp_path / "sent.jsonl"), pacer=pacer)
+    send_drafts(drafts(1), settings(sink_smtp), SentLedger(tmp_path / "sent.jsonl"), pacer=pacer)
     assert clock.slept == [10.0]  # until the first of the three is a minute old
 
 
-def test_the_day_limit_leaves_the_rest_waiting_and_counts_recipients(tmp_path, smtp):
+def test_the_day_limit_leaves_the_rest_waiting_and_counts_recipients(tmp_path, sink_smtp):
     clock = Clock(T0)
     record = RateRecord(tmp_path / "rate.jsonl", "gm on smtp")
     cc = [
@@ -114,7 +105,7 @@ def test_the_day_limit_leaves_the_rest_waiting_and_counts_recipients(tmp_path, s
         for n in range(4)
     ]
     pacer = Pacer(Rate(per_day=5), record, clock=clock, sleep=clock.sleep)
-    summary = send_drafts(cc, settings(smtp), SentLedger(tmp_path / "sent.jsonl"), pacer=pacer)
+    summary = send_drafts(cc, settings(sink_smtp), SentLedger(tmp_path / "sent.jsonl"), pacer=pacer)
     assert summary.sent == ["c0", "c1"]  # 2 recipients each: a third would make 6 > 5
     assert summary.waiting == ["c2", "c3"] and not summary.failed
     assert "2026-12-02 12:00 UTC" in summary.wait_reason and "5 recipients" in summary.wait_reason
@@ -166,32 +157,32 @@ def _recipients(smtp) -> int:
     return sum(len(r.rcpt_tos) for r in smtp.received)
 
 
-def test_the_day_limit_holds_across_runs_and_games(tmp_path, smtp):
-    root, (alpha, bravo) = _game(tmp_path, smtp, per_day=8)
+def test_the_day_limit_holds_across_runs_and_games(tmp_path, sink_smtp):
+    root, (alpha, bravo) = _game(tmp_path, sink_smtp, per_day=8)
 
     first = _send(alpha, T0)
     assert first.exit_code == 0, first.output  # alpha's 6 drafts (one recipient each): all go
-    assert "6 sent" in first.output and _recipients(smtp) == 6
+    assert "6 sent" in first.output and _recipients(sink_smtp) == 6
 
     second = _send(bravo, T0 + timedelta(hours=1))  # the same account: 2 recipients left today
     assert second.exit_code == EXIT_PACED, second.output
     assert "2 sent" in second.output
     assert "4 drafts wait for the next window" in second.output
     assert "2026-12-02 12:00 UTC" in second.output and "Traceback" not in second.output
-    assert _recipients(smtp) == 8
+    assert _recipients(sink_smtp) == 8
     assert len(list((bravo / "mail" / "outbox").glob("*.eml"))) == 4
 
     third = _send(bravo, T0 + timedelta(hours=2))  # a new run, the same day: nothing more
     assert third.exit_code == EXIT_PACED and "0 sent" in third.output, third.output
-    assert _recipients(smtp) == 8
+    assert _recipients(sink_smtp) == 8
 
     over = _send(root, T0 + timedelta(hours=3))  # over the folder: said per game
     assert over.exit_code == EXIT_PACED, over.output
-    assert "[bravo] 4 drafts wait for the next window" in over.output and _recipients(smtp) == 8
+    assert "[bravo] 4 drafts wait for the next window" in over.output and _recipients(sink_smtp) == 8
 
     next_day = _send(bravo, T0 + timedelta(days=1, minutes=1))
     assert next_day.exit_code == 0, next_day.output
-    assert "4 sent" in next_day.output and _recipients(smtp) == 12
+    assert "4 sent" in next_day.output and _recipients(sink_smtp) == 12
     assert (root / "smtp-rate.jsonl").is_file()  # one record for the folder's account
 
 

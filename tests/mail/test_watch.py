@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from servers import SMTP_PASSWORD, SMTP_USER, DovecotServer, SmtpServer
+from servers import SMTP_PASSWORD, SMTP_USER, DovecotServer
 
 from pbem.cli import main
 
@@ -35,15 +35,6 @@ PLAYERS = [
 ]
 #: The must-show of issue 22: acknowledged within this many seconds.
 ACK_WITHIN = 5.0
-
-
-@pytest.fixture
-def smtp(tmp_path):
-    server = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=None, starttls=True).start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def make_game(tmp_path: Path, dovecot, smtp, name: str = "game7") -> tuple[Path, str, dict]:
@@ -144,8 +135,8 @@ def received_lines(folder: Path) -> list[str]:
     return path.read_text().splitlines() if path.exists() else []
 
 
-def test_a_mail_delivered_by_lmtp_is_acknowledged_within_5_seconds(tmp_path, dovecot, smtp):
-    folder, gm, env = make_game(tmp_path, dovecot, smtp)
+def test_a_mail_delivered_by_lmtp_is_acknowledged_within_5_seconds(tmp_path, dovecot, sink_smtp):
+    folder, gm, env = make_game(tmp_path, dovecot, sink_smtp)
     watcher = Watcher(folder, env, tmp_path / "watch.log")
     try:
         watcher.wait_said("waiting for mail (IMAP IDLE)")
@@ -155,7 +146,7 @@ def test_a_mail_delivered_by_lmtp_is_acknowledged_within_5_seconds(tmp_path, dov
             start = time.monotonic()
             dovecot.deliver(raw, gm)
             wait_for(
-                lambda m=message_id: acks(smtp)[m] >= 1,
+                lambda m=message_id: acks(sink_smtp)[m] >= 1,
                 f"the ack of {message_id}",
                 30,
                 watcher.proc,
@@ -168,7 +159,7 @@ def test_a_mail_delivered_by_lmtp_is_acknowledged_within_5_seconds(tmp_path, dov
         assert watcher.stop() == 0, watcher.output()
     out = watcher.output()
     assert "SIGTERM: stopping" in out and out.rstrip().endswith("stopped"), out
-    assert sorted(acks(smtp).values()) == [1, 1]
+    assert sorted(acks(sink_smtp).values()) == [1, 1]
     assert len(received_lines(folder)) == 2
     with dovecot.imap(gm) as client:  # filed away: the INBOX is the GM's again
         client.select_folder("INBOX")
@@ -177,35 +168,29 @@ def test_a_mail_delivered_by_lmtp_is_acknowledged_within_5_seconds(tmp_path, dov
 
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
 def test_dovecot_stopped_under_watch_then_back_every_message_is_acked_once(
-    tmp_path, fresh_dovecot, smtp, how
+    tmp_path, fresh_dovecot, sink_smtp, how
 ):
     dovecot = fresh_dovecot
-    folder, gm, env = make_game(tmp_path, dovecot, smtp)
+    folder, gm, env = make_game(tmp_path, dovecot, sink_smtp)
     watcher = Watcher(folder, env, tmp_path / "watch.log")
     try:
         watcher.wait_said("waiting for mail (IMAP IDLE)")
         first, first_id = player_mail("game7", 1)
         dovecot.deliver(first, gm)
-        wait_for(lambda: acks(smtp)[first_id] == 1, "the first ack", 30, watcher.proc, watcher.log)
+        wait_for(lambda: acks(sink_smtp)[first_id] == 1, "the first ack", 30, watcher.proc, watcher.log)
 
-        if how == "SIGTERM":
-            dovecot.halt()  # the server says BYE to its clients
-        else:
-            process = dovecot.process
-            os.killpg(process.pid, signal.SIGKILL)  # master and children: the line just ends
-            process.wait(timeout=10)
-            dovecot.process = None
+        dovecot.signal_all(getattr(signal, how))
         watcher.wait_said("connection lost")
         dovecot.start()
         second, second_id = player_mail("game7", 2)
         dovecot.deliver(second, gm)  # before the watch is back (it waits its backoff)
         watcher.wait_said("connected again")
-        wait_for(lambda: acks(smtp)[second_id] == 1, "the second ack", 30, watcher.proc, watcher.log)
+        wait_for(lambda: acks(sink_smtp)[second_id] == 1, "the second ack", 30, watcher.proc, watcher.log)
         time.sleep(1.5)  # time to do anything twice, if it would
     finally:
         assert watcher.stop() == 0, watcher.output()
     print(watcher.output())
-    assert acks(smtp) == Counter({first_id: 1, second_id: 1}), watcher.output()
+    assert acks(sink_smtp) == Counter({first_id: 1, second_id: 1}), watcher.output()
     assert len(received_lines(folder)) == 2
 
 
@@ -245,9 +230,9 @@ main(sys.argv[4:], prog_name="pbem")
     ],
 )
 def test_watch_killed_mid_batch_then_started_again_acks_every_message_once(
-    tmp_path, dovecot, smtp, where, kill_after, acked
+    tmp_path, dovecot, sink_smtp, where, kill_after, acked
 ):
-    folder, gm, env = make_game(tmp_path, dovecot, smtp)
+    folder, gm, env = make_game(tmp_path, dovecot, sink_smtp)
     ids = []
     for n in (1, 2, 3):
         raw, message_id = player_mail("game7", n)
@@ -256,39 +241,40 @@ def test_watch_killed_mid_batch_then_started_again_acks_every_message_once(
     log = tmp_path / "watch.log"
     killed = Watcher(folder, env, log, _KILLED_WATCH, where, str(kill_after))
     assert killed.proc.wait(timeout=60) == -signal.SIGKILL, killed.output()
-    assert sum(acks(smtp).values()) == acked  # killed before the (other) acknowledgements went
+    assert sum(acks(sink_smtp).values()) == acked  # killed before the (other) acknowledgements went
 
     watcher = Watcher(folder, env, log)
     try:
-        wait_for(lambda: all(acks(smtp)[i] for i in ids), "every ack", 30, watcher.proc, log)
+        wait_for(lambda: all(acks(sink_smtp)[i] for i in ids), "every ack", 30, watcher.proc, log)
         time.sleep(1.5)  # time to do anything twice, if it would
     finally:
         assert watcher.stop() == 0, watcher.output()
-    assert acks(smtp) == Counter(dict.fromkeys(ids, 1)), watcher.output()
+    assert acks(sink_smtp) == Counter(dict.fromkeys(ids, 1)), watcher.output()
     assert len(received_lines(folder)) == 3
     with dovecot.imap(gm) as client:
         client.select_folder("INBOX")
         assert client.search(["ALL"]) == []
 
 
-def test_a_server_without_idle_is_polled_and_watch_says_so(tmp_path, smtp):
+@pytest.mark.servers
+def test_a_server_without_idle_is_polled_and_watch_says_so(tmp_path, sink_smtp):
     with DovecotServer(without_idle=True) as dovecot:
-        folder, gm, env = make_game(tmp_path, dovecot, smtp)
+        folder, gm, env = make_game(tmp_path, dovecot, sink_smtp)
         watcher = Watcher(folder, env, tmp_path / "watch.log", options=("--poll", "1"))
         try:
             watcher.wait_said("the server has no IMAP IDLE: polling every 1 s")
             raw, message_id = player_mail("game7", 1)
             dovecot.deliver(raw, gm)
-            wait_for(lambda: acks(smtp)[message_id] == 1, "the ack", 30, watcher.proc, watcher.log)
+            wait_for(lambda: acks(sink_smtp)[message_id] == 1, "the ack", 30, watcher.proc, watcher.log)
             time.sleep(2.5)  # two more polls: nothing twice
         finally:
             assert watcher.stop() == 0, watcher.output()
-        assert acks(smtp) == Counter({message_id: 1})
+        assert acks(sink_smtp) == Counter({message_id: 1})
         assert "IMAP IDLE)" not in watcher.output()
 
 
-def test_a_refused_login_is_not_tried_again(tmp_path, dovecot, smtp):
-    folder, gm, env = make_game(tmp_path, dovecot, smtp)
+def test_a_refused_login_is_not_tried_again(tmp_path, dovecot, sink_smtp):
+    folder, gm, env = make_game(tmp_path, dovecot, sink_smtp)
     watcher = Watcher(folder, {**env, "WATCH_IMAP": "wrong"}, tmp_path / "watch.log")
     try:
         watcher.wait_said("Not tried again")
