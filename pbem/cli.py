@@ -48,6 +48,7 @@ class Unfinished(PbemError):
 
 
 EXIT_INTERRUPTED = 130  # the shell's status for Ctrl-C
+EXIT_PACED = 4  # `send`: all went well, but the rate's day is full: the rest waits for the next window
 
 
 #: The campaigns this process opened: what they committed (``Campaign.done``)
@@ -564,8 +565,21 @@ def send(
         return _dry_run(campaign, drafts)
     report = _send_with_progress(campaign, folder, drafts, resend_uncertain, held)
     _print_send_report(folder, report)
+    if report.waiting:
+        click.echo(_waiting_text(folder, report))
     if report.failed or report.held:
         raise Unfinished()
+    if report.waiting:
+        raise click.exceptions.Exit(EXIT_PACED)
+
+
+def _waiting_text(folder: str, report: SendReport) -> str:
+    """The drafts a full day's rate (``mail.smtp.rate.per_day``) left in the outbox."""
+    n = len(report.waiting)
+    return (
+        f"{n} draft{'s' if n != 1 else ''} wait for the next window, not sent: {report.wait_reason}. "
+        f"`pbem send {folder}` (or the next tick) sends them then."
+    )
 
 
 def _leave_out_held(campaign: Campaign, folder: str) -> tuple[tuple[str, ...], list[str]] | None:
@@ -642,7 +656,14 @@ def _send_with_progress(
 
     try:
         # Names picked here (all but the held), not typed: a rollback may withdraw some meanwhile.
-        return send_all(campaign, list(drafts), progress, resend_uncertain=resend, missing_ok=bool(held))
+        return send_all(
+            campaign,
+            list(drafts),
+            progress,
+            resend_uncertain=resend,
+            missing_ok=bool(held),
+            on_wait=lambda s: click.echo(f"\nWaiting {s:.0f} s: mail.smtp.rate's minute is full.", err=True),
+        )
     except SendError as e:
         uncertain = sorted(e.summary.uncertain) if e.summary else []
         raise PbemError(
@@ -706,9 +727,15 @@ def _send_many(folder: str) -> None:
             click.echo(f"[{done.name}]   FAILED {draft_id}: {reason}")
         if report.held:
             click.echo(f"[{done.name}] uncertain, not sent again: {', '.join(report.held)}.")
+        if report.waiting:
+            paced.append(done.name)
+            click.echo(f"[{done.name}] {_waiting_text(folder + '/' + done.name, report)}")
         return not (report.failed or report.held)
 
+    paced: list[str] = []
     _over_games(folder, gmfolder.send, show)
+    if paced:
+        raise click.exceptions.Exit(EXIT_PACED)
 
 
 def _uncertain_advice(folder: str, ids: list[str]) -> str:
@@ -994,6 +1021,28 @@ def tick(folder: str, trust_clock: bool) -> None:
     # cron mails a failing job's output: the GM must act
     if report.uncertain or report.held or report.send_failed or report.failed:
         raise Unfinished()
+
+
+@main.command()
+@folder_arg
+@click.option(
+    "--poll",
+    type=click.FloatRange(1, 3600),
+    default=60,
+    show_default=True,
+    help="Seconds between two looks at a server without IMAP IDLE.",
+)
+@_explain_errors
+def watch(folder: str, poll: float) -> None:
+    """Stay connected and answer mail as it arrives (IMAP IDLE), for one campaign
+    or a folder of them: fetch and acknowledge each mail, and run the tick's
+    timers (reminders, deadlines, auto_send) every minute. SIGTERM or Ctrl-C
+    stops it between batches (exit 0)."""
+    from .watch import Watch, stop_on_signals
+
+    watcher = Watch(folder, log=click.echo, doorbell={"poll": poll})
+    with stop_on_signals(watcher):
+        watcher.run()
 
 
 @main.command()

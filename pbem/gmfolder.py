@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
@@ -32,7 +32,7 @@ from .store import append_lines, fsync_dir, fsync_files, write_atomic
 if TYPE_CHECKING:  # the mail side loads when a folder command needs it
     import email.message
 
-    from .inbox import Mailroom
+    from .inbox import Mailroom, Outcome
     from .reports import Renderer
     from .routing import GameIndex, Route
     from .tick import TickReport
@@ -84,7 +84,12 @@ def each(folder: Path | str, action: Callable[[Campaign], T]) -> Iterator[Done]:
     """``action`` on every game of the folder, in name order, one after the other;
     a game whose action fails is reported (:class:`Done` with ``error``) and the
     next one goes on. Ctrl-C stops the loop."""
-    for path in games(folder):
+    return each_of(games(folder), action)
+
+
+def each_of(paths: Iterable[Path], action: Callable[[Campaign], T]) -> Iterator[Done]:
+    """:func:`each` over the campaign folders given (``pbem watch``: the games a mail concerns)."""
+    for path in paths:
         try:
             yield Done(path.name, path, action(Campaign(path)))
         except Exception as e:  # noqa: BLE001 - one game's trouble never stops the others
@@ -111,14 +116,23 @@ def game_status(campaign: Campaign) -> dict[str, Any]:
     return info
 
 
-def tick(campaign: Campaign, trust_clock: bool = False, fetched: FolderFetch | None = None) -> TickReport:
-    """One game's tick (:func:`pbem.tick.tick`), ``trust_clock`` passed on; with
-    ``fetched`` (the folder's :func:`fetch_folder`), its mail as fetched there (a game
-    whose mail could not be fetched fails, as its own tick would)."""
+def fetch(campaign: Campaign) -> list[Outcome]:
+    """One game's own fetch (``pbem fetch GAME``): its Maildir, or IMAP by its tag and threads."""
+    from .inbox import fetch_new
+
+    return fetch_new(campaign)
+
+
+def tick(
+    campaign: Campaign, trust_clock: bool = False, fetched: FolderFetch | None = None, fetch: bool = True
+) -> TickReport:
+    """One game's tick (:func:`pbem.tick.tick`), ``trust_clock`` and ``fetch`` passed on;
+    with ``fetched`` (the folder's :func:`fetch_folder`), its mail as fetched there (a
+    game whose mail could not be fetched fails, as its own tick would)."""
     from .tick import tick as run_tick
 
     if fetched is None:
-        return run_tick(campaign, trust_clock=trust_clock)
+        return run_tick(campaign, trust_clock=trust_clock, fetch=fetch)
     campaign = fetched.campaigns.get(campaign.name, campaign)  # its settings read once, by the fetch
     if campaign.name in fetched.errors:
         raise GameError(fetched.errors[campaign.name])

@@ -33,7 +33,7 @@ import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +48,7 @@ if TYPE_CHECKING:  # pbem.transport loads aiosmtplib and imapclient: imported wh
     from .transport.credentials import Credentials
     from .transport.imap import ImapSettings
     from .transport.ledger import SentLedger
+    from .transport.pacing import Pacer, Rate
     from .transport.smtp import SmtpSettings
 
 
@@ -83,7 +84,17 @@ def _need(section: dict[str, Any], key: str, where: str, kind: type, default: An
 
 
 _SECRET_KEYS = ("password_env", "password_command", "oauth2")
-_SMTP_KEYS = {"host", "port", "security", "user", "timeout", "max_connections", "ca_file", *_SECRET_KEYS}
+_SMTP_KEYS = {
+    "host",
+    "port",
+    "security",
+    "user",
+    "timeout",
+    "max_connections",
+    "ca_file",
+    "rate",
+    *_SECRET_KEYS,
+}
 _IMAP_KEYS = {"host", "port", "security", "tls", "user", "folder", "processed_folder", "timeout", "ca_file"}
 _IMAP_KEYS |= set(_SECRET_KEYS)
 LOOPBACK = ("localhost", "127.0.0.1", "::1")
@@ -270,6 +281,63 @@ def _folder(section: dict[str, Any], key: str, default: str, where: str) -> str:
     return value.strip("/ ")
 
 
+def smtp_rate(config: CampaignConfig) -> Rate | None:
+    """``mail.smtp.rate: {per_minute: 30, per_day: 500}`` (:mod:`pbem.transport.pacing`), or None."""
+    section = _section(config, "smtp")
+    rate = section.get("rate") if section is not None else None
+    if rate is None:
+        return None
+    where = "mail.smtp.rate"
+    if not isinstance(rate, dict):
+        raise ConfigError(
+            f"{config_file()}: {where}: must be a mapping, e.g. {{per_minute: 30, per_day: 500}}"
+        )
+    unknown = sorted(str(k) for k in set(rate) - {"per_minute", "per_day"})
+    if unknown:
+        raise ConfigError(
+            f"{config_file()}: {where}.{unknown[0]}: unknown; rate takes per_minute and per_day"
+        )
+    for key in ("per_minute", "per_day"):
+        value = rate.get(key)
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= 10**6
+        ):
+            raise ConfigError(f"{config_file()}: {where}.{key}: must be a whole number from 1 to 1000000")
+    from .transport.pacing import Rate
+
+    return Rate(per_minute=rate.get("per_minute"), per_day=rate.get("per_day"))
+
+
+def rate_record_path(folder: Path) -> Path:
+    """Where what the SMTP account sent is kept: beside ``pbem.yaml`` for a folder of games
+    (they share the account's limits), else in the campaign's ``mail/``."""
+    from .config import SHARED_FILE
+
+    parent = Path(folder).resolve().parent
+    if (parent / SHARED_FILE).is_file():
+        return parent / "smtp-rate.jsonl"
+    return CampaignStore(folder).sent_ledger.with_name("smtp-rate.jsonl")
+
+
+def _pacer(
+    campaign: Campaign, settings: SmtpSettings, on_wait: Callable[[float], None] | None = None
+) -> Pacer | None:
+    """The pacer of the campaign's rate (None without one), on the campaign's clock."""
+    rate = smtp_rate(campaign.config)
+    if rate is None:
+        return None
+    import time
+
+    from .transport.pacing import Pacer, RateRecord
+
+    start, started = campaign.now(), time.monotonic()
+    account = f"{settings.user or ''} on {settings.host}:{settings.port}"
+    record = RateRecord(rate_record_path(campaign.folder), account)
+    return Pacer(
+        rate, record, clock=lambda: start + timedelta(seconds=time.monotonic() - started), on_wait=on_wait
+    )
+
+
 def auto_ack(config: CampaignConfig) -> bool:
     mail = config.extra.get("mail") or {}
     return bool(isinstance(mail, dict) and mail.get("auto_ack", False))
@@ -286,6 +354,9 @@ class SendReport:
     per_recipient: dict[str, dict[str, str]]
     uncertain: dict[str, str] = field(default_factory=dict)  # made uncertain now: why
     held: list[str] = field(default_factory=list)  # uncertain before: not sent again
+    waiting: list[str] = field(default_factory=list)  # not sent: the rate's day is full
+    wait_reason: str = ""
+    paced: float = 0.0  # seconds waited for the rate's minute window
 
 
 def send(
@@ -294,6 +365,7 @@ def send(
     progress: Callable[[str, str], None] | None = None,
     resend_uncertain: list[str] | None = None,
     missing_ok: bool = False,
+    on_wait: Callable[[float], None] | None = None,
 ) -> SendReport:
     """Send the drafts (all, or those named) by SMTP; each goes at most once:
     the sent ledger is written as the server accepts each draft, and sent
@@ -302,7 +374,9 @@ def send(
     is that word: the uncertain drafts named (all of them when the list is
     empty) are sent again, and nothing else. With ``missing_ok`` (a tick), a
     draft named that is no longer in the outbox (withdrawn by a rollback) is
-    left out instead of being an error."""
+    left out instead of being an error. With ``mail.smtp.rate`` the send paces itself
+    (:mod:`pbem.transport.pacing`; ``on_wait(seconds)`` is told of each wait) and
+    what the day's limit leaves is in ``waiting``."""
     from .outbox import Outbox
     from .transport.ledger import LedgerBusy, SentLedger
     from .transport.smtp import SendError, send_drafts
@@ -332,7 +406,8 @@ def send(
             paths = selected_drafts(outbox, names, missing_ok=missing_ok)
             drafts = [(p.stem, p.read_bytes()) for p in paths]
             try:
-                summary = send_drafts(drafts, settings, ledger, progress, resend=resend)
+                pacer = _pacer(campaign, settings, on_wait)
+                summary = send_drafts(drafts, settings, ledger, progress, resend=resend, pacer=pacer)
             finally:
                 _file_sent(campaign.folder, outbox, ledger)
                 with contextlib.suppress(OSError):  # only a note: the ledger's times stand in
@@ -340,7 +415,15 @@ def send(
     except LedgerBusy as exc:
         raise SendError(str(exc)) from None
     return SendReport(
-        summary.sent, summary.skipped, summary.failed, summary.per_recipient, summary.uncertain, summary.held
+        summary.sent,
+        summary.skipped,
+        summary.failed,
+        summary.per_recipient,
+        summary.uncertain,
+        summary.held,
+        summary.waiting,
+        summary.wait_reason,
+        summary.paced,
     )
 
 

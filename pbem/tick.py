@@ -187,11 +187,14 @@ class TickReport:
         return out
 
 
-def tick(campaign: Campaign, trust_clock: bool = False, outcomes: list[Any] | None = None) -> TickReport:
+def tick(
+    campaign: Campaign, trust_clock: bool = False, outcomes: list[Any] | None = None, fetch: bool = True
+) -> TickReport:
     """One pass of the unattended GM (see the module docstring). ``trust_clock``
     is the GM's word that a clock :func:`pbem.deadlines.clock_doubt` finds wrong is right.
     ``outcomes``: the game's mail, fetched already (a GM folder's shared fetch,
-    :func:`pbem.gmfolder.fetch_folder`): the tick then fetches nothing itself."""
+    :func:`pbem.gmfolder.fetch_folder`): the tick then fetches nothing itself.
+    ``fetch=False`` leaves the mail to the caller (``pbem watch`` fetches as mail comes)."""
     from .store import StoreError, file_lock
 
     report = TickReport()
@@ -201,11 +204,15 @@ def tick(campaign: Campaign, trust_clock: bool = False, outcomes: list[Any] | No
         if not acquired:
             report.busy = True
             return report
-        return _tick(campaign, report, trust_clock, outcomes)
+        return _tick(campaign, report, trust_clock, outcomes, fetch)
 
 
 def _tick(
-    campaign: Campaign, report: TickReport, trust_clock: bool = False, fetched: list[Any] | None = None
+    campaign: Campaign,
+    report: TickReport,
+    trust_clock: bool = False,
+    fetched: list[Any] | None = None,
+    fetch: bool = True,
 ) -> TickReport:
     from .inbox import fetch_new
     from .postoffice import smtp_settings
@@ -215,7 +222,7 @@ def _tick(
     can_send = smtp_settings(campaign.config) is not None
     campaign.publish_drafts()  # a resolve cut short by a crash: its drafts wait for review too
     try:
-        outcomes = fetch_new(campaign) if fetched is None else fetched
+        outcomes = fetched if fetched is not None else fetch_new(campaign) if fetch else []
     except SendError as exc:  # auto_ack's send, after the messages were read and kept
         outcomes = []
         report.send_failed = True
@@ -390,6 +397,8 @@ def _send_allowed(campaign: Campaign, report: TickReport, drafts: list[str], can
         report.notes.append(f"Sending stopped: {exc} The next tick sends what is left.")
         return
     report.sent += result.sent
+    if result.waiting:  # the rate's day is full: not a failure, the next tick goes on
+        report.notes.append(f"{len(result.waiting)} mail(s) wait for the next window: {result.wait_reason}.")
     for draft_id, reason in result.failed.items():
         report.failed.append(draft_id)
         report.notes.append(f"could not send {draft_id}: {reason}")

@@ -32,6 +32,9 @@ Design, in the order things can go wrong:
   (some refuse that way), stop the run at once, naming the account and the
   setting to check.  The one exception is an OAuth2 token from a command: a token
   that expired since it was printed is refused, so the command is asked once more.
+* A provider's rate (`pbem.transport.pacing`): each draft waits for its minute's
+  window before it is sent; once the day's recipients are spent, the run stops
+  taking drafts and lists the rest as waiting, which is not a failure.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ from aiosmtplib import (
 from ..errors import MailError
 from .credentials import CredentialError, Credentials, Secret, b64, oauthbearer_response
 from .ledger import LedgerBusy, SentLedger
+from .pacing import DayFull, Pacer
 
 __all__ = ["SmtpSettings", "SendError", "SendSummary", "send_drafts", "send_drafts_async"]
 
@@ -126,6 +130,9 @@ class SendSummary:
     per_recipient: dict[str, dict[str, str]] = field(default_factory=dict)
     uncertain: dict[str, str] = field(default_factory=dict)  # made uncertain by this run: why
     held: list[str] = field(default_factory=list)  # uncertain before this run: not sent again
+    waiting: list[str] = field(default_factory=list)  # not sent: the rate's day is full (pacing)
+    wait_reason: str = ""  # why they wait, and until when
+    paced: float = 0.0  # seconds spent waiting for a minute's window
 
 
 @dataclass(frozen=True)
@@ -323,9 +330,16 @@ class _Run:
     """State shared by the workers of one `send_drafts` call."""
 
     def __init__(
-        self, settings: SmtpSettings, ledger: SentLedger, summary: SendSummary, progress: Progress | None
+        self,
+        settings: SmtpSettings,
+        ledger: SentLedger,
+        summary: SendSummary,
+        progress: Progress | None,
+        pacer: Pacer | None = None,
     ):
         self.settings = settings
+        self.pacer = pacer
+        self.paused: DayFull | None = None  # the rate's day is full: nothing more is sent
         self.ledger = ledger
         self.summary = summary
         self.progress = progress or (lambda draft_id, event: None)
@@ -350,12 +364,14 @@ class _Run:
 
     async def worker(self) -> None:
         """Take batches off the queue, one connection per batch, until done or fatal."""
-        while self.queue and self.fatal is None:
+        while self.queue and self.fatal is None and self.paused is None:
             batch = self.queue.popleft()
             conn = _Connection(self.settings)
             try:
                 for draft in batch:
-                    if self.fatal is not None:
+                    if self.fatal is not None or self.paused is not None:
+                        break
+                    if not await self._admit(draft):
                         break
                     await self.send_one(conn, draft)
             except SendError as exc:
@@ -363,6 +379,19 @@ class _Run:
                     self.fatal = exc
             finally:
                 await conn.close()
+
+    async def _admit(self, draft: _Draft) -> bool:
+        """Wait for the rate to allow this draft (see `pbem.transport.pacing`); False once
+        the day is full (the run then stops taking drafts, and the rest wait)."""
+        if self.pacer is None:
+            return True
+        try:
+            await self.pacer.admit(len(draft.recipients))
+        except DayFull as exc:
+            if self.paused is None:
+                self.paused = exc
+            return False
+        return True
 
     async def send_one(self, conn: _Connection, draft: _Draft) -> None:
         """Send one draft, retrying temporary failures with backoff.
@@ -573,6 +602,7 @@ async def send_drafts_async(
     ledger: SentLedger,
     progress: Progress | None = None,
     resend: Collection[str] = (),
+    pacer: Pacer | None = None,
 ) -> SendSummary:
     """Async form of `send_drafts`, for callers that already run an event loop."""
     if settings.security not in SECURITY_MODES:
@@ -580,7 +610,7 @@ async def send_drafts_async(
     if settings.max_connections < 1 or settings.batch_per_connection < 1:
         raise ValueError("max_connections and batch_per_connection must be at least 1")
     summary = SendSummary()
-    run = _Run(settings, ledger, summary, progress)
+    run = _Run(settings, ledger, summary, progress, pacer)
     try:
         with ledger.lock():
             pending: list[_Draft] = []
@@ -608,6 +638,12 @@ async def send_drafts_async(
                 await asyncio.to_thread(ledger.sync)
     except LedgerBusy as exc:
         raise SendError(str(exc), summary) from exc
+    if pacer is not None:
+        summary.paced = sum(pacer.waits)
+    if run.paused is not None:
+        finished = set(summary.sent) | set(summary.failed) | set(summary.uncertain)
+        summary.waiting = [d.draft_id for d in pending if d.draft_id not in finished]
+        summary.wait_reason = str(run.paused)
     if run.fatal is not None:
         done = len(summary.sent) + sum(
             d.draft_id in summary.failed or d.draft_id in summary.uncertain for d in pending
@@ -626,6 +662,7 @@ def send_drafts(
     ledger: SentLedger,
     progress: Progress | None = None,
     resend: Collection[str] = (),
+    pacer: Pacer | None = None,
 ) -> SendSummary:
     """Send each (draft_id, RFC 5322 bytes) not already in `ledger`; see module doc.
 
@@ -634,5 +671,8 @@ def send_drafts(
     Uncertain drafts are held back unless their id is in `resend` (the GM's word).
     Raises `SendError` when the server cannot be used at all, or when a draft was
     made uncertain (`summary.uncertain`); drafts accepted before that are recorded.
+    With a `pacer` (`pbem.transport.pacing`), each draft waits for the rate's minute
+    window, and once the day's limit is reached the rest are left, unsent, in
+    `summary.waiting` (not an error: `summary.wait_reason` says until when).
     """
-    return asyncio.run(send_drafts_async(drafts, settings, ledger, progress, resend))
+    return asyncio.run(send_drafts_async(drafts, settings, ledger, progress, resend, pacer))

@@ -18,6 +18,7 @@ SERVER_FIXTURES = {
     "oauth_smtp",
     "tls_dovecot",
     "layout_dovecot",
+    "sink_smtp",
 }
 
 
@@ -58,6 +59,18 @@ def _running_dovecot():
 def smtp_server(dovecot):
     """STARTTLS + AUTH submission server relaying into `dovecot`, faults cleared."""
     server = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=dovecot, starttls=True)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def sink_smtp():
+    """STARTTLS + AUTH submission server that keeps what it accepts (`received`) and relays
+    nothing: recipients need no mailbox."""
+    server = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=None, starttls=True)
     server.start()
     try:
         yield server

@@ -237,6 +237,8 @@ class DovecotServer:
     hierarchy separator is "/"; the default Maildir++ layout's is ".".
     `special_use=True` gives the server a Trash (\\Trash) and a Junk (\\Junk) folder.
     `namespace_prefix="INBOX."` keeps every folder under INBOX, as Courier does.
+    `without_idle=True` leaves IDLE out of the capabilities announced after login,
+    as a server without IMAP IDLE.
     """
 
     def __init__(
@@ -249,6 +251,7 @@ class DovecotServer:
         layout: str = "maildir++",
         special_use: bool = False,
         namespace_prefix: str = "",
+        without_idle: bool = False,
         tls_names: tuple[str, ...] = ("imap.test", "localhost", LOOPBACK),
     ):
         # /usr/sbin is not on every user's PATH, and that is where Debian puts it.
@@ -270,6 +273,7 @@ class DovecotServer:
         self.layout = layout
         self.special_use = special_use
         self.namespace_prefix = namespace_prefix
+        self.without_idle = without_idle
         self.tls_names = tls_names
         self.tokens: TokenIssuer | None = TokenIssuer() if oauth2 else None
         self.dir: Path | None = None
@@ -319,6 +323,17 @@ class DovecotServer:
     def halt(self) -> None:
         """Stop the process but keep the files (to tamper with the Maildir, then `start()`)."""
         self._kill()
+
+    def signal_all(self, number: int) -> None:
+        """Signal the master and its children, keeping the files (then `start()`): the
+        master alone may leave the IMAP processes serving their connections. SIGTERM:
+        each IMAP process says BYE to its client; SIGKILL: the lines just end."""
+        proc, self.process = self.process, None
+        if proc is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, number)
+        proc.wait(timeout=10)
 
     def __enter__(self) -> DovecotServer:
         return self.start()
@@ -445,6 +460,12 @@ class DovecotServer:
             extra += (
                 "passdb {\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n"
                 f"  args = {self.dir}/oauth2.conf\n}}\n"
+            )
+        if self.without_idle:
+            extra += (
+                "protocol imap {\n  imap_capability = IMAP4rev1 LITERAL+ SASL-IR LOGIN-REFERRALS ID "
+                "ENABLE SORT THREAD=REFERENCES MULTIAPPEND UNSELECT CHILDREN NAMESPACE UIDPLUS "
+                "LIST-EXTENDED I18NLEVEL=1 ESEARCH SEARCHRES MOVE\n}\n"
             )
         if self.special_use or self.namespace_prefix:
             extra += "namespace inbox {\n  inbox = yes\n"
