@@ -7,11 +7,12 @@ these tests pin the whole wording of each refusal, completion and note, and the 
 
 from __future__ import annotations
 
-from builders import B, G, P, S, deck
+import pytest
+from builders import BS, CA, B, G, P, S, deck
 
 from pbem.cards import Card
 from pbem.engine import Game, shuffled_deck
-from pbem.orders import REJECTED, check_order, parse_orders
+from pbem.orders import ACCEPTED, COMPLETED, REJECTED, check_order, parse_orders
 
 PLAYERS = ["Arthur", "Bruno", "Charles"]
 
@@ -39,3 +40,274 @@ def test_the_refusals_word_for_word():
     for text, reason in refusals.items():
         c = check(text, game)
         assert (c.status, c.reason, c.note, c.order) == (REJECTED, reason, "", None), text
+
+
+def test_a_standing_order_in_a_classic_game_is_refused_word_for_word():
+    game = game_with({0: G, 1: B, 2: P}, draw=S)
+    c = check("Hand 1: if Bishop, discard", game)
+    assert (c.status, c.reason, c.note, c.order) == (
+        REJECTED,
+        '"if Bishop" orders are for games with the Premium deck (5 to 8 players)',
+        "",
+        None,
+    )
+
+
+# -- Premium games: the standing order, the Cardinal and the Baroness ----------------------------------
+
+SIX = ["Arthur", "Bruno", "Charles", "Didier", "Emma", "Fanny"]
+BISHOP_NOTE = (
+    "if a Bishop hits you in hand 1, you will {} your card (from the next resolution on, until you change it)"
+)
+ALREADY = "; this was already your standing order"
+RANDOM_SECOND = "no second player named: a random second player will be chosen"
+
+
+def premium(card: Card | None = None, marked: int | None = None, **hand) -> Game:
+    """A 6-player game; in hand 1 (Arthur's turn) Arthur holds ``card`` and a Guard,
+    ``marked`` is the Sycophant's mark, and ``hand`` sets other attributes of hand 1."""
+    game = Game.new(6, {n: shuffled_deck("orders", n, 6) for n in range(1, 14)})
+    h = game.hand(1)
+    if card is not None:
+        h.cards[0] = [card, G]
+    h.marked = marked
+    for name, value in hand.items():
+        setattr(h, name, value)
+    return game
+
+
+def check6(text: str, game: Game, me: str = "Arthur"):
+    parsed = parse_orders(text, SIX, me)
+    assert len(parsed.orders) == 1, parsed
+    return check_order(parsed.orders[0], game, SIX, me)
+
+
+@pytest.mark.parametrize(
+    "standing, already, note",
+    [
+        ("discard", [False] * 6, BISHOP_NOTE.format("discard")),
+        ("keep", [False] * 6, BISHOP_NOTE.format("keep") + ALREADY),
+        ("discard", [False, False, True, False, False, False], BISHOP_NOTE.format("discard") + ALREADY),
+        ("keep", [False, False, True, False, False, False], BISHOP_NOTE.format("keep")),
+    ],
+)
+def test_the_standing_order_says_what_it_will_do_and_whether_it_was_already_so(standing, already, note):
+    game = premium(bishop_discard=already)
+    c = check6(f"Hand 1: if Bishop, {standing}", game, "Charles")
+    assert (c.status, c.reason, c.note, c.order) == (ACCEPTED, "", note, None)
+
+
+MARK_ARTHUR = "the Sycophant marked you: the Cardinal must choose you"
+MARK_EMMA = "the Sycophant marked Emma: the Cardinal must choose Emma"
+
+
+@pytest.mark.parametrize(
+    "card, marked, text, status, reason, note, order",
+    [
+        # the mark (RULES 10.3)
+        (
+            BS,
+            0,
+            "Baroness on Bruno",
+            ACCEPTED,
+            "",
+            "the Sycophant marked you in hand 1: the Baroness cannot look at your own card, "
+            "so it will have no effect",
+            (1, None, None),
+        ),
+        (CA, 0, "Cardinal", COMPLETED, f"{MARK_ARTHUR}; {RANDOM_SECOND}", "", (None, None, None)),
+        (
+            CA,
+            0,
+            "Cardinal on Bruno and Charles",
+            COMPLETED,
+            f"{MARK_ARTHUR} in place of Bruno",
+            "",
+            (1, 2, None),
+        ),
+        (CA, 4, "Cardinal", COMPLETED, f"{MARK_EMMA}; {RANDOM_SECOND}", "", (None, None, None)),
+        (
+            CA,
+            4,
+            "Cardinal on Emma and Didier",
+            ACCEPTED,
+            "",
+            "Emma and Didier will trade hands; you will look at Emma's new card",
+            (4, 3, None),
+        ),
+        (
+            CA,
+            4,
+            "Cardinal on Emma and Emma",  # the marked player named twice: the engine picks the other
+            ACCEPTED,
+            "",
+            "Emma and Fanny will trade hands; you will look at Emma's new card",
+            (4, 4, None),
+        ),
+        (
+            CA,
+            4,
+            "Cardinal on Charles and Didier, look at Emma",  # the look follows the mark's slot
+            COMPLETED,
+            f"{MARK_EMMA} in place of Charles",
+            "",
+            (2, 3, 4),
+        ),
+        # the players named
+        (
+            CA,
+            None,
+            "Cardinal",
+            COMPLETED,
+            f"no player named: a random player will be chosen; {RANDOM_SECOND}",
+            "",
+            (None, None, None),
+        ),
+        (
+            CA,
+            None,
+            "Cardinal on Zed",
+            COMPLETED,
+            f'"zed" names no player (or more than one): a random player will be chosen; {RANDOM_SECOND}',
+            "",
+            (None, None, None),
+        ),
+        (
+            BS,
+            None,
+            "Baroness on Zed",
+            COMPLETED,
+            '"zed" names no player (or more than one): a random player will be chosen',
+            "",
+            (None, None, None),
+        ),
+        (
+            BS,
+            None,
+            "Baroness",
+            COMPLETED,
+            "no player named: a random player will be chosen",
+            "",
+            (None, None, None),
+        ),
+        (
+            CA,
+            None,
+            "Cardinal on Charles and Charles",
+            COMPLETED,
+            "Charles is named twice: a random second player will be chosen",
+            "",
+            (2, 2, None),
+        ),
+        (
+            BS,
+            None,
+            "Baroness on Bruno and myself",
+            COMPLETED,
+            "the Baroness looks at other players' cards, not yours: a random second player will be chosen",
+            "",
+            (1, 0, None),
+        ),
+        # what the acknowledgement says will happen
+        (
+            CA,
+            None,
+            "Cardinal on Charles and Didier, look at Emma",
+            ACCEPTED,
+            "",
+            "Emma is not one of the two players: the look goes by the default; "
+            "Charles and Didier will trade hands; you will look at Charles's new card",
+            (2, 3, 4),
+        ),
+        (
+            CA,
+            None,
+            "Cardinal on Didier and Charles, look at Charles",
+            ACCEPTED,
+            "",
+            "Didier and Charles will trade hands; you will look at Charles's new card",
+            (3, 2, 2),
+        ),
+        (
+            CA,
+            None,
+            "Cardinal on myself and Charles, look at myself",
+            ACCEPTED,
+            "",
+            "You and Charles will trade hands; you will look at your own new card",
+            (0, 2, 0),
+        ),
+        (BS, None, "Baroness on Bruno", ACCEPTED, "", "you will look at the card of Bruno", (1, None, None)),
+        (
+            BS,
+            None,
+            "Baroness on Bruno and Charles",
+            ACCEPTED,
+            "",
+            "you will look at the cards of Bruno and Charles",
+            (1, 2, None),
+        ),
+    ],
+)
+def test_the_cardinal_and_the_baroness_word_for_word(card, marked, text, status, reason, note, order):
+    c = check6(f"Hand 1: {text}", premium(card, marked))
+    assert (c.status, c.reason, c.note) == (status, reason, note)
+    assert (c.order.card, c.order.target, c.order.second, c.order.look) == (card, *order)
+
+
+@pytest.mark.parametrize("card", [CA, BS])
+def test_a_pair_card_with_nobody_else_to_choose_has_no_effect(card):
+    game = premium(card, protected=[False] + [True] * 5)
+    c = check6(f"Hand 1: {card.title} on Bruno and Charles", game)
+    assert (c.status, c.note) == (
+        ACCEPTED,
+        f"nobody else can be chosen: the {card.title} will have no effect",
+    )
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("Cardinal on Charles and Didier", "Charles is out of hand 1: a random player will be chosen"),
+        ("Cardinal on Didier and Charles", "Charles is out of hand 1: a random second player will be chosen"),
+    ],
+)
+def test_a_pair_card_on_a_player_out_of_the_hand_is_completed(text, reason):
+    game = premium(CA, alive=[True, True, False, True, True, True])
+    c = check6(f"Hand 1: {text}", game)
+    assert (c.status, c.reason) == (COMPLETED, reason)
+
+
+# -- an order after a sentence on the same line ---------------------------------------------------
+
+FOUR = ["Greta", "Hugo", "Ines", "Jonas"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Thanks. Hand 4 looks bad for me.",  # a word that is no card
+        "Thanks. Hand 4",  # nothing after the hand
+        "Oops. H4 4 on Hugo",  # a rank is no card's name there
+        "Oops. H4 Baroness on Hugo",  # a Premium card in a classic game
+    ],
+)
+def test_prose_that_mentions_a_hand_stays_one_ignored_line(line):
+    assert parse_orders(line, FOUR, "Greta") == ([], [line])
+
+
+@pytest.mark.parametrize(
+    "line, players, order",
+    [
+        ("Oops. Hand 4: the Prince on Hugo", FOUR, "Hand 4: Prince on Hugo"),  # filler words first
+        ("Oops. Hand 4: please, the Prince on Hugo", FOUR, "Hand 4: Prince on Hugo"),
+        (
+            "Oops. H4 Baroness on Carla",
+            ["Bruno", "Carla", "Dario", "Elke", "Frida", "Gunnar"],
+            "Hand 4: Baroness on Carla",
+        ),
+    ],
+)
+def test_an_order_after_a_sentence_may_start_with_filler_words_or_a_premium_card(line, players, order):
+    parsed = parse_orders(line, players, players[0])
+    assert ([o.canonical() for o in parsed.orders], parsed.ignored) == ([order], [])
