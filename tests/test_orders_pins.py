@@ -8,11 +8,20 @@ these tests pin the whole wording of each refusal, completion and note, and the 
 from __future__ import annotations
 
 import pytest
-from builders import BS, CA, B, G, P, S, deck
+from builders import BS, CA, B, C, G, H, K, P, S, deck
 
 from pbem.cards import Card
-from pbem.engine import Game, shuffled_deck
-from pbem.orders import ACCEPTED, COMPLETED, REJECTED, check_order, parse_orders
+from pbem.engine import Game, Order, shuffled_deck
+from pbem.orders import (
+    ACCEPTED,
+    COMPLETED,
+    REJECTED,
+    CheckedOrder,
+    WrittenOrder,
+    check_order,
+    one_order_per_hand,
+    parse_orders,
+)
 
 PLAYERS = ["Arthur", "Bruno", "Charles"]
 
@@ -311,3 +320,264 @@ def test_prose_that_mentions_a_hand_stays_one_ignored_line(line):
 def test_an_order_after_a_sentence_may_start_with_filler_words_or_a_premium_card(line, players, order):
     parsed = parse_orders(line, players, players[0])
     assert ([o.canonical() for o in parsed.orders], parsed.ignored) == ([order], [])
+
+
+# -- classic games: each classification whole --------------------------------------------------------
+
+
+def whole(c) -> tuple:
+    return (c.status, c.reason, c.note, c.order, c.random_target)
+
+
+NO_GUESS = "a random card other than the Guard will be named"
+
+
+@pytest.mark.parametrize(
+    "text, players, expected",
+    [
+        (
+            "Hand 1: Guard on Bruno, guess Baron",
+            PLAYERS,
+            (ACCEPTED, "", "", Order(G, 1, B), False),
+        ),
+        (
+            "Hand 1: Guard",
+            PLAYERS,
+            (
+                COMPLETED,
+                f"no target named: a random player will be chosen; no guess: {NO_GUESS}",
+                "",
+                Order(G),
+                True,
+            ),
+        ),
+        (
+            "Hand 1: Guard on Bruno, guess Guard",
+            PLAYERS,
+            (COMPLETED, f"a Guard may not name a Guard: {NO_GUESS}", "", Order(G, 1), False),
+        ),
+        (
+            "Hand 1: Guard on Bruno, guess Prinse",
+            PLAYERS,
+            (
+                COMPLETED,
+                f'"Prinse" is not a card (did you mean Prince or Princess?): {NO_GUESS}',
+                "",
+                Order(G, 1),
+                False,
+            ),
+        ),
+        (
+            # a name with an accent is folded to find the player: the word shown is the folded one
+            "Hand 1: Guard on Zoë, guess Baron",
+            PLAYERS,
+            (COMPLETED, '"zoe" names no player: a random player will be chosen', "", Order(G, None, B), True),
+        ),
+        (
+            "Hand 1: Guard on Ch, guess Baron",
+            ["Arthur", "Bruno", "Charles", "Chloe"],
+            (
+                COMPLETED,
+                '"Ch" names no player (it fits Charles and Chloe: write more of the name): '
+                "a random player will be chosen",
+                "",
+                Order(G, None, B),
+                True,
+            ),
+        ),
+        (
+            "Hand 1: Guard on Annx, guess Baron",  # three names are close: the two closest are offered
+            ["Arthur", "Anna", "Anne", "Anni"],
+            (
+                COMPLETED,
+                '"Annx" names no player (did you mean Anni or Anne?): a random player will be chosen',
+                "",
+                Order(G, None, B),
+                True,
+            ),
+        ),
+        (
+            "Hand 1: play Gard on Bruno",  # a filler word before the misspelt card
+            PLAYERS,
+            (
+                REJECTED,
+                "no card named for hand 1 (you hold Guard and Spy) (did you mean Guard?); "
+                'write e.g. "Hand 1: Guard"',
+                "",
+                None,
+                False,
+            ),
+        ),
+    ],
+)
+def test_a_classic_order_classified_whole(text, players, expected):
+    game = game_with({0: G, 1: B, 2: P}, draw=S)
+    (written,) = parse_orders(text, players, "Arthur").orders
+    assert whole(check_order(written, game, players, "Arthur")) == expected
+
+
+def test_an_order_once_the_game_is_over():
+    game = game_with({0: G, 1: B, 2: P}, draw=S)
+    game.finished = True
+    c = check("Hand 1: Guard on Bruno, guess Baron", game)
+    assert c == CheckedOrder(c.written, REJECTED, "the game is over")
+    assert c.written.text == "Hand 1: Guard on Bruno, guess Baron"
+
+
+def test_the_countess_refusal_names_both_cards():
+    game = game_with({0: C, 1: B, 2: G}, draw=K)
+    assert check("Hand 1: King on Bruno", game).reason == (
+        "you hold the Countess with the King in hand 1: the Countess must be played"
+    )
+
+
+@pytest.mark.parametrize(
+    "held, marked, protected, text, expected",
+    [
+        (
+            P,
+            0,
+            [False] * 3,
+            "Hand 1: Prince on Bruno",
+            (COMPLETED, "the Sycophant marked you: the Prince must choose you", "", Order(P, 1), False),
+        ),
+        (
+            G,
+            0,
+            [False] * 3,
+            "Hand 1: Guard on Bruno, guess Baron",
+            (
+                ACCEPTED,
+                "",
+                "the Sycophant marked you in hand 1: the Guard cannot choose you, so it will have no effect",
+                Order(G, 1, B),
+                False,
+            ),
+        ),
+        (
+            G,
+            2,
+            [False] * 3,
+            "Hand 1: Guard on Bruno, guess Baron",
+            (
+                COMPLETED,
+                "the Sycophant marked Charles: the Guard must choose Charles",
+                "",
+                Order(G, 1, B),
+                False,
+            ),
+        ),
+        (
+            P,
+            None,
+            [False, True, True],
+            "Hand 1: Prince on Bruno",
+            (
+                ACCEPTED,
+                "",
+                "Bruno is protected by the Handmaid: the Prince will go to you",
+                Order(P, 1),
+                False,
+            ),
+        ),
+        (
+            G,
+            None,
+            [False, True, False],
+            "Hand 1: Guard on Bruno, guess Baron",
+            (
+                ACCEPTED,
+                "",
+                "Bruno is protected by the Handmaid: the Guard will go to Charles",
+                Order(G, 1, B),
+                False,
+            ),
+        ),
+        (
+            G,
+            None,
+            [False, True, True],
+            "Hand 1: Guard on Bruno, guess Baron",
+            (
+                ACCEPTED,
+                "",
+                "Bruno is protected by the Handmaid and nobody else can take it: "
+                "the Guard will have no effect",
+                Order(G, 1, B),
+                False,
+            ),
+        ),
+        (
+            P,
+            None,
+            [True, False, False],  # the player's own Handmaid does not keep the Prince off them
+            "Hand 1: Prince on myself",
+            (ACCEPTED, "", "", Order(P, 0), False),
+        ),
+    ],
+)
+def test_the_mark_and_the_handmaid_in_the_acknowledgement(held, marked, protected, text, expected):
+    game = game_with({0: held, 1: B, 2: G}, draw=S)
+    game.hand(1).marked = marked
+    game.hand(1).protected = protected
+    assert whole(check(text, game)) == expected
+
+
+def test_a_target_given_to_a_card_that_takes_none_is_ignored_with_a_note():
+    # The parser drops such a target; check_order still says so for a written order that has one.
+    game = game_with({0: H, 1: B, 2: G}, draw=S)
+    written = WrittenOrder(1, H, "Bruno", text="Hand 1: Handmaid on Bruno")
+    c = check_order(written, game, PLAYERS, "Arthur")
+    assert whole(c) == (ACCEPTED, "", "the Handmaid takes no target; the target is ignored", Order(H), False)
+
+
+def test_a_guard_without_a_guess_is_written_back_without_one():
+    assert (
+        parse_orders("Hand 1: Guard on Bruno", PLAYERS, "Arthur").orders[0].canonical()
+        == "Hand 1: Guard on Bruno"
+    )
+
+
+# -- one order per hand ---------------------------------------------------------------------------
+
+
+def one_per_hand(text: str) -> list[tuple[str, str, str]]:
+    game = game_with({0: G, 1: B, 2: P}, draw=S)
+    checked = [check_order(o, game, PLAYERS, "Arthur") for o in parse_orders(text, PLAYERS, "Arthur").orders]
+    return [(c.status, c.written.text, c.reason) for c in one_order_per_hand(checked)]
+
+
+KING = "you do not hold the King in hand 1 (you hold Guard and Spy)"
+PRINCE = "you do not hold the Prince in hand 1 (you hold Guard and Spy)"
+GUARD = "Hand 1: Guard on Bruno, guess Baron"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Hand 1: King on Bruno\nHand 1: King on Bruno", [(REJECTED, "Hand 1: King on Bruno", KING)]),
+        (
+            "Hand 1: King on Bruno\nHand 1: Prince on Bruno",
+            [(REJECTED, "Hand 1: King on Bruno", KING), (REJECTED, "Hand 1: Prince on Bruno", PRINCE)],
+        ),
+        (
+            f"{GUARD}\nHand 1: King on Bruno",
+            [(ACCEPTED, GUARD, ""), (REJECTED, "Hand 1: King on Bruno", KING)],
+        ),
+        (
+            f"{GUARD}\nHand 1: Spy on Bruno",
+            [
+                (ACCEPTED, GUARD, ""),
+                (
+                    REJECTED,
+                    "Hand 1: Spy on Bruno",
+                    f'this message already gives hand 1 another order ("{GUARD}"), '
+                    "and that first one stands; "
+                    "to change it, send a new message with the order you want",
+                ),
+            ],
+        ),
+    ],
+)
+def test_one_order_per_hand_reports_each_refusal_once_and_the_conflict(text, expected):
+    assert one_per_hand(text) == expected
