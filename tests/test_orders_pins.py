@@ -162,6 +162,24 @@ MARK_EMMA = "the Sycophant marked Emma: the Cardinal must choose Emma"
             "",
             (2, 3, 4),
         ),
+        (
+            CA,
+            4,
+            "Cardinal on Bruno",
+            COMPLETED,
+            f"{MARK_EMMA} in place of Bruno; {RANDOM_SECOND}",
+            "",
+            (1, None, None),
+        ),
+        (
+            CA,
+            None,
+            "Cardinal on Charles and myself",
+            ACCEPTED,
+            "",
+            "Charles and you will trade hands; you will look at Charles's new card",
+            (2, 0, None),
+        ),
         # the players named
         (
             CA,
@@ -581,3 +599,32 @@ GUARD = "Hand 1: Guard on Bruno, guess Baron"
 )
 def test_one_order_per_hand_reports_each_refusal_once_and_the_conflict(text, expected):
     assert one_per_hand(text) == expected
+
+
+def test_the_refusals_of_a_hand_over_or_a_player_out_keep_the_order_they_refuse():
+    game = game_with({0: G, 1: B, 2: P}, draw=S)
+    game.hand(1).ended = True
+    (written,) = parse_orders("Hand 1: Guard on Bruno, guess Baron", PLAYERS, "Arthur").orders
+    assert check_order(written, game, PLAYERS, "Arthur") == CheckedOrder(written, REJECTED, "hand 1 is over")
+    game = game_with({0: G, 1: B, 2: P}, draw=S)
+    game.hand(1).alive[0] = False
+    assert check_order(written, game, PLAYERS, "Arthur") == CheckedOrder(
+        written, REJECTED, "you are out of hand 1"
+    )
+    (standing,) = parse_orders("Hand 1: if Bishop, keep", PLAYERS, "Arthur").orders
+    reason = '"if Bishop" orders are for games with the Premium deck (5 to 8 players)'
+    assert check_order(standing, game_with({0: G, 1: B, 2: P}, draw=S), PLAYERS, "Arthur") == CheckedOrder(
+        standing, REJECTED, reason
+    )
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("Hand 1: Guard on Bruno", "no number named: a random number will be named"),
+        ("Hand 1: Guard on Bruno, guess Wizard", '"wizard" is not a number: a random number will be named'),
+    ],
+)
+def test_a_premium_guard_without_a_number_word_for_word(text, reason):
+    c = check6(text, premium(S))
+    assert (c.status, c.reason) == (COMPLETED, reason)
