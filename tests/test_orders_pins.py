@@ -628,3 +628,17 @@ def test_the_refusals_of_a_hand_over_or_a_player_out_keep_the_order_they_refuse(
 def test_a_premium_guard_without_a_number_word_for_word(text, reason):
     c = check6(text, premium(S))
     assert (c.status, c.reason) == (COMPLETED, reason)
+
+
+@pytest.mark.parametrize(
+    "word, card",
+    [
+        ("Princes", P),
+        ("Kings", K),
+        ("reis", K),
+        ("res", None),
+    ],  # "reis": Portuguese kings; "re" alone is no plural
+)
+def test_a_card_name_in_the_plural_names_the_card(word, card):
+    (written,) = parse_orders(f"Hand 3: Guard on Charles, guess {word}", PLAYERS, "Arthur").orders
+    assert written.guess == card
