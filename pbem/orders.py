@@ -396,58 +396,98 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
     """Classify ``written`` (an order by ``me``) against the awaited turn."""
     seat = players.index(me)
     h = written.hand
-
-    def rejected(reason: str) -> CheckedOrder:
-        return CheckedOrder(written, REJECTED, reason)
-
     if game.finished:
-        return rejected("the game is over")
+        return CheckedOrder(written, REJECTED, "the game is over")
     if not 1 <= h <= len(game.hands):
-        return rejected(f"there is no hand {h}: hands are numbered 1 to {len(game.hands)}")
+        reason = f"there is no hand {h}: hands are numbered 1 to {len(game.hands)}"
+        return CheckedOrder(written, REJECTED, reason)
     hand = game.hand(h)
     if hand.ended:
-        return rejected(f"hand {h} is over")
+        return CheckedOrder(written, REJECTED, f"hand {h} is over")
     if not hand.alive[seat]:
-        return rejected(f"you are out of hand {h}")
+        return CheckedOrder(written, REJECTED, f"you are out of hand {h}")
     if written.standing:  # any player in the hand, at any time (RULES 10.3)
-        if not hand.premium:
-            return rejected('"if Bishop" orders are for games with the Premium deck (5 to 8 players)')
-        now = hand.bishop_discard[seat]
-        said = "discard your card" if written.standing == "discard" else "keep your card"
-        note = (
-            f"if a Bishop hits you in hand {h}, you will {said} (from the next resolution on, "
-            f"until you change it)"
-        )
-        if (written.standing == "discard") == now:
-            note += "; this was already your standing order"
-        return CheckedOrder(written, ACCEPTED, "", note)
+        return _standing_order(written, hand, seat)
+    refusal = _play_refusal(written, hand, seat, players)
+    if refusal:
+        return CheckedOrder(written, REJECTED, refusal)
+    card = written.card
+    assert card is not None, "_play_refusal refuses an order that names no card"
+    completions: list[str] = []
+    notes: list[str] = []
+    target_seat, second_seat, look_seat, target_replaced = _check_target(
+        written, hand, seat, card, players, completions, notes
+    )
+    guess = _check_guess(written, hand, card, completions)
+    order = Order(card, target_seat, guess, second_seat, look_seat)
+    status = COMPLETED if completions else ACCEPTED
+    return CheckedOrder(written, status, "; ".join(completions), "; ".join(notes), order, target_replaced)
+
+
+def _standing_order(written: WrittenOrder, hand: Hand, seat: int) -> CheckedOrder:
+    """The "if Bishop, discard/keep" order of the player at ``seat`` (RULES 10.3):
+    rejected outside a Premium hand, else accepted with a note of what it will do
+    (and whether it was already the player's standing order)."""
+    h = hand.number
+    if not hand.premium:
+        reason = '"if Bishop" orders are for games with the Premium deck (5 to 8 players)'
+        return CheckedOrder(written, REJECTED, reason)
+    now = hand.bishop_discard[seat]
+    said = "discard your card" if written.standing == "discard" else "keep your card"
+    note = (
+        f"if a Bishop hits you in hand {h}, you will {said} (from the next resolution on, "
+        f"until you change it)"
+    )
+    if (written.standing == "discard") == now:
+        note += "; this was already your standing order"
+    return CheckedOrder(written, ACCEPTED, "", note)
+
+
+def _play_refusal(written: WrittenOrder, hand: Hand, seat: int, players: list[str]) -> str:
+    """Why the play ``written`` by ``seat`` (alive in ``hand``, which is in play) is
+    rejected, or "" when it may stand: not this player's turn, no card named, a card
+    not held, or the card that must be played (the Countess's rule) not chosen."""
+    h = hand.number
     active = hand.active
     assert active is not None, "a hand in play has an active player"
     if active != seat:
-        return rejected(f"it is not your turn in hand {h}: {players[active]} plays there this turn")
+        return f"it is not your turn in hand {h}: {players[active]} plays there this turn"
     held = hand.cards[seat]
     holding = " and ".join(c.title for c in held)
     card = written.card
     if card is None:
         hint = _did_you_mean_card(written, held)
-        return rejected(
-            f'no card named for hand {h} (you hold {holding}){hint}; write e.g. "Hand {h}: {held[0].title}"'
-        )
+        example = f'"Hand {h}: {held[0].title}"'
+        return f"no card named for hand {h} (you hold {holding}){hint}; write e.g. {example}"
     if card not in held:
-        return rejected(
+        return (
             f"you do not hold the {card.title} in hand {h} (you hold {holding})"
             f"{_did_you_mean_card(written, held)}"
         )
     forced = forced_card(held)
     if forced is not None and card != forced:
         other = next(c for c in held if c != forced)
-        return rejected(
+        return (
             f"you hold the {forced.title} with the {other.title} in hand {h}: "
             f"the {forced.title} must be played"
         )
+    return ""
 
-    completions: list[str] = []
-    notes: list[str] = []
+
+def _check_target(
+    written: WrittenOrder,
+    hand: Hand,
+    seat: int,
+    card: Card,
+    players: list[str],
+    completions: list[str],
+    notes: list[str],
+) -> tuple[int | None, int | None, int | None, bool]:
+    """The players of ``card``, played by ``seat``: the target, the second player and
+    the player looked at (the Cardinal's), and whether the target will be replaced at
+    random.  What will be completed is appended to ``completions``, what the player
+    should know (the Sycophant's mark, the Handmaid, an ignored target) to ``notes``."""
+    h = hand.number
     target_seat: int | None = None
     second_seat = look_seat = None
     target_replaced = False
@@ -488,6 +528,13 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
                 )
     elif written.target or written.target_text:
         notes.append(f"the {card.title} takes no target; the target is ignored")
+    return target_seat, second_seat, look_seat, target_replaced
+
+
+def _check_guess(written: WrittenOrder, hand: Hand, card: Card, completions: list[str]) -> Card | int | None:
+    """The guess ``card`` will name: None for a card that names none, or when the
+    guess will be named at random (and then why is appended to ``completions``).
+    A Premium guess is a number 0 to 9 but 1; a classic one a card but the Guard."""
     guess = written.guess
     if not CARD_RULES[card].guesses:
         guess = None
@@ -512,9 +559,7 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
     elif guess == Card.GUARD:
         completions.append("a Guard may not name a Guard: a random card other than the Guard will be named")
         guess = None
-    order = Order(card, target_seat, guess, second_seat, look_seat)
-    status = COMPLETED if completions else ACCEPTED
-    return CheckedOrder(written, status, "; ".join(completions), "; ".join(notes), order, target_replaced)
+    return guess
 
 
 def one_order_per_hand(checked: list[CheckedOrder]) -> list[CheckedOrder]:

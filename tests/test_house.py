@@ -20,11 +20,6 @@ MAX_LINES = 80
 #: Functions over the limit that another branch of this round splits (issue 21, item 5):
 #: the lead empties this set when merging it. An entry no longer over the limit fails too,
 #: so that the set cannot outlive its reason.
-PENDING = {
-    ("pbem/orders.py", "check_order"),
-    ("pbem/reader/visible.py", "_compute"),
-    ("pbem/reader/quotes.py", "own_words_read"),
-}
 
 
 def _functions() -> dict[tuple[str, str], int]:
@@ -54,20 +49,11 @@ def _short(qualified: str) -> str:
 
 def test_no_function_in_pbem_is_over_80_lines():
     too_long = [
-        f"{file}: {name} is {n} lines"
-        for (file, name), n in sorted(_functions().items())
-        if n > MAX_LINES and (file, _short(name)) not in PENDING
+        f"{file}: {name} is {n} lines" for (file, name), n in sorted(_functions().items()) if n > MAX_LINES
     ]
     assert not too_long, f"functions over {MAX_LINES} lines (split them along their seams): " + "; ".join(
         too_long
     )
-
-
-def test_pending_long_functions_are_still_long():
-    lengths = _functions()
-    still = {(file, _short(name)) for (file, name), n in lengths.items() if n > MAX_LINES}
-    stale = sorted(PENDING - still)
-    assert not stale, f"no longer over {MAX_LINES} lines: remove from PENDING: {stale}"
 
 
 def test_the_length_check_sees_methods_and_nested_functions():

@@ -446,12 +446,7 @@ def own_words_read(full_text: str) -> tuple[str, int]:
     while i < len(lines):
         line = lines[i].rstrip()
         if _is_quoted(line):
-            form = _quoted_form_hand(line)
-            if form is not None:
-                pending = form
-            elif not _QUOTED_BLANK.match(line):
-                pending = None
-            long_quote_above = len(line) >= 60 and len(line.lstrip("> \t")) >= 60
+            pending, long_quote_above = _after_quoted(line, pending)
             i += 1
             continue
         if long_quote_above and line[:1].islower() and not _reads_as_order(line):
@@ -488,28 +483,13 @@ def own_words_read(full_text: str) -> tuple[str, int]:
             i += span
             continue
         if _is_short(line) and _is_footer(line):
-            # The client put the original under its footer, unquoted, after a blank line
-            # (Outlook mobile): no inline answer is awaited, no quote or attribution follows,
-            # and what follows is no order the player typed under the footer.
-            following = _next_nonblank(lines, i + 1)
-            if (
-                pending is None
-                and following is not None
-                and i + 1 < len(lines)
-                and not _reads_as_order(following)
-                and not lines[i + 1].strip()
-                and not _is_quoted(following)
-                and not _attribution_span(lines, lines.index(following, i + 1))
-            ):
+            if pending is None and _original_under_footer(lines, i):
                 answers_below = _add_unmarked_answers(out, lines, i)
                 break
             i += 1
             continue
-        if _is_short(line) and _RULE_LINE.match(line):
-            if not orders_below.after(i) and _signature_like(lines, i + 1):
-                break  # a rule above a signature or a list footer: nothing of the player's below
-        if _is_short(line) and _is_disclaimer(lines, i) and not orders_below.after(i):
-            break  # a legal disclaimer under its heading, no order below: nothing of the player's
+        if _nothing_of_the_players_below(lines, i, line, orders_below):
+            break
         if line.strip() and pending is not None:
             if not _reads_as_order(line):
                 line = f"Hand {pending}: {line.strip()}"
@@ -517,6 +497,45 @@ def own_words_read(full_text: str) -> tuple[str, int]:
         out.append(line)
         i += 1
     return _finish(out), answers_below
+
+
+def _after_quoted(line: str, pending: int | None) -> tuple[int | None, bool]:
+    """After the quoted ``line``: the hand whose blank form line awaits the player's
+    answer (``pending`` is the one before the line: a quoted form line sets it, a quoted
+    blank line keeps it, any other quoted line clears it), and whether ``line`` is a long
+    one that its client may have wrapped."""
+    form = _quoted_form_hand(line)
+    if form is not None:
+        pending = form
+    elif not _QUOTED_BLANK.match(line):
+        pending = None
+    return pending, len(line) >= 60 and len(line.lstrip("> \t")) >= 60
+
+
+def _original_under_footer(lines: list[str], i: int) -> bool:
+    """Whether the client put the original under the footer at ``lines[i]``, unquoted,
+    after a blank line (Outlook mobile): no quote or attribution follows, and what follows
+    is no order the player typed under the footer.  (The caller checks that no inline
+    answer is awaited.)"""
+    following = _next_nonblank(lines, i + 1)
+    return (
+        following is not None
+        and i + 1 < len(lines)
+        and not _reads_as_order(following)
+        and not lines[i + 1].strip()
+        and not _is_quoted(following)
+        and not _attribution_span(lines, lines.index(following, i + 1))
+    )
+
+
+def _nothing_of_the_players_below(lines: list[str], i: int, line: str, orders_below: _OrdersBelow) -> bool:
+    """Whether the player's words end above ``line`` (``lines[i]``, stripped on the right):
+    a rule above a signature or a list footer, or a legal disclaimer under its heading,
+    with no order anywhere below."""
+    if _is_short(line) and _RULE_LINE.match(line):
+        if not orders_below.after(i) and _signature_like(lines, i + 1):
+            return True
+    return bool(_is_short(line) and _is_disclaimer(lines, i) and not orders_below.after(i))
 
 
 def drop_sent_words(

@@ -330,37 +330,55 @@ def _compute(declared: Declarations, up: _State) -> tuple[_State, str | None]:
         size = _font_size(font, up.font_px)
         if size is not None:
             state.font_px = size
+    hidden = _hidden_whole(value, ident, state, up)
+    if hidden is not None:
+        return state, hidden
+    _inherited(value, ident, state, up)
+    state.mute = _own_text_hidden(state)
+    return state, None
+
+
+def _hidden_whole(value: _Value, ident: Callable[[str], str], state: _State, up: _State) -> str | None:
+    """Why the element whose declarations ``value`` and ``ident`` read (its ``state``
+    with its font size set; ``up`` its parent's) is hidden whole with its children, or
+    None.  Sets ``state.opacity`` on the way (the element's own times its parent's)."""
     zoom = _number(value("zoom"))
     if zoom is not None and zoom < _MIN_SCALE:
-        return state, "zoom"
+        return "zoom"
     display = ident("display")
     if display == "none":
-        return state, "display:none"
+        return "display:none"
     if ident("mso-hide") == "all":
-        return state, "mso-hide"
+        return "mso-hide"
     if ident("content-visibility") == "hidden":
-        return state, "content-visibility"
+        return "content-visibility"
     opacity = _number(value("opacity"))
     if opacity is not None:
         state.opacity = up.opacity * max(0.0, min(1.0, opacity))
         if state.opacity < _MIN_OPACITY:
-            return state, "opacity"
+            return "opacity"
     for function in value("filter") or []:
         if function.type == "function" and function.lower_name == "opacity":
             amount = _number([a for a in function.arguments if a.type in ("number", "percentage")][:1])
             if amount is not None:
                 state.opacity *= max(0.0, min(1.0, amount))
                 if state.opacity < _MIN_OPACITY:
-                    return state, "filter:opacity"
+                    return "filter:opacity"
     if _off_screen(value, state.font_px):
-        return state, "off-screen position"
+        return "off-screen position"
     if _clipped(value("clip"), value("clip-path"), state.font_px):
-        return state, "clip"
+        return "clip"
     if _scaled_away(value("transform"), state.font_px):
-        return state, "transform"
+        return "transform"
     if _collapsed(value, ident, state.font_px):
-        return state, "zero-size box"
-    # Inherited, and undone by a child that sets them again.
+        return "zero-size box"
+    return None
+
+
+def _inherited(value: _Value, ident: Callable[[str], str], state: _State, up: _State) -> None:
+    """Set in ``state`` the inherited properties the element declares (``value`` and
+    ``ident`` read them; ``up`` is its parent's state), which a child that sets them
+    again undoes: visibility, text indent, text colour and the backdrop behind the text."""
     visibility = ident("visibility")
     if visibility in ("hidden", "collapse"):
         state.visible = False
@@ -384,8 +402,6 @@ def _compute(declared: Declarations, up: _State) -> tuple[_State, str | None]:
         colour = _colour(background, state.color, _TRANSPARENT)
         if isinstance(colour, tuple) and colour[3] >= 0.5:
             state.backdrop = _blend(colour, state.backdrop or (1.0, 1.0, 1.0))
-    state.mute = _own_text_hidden(state)
-    return state, None
 
 
 def _own_text_hidden(state: _State) -> str | None:

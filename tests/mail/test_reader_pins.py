@@ -12,6 +12,7 @@ import textwrap
 
 import pytest
 
+from pbem.reader.patterns import words_of
 from pbem.reader.quotes import drop_sent_words, own_words
 
 # An unquoted original: its lines look like orders and must never be read.
@@ -166,3 +167,12 @@ def test_an_order_right_under_the_tools_rewrapped_prose_is_the_players():
     paragraph = textwrap.fill(SENT.split("\n\n")[0], 60)
     body = f"{ORDER}\n\n{paragraph}\nHand 13: Guard on Dominik, guess Countess"
     assert own_words(body, [SENT]) == f"{ORDER}\n\nHand 13: Guard on Dominik, guess Countess"
+
+
+# -- issue 21: what mutation testing of the rest of pbem/reader/ showed -------------------------
+
+
+def test_the_phrases_of_a_pattern_table_are_listed_longest_first_then_alphabetically():
+    # words_of builds the reader's tables at import, before a test could see a change in it.
+    table = (("en", "regards", "best regards", "cheers"), ("de", "gruß", "grüße"), ("fr", "bises"))
+    assert words_of(table) == ["best regards", "regards", "cheers", "bises", "grüße", "gruß"]

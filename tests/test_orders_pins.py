@@ -1,0 +1,644 @@
+"""What mutation testing of pbem/orders.py showed the order tests missed (issue 21).
+
+The order tests check a reason by a phrase in it; a player reads the whole sentence, so
+these tests pin the whole wording of each refusal, completion and note, and the rules
+(a threshold, a condition) whose change no other test noticed.
+"""
+
+from __future__ import annotations
+
+import pytest
+from builders import BS, CA, B, C, G, H, K, P, S, deck
+
+from pbem.cards import Card
+from pbem.engine import Game, Order, shuffled_deck
+from pbem.orders import (
+    ACCEPTED,
+    COMPLETED,
+    REJECTED,
+    CheckedOrder,
+    WrittenOrder,
+    check_order,
+    one_order_per_hand,
+    parse_orders,
+)
+
+PLAYERS = ["Arthur", "Bruno", "Charles"]
+
+
+def game_with(held: dict[int, Card], draw: Card, number: int = 1) -> Game:
+    decks = {n: shuffled_deck("pins", n) for n in range(1, 14)}
+    decks[number] = deck(3, number, held, draw)
+    return Game.new(3, decks)
+
+
+def check(text: str, game: Game, me: str = "Arthur"):
+    parsed = parse_orders(text, PLAYERS, me)
+    assert len(parsed.orders) == 1, parsed
+    return check_order(parsed.orders[0], game, PLAYERS, me)
+
+
+def test_the_refusals_word_for_word():
+    game = game_with({0: G, 1: B, 2: P}, draw=S)
+    refusals = {
+        "Hand 14: Guard on Bruno, guess Baron": "there is no hand 14: hands are numbered 1 to 13",
+        "Hand 2: Guard on Bruno, guess Baron": "it is not your turn in hand 2: Bruno plays there this turn",
+        "Hand 1: King on Bruno": "you do not hold the King in hand 1 (you hold Guard and Spy)",
+        "Hand 1: Bruno": 'no card named for hand 1 (you hold Guard and Spy); write e.g. "Hand 1: Guard"',
+    }
+    for text, reason in refusals.items():
+        c = check(text, game)
+        assert (c.status, c.reason, c.note, c.order) == (REJECTED, reason, "", None), text
+
+
+def test_a_standing_order_in_a_classic_game_is_refused_word_for_word():
+    game = game_with({0: G, 1: B, 2: P}, draw=S)
+    c = check("Hand 1: if Bishop, discard", game)
+    assert (c.status, c.reason, c.note, c.order) == (
+        REJECTED,
+        '"if Bishop" orders are for games with the Premium deck (5 to 8 players)',
+        "",
+        None,
+    )
+
+
+# -- Premium games: the standing order, the Cardinal and the Baroness ----------------------------------
+
+SIX = ["Arthur", "Bruno", "Charles", "Didier", "Emma", "Fanny"]
+BISHOP_NOTE = (
+    "if a Bishop hits you in hand 1, you will {} your card (from the next resolution on, until you change it)"
+)
+ALREADY = "; this was already your standing order"
+RANDOM_SECOND = "no second player named: a random second player will be chosen"
+
+
+def premium(card: Card | None = None, marked: int | None = None, **hand) -> Game:
+    """A 6-player game; in hand 1 (Arthur's turn) Arthur holds ``card`` and a Guard,
+    ``marked`` is the Sycophant's mark, and ``hand`` sets other attributes of hand 1."""
+    game = Game.new(6, {n: shuffled_deck("orders", n, 6) for n in range(1, 14)})
+    h = game.hand(1)
+    if card is not None:
+        h.cards[0] = [card, G]
+    h.marked = marked
+    for name, value in hand.items():
+        setattr(h, name, value)
+    return game
+
+
+def check6(text: str, game: Game, me: str = "Arthur"):
+    parsed = parse_orders(text, SIX, me)
+    assert len(parsed.orders) == 1, parsed
+    return check_order(parsed.orders[0], game, SIX, me)
+
+
+@pytest.mark.parametrize(
+    "standing, already, note",
+    [
+        ("discard", [False] * 6, BISHOP_NOTE.format("discard")),
+        ("keep", [False] * 6, BISHOP_NOTE.format("keep") + ALREADY),
+        ("discard", [False, False, True, False, False, False], BISHOP_NOTE.format("discard") + ALREADY),
+        ("keep", [False, False, True, False, False, False], BISHOP_NOTE.format("keep")),
+    ],
+)
+def test_the_standing_order_says_what_it_will_do_and_whether_it_was_already_so(standing, already, note):
+    game = premium(bishop_discard=already)
+    c = check6(f"Hand 1: if Bishop, {standing}", game, "Charles")
+    assert (c.status, c.reason, c.note, c.order) == (ACCEPTED, "", note, None)
+
+
+MARK_ARTHUR = "the Sycophant marked you: the Cardinal must choose you"
+MARK_EMMA = "the Sycophant marked Emma: the Cardinal must choose Emma"
+
+
+@pytest.mark.parametrize(
+    "card, marked, text, status, reason, note, order",
+    [
+        # the mark (RULES 10.3)
+        (
+            BS,
+            0,
+            "Baroness on Bruno",
+            ACCEPTED,
+            "",
+            "the Sycophant marked you in hand 1: the Baroness cannot look at your own card, "
+            "so it will have no effect",
+            (1, None, None),
+        ),
+        (CA, 0, "Cardinal", COMPLETED, f"{MARK_ARTHUR}; {RANDOM_SECOND}", "", (None, None, None)),
+        (
+            CA,
+            0,
+            "Cardinal on Bruno and Charles",
+            COMPLETED,
+            f"{MARK_ARTHUR} in place of Bruno",
+            "",
+            (1, 2, None),
+        ),
+        (CA, 4, "Cardinal", COMPLETED, f"{MARK_EMMA}; {RANDOM_SECOND}", "", (None, None, None)),
+        (
+            CA,
+            4,
+            "Cardinal on Emma and Didier",
+            ACCEPTED,
+            "",
+            "Emma and Didier will trade hands; you will look at Emma's new card",
+            (4, 3, None),
+        ),
+        (
+            CA,
+            4,
+            "Cardinal on Emma and Emma",  # the marked player named twice: the engine picks the other
+            ACCEPTED,
+            "",
+            "Emma and Fanny will trade hands; you will look at Emma's new card",
+            (4, 4, None),
+        ),
+        (
+            CA,
+            4,
+            "Cardinal on Charles and Didier, look at Emma",  # the look follows the mark's slot
+            COMPLETED,
+            f"{MARK_EMMA} in place of Charles",
+            "",
+            (2, 3, 4),
+        ),
+        (
+            CA,
+            4,
+            "Cardinal on Bruno",
+            COMPLETED,
+            f"{MARK_EMMA} in place of Bruno; {RANDOM_SECOND}",
+            "",
+            (1, None, None),
+        ),
+        (
+            CA,
+            None,
+            "Cardinal on Charles and myself",
+            ACCEPTED,
+            "",
+            "Charles and you will trade hands; you will look at Charles's new card",
+            (2, 0, None),
+        ),
+        # the players named
+        (
+            CA,
+            None,
+            "Cardinal",
+            COMPLETED,
+            f"no player named: a random player will be chosen; {RANDOM_SECOND}",
+            "",
+            (None, None, None),
+        ),
+        (
+            CA,
+            None,
+            "Cardinal on Zed",
+            COMPLETED,
+            f'"zed" names no player (or more than one): a random player will be chosen; {RANDOM_SECOND}',
+            "",
+            (None, None, None),
+        ),
+        (
+            BS,
+            None,
+            "Baroness on Zed",
+            COMPLETED,
+            '"zed" names no player (or more than one): a random player will be chosen',
+            "",
+            (None, None, None),
+        ),
+        (
+            BS,
+            None,
+            "Baroness",
+            COMPLETED,
+            "no player named: a random player will be chosen",
+            "",
+            (None, None, None),
+        ),
+        (
+            CA,
+            None,
+            "Cardinal on Charles and Charles",
+            COMPLETED,
+            "Charles is named twice: a random second player will be chosen",
+            "",
+            (2, 2, None),
+        ),
+        (
+            BS,
+            None,
+            "Baroness on Bruno and myself",
+            COMPLETED,
+            "the Baroness looks at other players' cards, not yours: a random second player will be chosen",
+            "",
+            (1, 0, None),
+        ),
+        # what the acknowledgement says will happen
+        (
+            CA,
+            None,
+            "Cardinal on Charles and Didier, look at Emma",
+            ACCEPTED,
+            "",
+            "Emma is not one of the two players: the look goes by the default; "
+            "Charles and Didier will trade hands; you will look at Charles's new card",
+            (2, 3, 4),
+        ),
+        (
+            CA,
+            None,
+            "Cardinal on Didier and Charles, look at Charles",
+            ACCEPTED,
+            "",
+            "Didier and Charles will trade hands; you will look at Charles's new card",
+            (3, 2, 2),
+        ),
+        (
+            CA,
+            None,
+            "Cardinal on myself and Charles, look at myself",
+            ACCEPTED,
+            "",
+            "You and Charles will trade hands; you will look at your own new card",
+            (0, 2, 0),
+        ),
+        (BS, None, "Baroness on Bruno", ACCEPTED, "", "you will look at the card of Bruno", (1, None, None)),
+        (
+            BS,
+            None,
+            "Baroness on Bruno and Charles",
+            ACCEPTED,
+            "",
+            "you will look at the cards of Bruno and Charles",
+            (1, 2, None),
+        ),
+    ],
+)
+def test_the_cardinal_and_the_baroness_word_for_word(card, marked, text, status, reason, note, order):
+    c = check6(f"Hand 1: {text}", premium(card, marked))
+    assert (c.status, c.reason, c.note) == (status, reason, note)
+    assert (c.order.card, c.order.target, c.order.second, c.order.look) == (card, *order)
+
+
+@pytest.mark.parametrize("card", [CA, BS])
+def test_a_pair_card_with_nobody_else_to_choose_has_no_effect(card):
+    game = premium(card, protected=[False] + [True] * 5)
+    c = check6(f"Hand 1: {card.title} on Bruno and Charles", game)
+    assert (c.status, c.note) == (
+        ACCEPTED,
+        f"nobody else can be chosen: the {card.title} will have no effect",
+    )
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("Cardinal on Charles and Didier", "Charles is out of hand 1: a random player will be chosen"),
+        ("Cardinal on Didier and Charles", "Charles is out of hand 1: a random second player will be chosen"),
+    ],
+)
+def test_a_pair_card_on_a_player_out_of_the_hand_is_completed(text, reason):
+    game = premium(CA, alive=[True, True, False, True, True, True])
+    c = check6(f"Hand 1: {text}", game)
+    assert (c.status, c.reason) == (COMPLETED, reason)
+
+
+# -- an order after a sentence on the same line ---------------------------------------------------
+
+FOUR = ["Greta", "Hugo", "Ines", "Jonas"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Thanks. Hand 4 looks bad for me.",  # a word that is no card
+        "Thanks. Hand 4",  # nothing after the hand
+        "Oops. H4 4 on Hugo",  # a rank is no card's name there
+        "Oops. H4 Baroness on Hugo",  # a Premium card in a classic game
+    ],
+)
+def test_prose_that_mentions_a_hand_stays_one_ignored_line(line):
+    assert parse_orders(line, FOUR, "Greta") == ([], [line])
+
+
+@pytest.mark.parametrize(
+    "line, players, order",
+    [
+        ("Oops. Hand 4: the Prince on Hugo", FOUR, "Hand 4: Prince on Hugo"),  # filler words first
+        ("Oops. Hand 4: please, the Prince on Hugo", FOUR, "Hand 4: Prince on Hugo"),
+        (
+            "Oops. H4 Baroness on Carla",
+            ["Bruno", "Carla", "Dario", "Elke", "Frida", "Gunnar"],
+            "Hand 4: Baroness on Carla",
+        ),
+    ],
+)
+def test_an_order_after_a_sentence_may_start_with_filler_words_or_a_premium_card(line, players, order):
+    parsed = parse_orders(line, players, players[0])
+    assert ([o.canonical() for o in parsed.orders], parsed.ignored) == ([order], [])
+
+
+# -- classic games: each classification whole --------------------------------------------------------
+
+
+def whole(c) -> tuple:
+    return (c.status, c.reason, c.note, c.order, c.random_target)
+
+
+NO_GUESS = "a random card other than the Guard will be named"
+
+
+@pytest.mark.parametrize(
+    "text, players, expected",
+    [
+        (
+            "Hand 1: Guard on Bruno, guess Baron",
+            PLAYERS,
+            (ACCEPTED, "", "", Order(G, 1, B), False),
+        ),
+        (
+            "Hand 1: Guard",
+            PLAYERS,
+            (
+                COMPLETED,
+                f"no target named: a random player will be chosen; no guess: {NO_GUESS}",
+                "",
+                Order(G),
+                True,
+            ),
+        ),
+        (
+            "Hand 1: Guard on Bruno, guess Guard",
+            PLAYERS,
+            (COMPLETED, f"a Guard may not name a Guard: {NO_GUESS}", "", Order(G, 1), False),
+        ),
+        (
+            "Hand 1: Guard on Bruno, guess Prinse",
+            PLAYERS,
+            (
+                COMPLETED,
+                f'"Prinse" is not a card (did you mean Prince or Princess?): {NO_GUESS}',
+                "",
+                Order(G, 1),
+                False,
+            ),
+        ),
+        (
+            # a name with an accent is folded to find the player: the word shown is the folded one
+            "Hand 1: Guard on Zoë, guess Baron",
+            PLAYERS,
+            (COMPLETED, '"zoe" names no player: a random player will be chosen', "", Order(G, None, B), True),
+        ),
+        (
+            "Hand 1: Guard on Ch, guess Baron",
+            ["Arthur", "Bruno", "Charles", "Chloe"],
+            (
+                COMPLETED,
+                '"Ch" names no player (it fits Charles and Chloe: write more of the name): '
+                "a random player will be chosen",
+                "",
+                Order(G, None, B),
+                True,
+            ),
+        ),
+        (
+            "Hand 1: Guard on Annx, guess Baron",  # three names are close: the two closest are offered
+            ["Arthur", "Anna", "Anne", "Anni"],
+            (
+                COMPLETED,
+                '"Annx" names no player (did you mean Anni or Anne?): a random player will be chosen',
+                "",
+                Order(G, None, B),
+                True,
+            ),
+        ),
+        (
+            "Hand 1: play Gard on Bruno",  # a filler word before the misspelt card
+            PLAYERS,
+            (
+                REJECTED,
+                "no card named for hand 1 (you hold Guard and Spy) (did you mean Guard?); "
+                'write e.g. "Hand 1: Guard"',
+                "",
+                None,
+                False,
+            ),
+        ),
+    ],
+)
+def test_a_classic_order_classified_whole(text, players, expected):
+    game = game_with({0: G, 1: B, 2: P}, draw=S)
+    (written,) = parse_orders(text, players, "Arthur").orders
+    assert whole(check_order(written, game, players, "Arthur")) == expected
+
+
+def test_an_order_once_the_game_is_over():
+    game = game_with({0: G, 1: B, 2: P}, draw=S)
+    game.finished = True
+    c = check("Hand 1: Guard on Bruno, guess Baron", game)
+    assert c == CheckedOrder(c.written, REJECTED, "the game is over")
+    assert c.written.text == "Hand 1: Guard on Bruno, guess Baron"
+
+
+def test_the_countess_refusal_names_both_cards():
+    game = game_with({0: C, 1: B, 2: G}, draw=K)
+    assert check("Hand 1: King on Bruno", game).reason == (
+        "you hold the Countess with the King in hand 1: the Countess must be played"
+    )
+
+
+@pytest.mark.parametrize(
+    "held, marked, protected, text, expected",
+    [
+        (
+            P,
+            0,
+            [False] * 3,
+            "Hand 1: Prince on Bruno",
+            (COMPLETED, "the Sycophant marked you: the Prince must choose you", "", Order(P, 1), False),
+        ),
+        (
+            G,
+            0,
+            [False] * 3,
+            "Hand 1: Guard on Bruno, guess Baron",
+            (
+                ACCEPTED,
+                "",
+                "the Sycophant marked you in hand 1: the Guard cannot choose you, so it will have no effect",
+                Order(G, 1, B),
+                False,
+            ),
+        ),
+        (
+            G,
+            2,
+            [False] * 3,
+            "Hand 1: Guard on Bruno, guess Baron",
+            (
+                COMPLETED,
+                "the Sycophant marked Charles: the Guard must choose Charles",
+                "",
+                Order(G, 1, B),
+                False,
+            ),
+        ),
+        (
+            P,
+            None,
+            [False, True, True],
+            "Hand 1: Prince on Bruno",
+            (
+                ACCEPTED,
+                "",
+                "Bruno is protected by the Handmaid: the Prince will go to you",
+                Order(P, 1),
+                False,
+            ),
+        ),
+        (
+            G,
+            None,
+            [False, True, False],
+            "Hand 1: Guard on Bruno, guess Baron",
+            (
+                ACCEPTED,
+                "",
+                "Bruno is protected by the Handmaid: the Guard will go to Charles",
+                Order(G, 1, B),
+                False,
+            ),
+        ),
+        (
+            G,
+            None,
+            [False, True, True],
+            "Hand 1: Guard on Bruno, guess Baron",
+            (
+                ACCEPTED,
+                "",
+                "Bruno is protected by the Handmaid and nobody else can take it: "
+                "the Guard will have no effect",
+                Order(G, 1, B),
+                False,
+            ),
+        ),
+        (
+            P,
+            None,
+            [True, False, False],  # the player's own Handmaid does not keep the Prince off them
+            "Hand 1: Prince on myself",
+            (ACCEPTED, "", "", Order(P, 0), False),
+        ),
+    ],
+)
+def test_the_mark_and_the_handmaid_in_the_acknowledgement(held, marked, protected, text, expected):
+    game = game_with({0: held, 1: B, 2: G}, draw=S)
+    game.hand(1).marked = marked
+    game.hand(1).protected = protected
+    assert whole(check(text, game)) == expected
+
+
+def test_a_target_given_to_a_card_that_takes_none_is_ignored_with_a_note():
+    # The parser drops such a target; check_order still says so for a written order that has one.
+    game = game_with({0: H, 1: B, 2: G}, draw=S)
+    written = WrittenOrder(1, H, "Bruno", text="Hand 1: Handmaid on Bruno")
+    c = check_order(written, game, PLAYERS, "Arthur")
+    assert whole(c) == (ACCEPTED, "", "the Handmaid takes no target; the target is ignored", Order(H), False)
+
+
+def test_a_guard_without_a_guess_is_written_back_without_one():
+    assert (
+        parse_orders("Hand 1: Guard on Bruno", PLAYERS, "Arthur").orders[0].canonical()
+        == "Hand 1: Guard on Bruno"
+    )
+
+
+# -- one order per hand ---------------------------------------------------------------------------
+
+
+def one_per_hand(text: str) -> list[tuple[str, str, str]]:
+    game = game_with({0: G, 1: B, 2: P}, draw=S)
+    checked = [check_order(o, game, PLAYERS, "Arthur") for o in parse_orders(text, PLAYERS, "Arthur").orders]
+    return [(c.status, c.written.text, c.reason) for c in one_order_per_hand(checked)]
+
+
+KING = "you do not hold the King in hand 1 (you hold Guard and Spy)"
+PRINCE = "you do not hold the Prince in hand 1 (you hold Guard and Spy)"
+GUARD = "Hand 1: Guard on Bruno, guess Baron"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Hand 1: King on Bruno\nHand 1: King on Bruno", [(REJECTED, "Hand 1: King on Bruno", KING)]),
+        (
+            "Hand 1: King on Bruno\nHand 1: Prince on Bruno",
+            [(REJECTED, "Hand 1: King on Bruno", KING), (REJECTED, "Hand 1: Prince on Bruno", PRINCE)],
+        ),
+        (
+            f"{GUARD}\nHand 1: King on Bruno",
+            [(ACCEPTED, GUARD, ""), (REJECTED, "Hand 1: King on Bruno", KING)],
+        ),
+        (
+            f"{GUARD}\nHand 1: Spy on Bruno",
+            [
+                (ACCEPTED, GUARD, ""),
+                (
+                    REJECTED,
+                    "Hand 1: Spy on Bruno",
+                    f'this message already gives hand 1 another order ("{GUARD}"), '
+                    "and that first one stands; "
+                    "to change it, send a new message with the order you want",
+                ),
+            ],
+        ),
+    ],
+)
+def test_one_order_per_hand_reports_each_refusal_once_and_the_conflict(text, expected):
+    assert one_per_hand(text) == expected
+
+
+def test_the_refusals_of_a_hand_over_or_a_player_out_keep_the_order_they_refuse():
+    game = game_with({0: G, 1: B, 2: P}, draw=S)
+    game.hand(1).ended = True
+    (written,) = parse_orders("Hand 1: Guard on Bruno, guess Baron", PLAYERS, "Arthur").orders
+    assert check_order(written, game, PLAYERS, "Arthur") == CheckedOrder(written, REJECTED, "hand 1 is over")
+    game = game_with({0: G, 1: B, 2: P}, draw=S)
+    game.hand(1).alive[0] = False
+    assert check_order(written, game, PLAYERS, "Arthur") == CheckedOrder(
+        written, REJECTED, "you are out of hand 1"
+    )
+    (standing,) = parse_orders("Hand 1: if Bishop, keep", PLAYERS, "Arthur").orders
+    reason = '"if Bishop" orders are for games with the Premium deck (5 to 8 players)'
+    assert check_order(standing, game_with({0: G, 1: B, 2: P}, draw=S), PLAYERS, "Arthur") == CheckedOrder(
+        standing, REJECTED, reason
+    )
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        ("Hand 1: Guard on Bruno", "no number named: a random number will be named"),
+        ("Hand 1: Guard on Bruno, guess Wizard", '"wizard" is not a number: a random number will be named'),
+    ],
+)
+def test_a_premium_guard_without_a_number_word_for_word(text, reason):
+    c = check6(text, premium(S))
+    assert (c.status, c.reason) == (COMPLETED, reason)
+
+
+@pytest.mark.parametrize(
+    "word, card",
+    [
+        ("Princes", P),
+        ("Kings", K),
+        ("reis", K),
+        ("res", None),
+    ],  # "reis": Portuguese kings; "re" alone is no plural
+)
+def test_a_card_name_in_the_plural_names_the_card(word, card):
+    (written,) = parse_orders(f"Hand 3: Guard on Charles, guess {word}", PLAYERS, "Arthur").orders
+    assert written.guess == card
