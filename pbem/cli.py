@@ -667,6 +667,8 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
     info["held_acks"] = held_acks(campaign)
     info["uncertain"] = uncertain_drafts(Path(folder))
     info["turn_mail_not_sent"] = _turn_mail_not_sent(campaign, info)
+    records = _player_records(campaign)
+    info["player_records"] = [r.to_dict() for r in records]
     if as_json:
         if seen:
             mark_refused_seen(campaign)
@@ -689,10 +691,13 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
             click.echo("The proxy plays the missing orders of: " + ", ".join(info["proxy"]) + ".")
         if info.get("away"):
             click.echo("Away: " + ", ".join(f"{a['player']} ({a['span']})" for a in info["away"]) + ".")
+        for line in _disorder_lines(folder, info):
+            click.echo(line)
     if info.get("deadline"):
         d = info["deadline"]
         click.echo(f"Deadline: {d['text']} ({d['left']}).")
     click.echo("Tokens: " + ", ".join(f"{n} {t}" for n, t in info["tokens"].items()))
+    _players_table(records)
     if info["turn_mail_not_sent"]:
         ids = info["turn_mail_not_sent"]
         click.echo(
@@ -740,17 +745,65 @@ def status(folder: str, as_json: bool, seen: bool) -> None:
             )
 
 
+def _disorder_lines(folder: str, info: dict) -> list[str]:
+    """The seats in civil disorder, and the standby to offer (:mod:`pbem.seats`)."""
+    out = []
+    standby = info.get("standby")
+    for d in info.get("civil_disorder") or []:
+        offer = (
+            f"first standby: {standby['name']} <{standby['email']}> "
+            f"(`pbem replace {folder} {d['player']} --standby`)"
+            if standby
+            else "no standby: list in campaign.yaml"
+        )
+        out.append(
+            f"Civil disorder: {d['player']} missed {d['turns']} turns in a row (since turn {d['since']}; "
+            f"the GM is told after {info['civil_disorder_after']}); {offer}."
+        )
+    return out
+
+
+def _player_records(campaign) -> list:
+    """Each player's record in one game (:mod:`pbem.players`)."""
+    from .players import campaign_summary
+
+    return campaign_summary(campaign.store, campaign.config, campaign.zone, campaign.name).records
+
+
+def _players_table(records: list, rated: bool = False) -> None:
+    """The "Players" table: on-time ratio, NMR hands, turns absent, hands and games won."""
+    from .players import lines
+
+    click.echo("Players:" if not rated else "Players, over every game (by address):")
+    for line in lines(records, rated):
+        click.echo("  " + line)
+
+
+def _records_over(folder: str, names: list[str]) -> list:
+    """Every person's record over the games of a GM's folder (those that could be read)."""
+    from . import gmfolder
+    from .players import campaign_summary, over_games
+
+    def summary(c):
+        return campaign_summary(c.store, c.config, c.zone, c.name) if c.started() else None
+
+    found = [d.value for d in gmfolder.each(folder, summary) if d.name in names and d.value is not None]
+    return over_games(found)
+
+
 def _status_many(folder: str, as_json: bool) -> None:
     """One line per game: turn, deadline, who owes which hands, mail to look at, drafts."""
     from . import gmfolder
 
     rows = list(gmfolder.each(folder, gmfolder.game_status))
+    everyone = _records_over(folder, [d.name for d in rows if not d.error])
     if as_json:
         out = [
             {"campaign": d.name, "error": d.error} if d.error else {**d.value, "campaign": d.name}
             for d in rows
         ]
-        click.echo(json.dumps({"games": out}, indent=2, ensure_ascii=False))
+        players = [r.to_dict() for r in everyone]
+        click.echo(json.dumps({"games": out, "players": players}, indent=2, ensure_ascii=False))
     else:
         table = [("GAME", "TURN", "DEADLINE", "ORDERS OWED", "MAIL", "DRAFTS")]
         for d in rows:
@@ -792,6 +845,8 @@ def _status_many(folder: str, as_json: bool) -> None:
         for d in rows:
             if d.error:
                 click.echo(f"{d.name.ljust(widths[0])}  BROKEN: {d.error}")
+        if everyone:
+            _players_table(everyone, rated=True)
     failed = [d.name for d in rows if d.error]
     if failed:
         click.echo(f"{len(failed)} game(s) could not be read: {', '.join(failed)}.", err=True)
@@ -935,14 +990,22 @@ def absent(folder: str, player: str, first_day: str | None, last_day: str | None
 @click.argument("player", callback=_typed_name)
 @click.option("--name", callback=_typed_name, help="The new player's name.")
 @click.option("--email", help="The new player's address.")
+@click.option(
+    "--standby", is_flag=True, help="Give the seat to the first player of campaign.yaml's standby: list."
+)
 @_explain_errors
-def replace(folder: str, player: str, name: str | None, email: str | None) -> None:
+def replace(folder: str, player: str, name: str | None, email: str | None, standby: bool) -> None:
     """Give PLAYER's seat to someone else (or a new address): same seat, cards,
     tokens and orders on file."""
-    if not name and not email:
-        raise click.UsageError("give --name and/or --email")
-    now = _campaign(folder).replace_player(player, name, email)
-    click.echo(f"{player}'s seat is now {now}'s; campaign.yaml updated (the old one is campaign.yaml.bak).")
+    if standby and (name or email):
+        raise click.UsageError("--standby takes the standby list's first player: give no --name or --email")
+    if not name and not email and not standby:
+        raise click.UsageError("give --name and/or --email, or --standby")
+    now = _campaign(folder).replace_player(player, name, email, standby=standby)
+    left = " and its standby list" if standby else ""
+    click.echo(
+        f"{player}'s seat is now {now}'s; campaign.yaml{left} updated (the old one is campaign.yaml.bak)."
+    )
 
 
 @main.command()
