@@ -266,13 +266,13 @@ class Disorder(NamedTuple):
 def in_disorder(
     facts: list[TurnFacts], seats: list[list[dict]], absences: list[dict], policy: DisorderPolicy
 ) -> list[Disorder]:
-    """The seats whose holder now has missed ``after_turns`` turns in a row or more."""
+    """The seats whose holder now has missed ``after_turns`` turns in a row or more
+    (counted in their own tenure only)."""
     if policy.after_turns is None or not facts:
         return []
-    turn = facts[-1].turn
     out = []
     for seat, held in enumerate(seats):
-        tenure = holder_at(held, turn)
+        tenure = held[-1]  # the holder now: a standby who took the seat starts afresh
         count, first = missed_run(facts, seat, tenure, absences)
         if count >= policy.after_turns:
             out.append(Disorder(seat, tenure["name"], count, first))
