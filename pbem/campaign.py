@@ -916,7 +916,22 @@ class Campaign:
             else:  # the shared settings stay in pbem.yaml: only the seats change here
                 write_atomic(path, dump_data({**own_settings(self.folder), **data}))
             self._config = candidate
+            self.welcome_drafted = None
+            if not same_person:  # someone new holds the seat: a notice tells them so
+                self.welcome_drafted = seats.draft_welcome(
+                    self.store,
+                    candidate,
+                    campaign=self.name,
+                    seat=seat,
+                    before=old,
+                    turn=pos.game.turn,
+                    deadline=self.deadline_text(self.deadline()),
+                    code=order_code(pos.seed, new_name),
+                )
             return new_name
+
+    #: The notice drafted to the new holder of a seat by the latest :meth:`replace_player`.
+    welcome_drafted: str | None = None
 
     # -- rollback ------------------------------------------------------------------------------
     #: How long a rollback waits for a send (``pbem send``, a tick) to finish.

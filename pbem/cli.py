@@ -1001,11 +1001,16 @@ def replace(folder: str, player: str, name: str | None, email: str | None, stand
         raise click.UsageError("--standby takes the standby list's first player: give no --name or --email")
     if not name and not email and not standby:
         raise click.UsageError("give --name and/or --email, or --standby")
-    now = _campaign(folder).replace_player(player, name, email, standby=standby)
+    campaign = _campaign(folder)
+    now = campaign.replace_player(player, name, email, standby=standby)
     left = " and its standby list" if standby else ""
     click.echo(
         f"{player}'s seat is now {now}'s; campaign.yaml{left} updated (the old one is campaign.yaml.bak)."
     )
+    if campaign.welcome_drafted:
+        click.echo(
+            f"A notice to {now} is drafted ({campaign.welcome_drafted}); `pbem send {folder}` sends it."
+        )
 
 
 @main.command()

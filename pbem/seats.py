@@ -381,3 +381,61 @@ def take_standby(config) -> tuple[dict[str, str], list[dict[str, str]]]:
             "or give --name and --email"
         )
     return standby[0], standby[1:]
+
+
+def draft_welcome(
+    store: CampaignStore,
+    config,
+    *,
+    campaign: str,
+    seat: int,
+    before: str,
+    turn: int,
+    deadline: str,
+    code: str,
+) -> str | None:
+    """A notice to the player who now holds ``seat`` (``before`` held it): the
+    draft's id, None when the campaign has no GM address to send it from."""
+    from .outbox import Outbox, make_message, seat_part
+    from .reports import Renderer
+
+    gm = config.gm
+    if gm is None or not gm.email:
+        return None
+    person = config.players[seat]
+    body = Renderer(store.templates_dir()).render(
+        "seat_taken.txt.j2",
+        {
+            "player": person.name,
+            "title": config.title,
+            "campaign": campaign,
+            "seat": seat + 1,
+            "before": before,
+            "turn": turn,
+            "deadline": deadline,
+            "code": code,
+        },
+    )
+    outbox = Outbox(store.root)
+    used = {e.get("draft") for e in outbox.known_ids().values()}
+    n = 1
+    while (
+        outbox.has(f"seat-t{turn:03d}-{n}-{seat_part(seat)}")
+        or f"seat-t{turn:03d}-{n}-{seat_part(seat)}" in used
+    ):
+        n += 1
+    draft_id = f"seat-t{turn:03d}-{n}-{seat_part(seat)}"
+    message_id = outbox.message_id(draft_id, gm.email)
+    raw = make_message(
+        sender_name=gm.name,
+        sender=gm.email,
+        to_name=person.name,
+        to=person.email,
+        subject=f"[{campaign}] Turn {turn}: you take seat {seat + 1}",
+        body=body,
+        message_id=message_id,
+    )
+    outbox.add(
+        draft_id, raw, message_id=message_id, kind="notice", turn=turn, to=person.email, player=person.name
+    )
+    return draft_id
