@@ -48,6 +48,7 @@ class PlayerRecord:
     finished: int = 0  # finished games in which they held a seat at the end
     games_won: int = 0
     rating: float | None = None  # None until MIN_RATED_GAMES finished games
+    seated: bool = False  # holds a seat now (in one game: not replaced)
 
     @property
     def on_time_ratio(self) -> float | None:
@@ -60,6 +61,7 @@ class PlayerRecord:
         for key in ("turns", "on_time", "nmr_hands", "absent", "hands_won", "games", "finished", "games_won"):
             setattr(self, key, getattr(self, key) + getattr(other, key))
         self.name = other.name
+        self.seated = self.seated or other.seated
 
 
 class GameSummary(NamedTuple):
@@ -84,6 +86,8 @@ def game_summary(
             record.name = tenure["name"]
     for record in people.values():
         record.games = 1
+    for held in seats:
+        people[key(held[-1]["email"])].seated = True
     for f in facts:
         for seat in f.hands:
             tenure = holder_at(seats[seat], f.turn)

@@ -6,8 +6,13 @@ events filtered through :func:`pbem.events.public`, each turn's public report,
 the GM's notes (printed in the public reports), the deadline as it was
 announced and, in a two-player game, the cards laid face up at the deal (the
 deal's events, in turn 0; a campaign started by an older pbem has none, and its
-opening report's list of them is read instead). Never ``state.json``, never a
-private report, never the orders.
+opening report's list of them is read instead). Never the cards of
+``state.json``, never a private report, never the orders' words: each player's
+record (:mod:`pbem.players`) counts, turn by turn, which hands were played for a
+player (the NMR default or the proxy, as the public report says), the hands and
+games won, the tokens, and the turns resolved on a day of an announced absence;
+of the state it reads only the seats' names, the tokens and when the turn was
+resolved, and it shows no address and no time.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ class PublicArchive(NamedTuple):
     deadline: str  # the awaited turn's deadline as announced ("" when none)
     templates: Path  # the campaign's template overrides (the mail's wording)
     face_up: dict[int, tuple[str, ...]]  # two players: hand -> its face-up cards (RULES 9); else empty
+    records: list[dict]  # each player's record in this game (pbem.players), without the addresses
 
 
 def read_archive(folder: Path | str) -> PublicArchive:
@@ -89,7 +95,20 @@ def read_archive(folder: Path | str) -> PublicArchive:
         _announced_deadline(config, store, turns[-1]),
         store.templates_dir(),
         face_up,
+        _records(folder, config, store),
     )
+
+
+def _records(folder: Path, config: CampaignConfig, store: CampaignStore) -> list[dict]:
+    """Each player's record (:mod:`pbem.players`), their address left out."""
+    from zoneinfo import ZoneInfo
+
+    from ..players import campaign_summary
+
+    schedule = parse_schedule(config.extra.get("deadline"))
+    zone = schedule.zone if schedule is not None else ZoneInfo("UTC")
+    summary = campaign_summary(store, config, zone, folder.resolve().name)
+    return [{k: v for k, v in r.to_dict().items() if k != "email"} for r in summary.records]
 
 
 def _dealt_face_up(dealt: list, where: Path) -> dict[int, tuple[str, ...]]:
