@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from datetime import date
 from typing import Any
 
-from .seats import TurnFacts, away_in, holder_at, read_facts, tenures
+from .seats import TurnFacts, away_in, holder_at, read_facts, read_public_facts, tenures
 from .tuples import NamedTuple
 
 #: A rating is shown once a person has finished this many games.
@@ -118,10 +118,12 @@ def game_summary(
     return GameSummary(campaign, list(people.values()), result, ended)
 
 
-def campaign_summary(store, config, zone, campaign: str) -> GameSummary:
-    """One campaign's :class:`GameSummary`, from its folder."""
+def campaign_summary(store, config, zone, campaign: str, public: bool = False) -> GameSummary:
+    """One campaign's :class:`GameSummary`, from its folder; ``public``: from what
+    the players were shown only (:func:`pbem.seats.read_public_facts`: no turns away)."""
     seats = tenures(store.read_seats(), [(p.name, p.email) for p in config.players])
-    return game_summary(campaign, read_facts(store, zone), seats, store.read_absences())
+    facts = read_public_facts(store, seats) if public else read_facts(store, zone)
+    return game_summary(campaign, facts, seats, store.read_absences())
 
 
 def over_games(games: list[GameSummary]) -> list[PlayerRecord]:

@@ -111,6 +111,8 @@ def hand_over(
     last = mine[-1]
     if same_person or last["from"] >= turn:
         mine[-1] = {**last, "name": name, "email": email}
+        if same_person and name != last["name"]:  # the names the turns on file knew them by
+            mine[-1]["aka"] = sorted({*last.get("aka", []), last["name"]} - {name})
     else:
         last["to"] = turn - 1
         mine.append({"name": name, "email": email, "from": turn, "to": None})
@@ -186,19 +188,21 @@ class TurnFacts(NamedTuple):
 def facts_of(
     turn: int,
     records: dict,
-    players: list[str],
+    players: list[str] | dict[str, int],
     events: list,
     tokens: list[int] | tuple[int, ...],
     day: date | None,
 ) -> TurnFacts:
     """A turn's facts from its order records (hand -> {"player", "status"}), the
-    seat names then, its (public) events and the tokens after it."""
+    seat names then (a list in seating order, or name -> seat), its (public)
+    events and the tokens after it."""
+    seat_of = players if isinstance(players, dict) else {n: i for i, n in enumerate(players)}
     hands: dict[int, int] = {}
     missed: dict[int, int] = {}
     for record in records.values():
-        if record.get("player") not in players:
+        seat = seat_of.get(record.get("player", ""))
+        if seat is None:
             continue
-        seat = players.index(record["player"])
         hands[seat] = hands.get(seat, 0) + 1
         if record.get("status") in MISSED:
             missed[seat] = missed.get(seat, 0) + 1
@@ -232,6 +236,39 @@ def read_facts(store: CampaignStore, zone) -> list[TurnFacts]:
                 t, store.read_json(t, TURN_ORDERS), state["players"], events, state["game"]["tokens"], day
             )
         )
+    return out
+
+
+def read_public_facts(store: CampaignStore, seats: list[list[dict]]) -> list[TurnFacts]:
+    """Every resolved turn's facts from what the players were shown: the public
+    events (hands won, tokens) and, of the orders resolved, only which hands were
+    played for whom (the public report says it too); the seats' names from the
+    tenures. No day: which turns fell in an absence is the GM's view (:func:`read_facts`)."""
+    from . import events as ev
+
+    tokens = [0] * len(seats)
+    out = []
+    for t in store.turns():
+        if t == 0:
+            continue
+        seat_of: dict[str, int] = {}
+        for i, held in enumerate(seats):
+            tenure = holder_at(held, t)
+            for name in [tenure["name"], *tenure.get("aka", [])]:
+                seat_of.setdefault(name, i)
+        events = ev.public([ev.from_dict(e) for e in store.read_json(t, EVENTS)])
+        for e in events:
+            if e.kind == "tokens":
+                for seat, _hand in e.won:
+                    tokens[seat] += 1
+            elif e.kind == "card_tokens":
+                for seat, *_rest in e.gained:
+                    tokens[seat] += 1
+        records = {
+            h: {"player": r.get("player"), "status": r.get("status")}
+            for h, r in store.read_json(t, TURN_ORDERS).items()
+        }
+        out.append(facts_of(t, records, seat_of, events, tokens, None))
     return out
 
 

@@ -172,6 +172,9 @@ def test_the_record_of_a_game_with_a_replaced_seat_and_an_absent_player(tmp_path
         expected["Charles"]["absent"] == 1
         and expected["Charles"]["on_time"] == expected["Charles"]["turns"] - 1
     )
+    shown = campaign_summary(campaign.store, campaign.config, campaign.zone, campaign.name, public=True)
+    for gm_view, public in zip(summary.records, shown.records):  # the site's, from the public side
+        assert public.absent == 0 and public.to_dict() == {**gm_view.to_dict(), "absent": 0}
     winners = campaign.export()["winners"]
     by_name = {r.name: r for r in summary.records}
     assert by_name["Bruno"].finished == 0 and by_name["Bruno"].games == 1  # left before the end

@@ -386,7 +386,7 @@ def test_the_players_page_shows_each_holders_record_and_no_address(tmp_path):
     """Issue 24, item 5: a finished game whose seat 2 changed hands at turn 3. The
     "Players" link leads to a table with a row per person: their turns on time,
     NMR hands (every hand played for them by the default, as the orders on file
-    say), turns away, hands won, and the game (Bruno left his seat)."""
+    say), hands won, and the game (Bruno left his seat)."""
     import random
 
     from site_games import order_lines
@@ -427,9 +427,9 @@ def test_the_players_page_shows_each_holders_record_and_no_address(tmp_path):
         assert {name: int(cells[1]) for name, cells in rows.items()} == {n: nmr.get(n, 0) for n in rows}
         on_time = {n: f"{sum(t)} of {len(t)} ({100 * sum(t) / len(t):.0f}%)" for n, t in turns.items()}
         assert {name: cells[0] for name, cells in rows.items()} == on_time
-        assert rows["Bruno"][4] == "left the seat" and len(turns["Bruno"]) == 2  # turns 1 and 2
+        assert rows["Bruno"][3] == "left the seat" and len(turns["Bruno"]) == 2  # turns 1 and 2
         winners = campaign.export()["winners"]
-        assert [n for n, cells in rows.items() if cells[4] == "won"] == winners
+        assert [n for n, cells in rows.items() if cells[3] == "won"] == winners
         assert "@" not in driver.page_source  # no address on the site
         as_phone(driver)
         driver.refresh()

@@ -8,11 +8,10 @@ announced and, in a two-player game, the cards laid face up at the deal (the
 deal's events, in turn 0; a campaign started by an older pbem has none, and its
 opening report's list of them is read instead). Never the cards of
 ``state.json``, never a private report, never the orders' words: each player's
-record (:mod:`pbem.players`) counts, turn by turn, which hands were played for a
-player (the NMR default or the proxy, as the public report says), the hands and
-games won, the tokens, and the turns resolved on a day of an announced absence;
-of the state it reads only the seats' names, the tokens and when the turn was
-resolved, and it shows no address and no time.
+record (:mod:`pbem.players`, :func:`pbem.seats.read_public_facts`) reads of the
+orders resolved only which hands were played for a player (by the NMR default or
+the proxy, as the public report says), the rest from the public events and the
+seats' tenures, and shows no address.
 """
 
 from __future__ import annotations
@@ -101,13 +100,9 @@ def read_archive(folder: Path | str) -> PublicArchive:
 
 def _records(folder: Path, config: CampaignConfig, store: CampaignStore) -> list[dict]:
     """Each player's record (:mod:`pbem.players`), their address left out."""
-    from zoneinfo import ZoneInfo
-
     from ..players import campaign_summary
 
-    schedule = parse_schedule(config.extra.get("deadline"))
-    zone = schedule.zone if schedule is not None else ZoneInfo("UTC")
-    summary = campaign_summary(store, config, zone, folder.resolve().name)
+    summary = campaign_summary(store, config, None, folder.resolve().name, public=True)
     return [{k: v for k, v in r.to_dict().items() if k != "email"} for r in summary.records]
 
 
