@@ -482,6 +482,10 @@ class Campaign:
         """Validate ``campaign.yaml``, deal the thirteen hands, draft the opening reports."""
         config = self.config
         _ = self.schedule  # a bad deadline: section fails here, before anything is written
+        from .seats import parse_disorder, parse_standby  # and bad civil_disorder: or standby: ones
+
+        parse_disorder(config.extra.get("civil_disorder"))
+        parse_standby(config.extra.get("standby"))
         check_tag(self.name)
         check_names_apart(config.players, str(self.folder / CAMPAIGN_FILE))
         with self.locked():

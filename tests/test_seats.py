@@ -79,6 +79,13 @@ def test_the_settings_are_checked_with_a_sentence():
         parse_standby([{"name": "Dora"}])
 
 
+def test_start_refuses_a_bad_setting_with_a_sentence(tmp_path):
+    write_config(tmp_path / "bad", {"players": PEOPLE, "civil_disorder": {"after_turns": 0}})
+    code, out = run("start", tmp_path / "bad")
+    assert code == 1 and "civil_disorder.after_turns: a whole number" in out and "Traceback" not in out, out
+    assert not (tmp_path / "bad" / "turns").exists()
+
+
 def test_a_handover_keeps_each_holders_turns_apart():
     seats = tenures({}, [("Arthur", "a@x"), ("Bruno", "b@x")])
     seats = hand_over(seats, 1, 4, "Dora", "d@x", same_person=False)
