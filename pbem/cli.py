@@ -779,24 +779,24 @@ def _players_table(records: list, rated: bool = False) -> None:
         click.echo("  " + line)
 
 
-def _records_over(folder: str, names: list[str]) -> list:
-    """Every person's record over the games of a GM's folder (those that could be read)."""
+def _status_and_record(campaign) -> dict:
+    """One game's line of ``pbem status FOLDER`` and its players' records (``_summary``),
+    in one pass over the folder."""
     from . import gmfolder
-    from .players import campaign_summary, over_games
+    from .players import campaign_summary
 
-    def summary(c):
-        return campaign_summary(c.store, c.config, c.zone, c.name) if c.started() else None
-
-    found = [d.value for d in gmfolder.each(folder, summary) if d.name in names and d.value is not None]
-    return over_games(found)
+    info = gmfolder.game_status(campaign)
+    info["_summary"] = campaign_summary(campaign.store, campaign.config, campaign.zone, campaign.name)
+    return info
 
 
 def _status_many(folder: str, as_json: bool) -> None:
     """One line per game: turn, deadline, who owes which hands, mail to look at, drafts."""
     from . import gmfolder
+    from .players import over_games
 
-    rows = list(gmfolder.each(folder, gmfolder.game_status))
-    everyone = _records_over(folder, [d.name for d in rows if not d.error])
+    rows = list(gmfolder.each(folder, _status_and_record))
+    everyone = over_games([d.value.pop("_summary") for d in rows if not d.error])
     if as_json:
         out = [
             {"campaign": d.name, "error": d.error} if d.error else {**d.value, "campaign": d.name}

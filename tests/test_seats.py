@@ -325,3 +325,40 @@ def test_the_rating_shows_only_from_five_finished_games():
     table = "\n".join(lines(list(everyone.values()), rated=True))
     assert "after 5 games" in table and f"{arthur.rating:.1f}" in table
     assert lines([PlayerRecord("Nobody", "n@x")])[1].split()[:2] == ["Nobody", "-"]
+
+
+def test_status_over_a_gm_folder_has_one_row_per_address_across_games(tmp_path):
+    from pathlib import Path
+
+    from pbem.campaign import copy_campaign
+
+    examples = Path(__file__).resolve().parent.parent / "campaigns"
+    copy_campaign(examples / "example", tmp_path / "gm" / "four")
+    copy_campaign(examples / "duel", tmp_path / "gm" / "two")
+    code, out = run("status", tmp_path / "gm")
+    assert code == 0, out
+    table = out.split("Players, over every game (by address):\n", 1)[1].splitlines()
+    assert table[0].split() == [
+        "PLAYER",
+        "ON",
+        "TIME",
+        "NMR",
+        "HANDS",
+        "ABSENT",
+        "HANDS",
+        "WON",
+        "GAMES",
+        "WON",
+        "RATING",
+    ]
+    rows = {line.split()[0]: line for line in table[1:]}
+    four = yaml.safe_load((tmp_path / "gm" / "four" / "campaign.yaml").read_text(encoding="utf-8"))
+    two = yaml.safe_load((tmp_path / "gm" / "two" / "campaign.yaml").read_text(encoding="utf-8"))
+    addresses = {p["email"] for p in four["players"]} | {p["email"] for p in two["players"]}
+    assert len(rows) == len(addresses)  # a player of both games is one row
+    assert all(line.endswith("after 5 games") for line in rows.values())
+    code, out = run("status", tmp_path / "gm", "--json")
+    import json
+
+    data = json.loads(out)
+    assert len(data["players"]) == len(addresses) and all(p["rating"] is None for p in data["players"])
