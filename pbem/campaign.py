@@ -786,7 +786,8 @@ class Campaign:
         from . import seats
 
         day = self.now().astimezone(self.zone).date()
-        facts = seats.facts_of(turn, records, players, ev.public(events), game.tokens, day)
+        public = [ev.to_dict(e) for e in events if e.kind in seats.KINDS]
+        facts = seats.facts_of(turn, records, players, public, game.tokens, day)
         return seats.marked(self.store, self.config, self.zone, facts)
 
     def _rebuild_site(self) -> str:

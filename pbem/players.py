@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from datetime import date
 from typing import Any
 
-from .seats import TurnFacts, away_in, holder_at, read_facts, read_public_facts, tenures
+from .seats import TurnFacts, away_in, holder_at, read_facts, tenures
 from .tuples import NamedTuple
 
 #: A rating is shown once a person has finished this many games.
@@ -120,9 +120,9 @@ def game_summary(
 
 def campaign_summary(store, config, zone, campaign: str, public: bool = False) -> GameSummary:
     """One campaign's :class:`GameSummary`, from its folder; ``public``: from what
-    the players were shown only (:func:`pbem.seats.read_public_facts`: no turns away)."""
+    the players were shown only (:func:`pbem.seats.read_facts` without a zone: no turns away)."""
     seats = tenures(store.read_seats(), [(p.name, p.email) for p in config.players])
-    facts = read_public_facts(store, seats) if public else read_facts(store, zone)
+    facts = read_facts(store, seats, None if public else zone)
     return game_summary(campaign, facts, seats, store.read_absences())
 
 

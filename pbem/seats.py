@@ -185,17 +185,21 @@ class TurnFacts(NamedTuple):
     tokens: tuple[int, ...]  # every seat's tokens after the turn
 
 
+#: The public events the facts are made of, read in their stored form (no card is restored).
+KINDS = ("ended", "game_over", "tokens", "card_tokens")
+
+
 def facts_of(
     turn: int,
     records: dict,
     players: list[str] | dict[str, int],
-    events: list,
+    events: list[dict],
     tokens: list[int] | tuple[int, ...],
     day: date | None,
 ) -> TurnFacts:
     """A turn's facts from its order records (hand -> {"player", "status"}), the
-    seat names then (a list in seating order, or name -> seat), its (public)
-    events and the tokens after it."""
+    seat names then (a list in seating order, or name -> seat), its public events
+    of :data:`KINDS` (as stored: dicts) and the tokens after it."""
     seat_of = players if isinstance(players, dict) else {n: i for i, n in enumerate(players)}
     hands: dict[int, int] = {}
     missed: dict[int, int] = {}
@@ -209,43 +213,22 @@ def facts_of(
     won: dict[int, int] = {}
     winners: tuple[int, ...] = ()
     for e in events:
-        if e.kind == "ended":
-            for seat in e.winners:
+        if e["kind"] == "ended":
+            for seat in e["winners"]:
                 won[seat] = won.get(seat, 0) + 1
-        elif e.kind == "game_over":
-            winners = tuple(e.winners)
+        elif e["kind"] == "game_over":
+            winners = tuple(e["winners"])
     return TurnFacts(turn, day, hands, missed, won, winners, tuple(tokens))
 
 
-def read_facts(store: CampaignStore, zone) -> list[TurnFacts]:
-    """Every resolved turn's facts, from the turn folders: of the orders only which
-    hands were played for a player (the report says it too), of the state only the
-    names, the tokens and when the turn was resolved."""
-    from . import events as ev
-
-    out = []
-    for t in store.turns():
-        if t == 0:
-            continue
-        state = store.read_json(t, STATE)
-        opened = state.get("opened_at")
-        day = datetime.fromisoformat(opened).astimezone(zone).date() if opened else None
-        events = ev.public([ev.from_dict(e) for e in store.read_json(t, EVENTS)])
-        out.append(
-            facts_of(
-                t, store.read_json(t, TURN_ORDERS), state["players"], events, state["game"]["tokens"], day
-            )
-        )
-    return out
-
-
-def read_public_facts(store: CampaignStore, seats: list[list[dict]]) -> list[TurnFacts]:
-    """Every resolved turn's facts from what the players were shown: the public
+def read_facts(store: CampaignStore, seats: list[list[dict]], zone=None) -> list[TurnFacts]:
+    """Every resolved turn's facts. From what the players were shown: the public
     events (hands won, tokens) and, of the orders resolved, only which hands were
     played for whom (the public report says it too); the seats' names from the
-    tenures. No day: which turns fell in an absence is the GM's view (:func:`read_facts`)."""
-    from . import events as ev
-
+    tenures. With ``zone`` (the GM's view), the day each turn was resolved, for
+    the turns spent away, and the names of a turn on file from before the tenures
+    were kept: both from the turn's state, read only when they are needed."""
+    absences = store.read_absences() if zone is not None else []
     tokens = [0] * len(seats)
     out = []
     for t in store.turns():
@@ -256,19 +239,27 @@ def read_public_facts(store: CampaignStore, seats: list[list[dict]]) -> list[Tur
             tenure = holder_at(held, t)
             for name in [tenure["name"], *tenure.get("aka", [])]:
                 seat_of.setdefault(name, i)
-        events = ev.public([ev.from_dict(e) for e in store.read_json(t, EVENTS)])
+        events = [e for e in store.read_json(t, EVENTS) if e.get("kind") in KINDS]
         for e in events:
-            if e.kind == "tokens":
-                for seat, _hand in e.won:
+            if e["kind"] == "tokens":
+                for seat, _hand in e["won"]:
                     tokens[seat] += 1
-            elif e.kind == "card_tokens":
-                for seat, *_rest in e.gained:
+            elif e["kind"] == "card_tokens":
+                for seat, *_rest in e["gained"]:
                     tokens[seat] += 1
         records = {
             h: {"player": r.get("player"), "status": r.get("status")}
             for h, r in store.read_json(t, TURN_ORDERS).items()
         }
-        out.append(facts_of(t, records, seat_of, events, tokens, None))
+        day = None
+        unknown = any(r["player"] not in seat_of for r in records.values())
+        if zone is not None and (absences or unknown):
+            state = store.read_json(t, STATE)
+            opened = state.get("opened_at")
+            day = datetime.fromisoformat(opened).astimezone(zone).date() if opened else None
+            for i, name in enumerate(state["players"]):
+                seat_of.setdefault(name, i)
+        out.append(facts_of(t, records, seat_of, events, tokens, day))
     return out
 
 
@@ -329,7 +320,7 @@ def status(store: CampaignStore, config, zone, facts: list[TurnFacts] | None = N
     policy = parse_disorder(config.extra.get("civil_disorder"))
     standby = parse_standby(config.extra.get("standby"))
     seats = _seats(store, config)
-    facts = read_facts(store, zone) if facts is None and policy.after_turns else facts or []
+    facts = read_facts(store, seats, zone) if facts is None and policy.after_turns else facts or []
     found = in_disorder(facts, seats, store.read_absences(), policy)
     return {
         "civil_disorder": [d._asdict() for d in found],
@@ -347,8 +338,9 @@ def marked(store: CampaignStore, config, zone, turn_facts: TurnFacts) -> list[st
     policy = parse_disorder(config.extra.get("civil_disorder"))
     if not policy.mark or policy.after_turns is None:
         return []
-    facts = [f for f in read_facts(store, zone) if f.turn < turn_facts.turn] + [turn_facts]
-    return [d.player for d in in_disorder(facts, _seats(store, config), store.read_absences(), policy)]
+    seats = _seats(store, config)
+    facts = [f for f in read_facts(store, seats, zone) if f.turn < turn_facts.turn] + [turn_facts]
+    return [d.player for d in in_disorder(facts, seats, store.read_absences(), policy)]
 
 
 def draft_gm_notices(store: CampaignStore, config, zone, campaign: str, folder: str) -> list[str]:
@@ -361,14 +353,15 @@ def draft_gm_notices(store: CampaignStore, config, zone, campaign: str, folder: 
     gm = config.gm
     if policy.after_turns is None or gm is None or not gm.email:
         return []
-    facts = read_facts(store, zone)
+    seats = _seats(store, config)
+    facts = read_facts(store, seats, zone)
     saved = store.read_seats()
     told = dict(saved.get("told") or {})
     standby = parse_standby(config.extra.get("standby"))
     outbox = Outbox(store.root)
     renderer = Renderer(store.templates_dir())
     drafted = []
-    for d in in_disorder(facts, _seats(store, config), store.read_absences(), policy):
+    for d in in_disorder(facts, seats, store.read_absences(), policy):
         key = f"{d.seat}/{d.player}/{d.since}"
         if key in told:
             continue

@@ -8,7 +8,7 @@ announced and, in a two-player game, the cards laid face up at the deal (the
 deal's events, in turn 0; a campaign started by an older pbem has none, and its
 opening report's list of them is read instead). Never the cards of
 ``state.json``, never a private report, never the orders' words: each player's
-record (:mod:`pbem.players`, :func:`pbem.seats.read_public_facts`) reads of the
+record (:mod:`pbem.players`, :func:`pbem.seats.read_facts`) reads of the
 orders resolved only which hands were played for a player (by the NMR default or
 the proxy, as the public report says), the rest from the public events and the
 seats' tenures, and shows no address.
