@@ -651,16 +651,22 @@ def export(folder: str) -> None:
 @folder_arg
 @click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
 @click.option("--seen", is_flag=True, help="Mark the refused messages listed as read: later, only a count.")
+@click.option(
+    "--players",
+    "with_players",
+    is_flag=True,
+    help="Over a folder of games: each player's record across them, with the rating (reads every turn).",
+)
 @_explain_errors
-def status(folder: str, as_json: bool, seen: bool) -> None:
-    """Turn, hands in play, who still owes orders, tokens."""
+def status(folder: str, as_json: bool, seen: bool, with_players: bool) -> None:
+    """Turn, hands in play, who still owes orders, tokens, each player's record."""
     from .inbox import held_acks, mark_refused_seen, refused_messages, refused_seen
     from .postoffice import uncertain_drafts
 
     if _many(folder):
         if seen:
             raise click.UsageError(f"--seen is for one game: `pbem status {folder}/GAME --seen`")
-        return _status_many(folder, as_json)
+        return _status_many(folder, as_json, with_players)
     campaign = _campaign(folder)
     info = campaign.status()
     info["refused"] = refused_messages(campaign)
@@ -790,20 +796,24 @@ def _status_and_record(campaign) -> dict:
     return info
 
 
-def _status_many(folder: str, as_json: bool) -> None:
-    """One line per game: turn, deadline, who owes which hands, mail to look at, drafts."""
+def _status_many(folder: str, as_json: bool, with_players: bool = False) -> None:
+    """One line per game: turn, deadline, who owes which hands, mail to look at, drafts;
+    ``with_players``: each person's record over the games (it reads every turn on file,
+    so the plain table over a thousand games stays within its time)."""
     from . import gmfolder
     from .players import over_games
 
-    rows = list(gmfolder.each(folder, _status_and_record))
-    everyone = over_games([d.value.pop("_summary") for d in rows if not d.error])
+    rows = list(gmfolder.each(folder, _status_and_record if with_players else gmfolder.game_status))
+    everyone = over_games([d.value.pop("_summary") for d in rows if not d.error]) if with_players else []
     if as_json:
         out = [
             {"campaign": d.name, "error": d.error} if d.error else {**d.value, "campaign": d.name}
             for d in rows
         ]
-        players = [r.to_dict() for r in everyone]
-        click.echo(json.dumps({"games": out, "players": players}, indent=2, ensure_ascii=False))
+        result: dict = {"games": out}
+        if with_players:
+            result["players"] = [r.to_dict() for r in everyone]
+        click.echo(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         table = [("GAME", "TURN", "DEADLINE", "ORDERS OWED", "MAIL", "DRAFTS")]
         for d in rows:
@@ -847,6 +857,8 @@ def _status_many(folder: str, as_json: bool) -> None:
                 click.echo(f"{d.name.ljust(widths[0])}  BROKEN: {d.error}")
         if everyone:
             _players_table(everyone, rated=True)
+        elif not with_players:
+            click.echo(f"Each player's record over these games: `pbem status {folder} --players`.")
     failed = [d.name for d in rows if d.error]
     if failed:
         click.echo(f"{len(failed)} game(s) could not be read: {', '.join(failed)}.", err=True)

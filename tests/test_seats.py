@@ -336,6 +336,9 @@ def test_status_over_a_gm_folder_has_one_row_per_address_across_games(tmp_path):
     copy_campaign(examples / "example", tmp_path / "gm" / "four")
     copy_campaign(examples / "duel", tmp_path / "gm" / "two")
     code, out = run("status", tmp_path / "gm")
+    assert code == 0 and "Players, over" not in out, out
+    assert f"`pbem status {tmp_path / 'gm'} --players`" in out, out
+    code, out = run("status", tmp_path / "gm", "--players")
     assert code == 0, out
     table = out.split("Players, over every game (by address):\n", 1)[1].splitlines()
     assert table[0].split() == [
@@ -357,7 +360,7 @@ def test_status_over_a_gm_folder_has_one_row_per_address_across_games(tmp_path):
     addresses = {p["email"] for p in four["players"]} | {p["email"] for p in two["players"]}
     assert len(rows) == len(addresses)  # a player of both games is one row
     assert all(line.endswith("after 5 games") for line in rows.values())
-    code, out = run("status", tmp_path / "gm", "--json")
+    code, out = run("status", tmp_path / "gm", "--json", "--players")
     import json
 
     data = json.loads(out)
