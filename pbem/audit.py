@@ -20,6 +20,7 @@ from typing import Any
 
 from . import events as ev
 from .cards import card_named
+from .errors import PbemError
 from .tuples import NamedTuple
 
 MAX_DEPTH = 8  # a true record nests 5 deep (record / turns / turn / events / event / list)
@@ -29,7 +30,7 @@ EVENT_KINDS = frozenset(cls.kind for cls in ev.EVENT_TYPES.values() if cls.audie
 GUESS_NUMBERS = range(0, 10)
 
 
-class RecordError(ValueError):
+class RecordError(PbemError, ValueError):
     """A record that cannot be checked: says what is wrong and where."""
 
 
@@ -194,13 +195,24 @@ def _check_depth(value: Any) -> None:
 def check_readable(text: str, record: dict) -> tuple[list[str], list[str], list[str]]:
     """Compare the readable parts of a final report with its record (already
     checked by the replay). Returns (problems, what was checked, what was not)."""
-    players = record["players"]
     readable = text.replace("\r\n", "\n").split("-----BEGIN PBEM RECORD-----", 1)[0]
     problems: list[str] = []
     checked: list[str] = []
     unchecked: list[str] = []
+    for check in (_check_game_winner, _check_audit_list, _check_tokens, _check_last_hands):
+        check(readable, record, problems, checked, unchecked)
+    return problems, checked, unchecked
 
-    # The winner of the game.
+
+# Each check below reads one part of the report's READABLE text against the RECORD and appends
+# to PROBLEMS each way they disagree, to CHECKED what it compared, to UNCHECKED what it could not
+# find (with why); check_readable runs them in the report's order.
+
+
+def _check_game_winner(
+    readable: str, record: dict, problems: list[str], checked: list[str], unchecked: list[str]
+) -> None:
+    """The winner of the game: the "GAME OVER." line against the record's winners."""
     match = re.search(r"GAME OVER\. (.+?) (?:wins the game|share the win)\.", readable)
     if match:
         said = _split_names(match.group(1))
@@ -213,32 +225,42 @@ def check_readable(text: str, record: dict) -> tuple[list[str], list[str], list[
     else:
         unchecked.append('the winner of the game (no "GAME OVER." line found)')
 
-    # The audit list of decks.
+
+def _check_audit_list(
+    readable: str, record: dict, problems: list[str], checked: list[str], unchecked: list[str]
+) -> None:
+    """The audit list of decks ("For the audit", "Hand N: Guard, ..."): each hand's deck
+    listed, and listed as the record gives it."""
     decks = dict(
         re.findall(
             r"(?m)^\s*Hand\s+(\d+): ((?:[A-Z][a-z]+, )+[A-Z][a-z]+)\s*$",
             readable.split("For the audit", 1)[1] if "For the audit" in readable else "",
         )
     )
-    if decks:
-
-        def order(item: tuple[str, Any]) -> int:
-            return int(item[0]) if item[0].isdigit() else 0
-
-        for number, hand in sorted(record["hands"].items(), key=order):
-            listed = decks.get(str(int(number))) if number.isdigit() else None
-            if listed is None:
-                problems.append(f"hand {number}: its deck is missing from the report's audit list")
-            elif listed.split(", ") != hand["deck"]:
-                problems.append(
-                    f"hand {number}: the audit list in the report's text does not show the deck "
-                    f"of the record ({listed})"
-                )
-        checked.append(f"the {len(decks)} decks of the audit list")
-    else:
+    if not decks:
         unchecked.append("the audit list of decks (not found)")
+        return
 
-    # The tokens table.
+    def order(item: tuple[str, Any]) -> int:
+        return int(item[0]) if item[0].isdigit() else 0
+
+    for number, hand in sorted(record["hands"].items(), key=order):
+        listed = decks.get(str(int(number))) if number.isdigit() else None
+        if listed is None:
+            problems.append(f"hand {number}: its deck is missing from the report's audit list")
+        elif listed.split(", ") != hand["deck"]:
+            problems.append(
+                f"hand {number}: the audit list in the report's text does not show the deck "
+                f"of the record ({listed})"
+            )
+    checked.append(f"the {len(decks)} decks of the audit list")
+
+
+def _check_tokens(
+    readable: str, record: dict, problems: list[str], checked: list[str], unchecked: list[str]
+) -> None:
+    """The "Tokens of affection" table: each player's row against the record's tokens."""
+    players = record["players"]
     table = ""
     if "Tokens of affection" in readable:
         table = readable.split("Tokens of affection", 1)[1].split("\n\n")[0]
@@ -247,18 +269,24 @@ def check_readable(text: str, record: dict) -> tuple[list[str], list[str], list[
         row = re.search(rf"(?m)^  {re.escape(name)}\s+(\d+)\b", table)
         if row:
             rows[name] = int(row.group(1))
-    if rows:
-        for name, n in zip(players, record["tokens"]):
-            if rows.get(name) != n:
-                problems.append(
-                    f"the report's text gives {name} {rows.get(name, 'no')} token(s) of "
-                    f"affection; the record gives {n}"
-                )
-        checked.append("the tokens of affection")
-    else:
+    if not rows:
         unchecked.append("the tokens of affection (table not found)")
+        return
+    for name, n in zip(players, record["tokens"]):
+        if rows.get(name) != n:
+            problems.append(
+                f"the report's text gives {name} {rows.get(name, 'no')} token(s) of "
+                f"affection; the record gives {n}"
+            )
+    checked.append("the tokens of affection")
 
-    # The results of the hands ended in the last turn.
+
+def _check_last_hands(
+    readable: str, record: dict, problems: list[str], checked: list[str], unchecked: list[str]
+) -> None:
+    """The results of the hands ended in the last turn: who the text says won each
+    ("Hand N -- ended this turn") against the record's last turn's events."""
+    players = record["players"]
     last = record["turns"][-1] if record["turns"] else {"events": []}
     ended = {e.get("hand"): e.get("winners") for e in last.get("events", []) if e.get("kind") == "ended"}
     blocks = dict(re.findall(r"(?ms)^Hand (\d+) -- ended this turn\n(.*?)(?=^\S|\Z)", readable))
@@ -282,7 +310,6 @@ def check_readable(text: str, record: dict) -> tuple[list[str], list[str], list[
             )
     if found:
         checked.append(f"the winners of the {found} hand(s) ended in the last turn found in the text")
-    return problems, checked, unchecked
 
 
 #: How the public report says who won a hand (templates/_events.txt.j2, macro ``ended``): the last

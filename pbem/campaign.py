@@ -25,6 +25,7 @@ from typing import Any
 from . import events as ev
 from .config import CAMPAIGN_FILE, CampaignConfig, ConfigError, check_names_apart, load_config
 from .engine import Game, Order, deal_events, derive_secret, resolve_turn, shuffled_deck
+from .errors import PbemError
 from .grammar import format_code, is_plain_tag
 from .knowledge import Knowledge, from_json, still_open, to_json, update
 from .orderbook import OrderBook, Position, Receipt, missing_hands
@@ -48,7 +49,7 @@ from .store import (
 TAG_MAX = 40  # the longest campaign tag grammar.TAG_WORD reads in a subject
 
 
-class GameError(RuntimeError):
+class GameError(PbemError):
     """What the GM asked for cannot be done now; the message says why and what to do."""
 
     exit_code = 1  # the `pbem` command's exit status for it
@@ -680,6 +681,55 @@ class Campaign:
             from .deadlines import scheduled
 
             deadline = self.deadline_text(scheduled(self.schedule, game.turn, opened_at))
+        public = self._public_report(
+            table, renderer, turn, game, events, players, seed, records, standing, deadline
+        )
+        known = still_open(update(self._known_before(turn), turn, events), game)
+        private = {
+            name: renderer.private(
+                private_context(
+                    table,
+                    turn,
+                    game,
+                    events,
+                    seat,
+                    code=order_code(seed, name),
+                    deadline=deadline,
+                    known=known,
+                    orders=records,
+                )
+            )
+            for seat, name in enumerate(players)
+        }
+        state = {
+            "turn": turn,
+            "players": players,
+            "seed": seed,
+            "opened_at": opened_at.isoformat(timespec="seconds"),
+            "game": game.to_dict(),
+            "knowledge": to_json(known),  # the next turn's private mails start from it
+        }
+        files = self._turn_files(state, events, records, standing, public, private)
+        files.update(self._turn_mails(turn, game, public, private, players))
+        warning = self._write_turn(turn, files)
+        return self._turn_result(turn, game, events, public, private, records, warning)
+
+    def _public_report(
+        self,
+        table,
+        renderer,
+        turn: int,
+        game: Game,
+        events: list,
+        players: list[str],
+        seed: str,
+        records: dict,
+        standing: dict | None,
+        deadline: str,
+    ) -> str:
+        """The turn's public report: the events, the GM's notes, the next deadline, the
+        opening commitments (turn 0), who is away; and, once the game is over, the
+        final record (with what verify needs to render this report again)."""
         context = public_context(
             table, turn, game, events, notes=self._notes(game.turn - 1), deadline=deadline, orders=records
         )
@@ -699,47 +749,12 @@ class Campaign:
                     self.store, self.name, players, seed, turn, game, events, records, standing or {}, report
                 )
             )
-        public = renderer.public(context)
-        known = still_open(update(self._known_before(turn), turn, events), game)
-        private = {
-            name: renderer.private(
-                private_context(
-                    table,
-                    turn,
-                    game,
-                    events,
-                    seat,
-                    code=order_code(seed, name),
-                    deadline=deadline,
-                    known=known,
-                    orders=records,
-                )
-            )
-            for seat, name in enumerate(players)
-        }
-        files = {
-            STATE: dump_json(
-                {
-                    "turn": turn,
-                    "players": players,
-                    "seed": seed,
-                    "opened_at": opened_at.isoformat(timespec="seconds"),
-                    "game": game.to_dict(),
-                    "knowledge": to_json(known),  # the next turn's private mails start from it
-                }
-            ),
-            EVENTS: dump_json([ev.to_dict(e) for e in events]),
-            PUBLIC_REPORT: public,
-        }
-        if turn:
-            files[TURN_ORDERS] = dump_json(records)
-        if standing:
-            files[STANDING] = dump_json(
-                {str(h): {str(s): v for s, v in per.items()} for h, per in standing.items()}
-            )
-        for name, text in private.items():
-            files[private_report(name)] = text
-        files.update(self._turn_mails(turn, game, public, private, players))
+        return renderer.public(context)
+
+    def _write_turn(self, turn: int, files: dict[str, str]) -> str:
+        """Write the turn folder (the commit), then copy its drafts to the outbox and
+        rebuild the site; returns the warning for what failed after the commit (the
+        turn stays resolved), "" when nothing did. An error before the commit raises."""
         warning = ""
         try:
             folder = self.store.write_turn(turn, files)
@@ -764,7 +779,35 @@ class Campaign:
                 f"the turn is resolved, but copying its mail drafts to the outbox {what}; "
                 f"`pbem preview {self.folder}` finishes it"
             )
-        warning = " ".join(filter(None, [warning, self._rebuild_site()]))
+        return " ".join(filter(None, [warning, self._rebuild_site()]))
+
+    @staticmethod
+    def _turn_files(
+        state: dict, events: list, records: dict, standing: dict | None, public: str, private: dict[str, str]
+    ) -> dict[str, str]:
+        """A turn folder's files (but its mail drafts), by name in it: the STATE, the events,
+        the orders played (not at turn 0), the standing orders used, the reports."""
+        files = {
+            STATE: dump_json(state),
+            EVENTS: dump_json([ev.to_dict(e) for e in events]),
+            PUBLIC_REPORT: public,
+        }
+        if state["turn"]:
+            files[TURN_ORDERS] = dump_json(records)
+        if standing:
+            files[STANDING] = dump_json(
+                {str(h): {str(s): v for s, v in per.items()} for h, per in standing.items()}
+            )
+        for name, text in private.items():
+            files[private_report(name)] = text
+        return files
+
+    @staticmethod
+    def _turn_result(
+        turn: int, game: Game, events: list, public: str, private: dict[str, str], records: dict, warning: str
+    ) -> TurnResult:
+        """What a resolved turn gives back, with the hands whose orders were the NMR
+        default and those the proxy played, per player (from the RECORDS played)."""
         defaults: dict[str, list[int]] = {}
         proxied: dict[str, list[int]] = {}
         for h, rec in records.items():

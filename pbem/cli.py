@@ -5,9 +5,10 @@ commands that need them, so that a command pays only for what it uses.
 
 Exit status: 0 on success; 1 when the command could not do what was asked
 (the message says why and what to do); 2 for a mistyped command line; 3 when
-``resolve`` finds orders missing. Each error carries its status as data (its
-``exit_code``, click's way); :func:`_explain_errors` is the one place that
-turns the library's errors into a message and that status.
+``resolve`` finds orders missing; 130 for Ctrl-C. Each error carries its status
+as data (``exit_code``, click's way: :mod:`pbem.errors` draws the tree);
+:func:`_explain_errors` is the one place that turns them into a message and
+that status.
 """
 
 from __future__ import annotations
@@ -19,17 +20,17 @@ from pathlib import Path
 
 import click
 
+from .errors import PbemError
 
-class PbemError(click.ClickException):
-    """An error the GM can act on: printed without a traceback, exit 1."""
+__all__ = ["PbemError", "Unfinished", "main", "run"]
 
 
-class Unfinished(click.exceptions.Exit):
+class Unfinished(PbemError):
     """The command ran, and its output says what it could not do (orders
     rejected, drafts not sent, a record not verified): exit 1, nothing more."""
 
     def __init__(self) -> None:
-        super().__init__(1)
+        super().__init__("")
 
 
 EXIT_INTERRUPTED = 130  # the shell's status for Ctrl-C
@@ -84,16 +85,14 @@ def _after_commit(command: str, kwargs: dict, problem: str) -> None:
 
 
 def _explain_errors(func):
-    """Turn the library's errors into a message for the GM (no traceback) and
-    the exit status each carries (``exit_code``: 3 for orders missing, else 1)."""
+    """Turn the library's errors into a message for the GM (no traceback) and the
+    exit status each carries (``exit_code``: 3 for orders missing, else 1): a
+    :class:`PbemError`, or the operating system's ``OSError`` (a full disk, a file
+    not readable). Anything else is a bug: said so in a sentence, traceback kept."""
     import functools
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
-        from .campaign import GameError
-        from .config import ConfigError
-        from .store import StoreError
-
         _opened.clear()  # one command per process; in tests, many in turn
 
         def after_commit(problem: str) -> None:
@@ -109,25 +108,46 @@ def _explain_errors(func):
 
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise click.exceptions.Exit(0) from None
-        except (GameError, ConfigError, StoreError, OSError) as e:
+        except PbemError as e:
+            if e.format_message():  # else the output said it already (Unfinished)
+                after_commit(f"this failed: {e.format_message()}")
+                e.show()
+            raise click.exceptions.Exit(e.exit_code) from None
+        except OSError as e:
             after_commit(f"this failed: {e}")
-            # As click shows its own errors, with the status the error carries (OSError: 1).
-            click.echo(f"Error: {e}", err=True)
-            raise click.exceptions.Exit(getattr(e, "exit_code", PbemError.exit_code)) from None
+            click.echo(f"Error: {e}", err=True)  # as click shows its own errors
+            raise click.exceptions.Exit(PbemError.exit_code) from None
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise  # click's own: a usage error, an exit the command asked for
         except Exception as e:
-            # The mail transport's errors (server down, login refused, ledger busy)
-            # are meant for the GM; checked by module so that no command pays for
-            # importing the mail libraries up front.
-            if type(e).__module__.startswith("pbem.transport"):
-                after_commit(f"this failed: {e}")
-                raise PbemError(str(e)) from None
-            raise
+            _explain_bug(e)
+            raise  # the traceback follows, for whoever fixes it
         except KeyboardInterrupt:
             after_commit("it was interrupted (Ctrl-C)")
             click.echo("Interrupted; the campaign is as it was before this command.", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
 
     return wrapper
+
+
+def _explain_bug(e: Exception) -> None:
+    """The last resort: an error no part of pbem meant to raise."""
+    done = "; ".join(_committed())
+    state = (
+        f"Before it, this was done: {done}; do not run the command again before checking"
+        if done
+        else "the campaign is as it was before this command"
+    )
+    text = (
+        f"Error: pbem stopped on an error it did not expect ({type(e).__name__}: {e}). "
+        f"This is a bug in pbem, not in your campaign or your command; {state}. "
+        f"The traceback below says where it happened: send it, with the command you ran, to "
+        f"pbem's maintainers."
+    )
+    try:
+        click.echo(text, err=True)
+    except (OSError, ValueError):
+        pass  # standard error is lost: the traceback tries too
 
 
 folder_arg = click.argument("folder", type=click.Path(file_okay=False, path_type=str))
@@ -504,11 +524,6 @@ def send(
     out unless named or --held is given. A draft handed to the server without a
     reply may or may not have arrived: it is *uncertain*, never sent again by
     itself; check, then --resend-uncertain or --mark-sent."""
-    from .inbox import unheld_drafts
-    from .outbox import Outbox, summarize
-    from .postoffice import mark_sent, selected_drafts
-    from .postoffice import send as send_all
-
     if _many(folder):
         if drafts or dry_run or resend_uncertain or mark or with_held:
             raise click.UsageError(
@@ -522,29 +537,77 @@ def send(
         raise click.UsageError("--resend-uncertain or --mark-sent, not both")
     held: list[str] = []
     if not drafts and not mark and not resend_uncertain and not with_held:
-        unheld, held = unheld_drafts(campaign, Outbox(campaign.folder))
-        if held:
-            drafts = tuple(unheld)
-            click.echo(
-                f"{len(held)} held acknowledgement{'s' if len(held) != 1 else ''} not sent (see "
-                f"`pbem status`): name them, or `pbem send {folder} --held`, to send them."
-            )
-            if not drafts:
-                click.echo("Nothing else to send.")
-                return
+        unheld = _leave_out_held(campaign, folder)
+        if unheld is None:
+            return
+        drafts, held = unheld
     if mark:
-        if not drafts:
-            raise click.UsageError("--mark-sent needs the ids of the drafts that arrived")
-        for draft_id in mark_sent(campaign, list(drafts)):
-            click.echo(f"{draft_id}: recorded as sent (it will never be sent again).")
-        return
+        return _mark_sent(campaign, drafts)
     if dry_run:
-        paths = selected_drafts(Outbox(campaign.folder), list(drafts))
-        for path in paths:
-            info = summarize(path)
-            click.echo(f"would send {path.stem} to {info['to']}: {info['subject']}")
-        click.echo(f"{len(paths)} draft{'s' if len(paths) != 1 else ''} would be sent.")
-        return
+        return _dry_run(campaign, drafts)
+    report = _send_with_progress(campaign, folder, drafts, resend_uncertain, held)
+    _print_send_report(folder, report)
+    if report.failed or report.held:
+        raise Unfinished()
+
+
+def _leave_out_held(campaign, folder: str) -> tuple[tuple[str, ...], list[str]] | None:
+    """For `pbem send` with nothing named: every draft but the held acknowledgements.
+
+    Returns the drafts to send and the held ones (the drafts are () when none
+    is held: send them all), after telling the GM how many are held; None when
+    the held ones are all there is (then nothing is to be sent)."""
+    from .inbox import unheld_drafts
+    from .outbox import Outbox
+
+    unheld, held = unheld_drafts(campaign, Outbox(campaign.folder))
+    if not held:
+        return (), held
+    click.echo(
+        f"{len(held)} held acknowledgement{'s' if len(held) != 1 else ''} not sent (see "
+        f"`pbem status`): name them, or `pbem send {folder} --held`, to send them."
+    )
+    if not unheld:
+        click.echo("Nothing else to send.")
+        return None
+    return tuple(unheld), held
+
+
+def _mark_sent(campaign, drafts: tuple[str, ...]) -> None:
+    """`pbem send --mark-sent`: record the uncertain DRAFTS as sent; send nothing."""
+    from .postoffice import mark_sent
+
+    if not drafts:
+        raise click.UsageError("--mark-sent needs the ids of the drafts that arrived")
+    for draft_id in mark_sent(campaign, list(drafts)):
+        click.echo(f"{draft_id}: recorded as sent (it will never be sent again).")
+
+
+def _dry_run(campaign, drafts: tuple[str, ...]) -> None:
+    """`pbem send --dry-run`: print each draft that would go (recipient, subject); send nothing."""
+    from .outbox import Outbox, summarize
+    from .postoffice import selected_drafts
+
+    paths = selected_drafts(Outbox(campaign.folder), list(drafts))
+    for path in paths:
+        info = summarize(path)
+        click.echo(f"would send {path.stem} to {info['to']}: {info['subject']}")
+    click.echo(f"{len(paths)} draft{'s' if len(paths) != 1 else ''} would be sent.")
+
+
+def _send_with_progress(
+    campaign, folder: str, drafts: tuple[str, ...], resend_uncertain: bool, held: list[str]
+):
+    """Send DRAFTS (all when empty) with a progress bar on stderr; return postoffice's report.
+
+    With RESEND_UNCERTAIN the drafts named are sent again though uncertain.
+    HELD non-empty means DRAFTS were picked here, not typed: one withdrawn
+    meanwhile (by a rollback) is then no error. A transport failure becomes a
+    PbemError saying that what was sent is recorded, with the uncertain ones'
+    advice."""
+    from .outbox import Outbox
+    from .postoffice import selected_drafts
+    from .postoffice import send as send_all
     from .transport.smtp import SendError
 
     resend = list(drafts) if resend_uncertain else None
@@ -560,7 +623,7 @@ def send(
 
     try:
         # Names picked here (all but the held), not typed: a rollback may withdraw some meanwhile.
-        report = send_all(campaign, list(drafts), progress, resend_uncertain=resend, missing_ok=bool(held))
+        return send_all(campaign, list(drafts), progress, resend_uncertain=resend, missing_ok=bool(held))
     except SendError as e:
         uncertain = sorted(e.summary.uncertain) if e.summary else []
         raise PbemError(
@@ -570,6 +633,10 @@ def send(
     finally:
         if bars:
             bars[0].__exit__(None, None, None)
+
+
+def _print_send_report(folder: str, report) -> None:
+    """What `pbem send` did: per recipient, the totals, each failure, the uncertain ones held back."""
     recipients: dict[str, list[str]] = {}
     for per in report.per_recipient.values():
         for address, result in per.items():
@@ -590,8 +657,6 @@ def send(
             f"{len(report.held)} uncertain draft{plural} not sent again: {', '.join(report.held)}."
             + _uncertain_advice(folder, report.held)
         )
-    if report.failed or report.held:
-        raise Unfinished()
 
 
 def _turn_mail_not_sent(campaign, info: dict) -> list[str]:
@@ -660,7 +725,7 @@ def export(folder: str) -> None:
 @_explain_errors
 def status(folder: str, as_json: bool, seen: bool, with_players: bool) -> None:
     """Turn, hands in play, who still owes orders, tokens, each player's record."""
-    from .inbox import held_acks, mark_refused_seen, refused_messages, refused_seen
+    from .inbox import held_acks, mark_refused_seen, refused_messages
     from .postoffice import uncertain_drafts
 
     if _many(folder):
@@ -680,6 +745,18 @@ def status(folder: str, as_json: bool, seen: bool, with_players: bool) -> None:
             mark_refused_seen(campaign)
         click.echo(json.dumps(info, indent=2, ensure_ascii=False))
         return
+    _print_position(info)
+    for line in [] if info["finished"] else _disorder_lines(folder, info):  # and the standby to offer
+        click.echo(line)
+    _players_table(records)
+    _print_mail_not_delivered(folder, info)
+    _print_refused(campaign, folder, info["refused"], seen)
+    _print_held_acks(campaign, folder, info["held_acks"])
+
+
+def _print_position(info: dict) -> None:
+    """`pbem status`'s first lines, from `Campaign.status()`'s INFO: the turn awaited (or the
+    winners), the orders missing, the proxy and the players away, the deadline, the tokens."""
     if info["finished"]:
         click.echo(f"{info['campaign']}: the game is over; won by {', '.join(info['winners'])}.")
     else:
@@ -697,13 +774,15 @@ def status(folder: str, as_json: bool, seen: bool, with_players: bool) -> None:
             click.echo("The proxy plays the missing orders of: " + ", ".join(info["proxy"]) + ".")
         if info.get("away"):
             click.echo("Away: " + ", ".join(f"{a['player']} ({a['span']})" for a in info["away"]) + ".")
-        for line in _disorder_lines(folder, info):
-            click.echo(line)
     if info.get("deadline"):
         d = info["deadline"]
         click.echo(f"Deadline: {d['text']} ({d['left']}).")
     click.echo("Tokens: " + ", ".join(f"{n} {t}" for n, t in info["tokens"].items()))
-    _players_table(records)
+
+
+def _print_mail_not_delivered(folder: str, info: dict) -> None:
+    """`pbem status` on the mail out that has not surely arrived: the latest turn's drafts
+    not sent (the tick holds the deadline for them) and the uncertain drafts, with advice."""
     if info["turn_mail_not_sent"]:
         ids = info["turn_mail_not_sent"]
         click.echo(
@@ -717,8 +796,15 @@ def status(folder: str, as_json: bool, seen: bool, with_players: bool) -> None:
             f"Uncertain mail ({len(ids)}): handed to the SMTP server, no reply; maybe delivered, "
             f"maybe not: {', '.join(ids)}." + _uncertain_advice(folder, ids)
         )
+
+
+def _print_refused(campaign, folder: str, refused: list[dict], seen: bool) -> None:
+    """`pbem status` on the REFUSED messages: those not seen yet one a line, the seen ones
+    as a count; with SEEN, marks them all as seen (and says how many)."""
+    from .inbox import mark_refused_seen, refused_seen
+
     known = refused_seen(campaign)
-    new = [entry for entry in info["refused"] if entry["file"] not in known]
+    new = [entry for entry in refused if entry["file"] not in known]
     if new:
         click.echo(f"Messages refused ({len(new)} new), kept in the campaign:")
         for entry in new:
@@ -726,29 +812,34 @@ def status(folder: str, as_json: bool, seen: bool, with_players: bool) -> None:
                 f"  {entry['file']}  {entry['status']}: {entry.get('sender') or '?'}"
                 f"{' -- ' + entry['detail'] if entry.get('detail') else ''}"
             )
-    if len(info["refused"]) > len(new):
+    if len(refused) > len(new):
         click.echo(
-            f"Messages refused earlier, already seen: {len(info['refused']) - len(new)} "
+            f"Messages refused earlier, already seen: {len(refused) - len(new)} "
             f"(kept in {campaign.store.received})."
         )
     if seen:
         click.echo(f"Marked {mark_refused_seen(campaign)} refused message(s) as seen.")
     elif new:
         click.echo(f"`pbem status {folder} --seen` marks them as seen: then only their count shows.")
-    if info["held_acks"]:
-        from .inbox import acks_per_hour
 
-        per_player: dict[str, int] = {}
-        for entry in info["held_acks"]:
-            per_player[entry["player"]] = per_player.get(entry["player"], 0) + 1
-        limit = acks_per_hour(campaign.config)
-        for name, count in per_player.items():
-            click.echo(
-                f"{count} acknowledgement{'s' if count > 1 else ''} to {name} held: more than "
-                f"{limit} messages an hour came from that address (spoofed?). The messages "
-                f"are kept and read as usual; `pbem preview {folder}` shows the acknowledgements, "
-                f"`pbem send {folder} --held` sends them."
-            )
+
+def _print_held_acks(campaign, folder: str, held: list[dict]) -> None:
+    """`pbem status` on the HELD acknowledgements: per player, how many, and why (the hourly limit)."""
+    if not held:
+        return
+    from .inbox import acks_per_hour
+
+    per_player: dict[str, int] = {}
+    for entry in held:
+        per_player[entry["player"]] = per_player.get(entry["player"], 0) + 1
+    limit = acks_per_hour(campaign.config)
+    for name, count in per_player.items():
+        click.echo(
+            f"{count} acknowledgement{'s' if count > 1 else ''} to {name} held: more than "
+            f"{limit} messages an hour came from that address (spoofed?). The messages "
+            f"are kept and read as usual; `pbem preview {folder}` shows the acknowledgements, "
+            f"`pbem send {folder} --held` sends them."
+        )
 
 
 def _disorder_lines(folder: str, info: dict) -> list[str]:
@@ -1042,6 +1133,7 @@ def note(folder: str, text: str) -> None:
     type=click.Path(exists=True, dir_okay=False),
     help="The opening report (or its mail), to check the commitments it published.",
 )
+@_explain_errors
 def verify(final_report: str, opening: str | None) -> None:
     """Check a finished game from its final report: the decks and the seed
     against the opening commitments, and every result by replaying the game.
@@ -1122,14 +1214,11 @@ def rules(cards: bool) -> None:
 @_explain_errors
 def site(folder: str, out: str | None) -> None:
     """Write the game's web pages: a static archive of everything public."""
-    from .site import LeakError, SiteError, build_site
+    from .site import build_site
     from .store import CampaignStore
 
-    try:
-        with CampaignStore(folder).locked():  # not while a resolve writes the turn, or its own site
-            built = build_site(folder, out)
-    except (SiteError, LeakError) as e:
-        raise PbemError(str(e)) from None
+    with CampaignStore(folder).locked():  # not while a resolve writes the turn, or its own site
+        built = build_site(folder, out)
     click.echo(
         f"{len(built.pages)} files written to {built.out}; open {built.out / 'index.html'} "
         f"in a browser, or copy the folder to a web server."

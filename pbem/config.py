@@ -17,6 +17,7 @@ from typing import Any
 
 from .cards import CLASSIC_NAMES, NAMES, Card, card_named
 from .engine import CLASSIC_PLAYERS, PREMIUM_PLAYERS, check_deck, full_deck
+from .errors import PbemError
 from .orders import FILLER, SELF_WORDS, name_key
 from .store import CAMPAIGN_FILE  # the folder's file names are the store's
 from .tuples import NamedTuple
@@ -35,7 +36,7 @@ _EMAIL = re.compile(
 PLAYER_COUNTS = "the game is for 2 to 4 players with the classic deck, or 5 to 8 with the Premium deck"
 
 
-class ConfigError(ValueError):
+class ConfigError(PbemError, ValueError):
     """``campaign.yaml`` cannot be used; the message names the key and the fix."""
 
     exit_code = 1  # the `pbem` command's exit status for it

@@ -36,6 +36,7 @@ from .cards import (
     Card,
     card_named,
 )
+from .errors import IllegalDeal, IllegalPlay
 from .tuples import NamedTuple
 
 GUARD, SPY, BARON, HANDMAID, PRINCE, KING, COUNTESS, PRINCESS = CLASSIC_CARDS
@@ -148,7 +149,7 @@ class Hand:
         postal turn 1."""
         deck = tuple(deck)
         if players not in CLASSIC_PLAYERS and players not in PREMIUM_PLAYERS:
-            raise ValueError(
+            raise IllegalDeal(
                 f"a game has 2 to 4 players with the classic deck, 5 to 8 with the Premium "
                 f"deck; not {players}"
             )
@@ -286,10 +287,10 @@ def full_deck(players: int) -> tuple[Card, ...]:
 
 
 def check_deck(deck: tuple[Card, ...], players: int = 3) -> None:
-    """Raise ValueError unless ``deck`` is exactly the cards of the game's deck."""
+    """Raise :class:`IllegalDeal` unless ``deck`` is exactly the cards of the game's deck."""
     if players in PREMIUM_PLAYERS:
         if len(deck) != PREMIUM_DECK_SIZE or sorted(deck) != _SORTED_PREMIUM:
-            raise ValueError(
+            raise IllegalDeal(
                 f"a deck must be exactly the {PREMIUM_DECK_SIZE} cards of the Premium deck "
                 "(Assassin, Jester, 8 Guards, 2 Spies, 2 Cardinals, 2 Barons, 2 Baronesses, 2 Handmaids, "
                 "2 Sycophants, 2 Princes, 2 Counts, King, Constable, Countess, Dowager Queen, Princess, "
@@ -297,7 +298,7 @@ def check_deck(deck: tuple[Card, ...], players: int = 3) -> None:
             )
         return
     if len(deck) != DECK_SIZE or sorted(deck) != _SORTED_DECK:
-        raise ValueError(
+        raise IllegalDeal(
             f"a deck must be exactly the {DECK_SIZE} cards of the game "
             f"(5 Guards, 2 Spies, 2 Barons, 2 Handmaids, 2 Princes, King, Countess, Princess)"
         )
@@ -481,10 +482,10 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list | N
 def _check_legal(hand: Hand, seat: int, held: list[Card], card: Card) -> None:
     """Refuse an order the orders layer should never have let through."""
     if card not in held:
-        raise ValueError(f"hand {hand.number}: seat {seat} does not hold the {card.title}")
+        raise IllegalPlay(f"hand {hand.number}: seat {seat} does not hold the {card.title}")
     forced = forced_card(held)
     if forced is not None and card != forced:
-        raise ValueError(f"hand {hand.number}: the {forced.title} must be played")
+        raise IllegalPlay(f"hand {hand.number}: the {forced.title} must be played")
 
 
 def _choose_one(
@@ -1246,7 +1247,7 @@ def resolve_turn(
     another hand.
     """
     if game.finished:
-        raise ValueError("the game is over")
+        raise IllegalPlay("the game is over")
     new = game.copy()
     for number, per_seat in (standing or {}).items():
         hand = new.hand(number)

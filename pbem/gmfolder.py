@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
-from .campaign import Campaign, GameError
-from .config import CAMPAIGN_FILE, ConfigError
-from .store import StoreError
+from .campaign import Campaign
+from .config import CAMPAIGN_FILE
+from .errors import PbemError
 
 T = TypeVar("T")
 
@@ -55,12 +55,10 @@ def games(folder: Path | str) -> list[Path]:
 
 
 def _explain(e: BaseException) -> str:
-    if isinstance(e, (GameError, ConfigError, StoreError)):
-        return str(e)
+    if isinstance(e, PbemError):  # a campaign file, the lock, a server down, a login refused...
+        return e.format_message()
     if isinstance(e, OSError):
         return f"{e.filename + ': ' if e.filename else ''}{e.strerror or e}"
-    if type(e).__module__.startswith("pbem.transport"):  # server down, login refused...
-        return str(e)
     return f"unexpected error ({type(e).__name__}: {e})"
 
 

@@ -336,68 +336,22 @@ class Mailroom:
         return self._book
 
     def _process(self, raw: bytes, relative: str) -> Outcome:
+        """What becomes of one message kept at RELATIVE: read, its sender and campaign
+        identified, its code checked, its orders submitted, acknowledged."""
         from .reader import UnreadableMail, read_mail
-        from .reader.notes import HIDDEN_TEXT_NOTE
 
-        campaign = self.campaign
         if self._position is None:
-            self._position = campaign.position()
+            self._position = self.campaign.position()
         position = self._position
-        players = position.players
-        if self._addresses is None:
-            self._addresses = {p.email.lower(): p.name for p in campaign.config.players}
-        addresses = self._addresses
         try:
             mail = read_mail(raw)
         except UnreadableMail as e:
-            sender = _bare_sender(raw)
-            outcome = Outcome(relative, UNREADABLE, str(e), sender, addresses.get(sender))
-            if outcome.player:
-                outcome.ack = self._ack(
-                    outcome,
-                    None,
-                    position,
-                    problem=(
-                        f"Your message could not be read: {_without_names(str(e))} It is kept; please "
-                        f"send your orders again as plain text."
-                    ),
-                )
+            return self._unreadable(raw, relative, str(e), position)
+        outcome, turn = self._identify(mail, relative, position)
+        if outcome.player is None or outcome.status != RECORDED:
             return outcome
-        sender = mail.sender
-        if mail.sender_problem:  # a forger shows a player's address beside their own: no one's
-            return Outcome(
-                relative,
-                AMBIGUOUS_SENDER,
-                f"{mail.sender_problem}, so no player is taken to have sent it; the message is kept",
-                sender,
-            )
-        player = addresses.get(sender)
-        if player is None or player not in players:
-            return Outcome(
-                relative,
-                UNKNOWN_SENDER,
-                f"{sender or 'no sender'} is not a player's address; the message is kept",
-                sender,
-            )
-        known = self.outbox.known_ids()
-        thread = next((known[i] for i in (*mail.in_reply_to, *mail.references) if i in known), None)
-        if mail.tag is not None and mail.tag.casefold() != campaign.name.casefold() and thread is None:
-            return Outcome(
-                relative,
-                OTHER_CAMPAIGN,
-                f"the subject names the campaign [{mail.tag}], this is [{campaign.name}]",
-                sender,
-                player,
-            )
-        turn = mail.turn
-        if (
-            turn is None
-            and thread is not None
-            and thread.get("kind") in ("private", "public", "ack", "reminder")
-        ):
-            turn = thread.get("turn")
+        player = outcome.player
         mail = mail.answering(self._answered_texts(mail, player, turn), _playing(position, player))
-        outcome = Outcome(relative, RECORDED, "", sender, player)
         code_problem = self._check_code(mail.full_text, player, position.seed)
         if code_problem:
             outcome.status, outcome.detail, told = code_problem
@@ -407,6 +361,85 @@ class Mailroom:
             outcome.status, outcome.detail = GAME_OVER, "the game is over; no more orders are taken"
             outcome.ack = self._ack(outcome, mail, position, problem=outcome.detail)
             return outcome
+        self._submit(outcome, mail, turn)
+        outcome.ack = self._ack(outcome, mail, position, answered_turn=turn)
+        return outcome
+
+    def _player_addresses(self) -> dict[str, str]:
+        """Each player's address (lower case) to their name, read once a batch."""
+        if self._addresses is None:
+            self._addresses = {p.email.lower(): p.name for p in self.campaign.config.players}
+        return self._addresses
+
+    def _unreadable(self, raw: bytes, relative: str, error: str, position) -> Outcome:
+        """The outcome of a message the reader could not read (ERROR says why): UNREADABLE,
+        acknowledged (asking for plain text) when its bare From is a player's."""
+        sender = _bare_sender(raw)
+        outcome = Outcome(relative, UNREADABLE, error, sender, self._player_addresses().get(sender))
+        if outcome.player:
+            outcome.ack = self._ack(
+                outcome,
+                None,
+                position,
+                problem=(
+                    f"Your message could not be read: {_without_names(error)} It is kept; please "
+                    f"send your orders again as plain text."
+                ),
+            )
+        return outcome
+
+    def _identify(self, mail, relative: str, position) -> tuple[Outcome, int | None]:
+        """Who sent MAIL and which turn it answers. The outcome is RECORDED with its player
+        when the sender is a player of this campaign (by the subject's tag, or by a reply
+        to one of its mails); otherwise refused (AMBIGUOUS_SENDER, UNKNOWN_SENDER,
+        OTHER_CAMPAIGN), never acknowledged. The turn is the subject's, else the turn of
+        the tool's mail it replies to, else None."""
+        campaign = self.campaign
+        sender = mail.sender
+        if mail.sender_problem:  # a forger shows a player's address beside their own: no one's
+            return Outcome(
+                relative,
+                AMBIGUOUS_SENDER,
+                f"{mail.sender_problem}, so no player is taken to have sent it; the message is kept",
+                sender,
+            ), None
+        player = self._player_addresses().get(sender)
+        if player is None or player not in position.players:
+            return Outcome(
+                relative,
+                UNKNOWN_SENDER,
+                f"{sender or 'no sender'} is not a player's address; the message is kept",
+                sender,
+            ), None
+        known = self.outbox.known_ids()
+        thread = next((known[i] for i in (*mail.in_reply_to, *mail.references) if i in known), None)
+        if mail.tag is not None and mail.tag.casefold() != campaign.name.casefold() and thread is None:
+            return Outcome(
+                relative,
+                OTHER_CAMPAIGN,
+                f"the subject names the campaign [{mail.tag}], this is [{campaign.name}]",
+                sender,
+                player,
+            ), None
+        turn = mail.turn
+        if (
+            turn is None
+            and thread is not None
+            and thread.get("kind") in ("private", "public", "ack", "reminder")
+        ):
+            turn = thread.get("turn")
+        return Outcome(relative, RECORDED, "", sender, player), turn
+
+    def _submit(self, outcome: Outcome, mail, turn: int | None) -> None:
+        """Record the player's orders (and CLEAR, and an absence) from MAIL's own words into
+        the batch's order book, filling OUTCOME's keywords, receipt and detail (nothing read;
+        hidden text the GM should hear of). A message read again after a crash is answered
+        but never applied again."""
+        from .reader.notes import HIDDEN_TEXT_NOTE
+
+        player = outcome.player
+        assert player is not None  # submitted: the message came from a player
+        relative = outcome.file
         book = self._book_for_batch()
         outcome.keywords = [k.upper() for k in KEYWORD.findall(mail.own_text)]
         # Read again after a crash (its index line lost): what it asked was recorded the
@@ -430,8 +463,6 @@ class Mailroom:
         hidden = next((note for note in mail.defects if note.startswith(HIDDEN_TEXT_NOTE)), None)
         if hidden:  # the GM hears of it: someone hoped the tool would read what the player never saw
             outcome.detail = "; ".join(filter(None, (hidden, outcome.detail)))
-        outcome.ack = self._ack(outcome, mail, position, answered_turn=turn)
-        return outcome
 
     # -- the tool's own words ----------------------------------------------------------------
     def _answered_texts(self, mail, player: str, turn: int | None) -> list[str]:
@@ -527,14 +558,38 @@ class Mailroom:
     ) -> str:
         """Draft the acknowledgement of one message; returns its draft id.
         ``answered_turn``: the turn whose mail the player answered, when known."""
+        player = outcome.player
+        assert player is not None  # acknowledged: the message came from a player
+        seat = position.players.index(player)
+        game = position.game
+        rejected = bool(problem) or (outcome.receipt is not None and outcome.receipt.any_rejected)
+        context = self._ack_context(outcome, mail, position, problem, answered_turn)
+        draft_id = f"ack-t{game.turn:03d}-{seat_part(seat)}-{outcome.file.rsplit('/', 1)[-1][:12]}"
+        if f"{draft_id}.eml" in self._waiting_drafts():  # acknowledged by a batch that crashed
+            return draft_id  # before its index
+        held, free_at = self._ack_share(player)
+        context["limit"] = self._limit_context(free_at) if free_at is not None and not game.finished else None
+        body = self._renderer_for_batch().render("ack.txt.j2", context)
+        from .reports import left_to_chance  # the Sycophant's mark completes an order, but not at random
+
+        receipt = context["receipt"]
+        completed = receipt is not None and any(left_to_chance(c) for c in receipt.checked)
+        subject = _ack_subject(self.campaign.name, game.turn, rejected, completed)
+        self._draft_ack(draft_id, player, mail, subject, body, game.turn)
+        outcome.ack_held = held
+        return draft_id
+
+    def _ack_context(self, outcome: Outcome, mail, position, problem: str, answered_turn: int | None) -> dict:
+        """The acknowledgement's template context (all but ``limit``): what was read, as
+        the player will read it (their codes defanged), the orders on file and those
+        still missing with the plays open in them, and what the keywords asked for
+        (STATUS: the player's hands; RULES: the deck reference)."""
         from .reader.notes import HIDDEN_TEXT_NOTE
         from .reports import deck_reference
 
         campaign = self.campaign
-        config = campaign.config
         player = outcome.player
         assert player is not None  # acknowledged: the message came from a player
-        person = next(p for p in config.players if p.name == player)
         seat = position.players.index(player)
         game = position.game
         receipt = outcome.receipt
@@ -544,7 +599,6 @@ class Mailroom:
         missing = (
             receipt.missing if receipt else ([] if game.finished else self._book_for_batch().missing(player))
         )
-        rejected = problem or (receipt is not None and receipt.any_rejected)
         hands = []
         if "STATUS" in outcome.keywords:
             hands = [
@@ -561,9 +615,11 @@ class Mailroom:
             hand: {**order, "reason": _defang(order.get("reason") or "", codes)}
             for hand, order in on_file.items()
         }
-        context = {
+        # the plays open in the hands still missing (examples from the cards held), and their words
+        plays = {h: self._plays_in(position, seat, h) for h in missing}
+        return {
             "campaign": campaign.name,
-            "title": config.title,
+            "title": campaign.config.title,
             "player": player,
             "turn": game.turn,
             "problem": problem,
@@ -578,40 +634,28 @@ class Mailroom:
             "answered_turn": answered_turn,
             "reference": deck_reference(game.players) if "RULES" in outcome.keywords else [],
             "hidden_text": mail is not None and any(n.startswith(HIDDEN_TEXT_NOTE) for n in mail.defects),
+            "choices": {h: found for h, (found, _) in plays.items()},
+            "plays": {h: words for h, (_, words) in plays.items()},
         }
-        # the plays open in the hands still missing (examples from the cards held), and their words
-        plays = {h: self._plays_in(position, seat, h) for h in missing}
-        context["choices"] = {h: found for h, (found, _) in plays.items()}
-        context["plays"] = {h: words for h, (_, words) in plays.items()}
-        draft_id = f"ack-t{game.turn:03d}-{seat_part(seat)}-{outcome.file.rsplit('/', 1)[-1][:12]}"
-        if f"{draft_id}.eml" in self._waiting_drafts():  # acknowledged by a batch that crashed
-            return draft_id  # before its index
-        held, free_at = self._ack_share(player)
-        context["limit"] = None
-        if free_at is not None and not game.finished:  # the last one the hour allows: say so
-            deadline = campaign.deadline()
-            context["limit"] = {
-                "per_hour": self._ack_limit,
-                "free_at": campaign.deadline_text(free_at),
-                "deadline": campaign.deadline_text(deadline)
-                if deadline is not None and deadline <= free_at
-                else "",
-            }
-        body = self._renderer_for_batch().render("ack.txt.j2", context)
-        from .reports import left_to_chance  # the Sycophant's mark completes an order, but not at random
 
-        completed = receipt is not None and any(left_to_chance(c) for c in receipt.checked)
-        subject = f"[{campaign.name}] Turn {game.turn}: " + (
-            "orders NOT all accepted"
-            if rejected
-            else "orders received, some to be completed at random"
-            if completed
-            else "orders received"
-        )
-        if rejected:
-            subject = "[ERROR] " + subject
-        elif completed:  # a reply would help: marked as plainly as an error
-            subject = "[INCOMPLETE] " + subject
+    def _limit_context(self, free_at) -> dict:
+        """The acknowledgement's ``limit``, when it is the last one the hour allows: the
+        limit, when the next one is free (FREE_AT), and the deadline if it comes first."""
+        campaign = self.campaign
+        deadline = campaign.deadline()
+        return {
+            "per_hour": self._ack_limit,
+            "free_at": campaign.deadline_text(free_at),
+            "deadline": campaign.deadline_text(deadline)
+            if deadline is not None and deadline <= free_at
+            else "",
+        }
+
+    def _draft_ack(self, draft_id: str, player: str, mail, subject: str, body: str, turn: int) -> None:
+        """Put the acknowledgement DRAFT_ID to PLAYER in the outbox, from the GM, threaded
+        as a reply to MAIL (None: a message that could not be read)."""
+        config = self.campaign.config
+        person = next(p for p in config.players if p.name == player)
         gm = config.gm
         message_id = self.outbox.message_id(draft_id, gm.email if gm else "")
         reply_to = mail.message_id if mail is not None else None
@@ -628,11 +672,9 @@ class Mailroom:
             references=refs[-10:],
         )
         self.outbox.add(
-            draft_id, raw, message_id=message_id, kind="ack", turn=game.turn, to=person.email, player=player
+            draft_id, raw, message_id=message_id, kind="ack", turn=turn, to=person.email, player=player
         )
         self._waiting_drafts().add(f"{draft_id}.eml")
-        outcome.ack_held = held
-        return draft_id
 
     def _waiting_drafts(self) -> set[str]:
         """The outbox's files (what :meth:`Outbox.has` looks for), listed once per batch: the
@@ -789,6 +831,23 @@ def _bare_address(raw: bytes, header: str) -> str:
     head = raw.split(b"\r\n\r\n", 1)[0]
     match = re.search(rb"(?im)^" + header.encode() + rb":[^\r\n]*<([^<>\s]+)>", head)
     return match.group(1).decode("ascii", "replace") if match else ""
+
+
+def _ack_subject(campaign: str, turn: int, rejected: bool, completed: bool) -> str:
+    """An acknowledgement's subject: [ERROR] when an order was rejected (or the message
+    refused), [INCOMPLETE] when one will be completed at random, plain otherwise."""
+    subject = f"[{campaign}] Turn {turn}: " + (
+        "orders NOT all accepted"
+        if rejected
+        else "orders received, some to be completed at random"
+        if completed
+        else "orders received"
+    )
+    if rejected:
+        return "[ERROR] " + subject
+    if completed:  # a reply would help: marked as plainly as an error
+        return "[INCOMPLETE] " + subject
+    return subject
 
 
 def _bare_sender(raw: bytes) -> str:

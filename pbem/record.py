@@ -301,21 +301,42 @@ def verify(record: dict, opening_commitments: dict[str, str] | None = None) -> l
 
 def replay(record: dict, opening_commitments: dict[str, str] | None = None) -> Replay:
     """Check the decks and the seed against the commitments and replay every turn."""
-    # Here, not at the top: the words of a verdict are for `pbem verify` alone, and
-    # every `pbem resolve` imports this module for the record (start-up time).
-    from .differences import say_difference, say_tokens
+    problems = tenure_problems(record)  # the seats' holders, when a seat changed hands
+    problems += _commitment_problems(record, opening_commitments)
+    decks, deck_problems = _committed_decks(record)
+    problems += deck_problems
+    if len(decks) < 13:
+        return Replay(problems, None, [])
+    try:
+        game = Game.new(len(record["players"]), decks)
+    except ValueError as e:
+        return Replay(problems + [f"the decks cannot be dealt: {e}"], None, [])
+    game, events = _replay_turns(record, game, problems)
+    problems += _ending_problems(record, game)
+    return Replay(problems, game, events)
 
-    problems: list[str] = tenure_problems(record)  # the seats' holders, when a seat changed hands
-    seed = str(record["seed"])
-    players = record["players"]
+
+def _commitment_problems(record: dict, opening_commitments: dict[str, str] | None) -> list[str]:
+    """The record's commitments against the opening report's (when given), and its seed
+    against the seed's commitment: one sentence per mismatch."""
+    problems: list[str] = []
     commit = record["commitments"]
     if opening_commitments is not None and opening_commitments != commit:
         diff = sorted(
             k for k in set(opening_commitments) | set(commit) if opening_commitments.get(k) != commit.get(k)
         )
         problems.append(f"the commitments differ from the opening report's for: {', '.join(diff)}")
-    if seed_commitment(record["seed_salt"], seed) != commit.get("seed"):
+    if seed_commitment(record["seed_salt"], str(record["seed"])) != commit.get("seed"):
         problems.append("the seed does not match its commitment in the opening report")
+    return problems
+
+
+def _committed_decks(record: dict) -> tuple[dict[int, list[Card]], list[str]]:
+    """The thirteen hands' decks as cards, and the problems found with them: a deck
+    missing, not matching its commitment, with an unknown card (that hand is left
+    out), or whose first card is not the set-aside card the record gives."""
+    problems: list[str] = []
+    commit = record["commitments"]
     decks = {}
     for number in range(1, 14):
         hand = record["hands"].get(str(number))
@@ -334,12 +355,14 @@ def replay(record: dict, opening_commitments: dict[str, str] | None = None) -> R
                 f"the deck's first card is the {hand['deck'][0]}"
             )
         decks[number] = [c for c in cards if c is not None]  # (none is: checked above)
-    if len(decks) < 13:
-        return Replay(problems, None, [])
-    try:
-        game = Game.new(len(players), decks)
-    except ValueError as e:
-        return Replay(problems + [f"the decks cannot be dealt: {e}"], None, [])
+    return decks, problems
+
+
+def _replay_turns(record: dict, game: Game, problems: list[str]) -> tuple[Game, list]:
+    """Play the record's turns from GAME, appending to PROBLEMS each way a turn differs
+    from what the rules give; stop at a turn out of sequence or an order that cannot
+    be played. Returns the game after the last turn played and that turn's events."""
+    seed = str(record["seed"])
     events: list = []
     for entry in record["turns"]:
         turn = entry["turn"]
@@ -358,21 +381,43 @@ def replay(record: dict, opening_commitments: dict[str, str] | None = None) -> R
         except ValueError as e:
             problems.append(f"turn {turn}: an order cannot be played: {e}")
             break
-        replayed = [ev.to_dict(e) for e in ev.public(events)]
-        if replayed != entry["events"]:
-            first = next(
-                (i for i, (a, b) in enumerate(zip(replayed, entry["events"])) if a != b),
-                min(len(replayed), len(entry["events"])),
-            )
-            got = entry["events"][first] if first < len(entry["events"]) else "nothing"
-            want = replayed[first] if first < len(replayed) else "nothing"
-            problems.append(say_difference(turn, got, want, players))
-        if entry.get("tokens") is not None and entry["tokens"] != game.tokens:
-            problems.append(
-                f"turn {turn}: the record gives the tokens "
-                f"{say_tokens(entry['tokens'], players)}; the rules give "
-                f"{say_tokens(list(game.tokens), players)}"
-            )
+        problems += _turn_problems(entry, events, game, record["players"])
+    return game, events
+
+
+def _turn_problems(entry: dict, events: list, game: Game, players: list[str]) -> list[str]:
+    """How the record's ENTRY for one turn differs from its replay (EVENTS, and GAME
+    after it): the first public event that differs, and the tokens."""
+    # Here, not at the top: the words of a verdict are for `pbem verify` alone, and
+    # every `pbem resolve` imports this module for the record (start-up time).
+    from .differences import say_difference, say_tokens
+
+    problems = []
+    turn = entry["turn"]
+    replayed = [ev.to_dict(e) for e in ev.public(events)]
+    if replayed != entry["events"]:
+        first = next(
+            (i for i, (a, b) in enumerate(zip(replayed, entry["events"])) if a != b),
+            min(len(replayed), len(entry["events"])),
+        )
+        got = entry["events"][first] if first < len(entry["events"]) else "nothing"
+        want = replayed[first] if first < len(replayed) else "nothing"
+        problems.append(say_difference(turn, got, want, players))
+    if entry.get("tokens") is not None and entry["tokens"] != game.tokens:
+        problems.append(
+            f"turn {turn}: the record gives the tokens "
+            f"{say_tokens(entry['tokens'], players)}; the rules give "
+            f"{say_tokens(list(game.tokens), players)}"
+        )
+    return problems
+
+
+def _ending_problems(record: dict, game: Game) -> list[str]:
+    """The replayed GAME's end against the record's: over, final tokens, winners."""
+    from .differences import say_tokens  # (inside, as in _turn_problems: start-up time)
+
+    problems = []
+    players = record["players"]
     if not game.finished:
         problems.append("the replayed game is not over at the end of the record")
     if record["tokens"] != game.tokens:
@@ -384,7 +429,7 @@ def replay(record: dict, opening_commitments: dict[str, str] | None = None) -> R
     if record["winners"] != winners:
         said, given = " and ".join(map(str, record["winners"])) or "nobody", " and ".join(winners) or "nobody"
         problems.append(f"the record says {said} won the game; the rules give {given}")
-    return Replay(problems, game, events)
+    return problems
 
 
 def opening_commitments(text: str) -> dict[str, str]:

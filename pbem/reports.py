@@ -34,6 +34,7 @@ from .engine import (
     legal_cards,
     tokens_to_win,
 )
+from .errors import PbemError
 from .knowledge import Knowledge, update
 from .store import StoreError
 from .tuples import NamedTuple
@@ -153,7 +154,7 @@ _MAX_BITS = 100_000  # the largest number ``**`` may make (30,000 digits)
 _WIDE_FORMAT = re.compile(r"(?:%|:)[^%{}]*?\d{8,}")
 
 
-class TemplateLimit(Exception):
+class TemplateLimit(PbemError):
     """A template went past one of the bounds (:data:`MAX_OUTPUT`, :data:`MAX_VALUE`,
     :data:`MAX_SECONDS`); the message says which."""
 
@@ -232,22 +233,14 @@ def _sandbox_class():
     value grows past :data:`MAX_VALUE`; and a render (:class:`BoundedTemplate`)
     stops past :data:`MAX_OUTPUT` characters or :data:`MAX_SECONDS` seconds."""
     from jinja2 import TemplateSyntaxError
-    from jinja2.compiler import CodeGenerator
     from jinja2.runtime import Macro
     from jinja2.sandbox import SandboxedEnvironment
 
     dict_attributes = frozenset(dir(dict))
 
-    class BoundedCodeGenerator(CodeGenerator):
-        def visit_Concat(self, node, frame) -> None:  # noqa: N802 (Jinja's name)
-            # ``a ~ b``: checked after (each side is bounded already, so the result is too)
-            self.write("environment.checked(")
-            super().visit_Concat(node, frame)
-            self.write(")")
-
     class Sandbox(SandboxedEnvironment):
         intercepted_binops = frozenset({"*", "**", "%", "+"})
-        code_generator_class = BoundedCodeGenerator
+        code_generator_class = _bounded_code_generator()
 
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
@@ -268,28 +261,13 @@ def _sandbox_class():
             return _check_size(value)
 
         def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:
-            if operator == "*":
-                for seq, n in ((left, right), (right, left)):
-                    if isinstance(seq, (str, bytes, list, tuple)) and isinstance(n, int):
-                        _check_size_of(len(seq) * max(n, 0))
-            elif operator == "**" and isinstance(left, int) and isinstance(right, int):
-                if abs(left) > 1 and right > 0 and right * abs(left).bit_length() > _MAX_BITS:
-                    raise TemplateLimit(f"it raises {left} to the power {right}: a number too large to make")
-            elif operator == "%":
-                _check_format(left)
-                for value in right if isinstance(right, tuple) else (right,):
-                    _check_number(value)  # a "*" width
+            _check_binop(operator, left, right)
             return _check_size(super().call_binop(context, operator, left, right))
 
         def call(__self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's)
             if type(__obj) is Macro:  # the template's own (safe): most calls, the quick way
                 return _check_size(__context.call(__obj, *args, **kwargs))
-            owner = getattr(__obj, "__self__", None)
-            if isinstance(owner, (str, bytes, list, tuple)):  # "x".center(n), "x".replace(a, b)...
-                for value in (*args, *kwargs.values()):
-                    _check_number(value)
-                if getattr(__obj, "__name__", "") == "replace" and len(args) >= 2:
-                    _check_replace(owner, args[0], args[1])
+            _check_method_call(__obj, args, kwargs)
             return _check_size(super().call(__context, __obj, *args, **kwargs))
 
         def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
@@ -306,6 +284,51 @@ def _sandbox_class():
             return super().wrap_str_format(value)
 
     return Sandbox
+
+
+@cache
+def _bounded_code_generator():
+    """Jinja's code generator, with ``a ~ b`` made into ``environment.checked(a ~ b)``
+    (made once): a concatenation is checked after, each side being bounded already."""
+    from jinja2.compiler import CodeGenerator
+
+    class BoundedCodeGenerator(CodeGenerator):
+        def visit_Concat(self, node, frame) -> None:  # noqa: N802 (Jinja's name)
+            # ``a ~ b``: checked after (each side is bounded already, so the result is too)
+            self.write("environment.checked(")
+            super().visit_Concat(node, frame)
+            self.write(")")
+
+    return BoundedCodeGenerator
+
+
+def _check_binop(operator: str, left: Any, right: Any) -> None:
+    """Before a template's ``left OPERATOR right`` is made: refuse (TemplateLimit) a
+    ``*`` repeating a sequence past MAX_VALUE, a ``**`` making a number too large,
+    a ``%`` format asking for a width past the bounds. ``+`` is checked after."""
+    if operator == "*":
+        for seq, n in ((left, right), (right, left)):
+            if isinstance(seq, (str, bytes, list, tuple)) and isinstance(n, int):
+                _check_size_of(len(seq) * max(n, 0))
+    elif operator == "**" and isinstance(left, int) and isinstance(right, int):
+        if abs(left) > 1 and right > 0 and right * abs(left).bit_length() > _MAX_BITS:
+            raise TemplateLimit(f"it raises {left} to the power {right}: a number too large to make")
+    elif operator == "%":
+        _check_format(left)
+        for value in right if isinstance(right, tuple) else (right,):
+            _check_number(value)  # a "*" width
+
+
+def _check_method_call(obj: Any, args: tuple, kwargs: dict) -> None:
+    """Before a template calls a method of a string or sequence (``"x".center(n)``,
+    ``"x".replace(a, b)``...): refuse (TemplateLimit) a number or a replacement
+    that would make a value past MAX_VALUE. Other calls are checked after."""
+    owner = getattr(obj, "__self__", None)
+    if isinstance(owner, (str, bytes, list, tuple)):
+        for value in (*args, *kwargs.values()):
+            _check_number(value)
+        if getattr(obj, "__name__", "") == "replace" and len(args) >= 2:
+            _check_replace(owner, args[0], args[1])
 
 
 @cache

@@ -47,6 +47,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .errors import PbemError
+
 # Every path of a campaign folder, relative to it (CampaignStore offers each as a property).
 CAMPAIGN_FILE = "campaign.yaml"
 CAMPAIGN_BACKUP = CAMPAIGN_FILE + ".bak"  # the one before `pbem replace` rewrote it
@@ -94,7 +96,7 @@ def private_report(name: str) -> str:
     return f"{TURN_REPORTS}/private-{name}.txt"
 
 
-class StoreError(RuntimeError):
+class StoreError(PbemError):
     """The campaign folder is not in the shape the command needs."""
 
     exit_code = 1  # the `pbem` command's exit status for it

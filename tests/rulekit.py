@@ -1,5 +1,5 @@
-"""The rule tests' one set of helpers (test_engine_rules, test_premium_rules,
-test_rules_audit): the cards by name, exact hands, one play, the events it made,
+"""The rule tests' one set of helpers (test_engine_rules, test_premium_rules):
+the cards by name, exact hands, one play, the events it made,
 and the card entries each rule test relies on.
 
 Exact decks come from :mod:`builders` (seat s is dealt held[s]; seat 0 is first
@@ -18,7 +18,7 @@ import pytest
 from builders import deck, hand, only, play, rng
 
 from pbem import events as ev
-from pbem.cards import Card
+from pbem.cards import PREMIUM_DECK, Card
 from pbem.engine import Game, Hand, shuffled_deck
 
 __all__ = ["deck", "hand", "only", "play", "rng"]
@@ -66,6 +66,15 @@ def six(held: dict[int, Card], draw: Card, **kw: Any) -> Hand:
     full = {seat: GUARD for seat in range(6)}
     full.update(held)
     return hand(6, 1, full, draw=draw, **kw)
+
+
+def premium_titles(*top: str) -> list[str]:
+    """A 32-card Premium deck as card names (for a campaign.yaml's ``decks:``) whose
+    first cards are ``top`` (set aside, then the deal, then the draws), in order."""
+    rest = [c.title for c in PREMIUM_DECK]
+    for name in top:
+        rest.remove(name)
+    return [*top, *rest]
 
 
 def premium_game(hand1: list[Card], tokens: list[int] | None = None) -> Game:

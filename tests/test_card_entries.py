@@ -4,9 +4,10 @@ nothing: no target, no guess, no hook), the rule tests of that card fail, and
 no other card's: a rule lived outside its entry when its card's tests kept
 passing (the Assassin in the Guard's effect, the Count in the end of the hand).
 
-The rule tests are test_engine_rules, test_premium_rules and test_rules_audit,
-called directly (rulekit.rule_cases); a test is about the cards its name names
-and those it marks @uses (rulekit.cards_of).
+The rule tests are test_engine_rules and test_premium_rules (the classic and
+the Premium rules, the latter card by card), called directly
+(rulekit.rule_cases); a test is about the cards its name names and those it
+marks @uses (rulekit.cards_of).
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ from __future__ import annotations
 import pytest
 import test_engine_rules
 import test_premium_rules
-import test_rules_audit
 from rulekit import cards_named, rule_cases
 
 from pbem import engine
 from pbem.cards import Card
 
-CASES = list(rule_cases(test_engine_rules, test_premium_rules, test_rules_audit))
+CASES = list(rule_cases(test_engine_rules, test_premium_rules))
 
 
 def failing_with_neutral(card: Card) -> list:

@@ -832,3 +832,81 @@ def test_the_classic_deck_is_for_two_to_four_players():
         Hand.deal(1, FULL_DECK, 1)
     with pytest.raises(ValueError, match="2 to 4"):
         Hand.deal(1, FULL_DECK, 9)
+
+
+def test_two_players_the_face_up_cards_are_never_drawn():
+    h = hand(2, 1, {0: GUARD, 1: GUARD}, draw=SPY, face_up=[PRINCESS, COUNTESS, KING], pile=[BARON, HANDMAID])
+    seen: list[Card] = []
+    r = random.Random(3)
+    while not h.ended:
+        seen.extend(c for cs in h.cards for c in cs)
+        play_turn(h, None, r, [])
+    assert tuple(h.face_up) == (PRINCESS, COUNTESS, KING)
+    assert PRINCESS not in seen and COUNTESS not in seen and KING not in seen
+
+
+def test_two_players_prince_on_an_empty_pile_gives_the_set_aside_card():
+    h = hand(2, 1, {0: PRINCE, 1: GUARD}, draw=GUARD, set_aside=KING, face_up=[PRINCESS, COUNTESS, BARON])
+    h.pile.clear()
+    events = play(h, Order(PRINCE, 1))
+    assert h.discards[1] == [GUARD] and h.cards[1] == [KING] and h.set_aside is None
+    assert h.face_up and KING not in public_cards(events)
+
+
+@pytest.mark.parametrize("card", [GUARD, SPY, BARON, KING])
+def test_two_players_a_card_aimed_at_the_protected_opponent_has_no_effect(card):
+    h = hand(
+        2,
+        1,
+        {0: card, 1: HANDMAID},
+        draw=PRINCESS if card != GUARD else COUNTESS,
+        face_up=[PRINCE, PRINCE, GUARD],
+    )
+    h.protected[1] = True
+    before1 = list(h.cards[1])
+    held0 = [c for c in h.cards[0] if c is not card]
+    events = play(h, Order(card, 1, Card.COUNTESS if card is GUARD else None))
+    assert only(events, "played").recipient is None
+    assert h.alive[0] and h.alive[1] and h.cards[0] == held0  # nothing traded, nobody out
+    assert h.cards[1][:1] == before1
+
+
+def test_two_players_a_prince_at_the_protected_opponent_goes_to_the_player():
+    h = hand(2, 1, {0: PRINCE, 1: HANDMAID}, draw=GUARD, face_up=[BARON, BARON, SPY], pile=[COUNTESS])
+    h.protected[1] = True
+    events = play(h, Order(PRINCE, 1))
+    assert only(events, "prince").recipient == 0 and h.discards[0] == [PRINCE, GUARD]
+
+
+def test_two_players_seven_tokens_win_and_six_do_not():
+    from pbem.engine import tokens_to_win
+
+    assert tokens_to_win(2) == 7
+    decks = {n: shuffled_deck("duo", n, 2) for n in range(1, 14)}
+    game = Game.new(2, decks)
+    game.tokens = [6, 5]
+    assert game_winners(game) == ()
+    game.tokens = [7, 5]
+    assert game_winners(game) == (0,)
+    game.tokens = [7, 7]
+    assert game_winners(game) == ()
+
+
+def test_two_players_seat_one_first_in_odd_hands_seat_two_in_even():
+    decks = {n: shuffled_deck("duo", n, 2) for n in range(1, 14)}
+    game = Game.new(2, decks)
+    assert [game.hand(n).active for n in range(1, 14)] == [(n - 1) % 2 for n in range(1, 14)]
+    assert all(len(game.hand(n).pile) == 9 for n in range(1, 14))
+
+
+def test_a_two_player_hand_lasts_at_most_ten_turns():
+    longest = 0
+    for seed in range(200):
+        h = Hand.deal(1, shuffled_deck(str(seed), 1, 2), 2)
+        r = random.Random(seed)
+        turns = 0
+        while not h.ended:
+            play_turn(h, None, r, [])
+            turns += 1
+        longest = max(longest, turns)
+    assert longest <= 10

@@ -7,6 +7,7 @@ import email
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from ..errors import PbemError
 from .headers import _all_ids, _first_id, _raw_header, _read_sender, _read_subject, _subject_tag
 from .mime import _collect, _Seen, _Text
 from .notes import _Notes
@@ -50,7 +51,7 @@ class ReadMail:
         return dataclasses.replace(self, own_text=own, answers_below=0)
 
 
-class UnreadableMail(ValueError):
+class UnreadableMail(PbemError, ValueError):
     """The message has no readable text at all; str(e) says why, in words for the player."""
 
 

@@ -25,6 +25,8 @@ import tinycss2
 import tinycss2.ast
 from tinycss2 import color4
 
+from ..errors import PbemError
+
 # The properties that can hide text; every other declaration is skipped at parse time.
 _RELEVANT = frozenset(
     {
@@ -415,7 +417,7 @@ def _font_size(tokens: list[tinycss2.ast.Node], parent_px: float) -> float | Non
     return _length(tokens, parent_px, parent_px)
 
 
-class TooIntricate(ValueError):
+class TooIntricate(PbemError, ValueError):
     """Styles nested deeper than any mail client's: the caller reads none of the styled text."""
 
 

@@ -29,10 +29,11 @@ from ..engine import (
     first_player,
     full_deck,
 )
+from ..errors import PbemError
 from ..tuples import NamedTuple
 
 
-class LeakError(ValueError):
+class LeakError(PbemError, ValueError):
     """A private event reached the public site builder."""
 
 

@@ -20,6 +20,7 @@ import jinja2
 
 from ..config import DEFAULT_SITE, load_config, site_out
 from ..engine import HANDS_PER_GAME, PREMIUM_PLAYERS, tokens_to_win
+from ..errors import PbemError
 from ..record import BEGIN, END, extract, opening_commitments
 from ..reports import Table, default_templates_dir, event_view, make_environment
 from ..tuples import NamedTuple
@@ -34,7 +35,7 @@ COLOURS = ("#1f6fb2", "#c0392b", "#2e8b57", "#8e44ad", "#b35900", "#00838f", "#6
 DASHES = ("", "8 4", "2 4", "12 4 2 4", "4 4", "12 4", "2 4 2 4 8 4", "16 4 4 4")
 
 
-class SiteError(RuntimeError):
+class SiteError(PbemError):
     """The site cannot be written where it was asked; the message says what to do."""
 
 

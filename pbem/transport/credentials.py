@@ -22,6 +22,8 @@ import os
 import subprocess
 from dataclasses import dataclass, field
 
+from ..errors import MailError
+
 __all__ = [
     "CredentialError",
     "Credentials",
@@ -38,7 +40,7 @@ MECHANISMS = ("password", "xoauth2", "oauthbearer")
 COMMAND_TIMEOUT = 60.0
 
 
-class CredentialError(Exception):
+class CredentialError(MailError):
     """The secret could not be had: a variable unset, a command that failed, hung or printed nothing."""
 
 

@@ -24,6 +24,8 @@ from typing import Any
 
 from imapclient import IMAPClient
 
+from ..errors import MailError
+
 __all__ = ["FolderError", "Mailbox", "levels"]
 
 _ERRORS = (imaplib.IMAP4.error, OSError)
@@ -37,7 +39,7 @@ _REFUSED_SPECIAL = {
 }
 
 
-class FolderError(Exception):
+class FolderError(MailError):
     """A folder cannot be used as written; the message says what to write instead."""
 
 

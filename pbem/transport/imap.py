@@ -42,6 +42,7 @@ from imapclient.exceptions import LoginError
 from imapclient.imap4 import IMAP4WithTimeout
 from imapclient.tls import IMAP4_TLS
 
+from ..errors import MailError
 from .credentials import CredentialError, Credentials, Secret, oauthbearer_response, xoauth2_response
 from .folders import FolderError, Mailbox
 from .ledger import FetchLedger, LedgerBusy
@@ -99,7 +100,7 @@ class ImapSettings:
         return Credentials(self.user, Secret("", value=self.password))
 
 
-class FetchError(Exception):
+class FetchError(MailError):
     """The mailbox could not be read: server down, login refused, folder missing..."""
 
 

@@ -23,12 +23,13 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+from ..errors import MailError
 from ..store import fsync_dir, write_atomic
 
 __all__ = ["LedgerBusy", "LedgerError", "SentLedger", "FetchLedger"]
 
 
-class LedgerError(Exception):
+class LedgerError(MailError):
     """A ledger file exists but cannot be used (unreadable, or not a ledger)."""
 
 

@@ -56,6 +56,7 @@ from aiosmtplib import (
     SMTPResponseException,
 )
 
+from ..errors import MailError
 from .credentials import CredentialError, Credentials, Secret, b64, oauthbearer_response
 from .ledger import LedgerBusy, SentLedger
 
@@ -102,7 +103,7 @@ class SmtpSettings:
         return None
 
 
-class SendError(Exception):
+class SendError(MailError):
     """Sending stopped: the server cannot be used now.  `summary` tells what was done."""
 
     def __init__(self, message: str, summary: SendSummary | None = None):
@@ -172,7 +173,7 @@ def _is_tls_failure(exc: BaseException | None) -> bool:
     return False
 
 
-class _Retry(Exception):
+class _Retry(MailError):
     """A temporary failure; `connection` when the server, not this message, is the trouble."""
 
     def __init__(self, reason: str, connection: bool = False):
@@ -181,7 +182,7 @@ class _Retry(Exception):
         self.connection = connection
 
 
-class _LoginFailed(Exception):
+class _LoginFailed(MailError):
     """The login did not succeed; `refused` when the server said no (or nothing)."""
 
     def __init__(self, reason: str, login: Credentials, refused: bool, own: bool = False):
