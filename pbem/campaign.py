@@ -487,6 +487,10 @@ class Campaign:
         """Validate ``campaign.yaml``, deal the thirteen hands, draft the opening reports."""
         config = self.config
         _ = self.schedule  # a bad deadline: section fails here, before anything is written
+        from .seats import parse_disorder, parse_standby  # and bad civil_disorder: or standby: ones
+
+        parse_disorder(config.extra.get("civil_disorder"))
+        parse_standby(config.extra.get("standby"))
         check_tag(self.name)
         check_names_apart(config.players, str(self.folder / CAMPAIGN_FILE))
         with self.locked():
@@ -737,6 +741,7 @@ class Campaign:
             context["commitments"] = commitments(seed, game)
         if not game.finished:
             context["away"] = self.away()  # who is away (never why)
+            context["disorder"] = self._disorder_marked(turn, records, players, events, game)
         if game.finished:
             report = {  # what verify needs beyond the game to render this report again
                 "title": table.title,
@@ -829,6 +834,20 @@ class Campaign:
         result.proxied = proxied
         return result
 
+    def _disorder_marked(
+        self, turn: int, records: dict[str, Any], players: list[str], events: list[Any], game: Game
+    ) -> list[str]:
+        """The players whose seat this turn's public report says is in civil disorder
+        (``civil_disorder: {mark: true}``, :mod:`pbem.seats`): names, never why but "missed turns"."""
+        if not turn or "civil_disorder" not in self.config.extra:
+            return []
+        from . import seats
+
+        day = self.now().astimezone(self.zone).date()
+        public = [ev.to_dict(e) for e in events if e.kind in seats.KINDS]
+        facts = seats.facts_of(turn, records, players, public, game.tokens, day)
+        return seats.marked(self.store, self.config, self.zone, facts)
+
     def _rebuild_site(self) -> str:
         """Rebuild the web pages when campaign.yaml asks for them (``site:``); a
         failure is a warning: the turn is resolved, `pbem site` redoes the pages."""
@@ -889,10 +908,15 @@ class Campaign:
         return withdraw(self.folder, self.store.rolled_back_dirs())
 
     # -- replacing a player ------------------------------------------------------------------
-    def replace_player(self, old: str, name: str | None = None, email: str | None = None) -> str:
+    def replace_player(
+        self, old: str, name: str | None = None, email: str | None = None, *, standby: bool = False
+    ) -> str:
         """Give a seat a new name and/or address: cards, tokens and orders on file
-        stay with the seat. ``campaign.yaml`` is rewritten (the old one is kept as
-        ``campaign.yaml.bak``). Returns the seat's name now."""
+        stay with the seat. ``standby``: to the first of campaign.yaml's ``standby:``
+        list, who leaves it. ``campaign.yaml`` is rewritten (the old one is kept as
+        ``campaign.yaml.bak``); the seat's tenures (:mod:`pbem.seats`) say who held it
+        from which turn: a new name and a new address (or a standby) is someone else.
+        Returns the seat's name now."""
         from .config import (
             config_from_data,
             config_to_data,
@@ -906,6 +930,14 @@ class Campaign:
             pos = self.position()
             old = self._player(old, pos.players)
             config = self.config
+            from . import seats
+
+            rest = None
+            if standby:
+                person, rest = seats.take_standby(config)
+                name, email = person["name"], person["email"]
+            holder = next(p for p in config.players if p.name == old)
+            same_person = not standby and (name in (None, old) or email in (None, holder.email))
             people = []
             for p in config.players:
                 if p.name == old:
@@ -913,33 +945,62 @@ class Campaign:
                 else:
                     people.append({"name": p.name, "email": p.email})
             new_name = name or old
-            data = {"players": people}
+            data: dict[str, Any] = {"players": people}
+            if rest is not None:
+                data["standby"] = rest
             candidate = config_from_data({**config_to_data(config), **data}, CAMPAIGN_FILE)  # validates
             check_names_apart(candidate.players, CAMPAIGN_FILE)
             roster = [new_name if n == old else n for n in pos.players]
             path = self.store.campaign_file
             write_atomic(self.store.campaign_backup, path.read_bytes())
             if new_name != old:
-                on_file = self.store.read_orders(pos.game.turn)
-                if old in on_file:
-                    on_file[new_name] = on_file.pop(old)
-                    self.store.write_orders(pos.game.turn, on_file)
-                standing = self.store.read_standing(pos.game.turn)  # "if Bishop" orders stay with the seat
-                if old in standing:
-                    standing[new_name] = standing.pop(old)
-                    self.store.write_standing(pos.game.turn, standing)
-                asked = self.store.read_proxy()  # a PROXY ON stays with the seat too
-                if old in asked:
-                    asked[new_name] = asked.pop(old)
-                    self.store.write_proxy(asked)
+                self._rename_on_file(pos.game.turn, old, new_name)
             self.store.write_roster(roster)
+            seat = pos.players.index(old)
+            held = seats.tenures(self.store.read_seats(), [(p.name, p.email) for p in config.players])
+            after = seats.hand_over(
+                held, seat, pos.game.turn, new_name, email or holder.email, same_person=same_person
+            )
+            self.store.write_seats({**self.store.read_seats(), "version": 1, "tenures": after})
             self._position = None
             if shared_settings(self.folder) is None:
                 write_atomic(path, dump_config(candidate))
             else:  # the shared settings stay in pbem.yaml: only the seats change here
-                write_atomic(path, dump_data({**own_settings(self.folder), "players": people}))
+                write_atomic(path, dump_data({**own_settings(self.folder), **data}))
             self._config = candidate
+            self.welcome_drafted = None
+            if not same_person:  # someone new holds the seat: a notice tells them so
+                self.welcome_drafted = seats.draft_welcome(
+                    self.store,
+                    candidate,
+                    campaign=self.name,
+                    seat=seat,
+                    before=old,
+                    turn=pos.game.turn,
+                    deadline=self.deadline_text(self.deadline()),
+                    code=order_code(pos.seed, new_name),
+                )
             return new_name
+
+    def _rename_on_file(self, turn: int, old: str, new_name: str) -> None:
+        """What the awaited turn holds under a seat's old name, moved to its new one
+        (:meth:`replace_player`): the orders on file, the standing "if Bishop" orders,
+        a PROXY ON. They stay with the seat."""
+        on_file = self.store.read_orders(turn)
+        if old in on_file:
+            on_file[new_name] = on_file.pop(old)
+            self.store.write_orders(turn, on_file)
+        standing = self.store.read_standing(turn)
+        if old in standing:
+            standing[new_name] = standing.pop(old)
+            self.store.write_standing(turn, standing)
+        asked = self.store.read_proxy()
+        if old in asked:
+            asked[new_name] = asked.pop(old)
+            self.store.write_proxy(asked)
+
+    #: The notice drafted to the new holder of a seat by the latest :meth:`replace_player`.
+    welcome_drafted: str | None = None
 
     # -- rollback ------------------------------------------------------------------------------
     #: How long a rollback waits for a send (``pbem send``, a tick) to finish.
@@ -1044,6 +1105,9 @@ class Campaign:
         )
         info["proxy"] = [] if pos.game.finished else [n for n in pos.players if n in self.proxied(pos)]
         info["away"] = [] if pos.game.finished else self.away()
+        from .seats import status as seats_status  # civil disorder, the standby, tenures
+
+        info.update(seats_status(self.store, self.config, self.zone))
         return info
 
     def _deadline_status(self, game: Game) -> dict[str, Any] | None:

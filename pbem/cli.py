@@ -762,26 +762,37 @@ def export(folder: str) -> None:
 @folder_arg
 @click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
 @click.option("--seen", is_flag=True, help="Mark the refused messages listed as read: later, only a count.")
+@click.option(
+    "--players",
+    "with_players",
+    is_flag=True,
+    help="Over a folder of games: each player's record across them, with the rating (reads every turn).",
+)
 @_explain_errors
-def status(folder: str, as_json: bool, seen: bool) -> None:
-    """Turn, hands in play, who still owes orders, tokens."""
+def status(folder: str, as_json: bool, seen: bool, with_players: bool) -> None:
+    """Turn, hands in play, who still owes orders, tokens, each player's record."""
     from .inbox import held_acks, mark_refused_seen, refused_messages
     from .postoffice import uncertain_drafts
 
     if _many(folder):
-        return _status_many(folder, as_json, seen)
+        return _status_many(folder, as_json, seen, with_players)
     campaign = _campaign(folder)
     info = campaign.status()
     info["refused"] = refused_messages(campaign)
     info["held_acks"] = held_acks(campaign)
     info["uncertain"] = uncertain_drafts(Path(folder))
     info["turn_mail_not_sent"] = _turn_mail_not_sent(campaign, info)
+    records = _player_records(campaign)
+    info["player_records"] = [r.to_dict() for r in records]
     if as_json:
         if seen:
             mark_refused_seen(campaign)
         click.echo(json.dumps(info, indent=2, ensure_ascii=False))
         return
     _print_position(info)
+    for line in [] if info["finished"] else _disorder_lines(folder, info):  # and the standby to offer
+        click.echo(line)
+    _players_table(records)
     _print_mail_not_delivered(folder, info)
     _print_refused(campaign, folder, info["refused"], seen)
     _print_held_acks(campaign, folder, info["held_acks"])
@@ -875,12 +886,61 @@ def _print_held_acks(campaign: Campaign, folder: str, held: list[dict[str, Any]]
         )
 
 
-def _status_many(folder: str, as_json: bool, seen: bool = False) -> None:
-    """One line per game: turn, deadline, who owes which hands, mail to look at, drafts;
-    then the mail of the folder's shared mailbox that no game took."""
-    from . import gmfolder
+def _disorder_lines(folder: str, info: dict[str, Any]) -> list[str]:
+    """The seats in civil disorder, and the standby to offer (:mod:`pbem.seats`)."""
+    out = []
+    standby = info.get("standby")
+    for d in info.get("civil_disorder") or []:
+        offer = (
+            f"first standby: {standby['name']} <{standby['email']}> "
+            f"(`pbem replace {folder} {d['player']} --standby`)"
+            if standby
+            else "no standby: list in campaign.yaml"
+        )
+        out.append(
+            f"Civil disorder: {d['player']} missed {d['turns']} turns in a row (since turn {d['since']}; "
+            f"the GM is told after {info['civil_disorder_after']}); {offer}."
+        )
+    return out
 
-    rows = list(gmfolder.each(folder, gmfolder.game_status))
+
+def _player_records(campaign: Campaign) -> list[Any]:
+    """Each player's record in one game (:mod:`pbem.players`)."""
+    from .players import campaign_summary
+
+    return campaign_summary(campaign.store, campaign.config, campaign.zone, campaign.name).records
+
+
+def _players_table(records: list[Any], rated: bool = False) -> None:
+    """The "Players" table: on-time ratio, NMR hands, turns absent, hands and games won."""
+    from .players import lines
+
+    click.echo("Players:" if not rated else "Players, over every game (by address):")
+    for line in lines(records, rated):
+        click.echo("  " + line)
+
+
+def _status_and_record(campaign: Campaign) -> dict[str, Any]:
+    """One game's line of ``pbem status FOLDER`` and its players' records (``_summary``),
+    in one pass over the folder."""
+    from . import gmfolder
+    from .players import campaign_summary
+
+    info = gmfolder.game_status(campaign)
+    info["_summary"] = campaign_summary(campaign.store, campaign.config, campaign.zone, campaign.name)
+    return info
+
+
+def _status_many(folder: str, as_json: bool, seen: bool = False, with_players: bool = False) -> None:
+    """One line per game: turn, deadline, who owes which hands, mail to look at, drafts;
+    then the mail of the folder's shared mailbox that no game took (``seen``: marked seen).
+    ``with_players``: each person's record over the games (it reads every turn on file,
+    so the plain table over a thousand games stays within its time)."""
+    from . import gmfolder
+    from .players import over_games
+
+    rows = list(gmfolder.each(folder, _status_and_record if with_players else gmfolder.game_status))
+    everyone = over_games([d.value.pop("_summary") for d in rows if not d.error]) if with_players else []
     listed = gmfolder.unroutable(folder)
     known = gmfolder.unroutable_seen(folder)
     if as_json:
@@ -889,7 +949,10 @@ def _status_many(folder: str, as_json: bool, seen: bool = False) -> None:
             for d in rows
         ]
         nowhere = [{**entry, "seen": entry["key"] in known} for entry in listed]
-        click.echo(json.dumps({"games": out, "unroutable": nowhere}, indent=2, ensure_ascii=False))
+        result: dict[str, Any] = {"games": out, "unroutable": nowhere}
+        if with_players:
+            result["players"] = [r.to_dict() for r in everyone]
+        click.echo(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         table = [("GAME", "TURN", "DEADLINE", "ORDERS OWED", "MAIL", "DRAFTS")]
         for d in rows:
@@ -931,6 +994,10 @@ def _status_many(folder: str, as_json: bool, seen: bool = False) -> None:
         for d in rows:
             if d.error:
                 click.echo(f"{d.name.ljust(widths[0])}  BROKEN: {d.error}")
+        if everyone:
+            _players_table(everyone, rated=True)
+        elif not with_players:
+            click.echo(f"Each player's record over these games: `pbem status {folder} --players`.")
         _unroutable_lines(folder, listed, known, seen)
     if seen:
         marked = gmfolder.mark_unroutable_seen(folder)
@@ -1119,14 +1186,27 @@ def absent(folder: str, player: str, first_day: str | None, last_day: str | None
 @click.argument("player", callback=_typed_name)
 @click.option("--name", callback=_typed_name, help="The new player's name.")
 @click.option("--email", help="The new player's address.")
+@click.option(
+    "--standby", is_flag=True, help="Give the seat to the first player of campaign.yaml's standby: list."
+)
 @_explain_errors
-def replace(folder: str, player: str, name: str | None, email: str | None) -> None:
+def replace(folder: str, player: str, name: str | None, email: str | None, standby: bool) -> None:
     """Give PLAYER's seat to someone else (or a new address): same seat, cards,
     tokens and orders on file."""
-    if not name and not email:
-        raise click.UsageError("give --name and/or --email")
-    now = _campaign(folder).replace_player(player, name, email)
-    click.echo(f"{player}'s seat is now {now}'s; campaign.yaml updated (the old one is campaign.yaml.bak).")
+    if standby and (name or email):
+        raise click.UsageError("--standby takes the standby list's first player: give no --name or --email")
+    if not name and not email and not standby:
+        raise click.UsageError("give --name and/or --email, or --standby")
+    campaign = _campaign(folder)
+    now = campaign.replace_player(player, name, email, standby=standby)
+    left = " and its standby list" if standby else ""
+    click.echo(
+        f"{player}'s seat is now {now}'s; campaign.yaml{left} updated (the old one is campaign.yaml.bak)."
+    )
+    if campaign.welcome_drafted:
+        click.echo(
+            f"A notice to {now} is drafted ({campaign.welcome_drafted}); `pbem send {folder}` sends it."
+        )
 
 
 @main.command()

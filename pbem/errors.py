@@ -30,6 +30,8 @@ draw it (module, then what it means)::
     │   ├── LedgerError      transport.ledger       a ledger file exists but cannot be used
     │   │   └── LedgerBusy   transport.ledger       another process holds the ledger
     │   ├── SendError        transport.smtp         sending stopped: the server cannot be used now
+    │   ├── DayFull          transport.pacing       (inner) the day's rate is spent: the rest waits
+    │   ├── _Dropped         transport.idle         (inner) watch's IDLE line is gone: reconnect
     │   ├── _LoginFailed     transport.smtp         (inner) a login that did not succeed
     │   └── _Retry           transport.smtp         (inner) a temporary failure, tried again
     ├── UnreadableMail       reader.api             a reply with no readable text (+ValueError)

@@ -7,7 +7,9 @@ GM cannot change a deck or the seed afterwards without changing them.
 
 At the end the final report carries the *record*: every deck, salt and
 set-aside card, the seed, and every turn's orders (or "no orders": NMR) with
-the public events and tokens that followed. :func:`verify` checks the decks and
+the public events and tokens that followed; when a seat changed hands
+(``pbem replace``), ``seats`` says who held it from which turn to which (names
+only; a record without it is read as before: one holder per seat). :func:`verify` checks the decks and
 seed against the commitments and replays the whole game through the engine
 from them: every reported result must follow from the rules.
 """
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, Any, cast
 from . import events as ev
 from .cards import Card, card_named
 from .engine import Game, Order, derive_secret, resolve_turn
+from .seats import public_tenures, tenure_problems
 from .store import EVENTS, STANDING, STATE, TURN_ORDERS, CampaignStore
 from .tuples import NamedTuple
 
@@ -135,7 +138,11 @@ def game_record(
         if by_proxy:
             entry["proxy"] = by_proxy
         turns.append(entry)
-    return build_record(campaign, players, seed, start, turns, final, report)
+    record = build_record(campaign, players, seed, start, turns, final, report)
+    held = public_tenures(store.read_seats().get("tenures") or [[{}]])
+    if held is not None:  # a seat changed hands: who held it from which turn (names only)
+        record["seats"] = held
+    return record
 
 
 #: The record block's lines, in columns (a mail client re-wraps no line this short).
@@ -298,7 +305,8 @@ def verify(record: dict[str, Any], opening_commitments: dict[str, str] | None = 
 
 def replay(record: dict[str, Any], opening_commitments: dict[str, str] | None = None) -> Replay:
     """Check the decks and the seed against the commitments and replay every turn."""
-    problems = _commitment_problems(record, opening_commitments)
+    problems = tenure_problems(record)  # the seats' holders, when a seat changed hands
+    problems += _commitment_problems(record, opening_commitments)
     decks, deck_problems = _committed_decks(record)
     problems += deck_problems
     if len(decks) < 13:

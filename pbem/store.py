@@ -18,6 +18,7 @@ Layout (plain files a GM can read, back up and put under version control)::
     orders/turn-004.log           every order submission, one JSON per line
     notes/turn-004.txt            the GM's notes for the next public report
     roster.json                   the seats' names after `pbem replace`
+    seats.json                    who held each seat from which turn to which; civil disorder told
     deadlines.json                deadlines moved by `pbem deadline`
     templates/                    the GM's template overrides (optional)
     mail/                         mail in and out (the names below: RECEIVED, OUTBOX...)
@@ -69,6 +70,7 @@ STANDING = "standing.json"
 PUBLIC_REPORT = f"{TURN_REPORTS}/public.txt"
 
 ROSTER = "roster.json"  # the seats' names after `pbem replace`
+SEATS = "seats.json"  # each seat's tenures (pbem replace), the civil disorder notices drafted
 DEADLINES = "deadlines.json"  # deadlines moved by `pbem deadline`
 PROXY = "proxy.json"  # who asked for the proxy (PROXY ON / PROXY OFF)
 ABSENCES = "absence.json"  # the absences announced (ABSENT / BACK, pbem absent)
@@ -502,6 +504,14 @@ class CampaignStore:
 
     def write_roster(self, names: list[str]) -> None:
         write_atomic(self.root / ROSTER, dump_json(names))
+
+    # -- the seats' tenures and civil disorder (pbem.seats) ----------------------------------------
+    def read_seats(self) -> dict[str, Any]:
+        path = self.root / SEATS
+        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+    def write_seats(self, data: dict[str, Any]) -> None:
+        write_atomic(self.root / SEATS, dump_json(data))
 
     # -- absences ---------------------------------------------------------------------------------
     def read_absences(self) -> list[dict[str, Any]]:

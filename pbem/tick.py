@@ -159,6 +159,7 @@ class TickReport:
     waiting_for_review: list[str] = field(default_factory=list)
     waiting_to_send: list[str] = field(default_factory=list)  # auto_send allows them: the next tick tries
     uncertain: list[str] = field(default_factory=list)  # the GM must say: arrived, or send again
+    disorder: list[str] = field(default_factory=list)  # seats that reached the run of missed turns
     held: str = ""  # why the tick held back (a deadline over undelivered mail, a doubtful clock)
     notes: list[str] = field(default_factory=list)
     send_failed: bool = False  # a send stopped (server down, ...): the next tick goes on
@@ -240,6 +241,8 @@ def _tick(
     _send_allowed(campaign, report, allowed_drafts(campaign, kinds), can_send)
     if not campaign.position().game.finished:
         _timed_steps(campaign, report, can_send, trust_clock)
+        if report.resolved is not None:
+            _tell_disorder(campaign, report)
     if not report.send_failed:
         _send_allowed(campaign, report, allowed_drafts(campaign, kinds), can_send)
     allowed = set(allowed_drafts(campaign, kinds)) if can_send else set()
@@ -419,6 +422,32 @@ def _tell_uncertain(campaign: Campaign, report: TickReport) -> None:
         )
 
 
+def _tell_disorder(campaign: Campaign, report: TickReport) -> None:
+    """Seats whose holder has just missed ``civil_disorder: after_turns`` turns in a
+    row: a notice to the GM drafted (:mod:`pbem.seats`), and said in the tick's lines."""
+    from . import seats
+
+    drafted = seats.draft_gm_notices(
+        campaign.store, campaign.config, campaign.zone, campaign.name, str(campaign.folder)
+    )
+    if not drafted:
+        return
+    info = seats.status(campaign.store, campaign.config, campaign.zone)
+    for d in info["civil_disorder"]:
+        if not any(x.endswith(f"-seat{d['seat'] + 1}") for x in drafted):
+            continue  # told on an earlier tick
+        line = f"Civil disorder: {d['player']} missed {d['turns']} turns in a row (since turn {d['since']})"
+        standby = info["standby"]
+        line += (
+            f"; first standby: {standby['name']} (`pbem replace {campaign.folder} {d['player']} --standby`)."
+            if standby
+            else "; no standby: list in campaign.yaml."
+        )
+        report.disorder.append(line)
+    report.notes.extend(report.disorder)
+    report.notes.append(f"The GM was told by mail: {', '.join(drafted)}.")
+
+
 def _tell_gm(campaign: Campaign, report: TickReport, can_send: bool) -> None:
     """Mail the GM that a resolved turn waits for review (once per turn)."""
     gm = campaign.config.gm
@@ -434,6 +463,8 @@ def _tell_gm(campaign: Campaign, report: TickReport, can_send: bool) -> None:
         f"and its reports drafted.\n\nReview them with `pbem preview {campaign.folder}` and send them "
         f"with `pbem send {campaign.folder}`.\n\nDrafts waiting: {len(report.waiting_for_review)}.\n"
     )
+    if report.disorder:  # the seats whose holder missed turns in a row (a notice of its own too)
+        body += "\n" + "\n".join(report.disorder) + "\n"
     message_id = outbox.message_id(draft_id, gm.email)
     raw = make_message(
         sender_name="pbem",

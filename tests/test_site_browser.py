@@ -380,3 +380,58 @@ def test_the_browser_is_debians_and_selenium_manager_is_never_asked(monkeypatch)
             driver.capabilities["chrome"]["chromedriverVersion"].split(".")[0]
             == driver.capabilities["browserVersion"].split(".")[0]
         )
+
+
+def test_the_players_page_shows_each_holders_record_and_no_address(tmp_path):
+    """Issue 24, item 5: a finished game whose seat 2 changed hands at turn 3. The
+    "Players" link leads to a table with a row per person: their turns on time,
+    NMR hands (every hand played for them by the default, as the orders on file
+    say), hands won, and the game (Bruno left his seat)."""
+    import random
+
+    from site_games import order_lines
+
+    from pbem.campaign import Campaign
+
+    folder = write_campaign(tmp_path / "seats", 4, seed=5)
+    campaign = Campaign(folder)
+    campaign.start()
+    policy = random.Random(5)
+    while not campaign.position().game.finished:
+        if campaign.position().game.turn == 3:
+            campaign.replace_player("Bruno", "Dora", "dora@example.org")
+        for name, text in order_lines(campaign, policy).items():
+            campaign.record_orders(name, text)
+        campaign.resolve(force=True)
+    nmr: dict[str, int] = {}
+    turns: dict[str, list[bool]] = {}  # per player, each turn they played: on time?
+    for orders in (folder / "turns").glob("turn-*/orders.json"):
+        missed: dict[str, bool] = {}
+        for record in json.loads(orders.read_text(encoding="utf-8")).values():
+            late = record["status"] == "nmr"
+            nmr[record["player"]] = nmr.get(record["player"], 0) + late
+            missed[record["player"]] = missed.get(record["player"], False) or late
+        for name, late in missed.items():
+            turns.setdefault(name, []).append(not late)
+    out = tmp_path / "site"
+    build_site(folder, out)
+    with chromium(*DESKTOP) as driver:
+        driver.get((out / "index.html").as_uri())
+        driver.find_element(By.LINK_TEXT, "Players").click()
+        assert driver.find_element(By.TAG_NAME, "h1").text == "Players"
+        rows = {
+            row.find_element(By.TAG_NAME, "th").text: [td.text for td in row.find_elements(By.TAG_NAME, "td")]
+            for row in driver.find_elements(By.CSS_SELECTOR, "table.players tbody tr")
+        }
+        assert sorted(rows) == ["Arthur", "Bruno", "Chloé", "Dominik", "Dora"]
+        assert {name: int(cells[1]) for name, cells in rows.items()} == {n: nmr.get(n, 0) for n in rows}
+        on_time = {n: f"{sum(t)} of {len(t)} ({100 * sum(t) / len(t):.0f}%)" for n, t in turns.items()}
+        assert {name: cells[0] for name, cells in rows.items()} == on_time
+        assert rows["Bruno"][3] == "left the seat" and len(turns["Bruno"]) == 2  # turns 1 and 2
+        winners = campaign.export()["winners"]
+        assert [n for n, cells in rows.items() if cells[3] == "won"] == winners
+        assert "@" not in driver.page_source  # no address on the site
+        as_phone(driver)
+        driver.refresh()
+        width = driver.execute_script("return document.documentElement.scrollWidth")
+        assert width <= PHONE[0], width

@@ -6,8 +6,12 @@ events filtered through :func:`pbem.events.public`, each turn's public report,
 the GM's notes (printed in the public reports), the deadline as it was
 announced and, in a two-player game, the cards laid face up at the deal (the
 deal's events, in turn 0; a campaign started by an older pbem has none, and its
-opening report's list of them is read instead). Never ``state.json``, never a
-private report, never the orders.
+opening report's list of them is read instead). Never the cards of
+``state.json``, never a private report, never the orders' words: each player's
+record (:mod:`pbem.players`, :func:`pbem.seats.read_facts`) reads of the
+orders resolved only which hands were played for a player (by the NMR default or
+the proxy, as the public report says), the rest from the public events and the
+seats' tenures, and shows no address.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from .. import events as ev
 from ..cards import card_named
@@ -42,6 +47,7 @@ class PublicArchive(NamedTuple):
     deadline: str  # the awaited turn's deadline as announced ("" when none)
     templates: Path  # the campaign's template overrides (the mail's wording)
     face_up: dict[int, tuple[str, ...]]  # two players: hand -> its face-up cards (RULES 9); else empty
+    records: list[dict[str, Any]]  # each player's record in this game (pbem.players), without the addresses
 
 
 def read_archive(folder: Path | str) -> PublicArchive:
@@ -91,7 +97,16 @@ def read_archive(folder: Path | str) -> PublicArchive:
         _announced_deadline(config, store, turns[-1]),
         store.templates_dir(),
         face_up,
+        _records(folder, config, store),
     )
+
+
+def _records(folder: Path, config: CampaignConfig, store: CampaignStore) -> list[dict[str, Any]]:
+    """Each player's record (:mod:`pbem.players`), their address left out."""
+    from ..players import campaign_summary
+
+    summary = campaign_summary(store, config, None, folder.resolve().name, public=True)
+    return [{k: v for k, v in r.to_dict().items() if k != "email"} for r in summary.records]
 
 
 def _dealt_face_up(dealt: list[ev.FaceUp], where: Path) -> dict[int, tuple[str, ...]]:

@@ -127,6 +127,7 @@ def render_site(archive: PublicArchive) -> dict[str, bytes]:
         )
     for number in range(1, HANDS_PER_GAME + 1):
         page(hand_page(number), "hand.html.j2", **_story(table, boards, number))
+    page("players.html", "players.html.j2", records=archive.records)
     if finished:
         opening, final = archive.turns[0].report, archive.turns[-1].report
         files["opening-report.txt"] = opening.encode("utf-8")

@@ -29,6 +29,7 @@ from typing import Any
 
 from imapclient import IMAPClient
 
+from ..errors import MailError
 from .folders import FolderError, Mailbox
 from .imap import _REPLY_ERRORS, FetchError, ImapSettings, _connect, _text
 
@@ -40,7 +41,7 @@ RENEW = 600.0
 POLL = 60.0
 
 
-class _Dropped(Exception):
+class _Dropped(MailError):
     """The connection is gone or cannot be trusted any more."""
 
 

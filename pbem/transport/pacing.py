@@ -35,6 +35,7 @@ from pathlib import Path
 
 from filelock import FileLock
 
+from ..errors import MailError
 from ..store import fsync_dir, write_atomic
 
 __all__ = ["DayFull", "Pacer", "Rate", "RateRecord"]
@@ -62,7 +63,7 @@ class Rate:
         return " and ".join(parts) or "no limit"
 
 
-class DayFull(Exception):
+class DayFull(MailError):
     """The day's recipients are spent: what is left waits until ``frees_at``."""
 
     def __init__(self, message: str, frees_at: datetime):
