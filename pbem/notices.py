@@ -1,13 +1,14 @@
-"""Notices to every player: the drafts of a mail that is not a turn's report,
-an acknowledgement or a reminder (today: a deadline that moved).
+"""Notices: the drafts of a mail that is not a turn's report, an acknowledgement
+or a reminder. To every player: a deadline that moved (``templates/deadline.txt.j2``).
+To the GM: a turn that waits for review, a seat in civil disorder
+(:func:`draft_to_gm`, its wording in each caller's template).
 
-Drafted into the outbox like reminders, one per player, for the GM to read and
-send (``pbem send``); the wording is in ``templates/deadline.txt.j2``.
+Drafted into the outbox like reminders, for the GM to read and send (``pbem send``).
 """
 
 from __future__ import annotations
 
-from .config import CampaignConfig
+from .config import CampaignConfig, Person
 from .outbox import Outbox, make_message, seat_part
 from .reports import Renderer
 
@@ -65,3 +66,25 @@ def draft_deadline_notices(
         )
         drafted.append(draft_id)
     return drafted
+
+
+def draft_to_gm(
+    outbox: Outbox, draft_id: str, gm: Person, *, subject: str, body: str, turn: int | None
+) -> bool:
+    """Draft DRAFT_ID, a notice from pbem to the GM (their own address on both
+    sides); False, and nothing drafted, when a draft of that id is there already
+    (each notice is drafted once)."""
+    if outbox.has(draft_id):
+        return False
+    message_id = outbox.message_id(draft_id, gm.email)
+    raw = make_message(
+        sender_name="pbem",
+        sender=gm.email,
+        to_name=gm.name,
+        to=gm.email,
+        subject=subject,
+        body=body,
+        message_id=message_id,
+    )
+    outbox.add(draft_id, raw, message_id=message_id, kind="gm", turn=turn, to=gm.email, player=None)
+    return True

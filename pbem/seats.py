@@ -359,7 +359,8 @@ def draft_gm_notices(
 ) -> list[str]:
     """After a resolution: a notice to the GM for each seat that has reached the
     run of missed turns (once per run); the draft ids."""
-    from .outbox import Outbox, make_message
+    from .notices import draft_to_gm
+    from .outbox import Outbox
     from .reports import Renderer
 
     policy = parse_disorder(config.extra.get("civil_disorder"))
@@ -394,20 +395,8 @@ def draft_gm_notices(
             },
         )
         draft_id = f"gm-disorder-t{facts[-1].turn:03d}-seat{d.seat + 1}"
-        if not outbox.has(draft_id):
-            message_id = outbox.message_id(draft_id, gm.email)
-            raw = make_message(
-                sender_name="pbem",
-                sender=gm.email,
-                to_name=gm.name,
-                to=gm.email,
-                subject=f"[{campaign}] {d.player} missed {d.turns} turns in a row",
-                body=body,
-                message_id=message_id,
-            )
-            outbox.add(
-                draft_id, raw, message_id=message_id, kind="gm", turn=facts[-1].turn, to=gm.email, player=None
-            )
+        subject = f"[{campaign}] {d.player} missed {d.turns} turns in a row"
+        draft_to_gm(outbox, draft_id, gm, subject=subject, body=body, turn=facts[-1].turn)
         told[key] = facts[-1].turn
         drafted.append(draft_id)
     if drafted:

@@ -454,29 +454,24 @@ def _tell_gm(campaign: Campaign, report: TickReport, can_send: bool) -> None:
     if gm is None or not gm.email:
         report.notes.append("No gm: in campaign.yaml, so the GM was not mailed; run `pbem preview`.")
         return
+    from .notices import draft_to_gm
+    from .reports import Renderer
+
     outbox = Outbox(campaign.folder)
     draft_id = f"gm-review-t{report.resolved:03d}"
     if any(p.stem == draft_id for p in outbox.drafts()):
         return
-    body = (
-        f'Turn {report.resolved} of "{campaign.config.title or campaign.name}" has been resolved '
-        f"and its reports drafted.\n\nReview them with `pbem preview {campaign.folder}` and send them "
-        f"with `pbem send {campaign.folder}`.\n\nDrafts waiting: {len(report.waiting_for_review)}.\n"
+    body = Renderer(campaign.store.templates_dir()).render(
+        "gm_review.txt.j2",
+        {
+            "turn": report.resolved,
+            "title": campaign.config.title or campaign.name,
+            "folder": str(campaign.folder),
+            "waiting": len(report.waiting_for_review),
+            "disorder": report.disorder,  # the seats whose holder missed turns in a row (a notice too)
+        },
     )
-    if report.disorder:  # the seats whose holder missed turns in a row (a notice of its own too)
-        body += "\n" + "\n".join(report.disorder) + "\n"
-    message_id = outbox.message_id(draft_id, gm.email)
-    raw = make_message(
-        sender_name="pbem",
-        sender=gm.email,
-        to_name=gm.name,
-        to=gm.email,
-        subject=f"[{campaign.name}] Turn {report.resolved} waits for your review",
-        body=body,
-        message_id=message_id,
-    )
-    outbox.add(
-        draft_id, raw, message_id=message_id, kind="gm", turn=report.resolved, to=gm.email, player=None
-    )
+    subject = f"[{campaign.name}] Turn {report.resolved} waits for your review"
+    draft_to_gm(outbox, draft_id, gm, subject=subject, body=body, turn=report.resolved)
     _send_allowed(campaign, report, [draft_id], can_send)
     report.notes.append(f"The GM was told that turn {report.resolved} waits for review.")

@@ -457,3 +457,21 @@ def test_the_campaign_never_calls_back_into_the_inbox():
     for module in ("tick", "cli"):
         source = (Path(pbem.__file__).parent / f"{module}.py").read_text(encoding="utf-8")
         assert "campaign._now" not in source and "._deadline_text" not in source, module
+
+
+def test_the_gms_review_notice_says_what_waits_and_the_commands(tmp_path):
+    # templates/gm_review.txt.j2: the turn, the game, both commands with the folder, the count.
+    import email
+
+    from pbem.outbox import Outbox
+
+    campaign = make(tmp_path)
+    report = tick(at(campaign, "2026-11-20 12:00"))  # past the deadline: resolved by the defaults
+    assert report.resolved == 1
+    path = next(p for p in Outbox(campaign.folder).drafts() if p.stem == "gm-review-t001")
+    message = email.message_from_bytes(path.read_bytes())
+    body = message.get_payload(decode=True).decode("utf-8")
+    assert message["Subject"].endswith("Turn 1 waits for your review")
+    assert f"pbem preview {campaign.folder}" in body and f"pbem send {campaign.folder}" in body
+    assert "Turn 1 of" in body and "has been resolved" in body
+    assert f"Drafts waiting: {len(report.waiting_for_review)}." in body
