@@ -451,8 +451,21 @@ def resolve(folder: str, force: bool) -> None:
 
     if note := dropped_acks_note(drop_stale_acks(campaign)):
         click.echo(note)
+    _tell_disorder_drafted(campaign, folder)
     if result.warning:
         click.echo(f"Warning: {result.warning}", err=True)
+
+
+def _tell_disorder_drafted(campaign: Campaign, folder: str) -> None:
+    """After a resolution by hand, as after the tick's: a notice to the GM drafted for
+    each seat that has just missed ``civil_disorder: after_turns`` turns in a row."""
+    from .seats import draft_gm_notices
+
+    for draft_id in draft_gm_notices(campaign.store, campaign.config, campaign.zone, campaign.name, folder):
+        click.echo(
+            f"Civil disorder: a notice to you drafted ({draft_id}); `pbem status {folder}` "
+            f"names the seat and the first standby."
+        )
 
 
 @main.command()

@@ -365,3 +365,18 @@ def test_status_over_a_gm_folder_has_one_row_per_address_across_games(tmp_path):
 
     data = json.loads(out)
     assert len(data["players"]) == len(addresses) and all(p["rating"] is None for p in data["players"])
+
+
+def test_a_resolve_by_hand_drafts_the_civil_disorder_notice_too(tmp_path):
+    # As the tick does: the GM who runs `pbem resolve` is told of the seat by a draft, once.
+    campaign = _campaign(tmp_path, civil_disorder={"after_turns": 1}, standby=[DORA])
+    for name, hands in _awaited(campaign).items():
+        if name != "Bruno":
+            _send_orders(campaign, name, hands)
+    code, out = run("resolve", campaign.folder, "--force")
+    assert code == 0, out
+    assert "Civil disorder: a notice to you drafted (gm-disorder-t001-seat" in out, out
+    from pbem.outbox import Outbox
+
+    notices = [p.stem for p in Outbox(campaign.folder).drafts() if p.stem.startswith("gm-disorder-")]
+    assert len(notices) == 1 and notices[0].startswith("gm-disorder-t001-seat"), notices
