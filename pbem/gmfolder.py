@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from .campaign import Campaign, GameError
 from .config import CAMPAIGN_FILE
 from .errors import PbemError
-from .store import append_lines, fsync_dir, fsync_files, write_atomic
+from .store import append_lines, file_lock, fsync_dir, fsync_files, write_atomic
 
 if TYPE_CHECKING:  # the mail side loads when a folder command needs it
     import email.message
@@ -123,6 +123,19 @@ def fetch(campaign: Campaign) -> list[Outcome]:
     return fetch_new(campaign)
 
 
+@contextlib.contextmanager
+def ticking(folder: Path | str) -> Iterator[bool]:
+    """Held by ``pbem tick FOLDER`` for its whole run (``.pbem/tick.lock``); yields
+    whether it was taken. cron may start a tick while the last one still runs (a slow
+    server): the second must stop before the shared account's fetch ledger, which it
+    would find in use, so that it fails no game and mails the GM nothing (a single
+    game's tick does the same with the campaign's own tick lock)."""
+    state = Path(folder) / STATE
+    state.mkdir(exist_ok=True)
+    with file_lock(state / TICK_LOCK, timeout=0) as acquired:
+        yield acquired
+
+
 def tick(
     campaign: Campaign, trust_clock: bool = False, fetched: FolderFetch | None = None, fetch: bool = True
 ) -> TickReport:
@@ -179,6 +192,7 @@ def send(campaign: Campaign) -> Sent:
 #: each shared account, the messages no game took, and their list.
 STATE = ".pbem"
 UNROUTABLE = "unroutable.jsonl"
+TICK_LOCK = "tick.lock"
 UNROUTABLE_SEEN = "unroutable-seen.json"
 #: Answers to unroutable mail one sender gets in an hour, at most: more are listed only
 #: (a flood of spoofed mail must not become a flood of mail in the GM's name).

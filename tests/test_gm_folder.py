@@ -239,3 +239,30 @@ def test_status_over_the_folder_writes_nothing(tmp_path, cli, snap):
     cli.ok("status", root)
     cli.ok("status", root, "--json")
     assert snap(root) == before
+
+
+def test_a_second_tick_over_the_folder_while_one_runs_does_nothing_and_says_so(tmp_path, cli):
+    """cron starts a tick while the last one still runs (a slow server): the second
+    touches no game and exits 0 with one line, as a single game's tick does; the
+    fetch ledger of a shared account is never fought over, so no game is reported
+    FAILED and cron mails the GM nothing."""
+    import subprocess
+    import sys
+
+    from pbem.gmfolder import ticking
+
+    root = gm_folder(tmp_path, names=("alpha", "bravo"))
+    start_all(root, cli)
+    deliver(root / "alpha", mail("arthur@example.org", "alpha", "STATUS"), "1.a")
+    with ticking(root) as first:
+        assert first
+        second = subprocess.run(
+            [sys.executable, "-m", "pbem", "tick", str(root)], capture_output=True, text=True, check=False
+        )
+        assert second.returncode == 0, second.stderr
+        assert second.stdout == "Another tick is running over this folder; nothing done.\n"
+        assert list((root / "alpha" / "mail" / "inbox" / "new").iterdir())  # not read
+        with ticking(root) as again:
+            assert not again
+    out = cli.ok("tick", root).stdout  # the first one done: the next tick runs
+    assert "[alpha] 1 new message(s)" in out
