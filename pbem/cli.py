@@ -675,7 +675,7 @@ def _send_with_progress(
             progress,
             resend_uncertain=resend,
             missing_ok=bool(held),
-            on_wait=lambda s: click.echo(f"\nWaiting {s:.0f} s: mail.smtp.rate's minute is full.", err=True),
+            on_wait=lambda s: click.echo(f"\n{_minute_wait(s)}", err=True),
         )
     except SendError as e:
         uncertain = sorted(e.summary.uncertain) if e.summary else []
@@ -686,6 +686,10 @@ def _send_with_progress(
     finally:
         if bars:
             bars[0].__exit__(None, None, None)
+
+
+def _minute_wait(seconds: float) -> str:
+    return f"Waiting {seconds:.0f} s: mail.smtp.rate's minute is full."
 
 
 def _print_send_report(folder: str, report: SendReport) -> None:
@@ -745,8 +749,14 @@ def _send_many(folder: str) -> None:
             click.echo(f"[{done.name}] {_waiting_text(folder + '/' + done.name, report)}")
         return not (report.failed or report.held)
 
+    def send(campaign: Campaign) -> gmfolder.Sent:
+        def said(seconds: float) -> None:
+            click.echo(f"[{campaign.name}] {_minute_wait(seconds)}", err=True)
+
+        return gmfolder.send(campaign, on_wait=said)
+
     paced: list[str] = []
-    _over_games(folder, gmfolder.send, show)
+    _over_games(folder, send, show)
     if paced:
         raise click.exceptions.Exit(EXIT_PACED)
 

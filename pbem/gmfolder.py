@@ -171,9 +171,10 @@ class Sent(NamedTuple):
     held: list[str]  # acknowledgements held over the hourly limit, not sent
 
 
-def send(campaign: Campaign) -> Sent:
+def send(campaign: Campaign, on_wait: Callable[[float], None] | None = None) -> Sent:
     """Send one game's drafts as ``pbem send GAME`` does with no draft named: the held
-    acknowledgements stay for the GM, an uncertain draft is never sent again."""
+    acknowledgements stay for the GM, an uncertain draft is never sent again;
+    ``on_wait(seconds)`` is told of each wait for ``mail.smtp.rate``'s minute."""
     from .inbox import unheld_drafts
     from .outbox import Outbox
     from .postoffice import send as send_drafts
@@ -183,7 +184,7 @@ def send(campaign: Campaign) -> Sent:
     unheld, held = unheld_drafts(campaign, Outbox(campaign.folder))
     if not unheld:
         return Sent(None, held)
-    return Sent(send_drafts(campaign, unheld), held)
+    return Sent(send_drafts(campaign, unheld, on_wait=on_wait), held)
 
 
 # -- one mailbox for every game: fetch and route ---------------------------------------------------

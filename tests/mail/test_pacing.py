@@ -5,6 +5,7 @@ outbox (exit status 4, saying until when), and the day's count holds across runs
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -211,3 +212,21 @@ def test_a_wrong_rate_is_a_sentence(tmp_path, rate, said):
     assert result.exit_code == 1 and said in result.output, result.output
     assert "Traceback" not in result.output
     assert len(list((folder / "mail" / "outbox").glob("*.eml"))) == 6  # nothing sent, nothing lost
+
+
+def test_a_send_over_the_folder_says_each_wait_for_the_minute_as_a_single_game_does(tmp_path, sink_smtp):
+    """An earlier run spent this minute's 30 messages 58 s ago: a send over the
+    folder waits about 2 s before its first draft, and says so, naming the game
+    (it used to wait in silence: a GM would think it hung)."""
+    root, (alpha, _bravo) = _game(tmp_path, sink_smtp, per_day=100)
+    record = RateRecord(root / "smtp-rate.jsonl", f"{SMTP_USER} on {sink_smtp.host}:{sink_smtp.port}")
+    for _ in range(30):
+        record.add(T0 - timedelta(seconds=58), 1)
+    (bravo_outbox := _bravo / "mail" / "outbox").mkdir(exist_ok=True)
+    for draft in bravo_outbox.glob("*.eml"):
+        draft.unlink()  # bravo has nothing to send: only alpha's wait is said
+    result = _send(root, T0)
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^\[alpha\] Waiting [12] s: mail.smtp.rate's minute is full.$", result.output, re.M)
+    assert "[bravo] Waiting" not in result.output
+    assert "[alpha] 6 sent" in result.output and _recipients(sink_smtp) == 6
