@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-from servers import SMTP_PASSWORD, SMTP_USER, SmtpServer, free_port
+from servers import SMTP_PASSWORD, SMTP_USER, free_port
 
 from pbem.cli import main
 
@@ -21,12 +21,9 @@ def run(*args):
 
 
 @pytest.fixture
-def server():
-    server = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=None, starttls=True).start()
-    try:
-        yield server
-    finally:
-        server.stop()
+def server(sink_smtp):
+    """conftest's sink_smtp (STARTTLS, AUTH, keeps what it accepts), by this file's name."""
+    return sink_smtp
 
 
 def test_send_over_the_folder_sends_each_game_and_names_the_failures(tmp_path, server, monkeypatch):

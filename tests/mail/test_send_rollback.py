@@ -15,7 +15,7 @@ import threading
 import time
 
 import pytest
-from servers import SMTP_PASSWORD, SMTP_USER, SmtpServer
+from servers import SMTP_PASSWORD, SMTP_USER
 from test_send_uncertain import PLAYERS, message_ids, run
 
 RUNS = 10
@@ -23,12 +23,9 @@ NOW = "2026-11-10T12:00:00+00:00"  # two days after turn 1's deadline (opened on
 
 
 @pytest.fixture
-def server():
-    server = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=None, starttls=True).start()
-    try:
-        yield server
-    finally:
-        server.stop()
+def server(sink_smtp):
+    """conftest's sink_smtp (STARTTLS, AUTH, keeps what it accepts), by this file's name."""
+    return sink_smtp
 
 
 def _campaign(tmp_path, server, monkeypatch, auto_send: str) -> object:

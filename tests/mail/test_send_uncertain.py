@@ -14,7 +14,7 @@ import signal
 
 import pytest
 from click.testing import CliRunner
-from servers import SMTP_PASSWORD, SMTP_USER, SmtpServer
+from servers import SMTP_PASSWORD, SMTP_USER
 
 from pbem.cli import main
 from pbem.transport import SentLedger
@@ -41,12 +41,9 @@ def message_ids(server) -> list[str]:
 
 
 @pytest.fixture
-def server():
-    server = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=None, starttls=True).start()
-    try:
-        yield server
-    finally:
-        server.stop()
+def server(sink_smtp):
+    """conftest's sink_smtp (STARTTLS, AUTH, keeps what it accepts), by this file's name."""
+    return sink_smtp
 
 
 @pytest.fixture

@@ -10,19 +10,15 @@ that wait are said, instead of 15 s of backoff per draft for every draft.
 from __future__ import annotations
 
 import pytest
-from servers import SMTP_PASSWORD, SMTP_USER, SmtpServer
 from test_smtp import make_drafts, settings_for
 
 from pbem.transport import SendError, SentLedger, send_drafts
 
 
 @pytest.fixture
-def server():
-    server = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=None, starttls=True).start()
-    try:
-        yield server
-    finally:
-        server.stop()
+def server(sink_smtp):
+    """conftest's sink_smtp (STARTTLS, AUTH, keeps what it accepts), by this file's name."""
+    return sink_smtp
 
 
 @pytest.mark.parametrize("reply", ["999 9.9.9 What?", "354 go on", "199 early"])

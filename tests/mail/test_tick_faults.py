@@ -35,6 +35,8 @@ from tick_kit import PASSWORD_ENV, awaited_turn, pbem, received_ids, turn_mail, 
 
 from pbem.transport import SentLedger
 
+pytestmark = pytest.mark.servers  # its aiosmtpd is module-scoped: not one of conftest's fixtures
+
 OPENING_TICK = "2026-11-02T12:01:00+00:00"
 TICK = "2026-11-05T12:01:00+00:00"  # turn 1's deadline has passed: resolve it, mail turn 2
 AGAIN = "2026-11-05T12:06:00+00:00"  # cron, five minutes later

@@ -14,17 +14,14 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
-from servers import SMTP_PASSWORD, SMTP_USER, SmtpServer
+from servers import SMTP_PASSWORD
 from tick_kit import PASSWORD_ENV, awaited_turn, pbem, received_ids, turn_mail, write_campaign
 
 
 @pytest.fixture
-def server():
-    server = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=None, starttls=True).start()
-    try:
-        yield server
-    finally:
-        server.stop()
+def server(sink_smtp):
+    """conftest's sink_smtp (STARTTLS, AUTH, keeps what it accepts), by this file's name."""
+    return sink_smtp
 
 
 @pytest.fixture
