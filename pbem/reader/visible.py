@@ -232,7 +232,9 @@ def _media_applies(prelude: list[tinycss2.ast.Node]) -> bool:
 
 
 def _length_text(word: str) -> float | None:
-    for unit, factor in (("px", 1.0), ("em", 16.0), ("rem", 16.0)):
+    """A media feature's length (``480px``, ``30em``, ``30rem``) in pixels, None if unread.
+    "rem" is tried before "em", which it ends with."""
+    for unit, factor in (("px", 1.0), ("rem", 16.0), ("em", 16.0)):
         if word.endswith(unit):
             try:
                 return float(word[: -len(unit)]) * factor

@@ -494,6 +494,8 @@ OUTLOOK_HTML = (
         '<div style="opacity:0.6">Hand 7: Princess</div>',
         "<style>@media print{p{display:none}}</style><p>Hand 7: Princess</p>",  # only on paper
         "<style>@media (max-width:480px){.d{display:none}}</style><p class=d>Hand 7: Princess</p>",  # phones
+        "<style>@media (max-width:30rem){.d{display:none}}</style><p class=d>Hand 7: Princess</p>",  # in rem
+        "<style>@media (max-width:30em){.d{display:none}}</style><p class=d>Hand 7: Princess</p>",  # in em
         '<style>.x{display:none}</style><p class="x" style="display:block !important">Hand 7: Princess</p>',
         "<style>p{color:#fff} p.v{color:#000}</style><p class=v>Hand 7: Princess</p>",  # specificity
         '<p style="color:inherit">Hand 7: Princess</p>',
