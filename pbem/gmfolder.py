@@ -308,12 +308,7 @@ def fetch_folder(folder: Path | str, acknowledge: bool = True, quiet: QuietBook 
                 continue
         campaign = report.campaigns[path.name] = Campaign(path)
         try:
-            if note is not None and note["imap"] in known:
-                written = note["imap"]
-            else:
-                mail = campaign.config.extra.get("mail")
-                section = mail.get("imap") if isinstance(mail, dict) else None
-                written = json.dumps(section, sort_keys=True, default=str) if section is not None else None
+            written = note["imap"] if note is not None and note["imap"] in known else imap_written(campaign)
             report.imap_sections[path.name] = written
             if written not in known:
                 known[written] = imap_settings(campaign.config)
@@ -328,6 +323,28 @@ def fetch_folder(folder: Path | str, acknowledge: bool = True, quiet: QuietBook 
         groups.setdefault(key, (settings, []))[1].append(campaign)
     for settings, campaigns in groups.values():
         _fetch_account(Path(folder), settings, campaigns, report, acknowledge)
+    return report
+
+
+def imap_written(campaign: Campaign) -> str | None:
+    """The game's ``mail.imap`` section as written (JSON), None without one: the games
+    of one written section share their settings (and a quiet game's note keeps it)."""
+    mail = campaign.config.extra.get("mail")
+    section = mail.get("imap") if isinstance(mail, dict) else None
+    return json.dumps(section, sort_keys=True, default=str) if section is not None else None
+
+
+def noted_tick(campaign: Campaign, quiet: QuietBook, fetch: bool = True) -> TickReport:
+    """One game's tick (``pbem watch``'s timers: its own mail fetched, or none), and its
+    quiet note made or dropped (:meth:`pbem.quiet.QuietBook.note`)."""
+    from .tick import tick as run_tick
+
+    try:
+        report = run_tick(campaign, fetch=fetch)
+    except BaseException:
+        quiet.forget(campaign.folder.name)
+        raise
+    quiet.note(campaign, report, imap_written(campaign))
     return report
 
 

@@ -195,3 +195,21 @@ def test_a_damaged_note_file_means_full_ticks(root, cli, full):
     said = cli.ok("tick", root).stdout
     assert sorted(full) == ["alpha", "bravo"] and "Traceback" not in said
     assert sorted(notes(root)) == ["alpha", "bravo"]
+
+
+def test_the_watch_timers_skip_a_quiet_game_and_read_one_with_mail(root, cli, full):
+    from pbem.watch import Watch
+
+    lines: list[str] = []
+    watch = Watch(root, log=lines.append)
+    watch.timers()
+    assert full == []  # both noted quiet by the ticks before: not read
+    deliver(root / "bravo", "arthur@example.org", "STATUS")
+    watch.timers()
+    assert full == ["bravo"]
+    assert any(line.startswith("[bravo] 1 new message(s)") for line in lines)
+    assert list((root / "bravo" / "mail" / "inbox" / "new").iterdir()) == []
+    watch.timers()  # bravo changed by its tick: a full tick notes it quiet again
+    full.clear()
+    watch.timers()
+    assert full == []
