@@ -561,6 +561,8 @@ class _Router:
             # Every game's kept messages and drafts, written unsynced, made durable in one
             # pass of the file system: the rooms' own syncs of them then find nothing to
             # write, and each room's order (kept, then orders, then its index) still holds.
+            for room in rooms:
+                room.outbox.wait()  # the drafts' writer done (the room's flush waits too)
             sync_filesystem(self.folder)
         if len(rooms) > 1:  # each game's own files: their syncs overlap (~8 per game)
             from concurrent.futures import ThreadPoolExecutor
