@@ -149,14 +149,23 @@ class QuietBook:
     def fingerprint(self, game: Path, outside: dict[str, list[str]] | None = None) -> tuple[str, int]:
         """The game's fingerprint, and its newest change time (ns). ``outside``: the
         files (``files``) and environment variables (``env``) its settings name."""
-        out: array[int] = array("q")
-        newest = _tree(str(game), out)
-        newest = max(newest, _file(self.shared, out))
-        for path in (outside or {}).get("files", []):
-            newest = max(newest, _file(path, out))
-        for name in (outside or {}).get("env", []):
-            _variable(name, out)
-        return hashlib.blake2b(out.tobytes(), digest_size=16).hexdigest(), newest
+        (fingerprint,), newest = self.fingerprints(game, [outside])
+        return fingerprint, newest
+
+    def fingerprints(self, game: Path, outsides: list[dict[str, list[str]] | None]) -> tuple[list[str], int]:
+        """The game's fingerprint with each of ``outsides``, its tree walked once."""
+        tree: array[int] = array("q")
+        newest = _tree(str(game), tree)
+        newest = max(newest, _file(self.shared, tree))
+        out = []
+        for outside in outsides:
+            more: array[int] = array("q")
+            for path in (outside or {}).get("files", []):
+                newest = max(newest, _file(path, more))
+            for name in (outside or {}).get("env", []):
+                _variable(name, more)
+            out.append(hashlib.blake2b(tree.tobytes() + more.tobytes(), digest_size=16).hexdigest())
+        return out, newest
 
     def look(self, game: Path, now: datetime) -> dict[str, Any] | None:
         """Before anything is done for ``game``: its note if it holds (the same
@@ -198,8 +207,8 @@ class QuietBook:
         try:
             outside = _outside(campaign)
             times = _clock_times(campaign)
-            plain, _ = self.fingerprint(campaign.folder, before[2])  # as taken before the tick
-            fingerprint, newest = self.fingerprint(campaign.folder, outside)
+            # as taken before the tick, and with what the settings name outside
+            (plain, fingerprint), newest = self.fingerprints(campaign.folder, [before[2], outside])
         except Exception:  # noqa: BLE001 - a game that cannot be read now simply gets no note
             return
         # An outside file changed during the tick is too fresh as well: SETTLED is longer than a tick.
