@@ -20,14 +20,16 @@ and of the clock; so when a full tick (:func:`pbem.tick.tick`) found the game
   for the GM's review, which it lists),
 
 the note "quiet at fingerprint F, from time T, until the clock crosses one of its
-times" is kept (``FOLDER/.pbem/quiet.json``). A later tick with no mail for the game,
-the same fingerprint and a clock that has not crossed any of the times the tick
-compares the clock with (reminders due, the deadline, the clock's doubt bounds, read
-from the game when the note was made) and has not gone back would do exactly the same
-nothing: it reports the same lines without reading the game. Anything else (a new
-mail in the Maildir or the shared fetch, an order, a draft, a settings edit, a
-rollback, a deadline moved, ``--trust-clock``) makes a full tick, and the note is made
-anew or dropped.
+times" is kept (``FOLDER/.pbem/quiet.json``). A game is walked for its fingerprint only
+when the tick before found it quiet (a candidate, or a note): a game busy at every
+tick costs nothing more than its tick, and one found quiet is noted at the next tick.
+A later tick with no mail for the game, the same fingerprint and a clock that has not
+crossed any of the times the tick compares the clock with (reminders due, the
+deadline, the clock's doubt bounds, read from the game when the note was made) and has
+not gone back would do exactly the same nothing: it reports the same lines without
+reading the game. Anything else (a new mail in the Maildir or the shared fetch, an
+order, a draft, a settings edit, a rollback, a deadline moved, ``--trust-clock``) makes
+a full tick, and the note is made anew or dropped.
 
 A file changed within the kernel's clock tick of the fingerprint could keep its times
 (a rewrite of the same size): as git does for its index, no note is made while the
@@ -172,15 +174,18 @@ class QuietBook:
         fingerprint, the clock between the same times), else None; the fingerprint is
         kept for :meth:`note`."""
         note = self.notes.get(game.name)
-        outside = note.get("outside") if note else None
+        if note is None:  # not found quiet last time: not walked (its tick, if quiet, makes it a candidate)
+            self.before.pop(game.name, None)
+            return None
+        outside = note.get("outside")
         try:
             fingerprint, _ = self.fingerprint(game, outside)
         except OSError:
             self.before.pop(game.name, None)
             return None
         self.before[game.name] = (fingerprint, now, outside)
-        if note is None or note.get("fingerprint") != fingerprint:
-            return None
+        if note.get("fingerprint") != fingerprint:
+            return None  # a candidate (no fingerprint yet), or changed
         return note if self.holds(note, now) else None
 
     @staticmethod
@@ -202,7 +207,11 @@ class QuietBook:
         before = self.before.pop(name, None)
         had = self.notes.pop(name, None)
         self.changed = self.changed or had is not None
-        if before is None or not quiet_report(report):
+        if not quiet_report(report):
+            return
+        if before is None:  # quiet, but not walked before its tick: a candidate for the next
+            self.notes[name] = {"candidate": True}
+            self.changed = True
             return
         try:
             outside = _outside(campaign)
@@ -213,7 +222,10 @@ class QuietBook:
             return
         # An outside file changed during the tick is too fresh as well: SETTLED is longer than a tick.
         if plain != before[0] or newest > time.time_ns() - int(SETTLED * 1e9):
-            return  # the tick changed something (or someone did meanwhile), or too fresh to trust
+            # the tick changed something (or someone did meanwhile), or too fresh to trust
+            self.notes[name] = {"candidate": True}
+            self.changed = True
+            return
         self.notes[name] = {
             "fingerprint": fingerprint,
             "since": before[1].isoformat(),

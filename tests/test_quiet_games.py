@@ -36,9 +36,10 @@ def root(tmp_path, cli, monkeypatch):
         kit.write_config(root / name, kit.config(3))
         cli.ok("start", root / name)
     monkeypatch.setenv("PBEM_NOW", CALM)
-    cli.ok("tick", root)  # makes the Maildirs: a change, no note
-    cli.ok("tick", root)
+    cli.ok("tick", root)  # quiet: candidates (the Maildirs made: a change)
+    cli.ok("tick", root)  # quiet again, unchanged by its tick: noted
     assert sorted(notes(root)) == ["alpha", "bravo"]
+    assert all("fingerprint" in note for note in notes(root).values())
     return root
 
 
@@ -97,11 +98,13 @@ def test_every_order_in_resolves_the_turn(root, cli, full):
     said = cli.ok("tick", root).stdout
     assert "[alpha] Turn 1 resolved." in said and "[bravo] Turn 1 resolved." not in said
     assert full == ["alpha"]
-    # The review now waiting is listed by the quiet ticks as by the full one.
-    after = cli.ok("tick", root).stdout
-    assert "alpha" in notes(root)
+    # The review now waiting is listed by the quiet ticks as by the full ones.
+    after = cli.ok("tick", root).stdout  # quiet: a candidate
+    assert cli.ok("tick", root).stdout == after  # quiet again, unchanged: noted
+    assert "fingerprint" in notes(root)["alpha"]
+    full.clear()
     assert cli.ok("tick", root).stdout == after
-    assert full == ["alpha", "alpha"]
+    assert full == []
     assert "[alpha] " in after and "wait for the GM's review" in after
 
 
@@ -117,6 +120,7 @@ def test_reminders_falling_due_are_drafted(root, cli, full, monkeypatch):
     said = cli.ok("tick", root).stdout
     assert "[alpha] Reminders drafted" in said and "[bravo] Reminders drafted" in said
     # Everyone reminded, the next ticks do nothing: quiet again, until the deadline.
+    cli.ok("tick", root)
     cli.ok("tick", root)
     full.clear()
     assert "Reminders drafted" not in cli.ok("tick", root).stdout
@@ -187,7 +191,8 @@ def test_no_note_for_a_game_changed_less_than_settled_seconds_ago(tmp_path, cli,
     cli.ok("start", root / "alpha")
     cli.ok("tick", root)
     cli.ok("tick", root)
-    assert notes(root) == {}  # its files are seconds old: a same-size rewrite could hide in them
+    # Its files are seconds old (a same-size rewrite could hide in them): a candidate only.
+    assert notes(root) == {"alpha": {"candidate": True}}
 
 
 def test_a_damaged_note_file_means_full_ticks(root, cli, full):
@@ -209,7 +214,8 @@ def test_the_watch_timers_skip_a_quiet_game_and_read_one_with_mail(root, cli, fu
     assert full == ["bravo"]
     assert any(line.startswith("[bravo] 1 new message(s)") for line in lines)
     assert list((root / "bravo" / "mail" / "inbox" / "new").iterdir()) == []
-    watch.timers()  # bravo changed by its tick: a full tick notes it quiet again
+    watch.timers()  # bravo changed by its tick: quiet again, a candidate
+    watch.timers()  # unchanged by this tick: noted
     full.clear()
     watch.timers()
     assert full == []
