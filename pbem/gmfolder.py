@@ -557,13 +557,6 @@ class _Router:
         """Everything delivered so far made durable: the games' batches, the folder's
         kept messages, then its list."""
         rooms = list(self.open.values())  # a room with nothing new flushes at no cost
-        if len(rooms) > 1:
-            # Every game's kept messages and drafts, written unsynced, made durable in one
-            # pass of the file system: the rooms' own syncs of them then find nothing to
-            # write, and each room's order (kept, then orders, then its index) still holds.
-            for room in rooms:
-                room.outbox.wait()  # the drafts' writer done (the room's flush waits too)
-            sync_filesystem(self.folder)
         if len(rooms) > 1:  # each game's own files: their syncs overlap (~8 per game)
             from concurrent.futures import ThreadPoolExecutor
 
@@ -582,24 +575,6 @@ class _Router:
             )
             self.account.listed += self.pending
             self.pending = []
-
-
-def sync_filesystem(path: Path) -> bool:
-    """Write every file of ``path``'s file system that waits in memory, at once
-    (Linux's ``syncfs``: one journal commit for all, where a sync per file waits for the
-    disk each time); whether it could. It only adds durability: every write that must be
-    durable is still synced by its writer."""
-    import ctypes
-
-    try:
-        syncfs = ctypes.CDLL(None, use_errno=True).syncfs  # the C library the process runs on
-    except (OSError, AttributeError):  # not Linux (no syncfs): the writers' own syncs do it all
-        return False
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        return bool(syncfs(fd) == 0)
-    finally:
-        os.close(fd)
 
 
 def _game_index(campaign: Campaign) -> tuple[GameIndex | None, dict[str, Any]]:
