@@ -36,6 +36,7 @@ from .store import (
     EVENTS,
     LOCK_FILE,
     PUBLIC_REPORT,
+    ROSTER,
     STANDING,
     STATE,
     TURN_ORDERS,
@@ -450,12 +451,18 @@ class Campaign:
         return self.store.latest_turn() is not None
 
     _position: Position | None = None
+    _position_files: tuple[Any, ...] | None = None  # the files it was read from, as they were
 
     @contextmanager
     def locked(self) -> Iterator[None]:
-        """Hold the campaign's lock; what was read before it is read again."""
+        """Hold the campaign's lock; what was read before it is read again, unless its
+        files are the very ones it was read from (:meth:`_position_version`)."""
         with self.store.locked():
-            self._position = None  # another command may have written before we got the lock
+            # another command may have written before we got the lock
+            if self._position is not None:
+                version = self._position_version()
+                if version is None or version != self._position_files:
+                    self._position = None
             yield
 
     def position(self) -> Position:
@@ -463,8 +470,31 @@ class Campaign:
         change of position goes through :meth:`_commit` or :meth:`rollback`,
         which forget it)."""
         if self._position is None:
+            version = self._position_version()
             self._position = self._read_position()
+            self._position_files = version
         return self._position
+
+    def _position_version(self) -> tuple[Any, ...] | None:
+        """The latest turn and the state of the files the position is read from (inode,
+        size, modification and change times); None when one was changed less than 2 s
+        ago, where a rewrite of the same size could keep its times: never the same."""
+        import time
+
+        latest = self.store.latest_turn()
+        if latest is None:
+            return None
+        version: list[Any] = [latest]
+        newest = 0
+        for path in (self.store.turn_dir(latest) / STATE, self.store.root / ROSTER):
+            try:
+                info = os.stat(path)
+            except FileNotFoundError:
+                version.append(None)
+                continue
+            version.append((info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns))
+            newest = max(newest, info.st_mtime_ns, info.st_ctime_ns)
+        return tuple(version) if newest < time.time_ns() - 2_000_000_000 else None
 
     def _read_position(self) -> Position:
         latest = self.store.latest_turn()

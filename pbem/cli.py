@@ -1101,14 +1101,22 @@ def tick(folder: str, trust_clock: bool) -> None:
             r = done.value
             return not (r.uncertain or r.held or r.send_failed or r.failed)
 
+        from .quiet import QuietBook
+
         with gmfolder.ticking(folder) as alone:
             if not alone:
                 click.echo("Another tick is running over this folder; nothing done.")
                 return None
-            fetched = gmfolder.fetch_folder(folder, acknowledge=False)  # the ticks send what they may
-            for line in fetched.folder_lines():
-                click.echo(line)
-            return _over_games(folder, partial(gmfolder.tick, trust_clock=trust_clock, fetched=fetched), show)
+            quiet = QuietBook(folder)  # the games an earlier tick found quiet: not read again (pbem.quiet)
+            try:
+                fetched = gmfolder.fetch_folder(folder, acknowledge=False, quiet=quiet)  # the ticks send
+                for line in fetched.folder_lines():
+                    click.echo(line)
+                return _over_games(
+                    folder, partial(gmfolder.tick, trust_clock=trust_clock, fetched=fetched), show
+                )
+            finally:
+                quiet.save()
     report = run_tick(_campaign(folder), trust_clock=trust_clock)
     for line in report.lines():
         click.echo(line)

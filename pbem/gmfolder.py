@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # the mail side loads when a folder command needs it
     import email.message
 
     from .inbox import Mailroom, Outcome
+    from .quiet import QuietBook
     from .reports import Renderer
     from .routing import GameIndex, Route
     from .tick import TickReport
@@ -141,15 +142,36 @@ def tick(
 ) -> TickReport:
     """One game's tick (:func:`pbem.tick.tick`), ``trust_clock`` and ``fetch`` passed on;
     with ``fetched`` (the folder's :func:`fetch_folder`), its mail as fetched there (a
-    game whose mail could not be fetched fails, as its own tick would)."""
+    game whose mail could not be fetched fails, as its own tick would); a game that
+    fetch found quiet (:mod:`pbem.quiet`) and that got no mail is not read again."""
     from .tick import tick as run_tick
 
     if fetched is None:
         return run_tick(campaign, trust_clock=trust_clock, fetch=fetch)
-    campaign = fetched.campaigns.get(campaign.name, campaign)  # its settings read once, by the fetch
-    if campaign.name in fetched.errors:
-        raise GameError(fetched.errors[campaign.name])
-    return run_tick(campaign, trust_clock=trust_clock, outcomes=fetched.outcomes.get(campaign.name, []))
+    name = campaign.folder.name
+    if name in fetched.errors:
+        raise GameError(fetched.errors[name])
+    outcomes = fetched.outcomes.get(name, [])
+    book = fetched.quiet
+    if book is not None and not trust_clock and not outcomes and name in fetched.quiet_games:
+        from .quiet import quiet_tick
+
+        note = fetched.quiet_games[name]
+        if book.holds(note, campaign.now()):  # the clock read again: the fetch took a while
+            return quiet_tick(note)
+    campaign = fetched.campaigns.get(name, campaign)  # its settings read once, by the fetch
+    try:
+        report = run_tick(campaign, trust_clock=trust_clock, outcomes=outcomes)
+    except BaseException:
+        if book is not None:
+            book.forget(name)
+        raise
+    if book is not None:
+        if trust_clock:
+            book.forget(name)  # the GM's word for this once: no note made with it
+        else:
+            book.note(campaign, report, fetched.imap_sections.get(name))
+    return report
 
 
 def drafts(campaign: Campaign) -> list[dict[str, Any]]:
@@ -223,6 +245,11 @@ class FolderFetch:
     errors: dict[str, str] = field(default_factory=dict)
     accounts: list[AccountFetch] = field(default_factory=list)
     campaigns: dict[str, Campaign] = field(default_factory=dict, repr=False)  # as the fetch read them
+    quiet: QuietBook | None = field(default=None, repr=False)  # the folder's quiet notes (a tick's fetch)
+    quiet_games: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)  # found quiet, and
+    # not read: their notes
+    imap_sections: dict[str, str | None] = field(default_factory=dict, repr=False)  # game -> mail.imap as
+    # written (json), for its note
 
     @property
     def failed(self) -> list[str]:
@@ -259,7 +286,7 @@ class FolderFetch:
         return out + self.folder_lines()
 
 
-def fetch_folder(folder: Path | str, acknowledge: bool = True) -> FolderFetch:
+def fetch_folder(folder: Path | str, acknowledge: bool = True, quiet: QuietBook | None = None) -> FolderFetch:
     """Fetch the new mail of every game of the folder, in one process.
 
     Games that share one IMAP account (the same host, port, user and folder: usually
@@ -275,20 +302,29 @@ def fetch_folder(folder: Path | str, acknowledge: bool = True) -> FolderFetch:
     With ``acknowledge`` (``pbem fetch``), the acknowledgements go at once where
     the game allows it, as a single game's fetch does; a tick sends them itself.
     One game's broken file, or an account's server trouble, is reported (``errors``:
-    every game of the account) and the others go on."""
+    every game of the account) and the others go on.
+
+    With ``quiet`` (a tick's fetch), a game found quiet (:mod:`pbem.quiet`) is not read:
+    its Maildir is in its fingerprint, and its IMAP section in its note."""
+    from .campaign import system_clock
     from .inbox import fetch_new
     from .postoffice import imap_settings
 
-    report = FolderFetch()
+    report = FolderFetch(quiet=quiet)
     groups: dict[tuple[Any, ...], tuple[Any, list[Campaign]]] = {}
-    known: dict[str, Any] = {}  # a mail.imap section as written -> its settings (read once: the
+    known: dict[str | None, Any] = {}  # a mail.imap section as written -> its settings (read once: the
     # shared one of pbem.yaml is the same for every game, and its TLS context costs ~10 ms)
     for path in games(folder):
+        note = quiet.look(path, system_clock()) if quiet is not None else None
+        if note is not None:
+            report.quiet_games[path.name] = note
+            if note["imap"] is None:  # a Maildir game: nothing new in its Maildir, nothing to read
+                report.outcomes[path.name] = []
+                continue
         campaign = report.campaigns[path.name] = Campaign(path)
         try:
-            mail = campaign.config.extra.get("mail")
-            section = mail.get("imap") if isinstance(mail, dict) else None
-            written = json.dumps(section, sort_keys=True, default=str)
+            written = note["imap"] if note is not None and note["imap"] in known else imap_written(campaign)
+            report.imap_sections[path.name] = written
             if written not in known:
                 known[written] = imap_settings(campaign.config)
             settings = known[written]
@@ -302,6 +338,28 @@ def fetch_folder(folder: Path | str, acknowledge: bool = True) -> FolderFetch:
         groups.setdefault(key, (settings, []))[1].append(campaign)
     for settings, campaigns in groups.values():
         _fetch_account(Path(folder), settings, campaigns, report, acknowledge)
+    return report
+
+
+def imap_written(campaign: Campaign) -> str | None:
+    """The game's ``mail.imap`` section as written (JSON), None without one: the games
+    of one written section share their settings (and a quiet game's note keeps it)."""
+    mail = campaign.config.extra.get("mail")
+    section = mail.get("imap") if isinstance(mail, dict) else None
+    return json.dumps(section, sort_keys=True, default=str) if section is not None else None
+
+
+def noted_tick(campaign: Campaign, quiet: QuietBook, fetch: bool = True) -> TickReport:
+    """One game's tick (``pbem watch``'s timers: its own mail fetched, or none), and its
+    quiet note made or dropped (:meth:`pbem.quiet.QuietBook.note`)."""
+    from .tick import tick as run_tick
+
+    try:
+        report = run_tick(campaign, fetch=fetch)
+    except BaseException:
+        quiet.forget(campaign.folder.name)
+        raise
+    quiet.note(campaign, report, imap_written(campaign))
     return report
 
 

@@ -68,6 +68,7 @@ def remind(campaign: Campaign, again: bool = False) -> list[str]:
             return []
         turn = pos.game.turn
         done = reminded(campaign)
+        before = json.dumps(done, sort_keys=True)
         this_turn = done.setdefault(str(turn), {})
         deadline = campaign.deadline()
         config = campaign.config
@@ -119,7 +120,8 @@ def remind(campaign: Campaign, again: bool = False) -> list[str]:
             this_turn[name] = campaign.now().isoformat(timespec="seconds")
             done.setdefault("counts", {})[f"{turn}/{name}"] = _count(done, turn, name) + 1
             drafted.append(draft_id)
-        write_atomic(campaign.store.reminders, dump_json(done))
+        if json.dumps(done, sort_keys=True) != before:  # a tick with no one left to remind writes nothing
+            write_atomic(campaign.store.reminders, dump_json(done))
         return drafted
 
 

@@ -14,7 +14,8 @@ batches, this loop:
 - runs the **tick's timers** (reminders, deadlines, ``auto_send``) for every
   game at least once every ``timers_every`` seconds (60); a game without IMAP
   (its Maildir) is fetched there too, and a game whose fetch failed is fetched
-  again there.
+  again there. In a GM's folder, a game found quiet by an earlier tick, and unchanged
+  since, is not read (:mod:`pbem.quiet`, the notes ``pbem tick FOLDER`` keeps too).
 
 Everything that reads or sends goes through the paths ``pbem fetch`` and
 ``pbem tick`` use, with their ledgers and locks, so a watch killed at any point
@@ -36,11 +37,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import gmfolder
-from .campaign import Campaign
+from .campaign import Campaign, system_clock
 from .gmfolder import Done
 from .store import StoreError
 
 if TYPE_CHECKING:
+    from .quiet import QuietBook
     from .transport.imap import ImapSettings
 
 #: Fetch the games given; one :class:`~pbem.gmfolder.Done` per game, its value the
@@ -117,6 +119,7 @@ class Watch:
         self.said: dict[tuple[Path, str], str] = {}  # what was last said of a game, to say it once
         self.batches = 0
         self.why = ""  # what asked to stop
+        self.quiet: QuietBook | None = None  # a folder's quiet games (the timers skip them)
 
     def log(self, line: str) -> None:
         with self._log_lock:
@@ -243,11 +246,33 @@ class Watch:
         if again:
             self.batch(again)
         local = {g for g in self.games if self.mailbox.get(g) is None}
-        for path in self.games:
-            if self.stop.is_set():
-                return
-            for done in gmfolder.each_of([path], partial(gmfolder.tick, fetch=path in local)):
-                self._tell(done)
+        quiet = self._quiet()
+        try:
+            for path in self.games:
+                if self.stop.is_set():
+                    return
+                if quiet is not None:
+                    if quiet.look(path, system_clock()) is not None:
+                        continue  # found quiet by an earlier tick, and nothing changed: nothing to do
+                    tick = partial(gmfolder.noted_tick, quiet=quiet, fetch=path in local)
+                else:
+                    tick = partial(gmfolder.tick, fetch=path in local)
+                for done in gmfolder.each_of([path], tick):
+                    self._tell(done)
+        finally:
+            if quiet is not None:
+                quiet.save()
+
+    def _quiet(self) -> QuietBook | None:
+        """A GM's folder's quiet notes (:mod:`pbem.quiet`), read once per watch; None for
+        one campaign."""
+        if gmfolder.is_campaign(self.folder):
+            return None
+        if self.quiet is None:
+            from .quiet import QuietBook
+
+            self.quiet = QuietBook(self.folder)
+        return self.quiet
 
     def _tell(self, done: Done) -> None:
         """A game's tick, in short lines: what it did, and a standing problem once."""
