@@ -90,10 +90,11 @@ class Order(NamedTuple):
 
 if not TYPE_CHECKING:  # for mypy, Order is a typing.NamedTuple with its own constructor
 
-    def _new_order(cls, card, target=None, guess=None, second=None, look=None):
+    def _new_order(cls, card, target=None, guess=None, second=None, look=None, *, _tuple_new=tuple.__new__):
         """Order's constructor: the fields by name, without the generic builder's packing
-        (pbem/tuples.py); an order is made for every play a simulation or bench/engine.py plays."""
-        return tuple.__new__(cls, (card, target, guess, second, look))
+        (pbem/tuples.py); an order is made for every play a simulation or bench/engine.py plays
+        (``tuple.__new__`` bound once: no global and attribute look-up per order)."""
+        return _tuple_new(cls, (card, target, guess, second, look))
 
     Order.__new__ = _new_order
 
@@ -176,12 +177,12 @@ class Hand:
         start = 1 + up
         dealt = deck[start : start + players]
         shift = players - first
-        # list(map(list, ...)) builds the lists in C: no comprehension frame.
-        cards = list(map(list, zip(dealt[shift:] + dealt[:shift])))
+        # Comprehensions: each list made by a list display, cheaper than list(map(list, ...)).
+        cards = [[card] for card in dealt[shift:] + dealt[:shift]]
         cards[first].append(deck[start + players])
         hand.cards = cards
         hand.pile = list(deck[: start + players : -1])  # the rest, top at the end
-        hand.discards = list(map(list, [()] * players))
+        hand.discards = [[] for _ in cards]
         hand.alive = [True] * players
         hand.protected = [False] * players
         hand.active = first
