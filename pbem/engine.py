@@ -810,14 +810,14 @@ def _spy(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[e
 
 def _baron(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[ev.Event] | None) -> None:
     """The lower card is out; a tie, nobody (RULES 6, 10.3)."""
-    _compare(hand, seat, recipient, out, lower_loses=True)
+    _compare(hand, seat, recipient, out, True)  # lower_loses
 
 
 def _dowager_queen(
     hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[ev.Event] | None
 ) -> None:
     """The Baron reversed: the higher card is out (RULES 10.3)."""
-    _compare(hand, seat, recipient, out, lower_loses=False)
+    _compare(hand, seat, recipient, out, False)  # lower_loses
 
 
 def _compare(
