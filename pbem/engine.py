@@ -23,7 +23,8 @@ import hashlib
 import random
 from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from math import floor
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from . import events as ev
 from .cards import (
@@ -89,10 +90,11 @@ class Order(NamedTuple):
 
 if not TYPE_CHECKING:  # for mypy, Order is a typing.NamedTuple with its own constructor
 
-    def _new_order(cls, card, target=None, guess=None, second=None, look=None):
+    def _new_order(cls, card, target=None, guess=None, second=None, look=None, *, _tuple_new=tuple.__new__):
         """Order's constructor: the fields by name, without the generic builder's packing
-        (pbem/tuples.py); an order is made for every play a simulation or bench/engine.py plays."""
-        return tuple.__new__(cls, (card, target, guess, second, look))
+        (pbem/tuples.py); an order is made for every play a simulation or bench/engine.py plays
+        (``tuple.__new__`` bound once: no global and attribute look-up per order)."""
+        return _tuple_new(cls, (card, target, guess, second, look))
 
     Order.__new__ = _new_order
 
@@ -175,12 +177,12 @@ class Hand:
         start = 1 + up
         dealt = deck[start : start + players]
         shift = players - first
-        # list(map(list, ...)) builds the lists in C: no comprehension frame.
-        cards = list(map(list, zip(dealt[shift:] + dealt[:shift])))
+        # Comprehensions: each list made by a list display, cheaper than list(map(list, ...)).
+        cards = [[card] for card in dealt[shift:] + dealt[:shift]]
         cards[first].append(deck[start + players])
         hand.cards = cards
         hand.pile = list(deck[: start + players : -1])  # the rest, top at the end
-        hand.discards = list(map(list, [()] * players))
+        hand.discards = [[] for _ in cards]
         hand.alive = [True] * players
         hand.protected = [False] * players
         hand.active = first
@@ -332,12 +334,7 @@ def countess_forced(held: list[Card]) -> bool:
 def legal_cards(held: list[Card]) -> list[Card]:
     """The cards the active player may play (each once)."""
     a, b = held
-    if a == b:
-        return [a]
-    forced = _FORCED[a][b]  # forced_card, inlined
-    if forced is not None:
-        return [forced]
-    return [a, b]
+    return list(_LEGAL[a][b])
 
 
 def may_target_self(card: Card) -> bool:
@@ -367,28 +364,32 @@ def random_target(hand: Hand, seat: int, card: Card, rng: random.Random) -> int 
     None when nobody is valid.
 
     Uniform over the valid targets by rejection sampling: cheaper than building
-    the list of candidates, and this is on the engine's hot path."""
+    the list of candidates, and this is on the engine's hot path. Someone is
+    valid when two players are still in and nobody is protected (the usual
+    case, asked of the lists in C); else the players are looked at one by one.
+    ``floor`` draws as ``int`` would (the draw is not negative), for less."""
     alive, protected = hand.alive, hand.protected
     n = len(alive)
-    for p in range(n):
-        if p != seat and alive[p] and not protected[p]:
-            break
-    else:
-        return seat if CARD_RULES[card].targets is Targets.ANY else None
+    if True in protected or alive.count(True) < 2:
+        for p in range(n):
+            if p != seat and alive[p] and not protected[p]:
+                break
+        else:
+            return seat if CARD_RULES[card].targets is Targets.ANY else None
     while True:
-        p = int(rng.random() * n)
+        p = floor(rng.random() * n)
         if p != seat and alive[p] and not protected[p]:
             return p
 
 
 def random_guess(rng: random.Random) -> Card:
     """RULES 5.5: a non-Guard, weighted as if drawn from a full pack."""
-    return _NON_GUARD_PACK[int(rng.random() * 11)]
+    return _NON_GUARD_PACK[floor(rng.random() * 11)]
 
 
 def random_number(rng: random.Random) -> int:
     """RULES 10.2: the rank of a non-Guard drawn from a full Premium pack."""
-    return _NON_GUARD_RANKS[int(rng.random() * 24)]
+    return _NON_GUARD_RANKS[floor(rng.random() * 24)]
 
 
 def default_card(held: list[Card], rng: random.Random) -> Card:
@@ -397,7 +398,7 @@ def default_card(held: list[Card], rng: random.Random) -> Card:
     forced card (the Countess with the King or a Prince); else either at random."""
     a, b = held
     card = _NMR_CHOICE[a][b]
-    return held[int(rng.random() * 2)] if card is None else card
+    return held[floor(rng.random() * 2)] if card is None else card
 
 
 # -- one play --------------------------------------------------------------
@@ -411,38 +412,29 @@ _Played = ev.Played
 
 def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list[ev.Event] | None) -> None:
     """Resolve the active player's play in ``hand`` (mutated in place), then end
-    the hand or make the next player active. Events are appended to ``out``;
-    with ``out`` None no event is built (a simulation that reads only the state).
-
-    ``order`` None means no order was received: the NMR defaults apply.
-    The order must be legal (card held, Countess rule kept): the orders layer
-    rejects anything else before it gets here.
-
+    the hand or make the next player active; events go to ``out`` (None: none is
+    built, a simulation that reads only the state). ``order`` None: no order was
+    received, the NMR defaults apply; an order must be legal (card held, Countess
+    rule kept): the orders layer rejects anything else before it gets here.
     What a card does is read from its entry in :data:`CARD_RULES` (through the
-    tables derived from it): whom it chooses, whether it guesses, its effect.
-    """
+    tables derived from it): whom it chooses, whether it guesses, its effect."""
     seat = hand.active
     assert seat is not None, "an ended hand has no play"
     held = hand.cards[seat]
-    number = hand.number
-    nmr = order is None
-    target: int | None
-    guess: Guess
-    second: int | None
-    look: int | None
     # default_card and _check_legal inlined (the hot path): the same tables, the same draw.
     a, b = held
-    if order is None:
-        choice = _NMR_CHOICE[a][b]  # None: either, at random
-        card = held[int(rng.random() * 2)] if choice is None else choice
-        target = guess = second = look = None
-    else:
+    if order is not None:
+        nmr = False
         card, target, guess, second, look = order
-        if (card != a and card != b) or _FORCED[a][b] not in (None, card):
+        if card not in _LEGAL[a][b]:
             _check_legal(hand, seat, held, card)  # raises
+    else:
+        nmr = True
+        choice = _NMR_CHOICE[a][b]  # None: either, at random
+        card = held[floor(rng.random() * 2)] if choice is None else choice
+        target = guess = second = look = None
     held.remove(card)
     hand.discards[seat].append(card)
-
     effect, targets, guesses, chooses = _PLAY[card]
     recipient: int | Chosen | None  # a seat; for two-player cards, the chosen tuple (_choose_pair)
     pair: Chosen | None = None
@@ -457,8 +449,10 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list[ev.
         pair, redirected, random_tgt = _choose_pair(
             hand, seat, targets, target, second, look, marked, nmr, rng
         )
-        recipient = pair
-        first = pair[0] if pair else None
+        recipient, first = pair, (pair[0] if pair else None)
+    elif marked is None and target is None:  # nobody named (an NMR play)
+        recipient = first = random_target(hand, seat, card, rng)
+        random_tgt = not nmr
     elif (
         marked is None
         and target is not None
@@ -468,25 +462,34 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list[ev.
         and (target != seat or targets is _ANY)
     ):  # _choose_one's first case inlined: the player named, usable and unprotected
         recipient = first = target
-    elif marked is None and target is None:  # and its second when nobody is named (an NMR play)
-        recipient = first = random_target(hand, seat, card, rng)
-        random_tgt = not nmr
     else:
         first, redirected, random_tgt = _choose_one(hand, seat, card, targets, target, marked, nmr, rng)
         recipient = first
     if not guesses:
         guess = None
-    elif first is not None and (guess is None or guess == GUARD):
+    elif first is not None and (guess is None or guess == GUARD):  # completed (RULES 5.5, 10.2)
         random_gss = not nmr
-        guess = random_number(rng) if hand.premium else random_guess(rng)
+        pack = _NON_GUARD_RANKS if hand.premium else _NON_GUARD_PACK  # random_number, random_guess
+        guess = pack[floor(rng.random() * len(pack))]
     if out is not None:
+        number = hand.number
         out.append(
             _new(_Played, (number, seat, card, target, first, guess, nmr, random_tgt, random_gss, redirected))
         )
         if marked is not None or pair is not None:
             _record_choice(out, number, seat, card, chooses, marked, (target, second), recipient, pair)
     effect(hand, seat, recipient, guess, out)
-    _pass_turn(hand, seat, out)
+    pile = hand.pile  # the hand ends (RULES 7), or the next player still in draws (RULES 2, 4)
+    if not pile or alive.count(True) == 1:
+        _end_hand(hand, out)
+        return
+    n = len(alive)
+    nxt = (seat + 1) % n
+    while not alive[nxt]:
+        nxt = (nxt + 1) % n
+    hand.active = nxt
+    hand.protected[nxt] = False
+    hand.cards[nxt].append(pile.pop())
 
 
 def _record_choice(
@@ -507,23 +510,6 @@ def _record_choice(
         out.append(_new(ev.MarkFollowed, (number, seat, marked, shown, recipient is not None)))
     if pair is not None:
         out.append(_new(ev.Chose, (number, seat, card, named, pair[:-1])))
-
-
-def _pass_turn(hand: Hand, seat: int, out: list[Any] | None) -> None:
-    """End the hand (RULES 7) or pass the turn to the next player still in, whose
-    protection ends and who draws (RULES 2, 4); no event for it (the new state has it)."""
-    pile = hand.pile
-    alive = hand.alive
-    if not pile or alive.count(True) == 1:
-        _end_hand(hand, out)
-        return
-    n = len(alive)
-    nxt = (seat + 1) % n
-    while not alive[nxt]:
-        nxt = (nxt + 1) % n
-    hand.active = nxt
-    hand.protected[nxt] = False
-    hand.cards[nxt].append(pile.pop())
 
 
 def _check_legal(hand: Hand, seat: int, held: list[Card], card: Card) -> None:
@@ -662,7 +648,7 @@ def _random_player(
     alive, protected = hand.alive, hand.protected
     others = [p for p in range(len(alive)) if p != seat and alive[p] and not protected[p] and p not in avoid]
     if others:
-        return others[int(rng.random() * len(others))]
+        return others[floor(rng.random() * len(others))]
     return seat if self_ok and seat not in avoid else None
 
 
@@ -824,14 +810,14 @@ def _spy(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[e
 
 def _baron(hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[ev.Event] | None) -> None:
     """The lower card is out; a tie, nobody (RULES 6, 10.3)."""
-    _compare(hand, seat, recipient, out, lower_loses=True)
+    _compare(hand, seat, recipient, out, True)  # lower_loses
 
 
 def _dowager_queen(
     hand: Hand, seat: int, recipient: int | None, guess: Guess, out: list[ev.Event] | None
 ) -> None:
     """The Baron reversed: the higher card is out (RULES 10.3)."""
-    _compare(hand, seat, recipient, out, lower_loses=False)
+    _compare(hand, seat, recipient, out, False)  # lower_loses
 
 
 def _compare(
@@ -1066,6 +1052,8 @@ _bind_next: Binding
 #: Countess's; the card the NMR default plays (None: either, at random).
 _FORCED: tuple[tuple[Card | None, ...], ...]
 _NMR_CHOICE: tuple[tuple[Card | None, ...], ...]
+#: By card value twice: the cards the player holding the pair may play (legal_cards).
+_LEGAL: tuple[tuple[tuple[Card, ...], ...], ...]
 #: Cards that choose a player; cards that choose two.
 TARGETED: frozenset[Card]
 PAIRED: frozenset[Card]
@@ -1079,7 +1067,7 @@ def _derive_tables() -> None:
     """Build the engine's tables from :data:`CARD_RULES`: run once at import;
     a test that replaces an entry runs it again."""
     global _PLAY, _SELF_OK, _ON_GUESSED, _OUT_IF_DISCARDED, _ON_KNOCKED_OUT, _END_VALUES, _END_BONUSES
-    global _bind_next, _FORCED, _NMR_CHOICE, TARGETED, PAIRED
+    global _bind_next, _FORCED, _NMR_CHOICE, _LEGAL, TARGETED, PAIRED
     rules = CARD_RULES
     by_value = [rules.get(Card(v)) if v in _VALUES else None for v in range(max(Card) + 1)]
     _PLAY = tuple(
@@ -1096,13 +1084,15 @@ def _derive_tables() -> None:
     # card would keep its card with the mark.
     assert len(bindings) <= 1, "one card marks"
     _bind_next = bindings[0] if bindings else _no_binding
-    _FORCED = _pair_table(_forced)
-    _NMR_CHOICE = _pair_table(_nmr_choice)
+    _FORCED = _pair_table(_forced, None)
+    _NMR_CHOICE = _pair_table(_nmr_choice, None)
+    _LEGAL = _pair_table(_legal, ())
     TARGETED = frozenset(card for card, rule in rules.items() if rule.targets is not Targets.NONE)
     PAIRED = frozenset(card for card, rule in rules.items() if rule.targets.players == 2)
 
 
 _VALUES = frozenset(card.value for card in Card)
+_T = TypeVar("_T")
 
 
 def _forced(a: Card, b: Card) -> Card | None:
@@ -1111,6 +1101,12 @@ def _forced(a: Card, b: Card) -> Card | None:
     if a in CARD_RULES[b].must_play_with:
         return b
     return None
+
+
+def _legal(a: Card, b: Card) -> tuple[Card, ...]:
+    """The cards of the pair (a, b) that may be played, each once: a forced one alone."""
+    forced = _forced(a, b)
+    return (a,) if a == b else (forced,) if forced is not None else (a, b)
 
 
 def _nmr_choice(a: Card, b: Card) -> Card | None:
@@ -1122,14 +1118,16 @@ def _nmr_choice(a: Card, b: Card) -> Card | None:
     return _forced(a, b)
 
 
-def _pair_table(rule: Callable[[Card, Card], Card | None]) -> tuple[tuple[Card | None, ...], ...]:
-    """``rule`` tabled for every pair of cards, indexed by card value: the engine
-    asks it at every play, and two tuple lookups are its cheapest form."""
+def _pair_table(rule: Callable[[Card, Card], _T], missing: _T) -> tuple[tuple[_T, ...], ...]:
+    """``rule`` tabled for every pair of cards, indexed by card value (``missing``
+    at the values no card has): the engine asks it at every play, and two tuple
+    lookups are its cheapest form."""
     by_value = {card.value: card for card in Card}
     size = max(by_value) + 1
     return tuple(
         tuple(
-            rule(by_value[a], by_value[b]) if a in by_value and b in by_value else None for b in range(size)
+            rule(by_value[a], by_value[b]) if a in by_value and b in by_value else missing
+            for b in range(size)
         )
         for a in range(size)
     )
