@@ -262,8 +262,6 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
     standing = _STANDING.match(body)
     if standing:  # read in any game, so that a classic game can say it has no Bishop
         return WrittenOrder(hand, None, text=text, standing=standing.group("what").lower())
-    if premium:
-        body = re.sub(r"\bdowager\s+queen\b", "dowager", body)  # one card, not two words
     # Multi-word names first, as phrases, so that their words are not read apart.
     slots: dict[str, str] = {}
     for key, name in sorted(folded.items(), key=lambda kv: -len(kv[0])):
@@ -350,7 +348,7 @@ def _card_word(word: str, premium: bool = False) -> Card | None:
     return card
 
 
-def _player_word(word: str, folded: dict[str, str], me: str, premium: bool = False) -> str | None:
+def _player_word(word: str, folded: dict[str, str], me: str, premium: bool) -> str | None:
     """A player's canonical name for ``word``: the writer for "myself", an exact
     name, or a prefix that names one player only. An ambiguous prefix gives
     ``"?word"`` so the caller can report it."""
@@ -363,9 +361,7 @@ def _player_word(word: str, folded: dict[str, str], me: str, premium: bool = Fal
     hits = [name for key, name in folded.items() if key.startswith(word)]
     if len(hits) == 1:
         return hits[0]
-    if len(hits) > 1:
-        return "?" + word
-    return None
+    return "?" + word if hits else None
 
 
 # -- checking against the position ------------------------------------------

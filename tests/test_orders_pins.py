@@ -642,3 +642,54 @@ def test_a_premium_guard_without_a_number_word_for_word(text, reason):
 def test_a_card_name_in_the_plural_names_the_card(word, card):
     (written,) = parse_orders(f"Hand 3: Guard on Charles, guess {word}", PLAYERS, "Arthur").orders
     assert written.guess == card
+
+
+# -- the parser's last survivors (issue 21, second run) ----------------------------------------------
+
+
+def test_a_prefix_that_fits_the_writer_and_one_other_player_is_no_ones():
+    # "Ch" fits Charles and Chloe; Chloe cannot name herself with a Guard: no hint names Charles
+    players = ["Chloe", "Bruno", "Charles"]
+    (written,) = parse_orders("Hand 1: Guard on Ch, guess Baron", players, "Chloe").orders
+    c = check_order(written, game_with({0: G, 1: B, 2: P}, draw=S), players, "Chloe")
+    assert whole(c) == (
+        COMPLETED,
+        '"Ch" names no player: a random player will be chosen',
+        "",
+        Order(G, None, B),
+        True,
+    )
+
+
+def test_a_card_named_after_a_word_that_fits_two_players_is_not_a_guess():
+    (written,) = parse_orders(
+        "Hand 1: Guard on Bruno, guess Ch", ["Arthur", "Bruno", "Charles", "Chloe"], "Arthur"
+    ).orders
+    assert (written.target, written.guess, written.guess_text) == ("Bruno", None, None)
+
+
+def test_a_cards_name_is_never_the_start_of_a_players_name():
+    players = ["Arthur", "Kingsley", "Bruno"]
+    (written,) = parse_orders("Hand 1: Guard guess King on Bruno", players, "Arthur").orders
+    assert (written.card, written.target, written.guess) == (G, "Bruno", K)
+    six = ["Arthur", "Bruno", "Countee", "Didier", "Emma", "Fanny"]
+    (written,) = parse_orders("Hand 1: Guard guess Count on Bruno", six, "Arthur").orders
+    assert (written.target, written.guess) == ("Bruno", 5)  # the Count's rank
+
+
+def test_a_premium_cards_name_in_a_classic_game_may_start_a_players_name():
+    players = ["Arthur", "Countee", "Bruno"]
+    (written,) = parse_orders("Hand 1: Guard on Count, guess Baron", players, "Arthur").orders
+    assert (written.target, written.guess) == ("Countee", B)
+
+
+def test_a_standing_order_keeps_its_text():
+    (written,) = parse_orders("Hand 2: if Bishop, discard", SIX, "Arthur").orders
+    assert (written.standing, written.text) == ("discard", "Hand 2: if Bishop, discard")
+
+
+def test_a_premium_cards_name_before_a_misspelt_card_in_a_classic_game_is_no_card():
+    # "Bishop" names no card in a classic game: the hint goes on to "Gard"
+    c = check("Hand 1: Bishop Gard on Bruno", game_with({0: G, 1: B, 2: P}, draw=S))
+    hint = "(you hold Guard and Spy) (did you mean Guard?)"
+    assert c.reason == f'no card named for hand 1 {hint}; write e.g. "Hand 1: Guard"'
