@@ -236,8 +236,7 @@ def _opens_with_card(text: str, premium: bool) -> bool:
     if match is None or not match.group("h1"):
         return False
     for word in _WORD.findall(name_key(match.group("rest"))):
-        word = word.strip(".'\u2019-")
-        if not word or word in FILLER:
+        if word in FILLER:
             continue
         return not word.isdigit() and _card_word(word, premium) is not None
     return False
@@ -278,8 +277,7 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
     guess_text: str | None = None
     look_next = False
     for word in _WORD.findall(body):
-        word = word.strip(".'\u2019-")
-        if not word or word in FILLER:
+        if word in FILLER:
             continue
         if card is not None and word in LOOK_WORDS:
             look_next = True

@@ -693,3 +693,42 @@ def test_a_premium_cards_name_before_a_misspelt_card_in_a_classic_game_is_no_car
     c = check("Hand 1: Bishop Gard on Bruno", game_with({0: G, 1: B, 2: P}, draw=S))
     hint = "(you hold Guard and Spy) (did you mean Guard?)"
     assert c.reason == f'no card named for hand 1 {hint}; write e.g. "Hand 1: Guard"'
+
+
+SIX_CH = ["Arthur", "Bruno", "Charles", "Chloe", "Didier", "Emma"]
+
+
+def test_the_cardinals_look_goes_to_one_player_named_and_the_order_reads_on():
+    (written,) = parse_orders("Hand 1: Cardinal, look at Bruno, Bruno and Charles", SIX_CH, "Arthur").orders
+    assert (written.target, written.second, written.look) == ("Bruno", "Charles", "Bruno")
+    (written,) = parse_orders("Hand 1: Cardinal on Bruno and Didier, look at Ch", SIX_CH, "Arthur").orders
+    assert (written.target, written.second, written.look) == ("Bruno", "Didier", None)
+
+
+def test_a_third_player_named_is_not_the_cardinals_second():
+    (written,) = parse_orders("Hand 1: Cardinal on Bruno and Charles and Didier", SIX_CH, "Arthur").orders
+    assert (written.target, written.second) == ("Bruno", "Charles")
+
+
+def test_the_first_word_that_names_no_player_is_the_one_shown():
+    (written,) = parse_orders("Hand 1: Guard on Zed Ch, guess Baron", SIX_CH, "Arthur").orders
+    assert (written.target, written.target_text) == (None, "zed")
+
+
+@pytest.mark.parametrize(
+    "players, target",
+    [
+        (["Arthur", "Anna Maria", "Anna Maria Rossi"], "Anna Maria Rossi"),  # the longest name first
+        (["Arthur", "Anna Maria", "Anna Bella"], "Anna Bella"),  # "Anna" alone fits both
+    ],
+)
+def test_a_name_of_several_words_is_read_whole(players, target):
+    (written,) = parse_orders(f"Hand 1: Guard on {target}, guess Baron", players, "Arthur").orders
+    assert (written.target, written.guess) == (target, B)
+
+
+def test_a_one_word_name_inside_a_cards_name_is_not_read_there():
+    (written,) = parse_orders(
+        "Hand 1: Guard on Bruno, guess Prince", ["Arthur", "Bruno", "Rin"], "Arthur"
+    ).orders
+    assert (written.target, written.guess) == ("Bruno", P)
