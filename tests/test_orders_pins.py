@@ -732,3 +732,29 @@ def test_a_one_word_name_inside_a_cards_name_is_not_read_there():
         "Hand 1: Guard on Bruno, guess Prince", ["Arthur", "Bruno", "Rin"], "Arthur"
     ).orders
     assert (written.target, written.guess) == ("Bruno", P)
+
+
+def test_a_word_that_fits_two_players_is_never_a_target_nor_a_second():
+    (written,) = parse_orders("Hand 1: Ch, Guard on Bruno, guess Baron", SIX_CH, "Arthur").orders
+    assert written.target == "Bruno"
+    (written,) = parse_orders("Hand 1: Cardinal on Bruno and Ch", SIX_CH, "Arthur").orders
+    assert (written.target, written.second) == ("Bruno", None)
+
+
+def test_the_cardinals_look_after_both_players():
+    (written,) = parse_orders(
+        "Hand 1: Cardinal on Bruno and Charles, look at Charles", SIX_CH, "Arthur"
+    ).orders
+    assert (written.target, written.second, written.look) == ("Bruno", "Charles", "Charles")
+
+
+def test_the_first_word_that_names_no_card_is_the_one_shown_and_only_without_a_guess():
+    (written,) = parse_orders("Hand 1: Guard on Bruno, guess Baron please", PLAYERS, "Arthur").orders
+    assert (written.guess, written.guess_text, written.second, written.look) == (B, None, None, None)
+    (written,) = parse_orders("Hand 1: Guard on Bruno, guess Wizard or Xyz", PLAYERS, "Arthur").orders
+    assert (written.guess, written.guess_text) == (None, "wizard")
+
+
+def test_a_bare_number_without_a_card_is_no_order_but_the_line_reads_on():
+    parsed = parse_orders("2. I think so; Hand 3: Baron on Bruno", PLAYERS, "Arthur")
+    assert [o.canonical() for o in parsed.orders] == ["Hand 3: Baron on Bruno"]
