@@ -197,7 +197,7 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
     return ParsedText(orders, ignored)
 
 
-def _segments(line: str, premium: bool = False) -> list[str]:
+def _segments(line: str, premium: bool) -> list[str]:
     """Split a line on ``;``; a piece that is no hand reference belongs to the
     piece before it ("Hand 3: Guard on Bruno; guess Prince"). Each piece is split
     again where an order starts after a sentence (:func:`_after_sentences`)."""

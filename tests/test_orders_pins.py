@@ -758,3 +758,8 @@ def test_the_first_word_that_names_no_card_is_the_one_shown_and_only_without_a_g
 def test_a_bare_number_without_a_card_is_no_order_but_the_line_reads_on():
     parsed = parse_orders("2. I think so; Hand 3: Baron on Bruno", PLAYERS, "Arthur")
     assert [o.canonical() for o in parsed.orders] == ["Hand 3: Baron on Bruno"]
+
+
+def test_two_orders_after_sentences_on_one_line_are_both_read():
+    parsed = parse_orders("Thanks. Hand 3: Baron on Bruno. Hand 7: Prince on Charles", PLAYERS, "Arthur")
+    assert [o.canonical() for o in parsed.orders] == ["Hand 3: Baron on Bruno", "Hand 7: Prince on Charles"]
