@@ -8,6 +8,7 @@ format=flowed (`text.unflow`), and the header objects `policy._default_header` b
 from __future__ import annotations
 
 import email.policy
+import re
 
 import pytest
 
@@ -87,3 +88,37 @@ def test_a_default_header_is_the_header_factorys(name, value):
     ours, theirs = _default_header(name, value), email.policy.default.header_factory(name, value)
     assert (ours.name, str(ours), type(ours).__name__) == (theirs.name, str(theirs), type(theirs).__name__)
     assert _default_header(name, value).name == name  # and the same again, from the cache
+
+
+# -- built at import: the phrase alternation of a pattern table -----------------------------------
+
+
+def test_a_pattern_tables_alternation_matches_each_phrase_with_any_run_of_spaces():
+    from pbem.reader.quotes import _alternation
+
+    pattern = re.compile(f"(?:{_alternation((('en', 'wrote'), ('fr', 'a écrit'), ('de', 'schrieb')))})")
+    assert [
+        bool(pattern.fullmatch(t)) for t in ("wrote", "a  écrit", "a\técrit", "schrieb", "a|écrit", "a")
+    ] == [
+        True,
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]
+    assert _alternation((("en", "a.b"),)) == r"a\.b"
+
+
+# -- the lengths of a media query -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("word", "px"),
+    # (a length in rem is read by the em branch, which cannot read "40r": None, a bug left open)
+    [("600px", 600.0), ("40em", 640.0), ("2.5px", 2.5), ("wide", None), ("xpx", None)],
+)
+def test_a_media_query_length_is_read_in_pixels(word, px):
+    from pbem.reader.visible import _length_text
+
+    assert _length_text(word) == px
