@@ -18,6 +18,8 @@ import textwrap
 import pytest
 
 from pbem.reader.headers import _guess_sender
+from pbem.reader.mime import _decode_base64
+from pbem.reader.notes import _Notes
 from pbem.reader.patterns import words_of
 from pbem.reader.policy import _default_header
 from pbem.reader.quotes import _alternation, drop_sent_words, own_words
@@ -291,3 +293,20 @@ def test_a_pattern_tables_alternation_matches_each_phrase_with_any_run_of_spaces
 )
 def test_a_media_query_length_is_read_in_pixels(word, px):
     assert _length_text(word) == px
+
+
+# -- lenient base64 ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "decoded", "notes"),
+    [
+        (b"SGFuZA==\n", b"Hand", []),
+        (b"SGk=SGk=", b"HiHi", []),  # each padded chunk decoded alone
+        (b"SG!k\n", b"Hi", ["MIME: base64 text with invalid characters"]),
+        (b"SGFuZ", b"Han", ["MIME: base64 text of impossible length (cut short?)"]),
+    ],
+)
+def test_base64_is_decoded_chunk_by_chunk_with_a_note_for_each_fault(data, decoded, notes):
+    found = _Notes()
+    assert (_decode_base64(data, found), found.items) == (decoded, notes)
