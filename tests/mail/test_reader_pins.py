@@ -16,7 +16,10 @@ import re
 import textwrap
 
 import pytest
+from reader_kit import SEEDS, html_message, inline_reply, message
 
+from pbem.reader import UnreadableMail, read_mail
+from pbem.reader.api import text_of
 from pbem.reader.headers import _guess_sender
 from pbem.reader.mime import _decode_base64
 from pbem.reader.notes import _Notes
@@ -310,3 +313,26 @@ def test_a_media_query_length_is_read_in_pixels(word, px):
 def test_base64_is_decoded_chunk_by_chunk_with_a_note_for_each_fault(data, decoded, notes):
     found = _Notes()
     assert (_decode_base64(data, found), found.items) == (decoded, notes)
+
+
+# -- the whole text of the tool's own mails -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        message("Hand 3: Baron on Bruno\n\n\n\nThanks"),
+        message("\n\n  Hand 3: Baron  \n\n"),
+        message(inline_reply("Baron on Bruno", "Guard on Rita, guess Priest")),
+        html_message("<div>Hand 3: Baron</div><blockquote>Hand 3:</blockquote>"),
+        message("-- \n...\n"),
+        message(""),
+        *SEEDS,
+    ],
+)
+def test_text_of_is_the_full_text_read_mail_gives_or_nothing_without_a_letter(raw):
+    try:
+        full = read_mail(raw).full_text
+    except UnreadableMail:  # "Your message is empty"
+        full = ""
+    assert text_of(raw) == (full if any(ch.isalnum() for ch in full) else "")
