@@ -197,7 +197,7 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
     return ParsedText(orders, ignored)
 
 
-def _segments(line: str, premium: bool = False) -> list[str]:
+def _segments(line: str, premium: bool) -> list[str]:
     """Split a line on ``;``; a piece that is no hand reference belongs to the
     piece before it ("Hand 3: Guard on Bruno; guess Prince"). Each piece is split
     again where an order starts after a sentence (:func:`_after_sentences`)."""
@@ -236,8 +236,7 @@ def _opens_with_card(text: str, premium: bool) -> bool:
     if match is None or not match.group("h1"):
         return False
     for word in _WORD.findall(name_key(match.group("rest"))):
-        word = word.strip(".'\u2019-")
-        if not word or word in FILLER:
+        if word in FILLER:
             continue
         return not word.isdigit() and _card_word(word, premium) is not None
     return False
@@ -262,8 +261,6 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
     standing = _STANDING.match(body)
     if standing:  # read in any game, so that a classic game can say it has no Bishop
         return WrittenOrder(hand, None, text=text, standing=standing.group("what").lower())
-    if premium:
-        body = re.sub(r"\bdowager\s+queen\b", "dowager", body)  # one card, not two words
     # Multi-word names first, as phrases, so that their words are not read apart.
     slots: dict[str, str] = {}
     for key, name in sorted(folded.items(), key=lambda kv: -len(kv[0])):
@@ -280,8 +277,7 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
     guess_text: str | None = None
     look_next = False
     for word in _WORD.findall(body):
-        word = word.strip(".'\u2019-")
-        if not word or word in FILLER:
+        if word in FILLER:
             continue
         if card is not None and word in LOOK_WORDS:
             look_next = True
@@ -350,7 +346,7 @@ def _card_word(word: str, premium: bool = False) -> Card | None:
     return card
 
 
-def _player_word(word: str, folded: dict[str, str], me: str, premium: bool = False) -> str | None:
+def _player_word(word: str, folded: dict[str, str], me: str, premium: bool) -> str | None:
     """A player's canonical name for ``word``: the writer for "myself", an exact
     name, or a prefix that names one player only. An ambiguous prefix gives
     ``"?word"`` so the caller can report it."""
@@ -363,9 +359,7 @@ def _player_word(word: str, folded: dict[str, str], me: str, premium: bool = Fal
     hits = [name for key, name in folded.items() if key.startswith(word)]
     if len(hits) == 1:
         return hits[0]
-    if len(hits) > 1:
-        return "?" + word
-    return None
+    return "?" + word if hits else None
 
 
 # -- checking against the position ------------------------------------------

@@ -16,6 +16,7 @@ conftest.py of their own, and both are imported as ``conftest``).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -23,9 +24,27 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import Phase, settings
 from kit import config, snapshot, write_config
 
 from pbem.cli import main as pbem_main
+
+# -- mutation testing ---------------------------------------------------------------
+
+# Under mutmut (README "Mutation testing"), which sets MUTANT_UNDER_TEST in every run it
+# makes, a property test tries 10 fixed examples instead of 100 random ones and does
+# not shrink a failure: a surviving mutant then costs a tenth of the fuzzing, and a
+# killed one does not wait for the shrinker. The normal suite keeps Hypothesis' defaults.
+settings.register_profile(
+    "mutmut",
+    max_examples=10,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
+if "MUTANT_UNDER_TEST" in os.environ:
+    settings.load_profile("mutmut")
 
 # -- running pbem -------------------------------------------------------------------
 

@@ -642,3 +642,124 @@ def test_a_premium_guard_without_a_number_word_for_word(text, reason):
 def test_a_card_name_in_the_plural_names_the_card(word, card):
     (written,) = parse_orders(f"Hand 3: Guard on Charles, guess {word}", PLAYERS, "Arthur").orders
     assert written.guess == card
+
+
+# -- the parser's last survivors (issue 21, second run) ----------------------------------------------
+
+
+def test_a_prefix_that_fits_the_writer_and_one_other_player_is_no_ones():
+    # "Ch" fits Charles and Chloe; Chloe cannot name herself with a Guard: no hint names Charles
+    players = ["Chloe", "Bruno", "Charles"]
+    (written,) = parse_orders("Hand 1: Guard on Ch, guess Baron", players, "Chloe").orders
+    c = check_order(written, game_with({0: G, 1: B, 2: P}, draw=S), players, "Chloe")
+    assert whole(c) == (
+        COMPLETED,
+        '"Ch" names no player: a random player will be chosen',
+        "",
+        Order(G, None, B),
+        True,
+    )
+
+
+def test_a_card_named_after_a_word_that_fits_two_players_is_not_a_guess():
+    (written,) = parse_orders(
+        "Hand 1: Guard on Bruno, guess Ch", ["Arthur", "Bruno", "Charles", "Chloe"], "Arthur"
+    ).orders
+    assert (written.target, written.guess, written.guess_text) == ("Bruno", None, None)
+
+
+def test_a_cards_name_is_never_the_start_of_a_players_name():
+    players = ["Arthur", "Kingsley", "Bruno"]
+    (written,) = parse_orders("Hand 1: Guard guess King on Bruno", players, "Arthur").orders
+    assert (written.card, written.target, written.guess) == (G, "Bruno", K)
+    six = ["Arthur", "Bruno", "Countee", "Didier", "Emma", "Fanny"]
+    (written,) = parse_orders("Hand 1: Guard guess Count on Bruno", six, "Arthur").orders
+    assert (written.target, written.guess) == ("Bruno", 5)  # the Count's rank
+
+
+def test_a_premium_cards_name_in_a_classic_game_may_start_a_players_name():
+    players = ["Arthur", "Countee", "Bruno"]
+    (written,) = parse_orders("Hand 1: Guard on Count, guess Baron", players, "Arthur").orders
+    assert (written.target, written.guess) == ("Countee", B)
+
+
+def test_a_standing_order_keeps_its_text():
+    (written,) = parse_orders("Hand 2: if Bishop, discard", SIX, "Arthur").orders
+    assert (written.standing, written.text) == ("discard", "Hand 2: if Bishop, discard")
+
+
+def test_a_premium_cards_name_before_a_misspelt_card_in_a_classic_game_is_no_card():
+    # "Bishop" names no card in a classic game: the hint goes on to "Gard"
+    c = check("Hand 1: Bishop Gard on Bruno", game_with({0: G, 1: B, 2: P}, draw=S))
+    hint = "(you hold Guard and Spy) (did you mean Guard?)"
+    assert c.reason == f'no card named for hand 1 {hint}; write e.g. "Hand 1: Guard"'
+
+
+SIX_CH = ["Arthur", "Bruno", "Charles", "Chloe", "Didier", "Emma"]
+
+
+def test_the_cardinals_look_goes_to_one_player_named_and_the_order_reads_on():
+    (written,) = parse_orders("Hand 1: Cardinal, look at Bruno, Bruno and Charles", SIX_CH, "Arthur").orders
+    assert (written.target, written.second, written.look) == ("Bruno", "Charles", "Bruno")
+    (written,) = parse_orders("Hand 1: Cardinal on Bruno and Didier, look at Ch", SIX_CH, "Arthur").orders
+    assert (written.target, written.second, written.look) == ("Bruno", "Didier", None)
+
+
+def test_a_third_player_named_is_not_the_cardinals_second():
+    (written,) = parse_orders("Hand 1: Cardinal on Bruno and Charles and Didier", SIX_CH, "Arthur").orders
+    assert (written.target, written.second) == ("Bruno", "Charles")
+
+
+def test_the_first_word_that_names_no_player_is_the_one_shown():
+    (written,) = parse_orders("Hand 1: Guard on Zed Ch, guess Baron", SIX_CH, "Arthur").orders
+    assert (written.target, written.target_text) == (None, "zed")
+
+
+@pytest.mark.parametrize(
+    "players, target",
+    [
+        (["Arthur", "Anna Maria", "Anna Maria Rossi"], "Anna Maria Rossi"),  # the longest name first
+        (["Arthur", "Anna Maria", "Anna Bella"], "Anna Bella"),  # "Anna" alone fits both
+    ],
+)
+def test_a_name_of_several_words_is_read_whole(players, target):
+    (written,) = parse_orders(f"Hand 1: Guard on {target}, guess Baron", players, "Arthur").orders
+    assert (written.target, written.guess) == (target, B)
+
+
+def test_a_one_word_name_inside_a_cards_name_is_not_read_there():
+    (written,) = parse_orders(
+        "Hand 1: Guard on Bruno, guess Prince", ["Arthur", "Bruno", "Rin"], "Arthur"
+    ).orders
+    assert (written.target, written.guess) == ("Bruno", P)
+
+
+def test_a_word_that_fits_two_players_is_never_a_target_nor_a_second():
+    (written,) = parse_orders("Hand 1: Ch, Guard on Bruno, guess Baron", SIX_CH, "Arthur").orders
+    assert written.target == "Bruno"
+    (written,) = parse_orders("Hand 1: Cardinal on Bruno and Ch", SIX_CH, "Arthur").orders
+    assert (written.target, written.second) == ("Bruno", None)
+
+
+def test_the_cardinals_look_after_both_players():
+    (written,) = parse_orders(
+        "Hand 1: Cardinal on Bruno and Charles, look at Charles", SIX_CH, "Arthur"
+    ).orders
+    assert (written.target, written.second, written.look) == ("Bruno", "Charles", "Charles")
+
+
+def test_the_first_word_that_names_no_card_is_the_one_shown_and_only_without_a_guess():
+    (written,) = parse_orders("Hand 1: Guard on Bruno, guess Baron please", PLAYERS, "Arthur").orders
+    assert (written.guess, written.guess_text, written.second, written.look) == (B, None, None, None)
+    (written,) = parse_orders("Hand 1: Guard on Bruno, guess Wizard or Xyz", PLAYERS, "Arthur").orders
+    assert (written.guess, written.guess_text) == (None, "wizard")
+
+
+def test_a_bare_number_without_a_card_is_no_order_but_the_line_reads_on():
+    parsed = parse_orders("2. I think so; Hand 3: Baron on Bruno", PLAYERS, "Arthur")
+    assert [o.canonical() for o in parsed.orders] == ["Hand 3: Baron on Bruno"]
+
+
+def test_two_orders_after_sentences_on_one_line_are_both_read():
+    parsed = parse_orders("Thanks. Hand 3: Baron on Bruno. Hand 7: Prince on Charles", PLAYERS, "Arthur")
+    assert [o.canonical() for o in parsed.orders] == ["Hand 3: Baron on Bruno", "Hand 7: Prince on Charles"]

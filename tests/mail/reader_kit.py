@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import os
 import quopri
 from pathlib import Path
 
@@ -171,7 +172,8 @@ SEEDS = [
 
 
 FUZZ = settings(
-    max_examples=300,
+    # Under mutmut, the examples of the profile "mutmut" (tests/conftest.py): 10, not 300.
+    max_examples=settings.default.max_examples if "MUTANT_UNDER_TEST" in os.environ else 300,
     deadline=None,  # speed is measured in bench/reader.py, not in tests
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
