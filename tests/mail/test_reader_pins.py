@@ -291,8 +291,8 @@ def test_a_pattern_tables_alternation_matches_each_phrase_with_any_run_of_spaces
 
 @pytest.mark.parametrize(
     ("word", "px"),
-    # (a length in rem is read by the em branch, which cannot read "40r": None, a bug left open)
-    [("600px", 600.0), ("40em", 640.0), ("2.5px", 2.5), ("wide", None), ("xpx", None)],
+    # (a length in rem was read by the em branch, which cannot read "40r": a bug these mutants found)
+    [("600px", 600.0), ("40em", 640.0), ("40rem", 640.0), ("2.5px", 2.5), ("wide", None), ("xpx", None)],
 )
 def test_a_media_query_length_is_read_in_pixels(word, px):
     assert _length_text(word) == px
