@@ -219,3 +219,38 @@ def test_the_watch_timers_skip_a_quiet_game_and_read_one_with_mail(root, cli, fu
     full.clear()
     watch.timers()
     assert full == []
+
+
+def test_a_games_archives_are_fingerprinted_by_their_folder_and_the_latest_turn_whole(tmp_path, cli):
+    """A long game's history is not walked file by file (pbem.quiet._ARCHIVES): an old
+    turn's folder, the kept messages and the sent drafts count by their folder, which
+    changes with every file put in or taken out; the latest turn is walked whole."""
+    import os
+    import time
+
+    game = tmp_path / "solo"
+    kit.write_config(game, kit.config(3))
+    cli.ok("start", game)
+    cli.ok("resolve", game, "--force")  # turn 1 by the defaults: turns 0 and 1 are on file
+    book = quiet.QuietBook(tmp_path)
+    first, _ = book.fingerprint(game)
+
+    def later(path: Path) -> None:  # a change the file's times show, whatever the clock's grain
+        stamp = time.time_ns() + 5_000_000_000
+        os.utime(path, ns=(stamp, stamp))
+
+    old = game / "turns" / "turn-000" / "reports" / "public.txt"
+    later(old)  # inside an archive: not walked
+    assert book.fingerprint(game)[0] == first
+    latest = sorted((game / "turns").glob("turn-*"))[-1] / "state.json"
+    later(latest)
+    second, _ = book.fingerprint(game)
+    assert second != first  # the latest turn: walked
+    for archive in ("mail/received", "mail/sent"):
+        (game / archive).mkdir(parents=True, exist_ok=True)
+        third, _ = book.fingerprint(game)
+        (game / archive / "new.eml").write_bytes(b"x")
+        assert book.fingerprint(game)[0] != third  # a file put in: its folder changed
+    fourth, _ = book.fingerprint(game)
+    cli.ok("rollback", game)
+    assert book.fingerprint(game)[0] != fourth  # a turn undone: the turns' folder changed
