@@ -44,6 +44,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import time
 from array import array
 from datetime import datetime, timedelta
@@ -111,7 +112,12 @@ def _tree(folder: str, out: array[int]) -> int:
             if entry.is_dir(follow_symlinks=False):
                 stack.append(entry.path)
                 continue
-            info = entry.stat(follow_symlinks=False)
+            # A link counts by what it points to (a campaign.yaml kept elsewhere); a linked
+            # folder (a Maildir the mail system delivers to) could change with nothing
+            # here changing: such a game is never noted quiet (the caller reads it in full).
+            info = entry.stat(follow_symlinks=True)  # a link to nothing: an OSError, read in full
+            if entry.is_symlink() and stat.S_ISDIR(info.st_mode):
+                raise OSError(f"{entry.path}: a linked folder; its game is read by every tick")
             out.extend((info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_mode))
             newest = max(newest, info.st_ctime_ns, info.st_mtime_ns)
     return newest

@@ -254,3 +254,35 @@ def test_a_games_archives_are_fingerprinted_by_their_folder_and_the_latest_turn_
     fourth, _ = book.fingerprint(game)
     cli.ok("rollback", game)
     assert book.fingerprint(game)[0] != fourth  # a turn undone: the turns' folder changed
+
+
+def test_a_maildir_linked_from_elsewhere_is_read_when_mail_comes(root, cli, full, tmp_path):
+    """The GM's mail system delivers into a Maildir of its own, linked as the game's
+    mail/inbox (``ln -s ~/Maildir/.game7 mail/inbox``): mail delivered there changes
+    nothing in the game's own tree, so a game with a linked folder is never noted
+    quiet; a linked file counts by its target (a campaign.yaml kept elsewhere)."""
+    import shutil
+
+    game = root / "alpha"
+    elsewhere = tmp_path / "Maildir-alpha"
+    shutil.move(game / "mail" / "inbox", elsewhere)
+    (game / "mail" / "inbox").symlink_to(elsewhere, target_is_directory=True)
+    for _ in range(3):
+        cli.ok("tick", root)
+    assert "fingerprint" not in notes(root).get("alpha", {})
+    deliver(game, "arthur@example.org", "STATUS")  # through the link, into elsewhere/new
+    assert "[alpha] 1 new message(s)" in cli.ok("tick", root).stdout
+
+
+def test_a_linked_settings_file_is_read_when_its_target_changes(root, cli, full, tmp_path):
+    game = root / "bravo"
+    kept = tmp_path / "bravo-campaign.yaml"
+    (game / "campaign.yaml").rename(kept)
+    (game / "campaign.yaml").symlink_to(kept)
+    cli.ok("tick", root)
+    cli.ok("tick", root)
+    assert "fingerprint" in notes(root)["bravo"]  # a linked file: noted, by its target's state
+    full.clear()
+    kept.write_text(kept.read_text(encoding="utf-8").replace("players:", "players:  "), encoding="utf-8")
+    cli.ok("tick", root)
+    assert full == ["bravo"]  # its target changed: read in full
