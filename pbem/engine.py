@@ -469,8 +469,7 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list[ev.
         guess = None
     elif first is not None and (guess is None or guess == GUARD):  # completed (RULES 5.5, 10.2)
         random_gss = not nmr
-        pack = _NON_GUARD_RANKS if hand.premium else _NON_GUARD_PACK  # random_number, random_guess
-        guess = pack[floor(rng.random() * len(pack))]
+        guess = random_number(rng) if hand.premium else random_guess(rng)
     if out is not None:
         number = hand.number
         out.append(
