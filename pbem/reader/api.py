@@ -176,7 +176,7 @@ def _unreadable_reason(pieces: list[_Text], seen: _Seen) -> str:
         )
     if not pieces and seen.too_deep:
         return "Your message is nested too deeply for me to read it."
-    if not pieces and seen.skipped:
+    if seen.skipped:  # blank text beside an attachment: the attachment is what to tell of
         listed = ", ".join(seen.skipped[:5])
         return (
             f"Your message has no text I can read, only parts I cannot read as text ({listed}). "

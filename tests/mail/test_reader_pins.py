@@ -16,7 +16,7 @@ import re
 import textwrap
 
 import pytest
-from reader_kit import SEEDS, html_message, inline_reply, message
+from reader_kit import SEEDS, html_message, inline_reply, message, multipart, multipart_message
 
 from pbem.reader import UnreadableMail, read_mail
 from pbem.reader.api import text_of
@@ -336,3 +336,69 @@ def test_text_of_is_the_full_text_read_mail_gives_or_nothing_without_a_letter(ra
     except UnreadableMail:  # "Your message is empty"
         full = ""
     assert text_of(raw) == (full if any(ch.isalnum() for ch in full) else "")
+
+
+# -- why a message could not be read: the whole sentence the player gets --------------------------
+
+
+def _attachment(name: str) -> str:
+    return f'Content-Type: text/plain; charset=utf-8\nContent-Disposition: attachment; filename="{name}"\n\nHand 1: Guard\n'
+
+
+def _nested(depth: int) -> str:
+    entity = "Content-Type: text/plain; charset=utf-8\n\nHand 1: Guard\n"
+    for level in range(depth):
+        entity = multipart("mixed", [entity], boundary=f"level{level}")
+    return entity
+
+
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        (
+            multipart_message(
+                multipart(
+                    "encrypted",
+                    [
+                        "Content-Type: application/pgp-encrypted\n\nVersion: 1\n",
+                        "Content-Type: application/octet-stream\n\n-----BEGIN PGP MESSAGE-----\n",
+                    ],
+                )
+            ),
+            "Your message is encrypted; I can only read orders sent as ordinary, unencrypted text. "
+            "Please send them again without encryption.",
+        ),
+        (multipart_message(_nested(30)), "Your message is nested too deeply for me to read it."),
+        (
+            multipart_message(multipart("mixed", [_attachment(f"{n}.txt") for n in "abcdef"])),
+            "Your message has no text I can read, only parts I cannot read as text "
+            "(a.txt (text/plain), b.txt (text/plain), c.txt (text/plain), d.txt (text/plain), "
+            "e.txt (text/plain)). Please write your orders in the body of the mail.",
+        ),
+        (
+            multipart_message(multipart("signed", ["Content-Type: application/pgp-signature\n\nxx\n"])),
+            "Your message has no text I can read, only parts I cannot read as text "
+            "(application/pgp-signature). Please write your orders in the body of the mail.",
+        ),
+        (message("\n\n   \n"), "Your message is empty: I found no text in it."),
+        (
+            multipart_message(
+                multipart("mixed", ["Content-Type: text/plain\n\n\n", _attachment("orders.txt")])
+            ),
+            "Your message has no text I can read, only parts I cannot read as text "
+            "(orders.txt (text/plain)). Please write your orders in the body of the mail.",
+        ),
+    ],
+    ids=[
+        "encrypted",
+        "too deep",
+        "only attachments, five named",
+        "only a signature",
+        "empty",
+        "blank beside a file",
+    ],
+)
+def test_an_unreadable_message_says_why_in_the_players_words(raw, reason):
+    with pytest.raises(UnreadableMail) as caught:
+        read_mail(raw)
+    assert str(caught.value) == reason
