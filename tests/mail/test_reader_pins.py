@@ -402,3 +402,34 @@ def test_an_unreadable_message_says_why_in_the_players_words(raw, reason):
     with pytest.raises(UnreadableMail) as caught:
         read_mail(raw)
     assert str(caught.value) == reason
+
+
+# -- which HTML elements are quotes or signatures ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("markup", "kind"),
+    [
+        ("<blockquote>x</blockquote>", "quote"),
+        ('<div name="quote">x</div>', "quote"),  # web.de
+        ('<div class="Gmail_Quote">x</div>', "quote"),  # a forward: no blockquote inside
+        ('<div class="gmail_quote"><blockquote>x</blockquote></div>', None),  # the answers sit between
+        ('<div class="\tnote\n  GMAIL_ATTR  ">x</div>', "quote"),  # XML whitespace, any case
+        ('<div class="moz-cite-prefix">x</div>', "quote"),
+        ('<div class="yahoo_quoted">x</div>', "quote"),
+        ('<div class="gmail_signature">x</div>', "signature"),
+        ('<div class=" moz-signature">x</div>', "signature"),
+        ('<div id="Signature">x</div>', "signature"),
+        ('<div id="signatures">x</div>', None),
+        ('<div class="gmail_attribution">x</div>', None),  # a longer name is another class
+        ('<div class="my-gmail_quote">x</div>', None),
+        ('<div class="\u00a0gmail_signature">x</div>', None),  # no-break space: not a class separator
+        ("<div>x</div>", None),
+    ],
+)
+def test_an_element_is_a_quote_or_a_signature_by_its_tag_name_class_or_id(markup, kind):
+    import lxml.html
+
+    from pbem.reader.htmltext import _special_kind
+
+    assert _special_kind(lxml.html.fragment_fromstring(markup)) == kind
