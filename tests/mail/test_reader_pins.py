@@ -433,3 +433,35 @@ def test_an_element_is_a_quote_or_a_signature_by_its_tag_name_class_or_id(markup
     from pbem.reader.htmltext import _special_kind
 
     assert _special_kind(lxml.html.fragment_fromstring(markup)) == kind
+
+
+# -- Outlook on the web: the original below its reply header is quoted, wherever it sits -------
+
+
+def test_outlooks_original_is_quoted_with_the_text_after_the_block_that_holds_its_header():
+    """Outlook's header block (#divRplyFwdMsg) sits inside a wrapper whose tail holds more
+    of the original: the header, what follows it and that tail are quoted, in order, at
+    the end of the body; the player's words above stay their own."""
+    markup = (
+        "<html><body><div>Hand 3: Baron on Bruno</div>"
+        '<div class="wrap"><div id="divRplyFwdMsg">From: Rita</div>Hand 7: Princess</div>'
+        "Hand 9: Guard on Chloé</body></html>"
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    lines = [line for line in read.full_text.splitlines() if line.strip()]
+    # (the wrapper's tail joins the line before it: an inline run, as a mail client shows it)
+    assert lines == ["Hand 3: Baron on Bruno", "> From: Rita", "> Hand 7: Princess Hand 9: Guard on Chloé"]
+
+
+@pytest.mark.parametrize("where", ["body", "html"])
+def test_an_outlook_marker_on_the_body_itself_quotes_nothing(where):
+    """The marker's id on the body (or the page) itself: there is no original below it to
+    move, and the player's words are read as they are."""
+    body = "<div>Hand 3: Baron on Bruno</div>"
+    markup = (
+        f'<html><body id="divRplyFwdMsg">{body}</body></html>'
+        if where == "body"
+        else f'<html id="appendonsend"><body>{body}</body></html>'
+    )
+    assert read_mail(html_message(markup)).own_text == "Hand 3: Baron on Bruno"
