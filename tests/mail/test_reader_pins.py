@@ -465,3 +465,30 @@ def test_an_outlook_marker_on_the_body_itself_quotes_nothing(where):
         else f'<html id="appendonsend"><body>{body}</body></html>'
     )
     assert read_mail(html_message(markup)).own_text == "Hand 3: Baron on Bruno"
+
+
+# -- a declared charset: the Python codec it names, or None -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("charset", "codec"),
+    [
+        ("utf-8", "utf_8"),  # the codec's own name, with "_" for "-"
+        ("UTF8", "utf_8"),
+        ('"utf-8"', "utf_8"),  # quoted, as some clients write it
+        ("'latin-1'", "iso8859_1"),
+        (" " * 55 + "utf-8", "utf_8"),  # 60 characters: still a name
+        (" " * 56 + "utf-8", None),  # longer: not a charset (a header stuffed with junk)
+        ("utf-8X", None),  # no codec strips letters off a name
+        ("base64", None),  # a codec, not a text encoding
+        ("rot13", None),
+        ("unicode_escape", None),  # a text codec that is no charset
+        ("idna", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_a_declared_charset_names_its_codec_or_none(charset, codec):
+    from pbem.reader.text import _codec
+
+    assert _codec(charset) == codec
