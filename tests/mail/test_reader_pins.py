@@ -492,3 +492,38 @@ def test_a_declared_charset_names_its_codec_or_none(charset, codec):
     from pbem.reader.text import _codec
 
     assert _codec(charset) == codec
+
+
+# -- bytes to text: what was read, and the note the GM gets ------------------------------------
+
+_LATIN = "Chloé".encode("cp1252")
+_UTF8 = "Chloé".encode()
+
+
+@pytest.mark.parametrize(
+    ("data", "charset", "text", "notes"),
+    [
+        (b"Hand 1", "us-ascii", "Hand 1", []),
+        (b"Hand 1", None, "Hand 1", []),
+        (_LATIN, "iso-8859-1", "Chloé", []),
+        (_UTF8, "iso-8859-1", "Chloé", ["text declared as iso-8859-1 is UTF-8; read it as UTF-8"]),
+        (_UTF8, "us-ascii", "Chloé", ["8-bit text declared as US-ASCII; read it as UTF-8 / windows-1252"]),
+        (_LATIN, None, "Chloé", ["8-bit text without a declared charset; read it as UTF-8 / windows-1252"]),
+        (_LATIN, "utf-8", "Chloé", ["text declared as UTF-8 is not valid UTF-8; read those lines as windows-1252"]),
+        (_UTF8, "iso-8859-8", "Chloé", ["text declared as iso-8859-8 is UTF-8; read it as UTF-8"]),
+        (
+            _UTF8,
+            "x" * 55 + "-klingon",
+            "Chloé",
+            ["unknown charset " + repr(("x" * 55 + "-klingon")[:60]) + "; read the text as UTF-8"],
+        ),
+    ],
+    ids=["ascii", "undeclared ascii", "latin-1", "utf-8 called latin-1", "8-bit called ascii",
+         "8-bit undeclared", "latin-1 called utf-8", "utf-8 called hebrew", "unknown, cut at 60"],
+)  # fmt: skip
+def test_text_is_decoded_as_declared_or_as_it_is_with_a_note_saying_so(data, charset, text, notes):
+    from pbem.reader.text import _decode_text
+
+    found = _Notes()
+    assert _decode_text(data, charset, found) == text
+    assert found.items == notes
