@@ -511,6 +511,7 @@ _UTF8 = "Chloé".encode()
         (_LATIN, None, "Chloé", ["8-bit text without a declared charset; read it as UTF-8 / windows-1252"]),
         (_LATIN, "utf-8", "Chloé", ["text declared as UTF-8 is not valid UTF-8; read those lines as windows-1252"]),
         (_UTF8, "iso-8859-8", "Chloé", ["text declared as iso-8859-8 is UTF-8; read it as UTF-8"]),
+        (b"Chlo\xff", "iso-8859-8", "Chlo\ufffd", ["text is not valid iso-8859-8; replaced the bad bytes"]),
         (
             _UTF8,
             "x" * 55 + "-klingon",
@@ -519,7 +520,7 @@ _UTF8 = "Chloé".encode()
         ),
     ],
     ids=["ascii", "undeclared ascii", "latin-1", "utf-8 called latin-1", "8-bit called ascii",
-         "8-bit undeclared", "latin-1 called utf-8", "utf-8 called hebrew", "unknown, cut at 60"],
+         "8-bit undeclared", "latin-1 called utf-8", "utf-8 called hebrew", "neither hebrew nor utf-8", "unknown, cut at 60"],
 )  # fmt: skip
 def test_text_is_decoded_as_declared_or_as_it_is_with_a_note_saying_so(data, charset, text, notes):
     from pbem.reader.text import _decode_text
