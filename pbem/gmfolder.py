@@ -212,7 +212,8 @@ def send(campaign: Campaign, on_wait: Callable[[float], None] | None = None) -> 
 # -- one mailbox for every game: fetch and route ---------------------------------------------------
 
 #: The folder's own records (hidden: :func:`games` passes it over): the fetch ledger of
-#: each shared account, the messages no game took, and their list.
+#: each shared account, the messages no game took, and their list; the tick's lock
+#: (:func:`ticking`) and its notes of the quiet games (:mod:`pbem.quiet`).
 STATE = ".pbem"
 UNROUTABLE = "unroutable.jsonl"
 TICK_LOCK = "tick.lock"
