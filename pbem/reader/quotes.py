@@ -82,7 +82,12 @@ _ATTRIBUTION_INSIDE = re.compile(
     rf"(?:(?<=\s)|-{{2,}}\s*)(?:{_alternation(ATTRIBUTION_OPENERS)})\s", re.IGNORECASE
 )
 _VERB = _alternation(ATTRIBUTION_VERBS)
-_VERB_AT_END = re.compile(rf"(?<![\w@.-])(?:{_VERB})$", re.IGNORECASE)
+# A verb is a word of its own ("wrote", not "rewrote"), but Chinese and Japanese put no
+# space before it: "Rita <gm@example.org> 于2026年12月1日周二 上午10:00写道：".
+_UNSPACED_VERB = "|".join(
+    re.escape(verb) for verb in words_of(ATTRIBUTION_VERBS) if "\u3040" <= verb[0] <= "\u9fff"
+)
+_VERB_AT_END = re.compile(rf"(?:(?<![\w@.-])(?:{_VERB})|{_UNSPACED_VERB})$", re.IGNORECASE)
 _VERB_BEFORE_NAME = re.compile(
     rf"(?<![\w@.-])(?:{_alternation(VERBS_BEFORE_NAME)})(?![^\W\d_])", re.IGNORECASE
 )

@@ -60,6 +60,23 @@ HEADERS = {
     "en-html-flattened-block": "From: gm@example.org Date: Tue, 1 Dec 2026 10:00:00 +0100",
     "en-date-first-block": "Date: Tue, 1 Dec 2026 10:00:00 +0100\nTo: chloe@example.org",
     "de-android-footer": "Gesendet von Outlook für Android<https://aka.ms/ghei36>",
+    # Gmail's attribution in more languages: the verb closes it, after the address.
+    "zh-gmail": "Rita (pbem) <gm@example.org> 于2026年12月1日周二 上午10:00写道：",  # no space before the verb
+    "zh-tw-gmail": "Rita (pbem) <gm@example.org> 於 2026年12月1日 週二 上午10:00寫道：",
+    "el-gmail": "Στις Τρί 1 Δεκ 2026 στις 10:00, ο/η Rita <gm@example.org> έγραψε:",
+    "ro-gmail": "În mar., 1 dec. 2026 la 10:00, Rita <gm@example.org> a scris:",
+    "id-gmail": "Pada tanggal Sel, 1 Des 2026 pukul 10.00 Rita <gm@example.org> menulis:",
+    "hr-gmail": "uto, 1. pro 2026. u 10:00 Rita <gm@example.org> napisao je:",
+    "sr-gmail": "уто, 1. дец 2026. у 10:00 Rita <gm@example.org> је написао/ла:",
+    "bg-gmail": "вт, 1.12.2026 г. в 10:00 ч. Rita <gm@example.org> написа:",
+    "sl-gmail": "tor., 1. dec. 2026 ob 10:00 je oseba Rita <gm@example.org> napisal:",
+    "lt-gmail": "2026-12-01, an, 10:00 Rita <gm@example.org> rašė:",
+    "lv-gmail": "otrd., 2026. g. 1. dec., plkst. 10:00 — lietotājs Rita (<gm@example.org>) rakstīja:",
+    "et-gmail": "T, 1. dets 2026 kell 10:00 Rita <gm@example.org> kirjutas:",
+    "th-gmail": "เมื่อ อ. 1 ธ.ค. 2026 เวลา 10:00 Rita <gm@example.org> เขียนว่า:",
+    "fa-gmail": "در تاریخ سه‌شنبه ۱ دسامبر ۲۰۲۶ ساعت ۱۰:۰۰ Rita <gm@example.org> نوشت:",
+    "hi-gmail": "मंगल, 1 दिस॰ 2026 को 10:00 am बजे को Rita <gm@example.org> ने लिखा:",
+    "uk-gmail-present": "вт, 1 груд. 2026 р. о 10:00 Rita <gm@example.org> пише:",
 }
 
 
