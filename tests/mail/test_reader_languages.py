@@ -77,6 +77,42 @@ HEADERS = {
     "fa-gmail": "در تاریخ سه‌شنبه ۱ دسامبر ۲۰۲۶ ساعت ۱۰:۰۰ Rita <gm@example.org> نوشت:",
     "hi-gmail": "मंगल, 1 दिस॰ 2026 को 10:00 am बजे को Rita <gm@example.org> ने लिखा:",
     "uk-gmail-present": "вт, 1 груд. 2026 р. о 10:00 Rita <gm@example.org> пише:",
+    # Outlook's header block in more languages, the sender shown by name only (Exchange).
+    "cs-outlook-block": "Od: Rita (pbem)\nOdesláno: úterý 1. prosince 2026 10:00\nKomu: Chloé Martin\n"
+    "Předmět: [game7] Turn 3",
+    "sk-outlook-block": "Od: Rita (pbem)\nOdoslané: utorok 1. decembra 2026 10:00\nKomu: Chloé Martin\n"
+    "Predmet: [game7] Turn 3",
+    "hu-outlook-block": "Feladó: Rita (pbem)\nElküldve: 2026. december 1., kedd 10:00\nCímzett: Chloé Martin\n"
+    "Tárgy: [game7] Turn 3",
+    "tr-outlook-block": "Kimden: Rita (pbem)\nGönderildi: 1 Aralık 2026 Salı 10:00\nKime: Chloé Martin\n"
+    "Konu: [game7] Turn 3",
+    "el-outlook-block": "Από: Rita (pbem)\nΣτάλθηκε: Τρίτη, 1 Δεκεμβρίου 2026 10:00 πμ\nΠρος: Chloé Martin\n"
+    "Θέμα: [game7] Turn 3",
+    "ro-outlook-block": "De la: Rita (pbem)\nTrimis: marți, 1 decembrie 2026 10:00\nCătre: Chloé Martin\n"
+    "Subiect: [game7] Turn 3",
+    "he-outlook-block": "מאת: Rita (pbem)\nנשלח: יום שלישי 01 דצמבר 2026 10:00\nאל: Chloé Martin\n"
+    "נושא: [game7] Turn 3",
+    "ar-outlook-block": "من: Rita (pbem)\nتم الإرسال: الثلاثاء، 1 ديسمبر 2026 10:00 ص\nإلى: Chloé Martin\n"
+    "الموضوع: [game7] Turn 3",
+    "zh-tw-outlook-block": "寄件者: Rita (pbem)\n寄件日期: 2026年12月1日 上午 10:00\n收件者: Chloé Martin\n"
+    "主旨: [game7] Turn 3",
+    "vi-outlook-block": "Từ: Rita (pbem)\nĐã gửi: Thứ Ba, ngày 1 tháng 12 năm 2026 10:00\nĐến: Chloé Martin\n"
+    "Chủ đề: [game7] Turn 3",
+    "id-outlook-block": "Dari: Rita (pbem)\nDikirim: Selasa, 01 Desember 2026 10.00\nKepada: Chloé Martin\n"
+    "Subjek: [game7] Turn 3",
+    "th-outlook-block": "จาก: Rita (pbem)\nส่ง: 1 ธันวาคม 2026 10:00\nถึง: Chloé Martin\nเรื่อง: [game7] Turn 3",
+    "ca-outlook-block": "De: Rita (pbem)\nEnviat el: dimarts, 1 de desembre de 2026 10:00\nPer a: Chloé Martin\n"
+    "Assumpte: [game7] Turn 3",
+    "hr-outlook-block": "Šalje: Rita (pbem)\nPoslano: utorak, 1. prosinca 2026. 10:00\nPrima: Chloé Martin\n"
+    "Predmet: [game7] Turn 3",
+    "sl-outlook-block": "Od: Rita (pbem)\nPoslano: torek, 1. december 2026 10:00\nZa: Chloé Martin\n"
+    "Zadeva: [game7] Turn 3",
+    "lt-outlook-block": "Nuo: Rita (pbem)\nIšsiųsta: 2026 m. gruodžio 1 d. 10:00\nKam: Chloé Martin\n"
+    "Tema: [game7] Turn 3",
+    "bg-outlook-block": "От: Rita (pbem)\nИзпратено: вторник, 1 декември 2026 г. 10:00\nДо: Chloé Martin\n"
+    "Тема: [game7] Turn 3",
+    "et-outlook-block": "Saatja: Rita (pbem)\nSaadetud: teisipäev, 1. detsember 2026 10:00\n"
+    "Adressaat: Chloé Martin\nTeema: [game7] Turn 3",
 }
 
 
@@ -176,6 +212,20 @@ ATTRIBUTION_LINE = "On Tue, 1 Dec 2026 at 10:00, Rita (pbem) <gm@example.org> wr
 
 def test_a_players_own_from_and_date_lines_do_not_cut_the_orders_below():
     body = "From: Chloé\nDate: Tuesday evening\nHand 3: Baron on Bruno\nHand 7: Prince on myself"
+    assert read_mail(message(body + "\n")).own_text == body
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # Words that open a header line in some language, written as a player writes them.
+        "No: I meant the Baron.\nHand 3: Baron on Bruno\nTo: Bruno, sorry!",
+        "Za: Hand 3 is mine\nHand 3: Baron on Bruno\nData: none",
+        "Konu: my orders\nHand 3: Baron on Bruno\nHand 7: Prince on myself",
+        "Od: Chloé\nHand 3: Baron on Bruno\nKam: to the Baron",
+    ],
+)
+def test_a_players_lines_that_open_like_a_header_block_stay_theirs(body):
     assert read_mail(message(body + "\n")).own_text == body
 
 
