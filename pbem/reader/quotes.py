@@ -107,10 +107,16 @@ _FOOTERS = re.compile(
 _FOOTER_ENDS = tuple(phrase.casefold() for phrase in words_of(DEVICE_FOOTER_ENDS))
 _FOOTER_LINK = re.compile(r"\s*<[^<>\s]{1,200}>\s*$")
 _FOOTER_HEAD = re.compile(r"^\s*[^\s,;!?<>:][^,;!?<>:]{0,40}$")
+_HAND_INSIDE = re.compile(r"(?<![^\W\d_])(?:hand|h)\s*#?\s*\d{1,3}(?![^\W_])", re.IGNORECASE)
 
 
 def _is_footer(line: str) -> bool:
-    """A device footer: "Sent from my iPhone", "發自我的iPhone", "Outlook für iOS beziehen"."""
+    """A device footer: "Sent from my iPhone", "發自我的iPhone", "Outlook für iOS beziehen".
+
+    Never a line that names a hand: "Elküldve H3 Baron on Bruno" opens like a Hungarian
+    footer, but the order parser reads an order after other words on its line."""
+    if _HAND_INSIDE.search(line):
+        return False
     if _FOOTERS.match(line):
         return True
     bare = _FOOTER_LINK.sub("", line) if line.endswith(">") else line.rstrip()

@@ -111,6 +111,27 @@ HEADERS = {
     "Tema: [game7] Turn 3",
     "bg-outlook-block": "От: Rita (pbem)\nИзпратено: вторник, 1 декември 2026 г. 10:00\nДо: Chloé Martin\n"
     "Тема: [game7] Turn 3",
+    # Outlook's and Gmail's separators in more languages.
+    "cs-separator": "-----Původní zpráva-----",
+    "sk-separator": "-----Pôvodná správa-----",
+    "hu-separator": "-----Eredeti üzenet-----",
+    "ro-separator": "-----Mesaj original-----",
+    "el-separator": "-----Αρχικό μήνυμα-----",
+    "tr-separator": "-----Orijinal İleti-----",
+    "ru-separator-outlook": "-----Оригинальное сообщение-----",
+    "pl-forward": "---------- Przekazana wiadomość ---------",
+    "zh-forward": "---------- 已转发邮件 ---------",
+    "ja-forward": "---------- 転送されたメッセージ ---------",
+    "de-separator-one-word": "-----Originalnachricht-----",
+    "ca-separator": "-----Missatge original-----",
+    "hr-separator": "-----Izvorna poruka-----",
+    "sl-separator": "-----Originalno sporočilo-----",
+    "bg-separator": "-----Оригинално писмо-----",
+    "vi-separator": "-----Tin nhắn gốc-----",
+    "id-separator": "-----Pesan Asli-----",
+    "th-separator": "-----ข้อความต้นฉบับ-----",
+    "he-separator": "-----ההודעה המקורית-----",
+    "ar-separator": "-----الرسالة الأصلية-----",
     "et-outlook-block": "Saatja: Rita (pbem)\nSaadetud: teisipäev, 1. detsember 2026 10:00\n"
     "Adressaat: Chloé Martin\nTeema: [game7] Turn 3",
 }
@@ -161,6 +182,48 @@ def test_a_players_own_line_that_resembles_an_attribution_is_kept(words):
 def test_a_sentence_that_starts_like_a_device_footer_is_the_players():
     body = "Hand 3: Baron on Bruno\n\nSent from my desk, which beats typing orders on a phone.\n"
     assert read_mail(message(body)).own_text == body.strip()
+
+
+@pytest.mark.parametrize(
+    "footer",
+    [
+        "Odesláno z iPhonu",
+        "Elküldve az iPhone-omról",
+        "iPhone'umdan gönderildi",
+        "Στάλθηκε από το iPhone μου",
+        "Trimis de pe iPhone-ul meu",
+        "Надіслано з iPhone",
+        "נשלח מה-iPhone שלי",
+        "Gửi từ iPhone của tôi",
+        "Dikirim dari iPhone saya",
+        "ส่งจาก iPhone ของฉัน",
+        "Enviat des del meu iPhone",
+        "Poslano s mog iPhonea",
+        "Изпратено от моя iPhone",
+        "Saadetud minu iPhone'ist",
+        "Išsiųsta iš mano iPhone",
+        "Nosūtīts no mana iPhone",
+        "나의 iPhone에서 보냄",
+        "Lähetetty Outlook for Android -sovelluksesta",
+        "Scarica Outlook per iOS",
+        "Hämta Outlook för iOS",
+        "Получить Outlook для iOS",
+        "Baixar o Outlook para iOS",
+        "下载适用于 iOS 的 Outlook",
+        "iOS 版 Outlook を入手",
+        "Envoyé avec Spark",
+    ],
+)
+def test_a_device_footer_in_more_languages_is_dropped(footer):
+    assert read_mail(message(f"Hand 3: Baron on Bruno\n\n{footer}\n")).own_text == "Hand 3: Baron on Bruno"
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Elküldve H3 Baron on Bruno", "Lähetetty hand 7: Prince on myself", "Sent from my phone: h3 baron bruno"],
+)
+def test_a_line_that_opens_like_a_footer_but_names_a_hand_is_the_players(line):
+    assert read_mail(message(f"Hand 1: Guard on Bruno\n{line}\n")).own_text == f"Hand 1: Guard on Bruno\n{line}"
 
 
 @pytest.mark.parametrize(
