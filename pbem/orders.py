@@ -178,6 +178,10 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
     for line in text.splitlines():
         if not line.strip():
             continue
+        if not line.isascii():
+            # Compatibility forms read as what they show: an input method left in full
+            # width types "Ｈａｎｄ ３：" for "Hand 3:", and ideographic spaces.
+            line = unicodedata.normalize("NFKC", line)
         found = blank_form = False
         for segment in _segments(line, premium):
             match = HAND_REF.match(segment)
@@ -346,6 +350,9 @@ def _card_word(word: str, premium: bool = False) -> Card | None:
     return card
 
 
+_POSSESSIVE = ("'s", "\u2019s")
+
+
 def _player_word(word: str, folded: dict[str, str], me: str, premium: bool) -> str | None:
     """A player's canonical name for ``word``: the writer for "myself", an exact
     name, or a prefix that names one player only. An ambiguous prefix gives
@@ -354,6 +361,8 @@ def _player_word(word: str, folded: dict[str, str], me: str, premium: bool) -> s
         return me
     if word in folded:
         return folded[word]
+    if word.endswith(_POSSESSIVE) and word[:-2] in folded:
+        return folded[word[:-2]]  # "Baron on Hugo's hand"
     if word in (NAMES if premium else CLASSIC_NAMES) or word.isdigit():
         return None
     hits = [name for key, name in folded.items() if key.startswith(word)]

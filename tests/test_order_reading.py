@@ -287,3 +287,31 @@ def test_a_player_may_not_be_named_like_a_card_of_another_edition():
         )
         with pytest.raises(ConfigError, match="would be read as a card"):
             parse_config(text)
+
+
+# -- the shapes a keyboard gives: full-width text, a possessive -----------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ｈａｎｄ ３： Baron on Hugo",  # a Japanese or Chinese input method left on
+        "Ｈ３　Baron　Hugo",  # full-width letters and ideographic spaces
+        "Hand ３: Baron on Hugo",  # only the digit
+        "Hand 3：Baron on Hugo",  # only the colon
+    ],
+)
+def test_an_order_typed_in_full_width_characters_is_read(text):
+    (order,) = parse_orders(text, FOUR, "Greta").orders
+    assert (order.hand, order.card, order.target) == (3, B, "Hugo")
+
+
+@pytest.mark.parametrize("target", ["Hugo's", "Hugo’s", "hugo's hand", "Hugo's card"])
+def test_a_player_named_with_a_possessive_is_the_target(target):
+    (order,) = parse_orders(f"Hand 3: Baron on {target}", FOUR, "Greta").orders
+    assert (order.card, order.target, order.target_text) == (B, "Hugo", None)
+
+
+def test_a_possessive_of_nobody_is_still_refused_with_the_word():
+    (order,) = parse_orders("Hand 3: Baron on Zora's", FOUR, "Greta").orders
+    assert order.target is None and order.target_text == "zora's"
