@@ -68,7 +68,7 @@ WORDS_ABROAD = {
     "de": """der die das den dem des ein eine einen ich spiele spiel spielen lege ausspielen
              auf an gegen mit und oder tippe tipp tippen rate raten errate vermute meine mein
              karte bitte danke""",
-    "fr": """le la les un une je joue jouer sur contre avec et ou devine deviner devinette
+    "fr": """le la les un une je ne joue jouer sur contre avec et ou devine deviner devinette
              parie dis nomme ma mon carte cartes svp merci""",
     "es": """el la los las un una juego jugar juega sobre contra con y o adivino adivina
              adivinar digo carta por favor gracias""",
@@ -95,6 +95,22 @@ FILLER = frozenset(
 ) | frozenset(w for words in WORDS_ABROAD.values() for w in words.split())
 
 _WORD = re.compile(r"[^\W_](?:[\w'\u2019.-]*[^\W_])?")
+
+#: Words that keep the next card (or player) named out of the order: "keep the Princess,
+#: play the Guard", "not the Princess!", "Guard (not Princess) on Bruno". A card the player
+#: keeps must never be the one played: the Princess played is a player out. Compared
+#: without accents; "hold" counts only before the card played ("hold the Countess and
+#: play the King"), as "Bruno holds the Prince" is a guess.
+NOT_PLAYED = frozenset(
+    """
+    not don't dont never keep keeps keeping kept save saving except instead
+    nicht behalte behalten statt anstatt pas sauf niet houd non nao
+""".split()
+)
+_HOLD = frozenset({"hold", "holding"})
+#: After a card: it stays in the hand ("Princess stays, Guard on Bruno"; German puts its
+#: "not" after the card: "Prinzessin nicht!").
+_STAYS = frozenset({"stays", "stay", "remains", "bleibt", "nicht", "reste", "blijft", "resta", "fica"})
 
 #: Names of the Premium cards: cards only in Premium games (a classic order reads them as no card).
 _PREMIUM_NAMES = frozenset(name for name, card in NAMES.items() if card not in CLASSIC_CARDS)
@@ -258,6 +274,18 @@ def name_key(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
+def _slot_long_names(body: str, folded: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """``body`` with each name of several words ("Anne Marie") put in as one token, longest
+    first, so that its words are not read apart; and the tokens' names."""
+    slots: dict[str, str] = {}
+    for key, name in sorted(folded.items(), key=lambda kv: -len(kv[0])):
+        if " " in key and key in body:
+            token = f"player{len(slots)}x"
+            slots[token] = name
+            body = body.replace(key, f" {token} ")
+    return body, slots
+
+
 def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) -> WrittenOrder:
     premium = len(players) in PREMIUM_PLAYERS
     folded = {name_key(p): p for p in players}
@@ -265,13 +293,7 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
     standing = _STANDING.match(body)
     if standing:  # read in any game, so that a classic game can say it has no Bishop
         return WrittenOrder(hand, None, text=text, standing=standing.group("what").lower())
-    # Multi-word names first, as phrases, so that their words are not read apart.
-    slots: dict[str, str] = {}
-    for key, name in sorted(folded.items(), key=lambda kv: -len(kv[0])):
-        if " " in key and key in body:
-            token = f"player{len(slots)}x"
-            slots[token] = name
-            body = body.replace(key, f" {token} ")
+    body, slots = _slot_long_names(body, folded)
     card: Card | None = None
     target: str | None = None
     second: str | None = None
@@ -280,18 +302,31 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
     target_text: str | None = None
     guess_text: str | None = None
     look_next = False
+    kept = False  # the next card or player named is one the order keeps out (NOT_PLAYED)
+    card_was_last = False  # the word before this one named the card played
     for word in _WORD.findall(body):
+        if card_was_last and word in _STAYS:
+            card, card_was_last = None, False  # "Princess stays": kept, not played
+            continue
+        if word in NOT_PLAYED or (card is None and word in _HOLD):
+            kept, card_was_last = True, False
+            continue
         if word in FILLER:
             continue
+        card_was_last = False
         if card is not None and word in LOOK_WORDS:
             look_next = True
             continue
         number = int(word) if premium and word.isdigit() and word.isascii() else None
         as_card = None if number is not None else _card_word(word, premium)
         as_player = slots.get(word) or _player_word(word, folded, me, premium)
+        if kept:
+            kept = False
+            if as_card is not None or number is not None or as_player is not None:
+                continue  # "not the Princess", "not Ines": named to be left out
         if card is None:
             if as_card is not None:
-                card = as_card
+                card, card_was_last = as_card, True
             elif as_player is not None and target is None and not as_player.startswith("?"):
                 target = as_player  # "Hand 3: Charles, Guard, Prince": target first
             continue

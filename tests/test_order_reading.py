@@ -315,3 +315,42 @@ def test_a_player_named_with_a_possessive_is_the_target(target):
 def test_a_possessive_of_nobody_is_still_refused_with_the_word():
     (order,) = parse_orders("Hand 3: Baron on Zora's", FOUR, "Greta").orders
     assert order.target is None and order.target_text == "zora's"
+
+
+# -- a card the player keeps is not the card they play -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "card", "target", "guess"),
+    [
+        ("Hand 3: keep the Princess, play the Guard on Hugo guess Baron", G, "Hugo", B),
+        ("Hand 3: Not the Princess! Guard on Hugo, Baron", G, "Hugo", B),
+        ("Hand 3: don't play the Princess, play the Handmaid", H, None, None),
+        ("Hand 3: hold the Countess and play the King on Hugo", K, "Hugo", None),
+        ("Hand 3: I keep my Princess and play Guard on Hugo guessing King", G, "Hugo", K),
+        ("Hand 3: Princess stays, Guard on Hugo: Baron", G, "Hugo", B),
+        ("Hand 3: Guard (not Princess) on Hugo guess Baron", G, "Hugo", B),
+        ("Hand 3: Guard on Hugo, guess not Baron but Prince", G, "Hugo", P),
+        ("Hand 3: Guard on Hugo, not Ines, guess Baron", G, "Hugo", B),
+        ("Hand 3: Guard instead of the Princess, on Hugo, Baron", G, "Hugo", B),
+        ("Hand 3: Prinzessin nicht! Wächterin auf Hugo, tippe Baron", G, "Hugo", B),
+        ("Hand 3: pas la Princesse, Garde sur Hugo, Baron", G, "Hugo", B),
+        ("Hand 3: not sure, Guard on Hugo guess Baron", G, "Hugo", B),
+        ("Hand 3: Guard on Ines instead of Hugo, guess Baron", G, "Ines", B),
+        ("Hand 3: ne pas jouer la Princesse, Garde sur Hugo, Baron", G, "Hugo", B),
+    ],
+)
+def test_a_card_kept_or_not_played_is_never_the_play(text, card, target, guess):
+    (order,) = parse_orders(text, FOUR, "Greta").orders
+    assert (order.card, order.target, order.guess) == (card, target, guess)
+
+
+def test_an_order_that_only_keeps_a_card_names_no_card():
+    (order,) = parse_orders("Hand 3: keep the Princess", FOUR, "Greta").orders
+    assert order.card is None
+
+
+def test_the_target_holds_the_guess_not_the_player():
+    # "holds"/"has" after a player is what the target holds: the guess, as before.
+    (order,) = parse_orders("Hand 3: Guard: Hugo holds the Prince", FOUR, "Greta").orders
+    assert (order.card, order.target, order.guess) == (G, "Hugo", P)
