@@ -220,19 +220,53 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
 def _segments(line: str, premium: bool) -> list[str]:
     """Split a line on ``;``; a piece that is no hand reference belongs to the
     piece before it ("Hand 3: Guard on Bruno; guess Prince"). Each piece is split
-    again where an order starts after a sentence (:func:`_after_sentences`)."""
+    again where an order starts after other words (:func:`_after_sentences`), and
+    an order for a list of hands is one order for each (:func:`_for_each_hand`)."""
     pieces: list[str] = []
     for piece in line.split(";"):
         if pieces and not HAND_REF.match(piece):
             pieces[-1] += " " + piece
         else:
             pieces.append(piece)
-    return [part for piece in pieces for part in _after_sentences(piece, premium)]
+    return [
+        order
+        for piece in pieces
+        for part in _after_sentences(piece, premium)
+        for order in _for_each_hand(part)
+    ]
 
 
-#: Where an order may start inside a line: after the end of a sentence (". ! ? : )"
-#: and a space), at "Hand N" or "HN" ("Oops typo. H4 Prince on Hugo").
-_MID_LINE_HAND = re.compile(r"(?<=[.!?:)…])\s+(?=(?:hand|h)\s*\#?\s*\d{1,3}\b)", re.IGNORECASE)
+_AND = r"(?:,|&|\+|/|and|und|et|y|e|en)"
+#: "Hand 3 & 7: Handmaid", "Hands 3 and 7:", "H3/H7:", "Hand 3, 7:": one order, several hands.
+_HAND_LIST = re.compile(
+    rf"""^[\s*\u2022·-]*(?:hands?|h)\s*\#?\s*(?P<first>\d{{1,3}})
+        (?P<more>(?:\s*{_AND}\s*(?:(?:hand|h)\s*\#?\s*)?\d{{1,3}}(?!\d))+)
+        (?P<sep>\s*[:.)\]\-\u2013\u2014=]+|\s+)(?P<rest>.+)$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_LISTED = re.compile(r"\d{1,3}")
+
+
+def _for_each_hand(piece: str) -> list[str]:
+    """``piece`` as one order per hand when it opens with a list of hands ("Hand 3 & 7:
+    Handmaid" is "Hand 3: Handmaid" and "Hand 7: Handmaid"; its 7 is no Countess)."""
+    found = _HAND_LIST.match(piece)
+    if found is None:
+        return [piece]
+    hands = [found.group("first"), *_LISTED.findall(found.group("more"))]
+    rest = found.group("rest")
+    return [f"Hand {hand}: {rest}" for hand in dict.fromkeys(int(h) for h in hands)]
+
+
+#: Where an order may start inside a line, at "Hand N" or "HN": after the end of a
+#: sentence or a comma (". ! ? : ) ," and a space: "Oops typo. H4 Prince on Hugo"),
+#: after "and" or "&", or after a space before "Hand N" spelled out ("Hand 3 Handmaid
+#: Hand 7 Prince Hugo"). :func:`_after_sentences` cuts there only before a card's name.
+_MID_LINE_HAND = re.compile(
+    r"(?:(?<=[.!?:)…,])\s+|\s+(?:and|und|et|&|\+)\s+|\s+(?=hand\s*\#?\s*\d))"
+    r"(?=(?:hand|h)\s*\#?\s*\d{1,3}\b)",
+    re.IGNORECASE,
+)
 
 
 def _after_sentences(piece: str, premium: bool) -> list[str]:
@@ -245,8 +279,9 @@ def _after_sentences(piece: str, premium: bool) -> list[str]:
     parts = [piece]
     for match in reversed(list(_MID_LINE_HAND.finditer(piece))):
         head, tail = parts[0][: match.start()], parts[0][match.end() :]
-        if _opens_with_card(tail, premium):
-            parts[0:1] = [head, tail]
+        bare = HAND_REF.match(head)
+        if _opens_with_card(tail, premium) and not (bare and not bare.group("rest").strip()):
+            parts[0:1] = [head, tail]  # not after a bare "Hand 3": "Hand 3 + Hand 7: Handmaid"
     return [p for p in parts if p.strip()]
 
 

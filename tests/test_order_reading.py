@@ -354,3 +354,54 @@ def test_the_target_holds_the_guess_not_the_player():
     # "holds"/"has" after a player is what the target holds: the guess, as before.
     (order,) = parse_orders("Hand 3: Guard: Hugo holds the Prince", FOUR, "Greta").orders
     assert (order.card, order.target, order.guess) == (G, "Hugo", P)
+
+
+# -- one line for several hands; several orders on one line --------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 3 & 7: Handmaid",
+        "Hand 3, 7: Handmaid",
+        "Hands 3 and 7: Handmaid",
+        "H3/H7: Handmaid",
+        "Hand 3 + Hand 7: Handmaid",
+        "Hand 3 & 7 Handmaid",
+        "Hands 3 und 7: Zofe",
+    ],
+)
+def test_one_order_for_several_hands_is_an_order_for_each(text):
+    orders = parse_orders(text, FOUR, "Greta").orders
+    assert [(o.hand, o.card) for o in orders] == [(3, H), (7, H)]
+
+
+def test_a_number_after_a_hand_list_is_never_read_as_a_rank():
+    # "Hand 3 & 7" once played the Countess (rank 7) in hand 3.
+    assert all(o.card is H for o in parse_orders("Hand 3 & 7: Handmaid", FOUR, "Greta").orders)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 3: Handmaid, Hand 7: Prince on Hugo",
+        "Hand 3: Handmaid and hand 7: Prince on Hugo",
+        "Hand 3 Handmaid Hand 7 Prince Hugo",
+        "Hand 3: Handmaid & H7 Prince on Hugo",
+    ],
+)
+def test_two_orders_on_one_line_are_both_read(text):
+    orders = parse_orders(text, FOUR, "Greta").orders
+    assert [(o.hand, o.card, o.target) for o in orders] == [(3, H, None), (7, P, "Hugo")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 3: Baron on Hugo, he had a Prince in hand 7 last turn",
+        "Hand 3: Prince on Hugo and hand 7 is random",
+        "Hand 3: Guard on Hugo, guess 7",
+    ],
+)
+def test_a_hand_mentioned_in_an_order_is_no_order_of_its_own(text):
+    assert [o.hand for o in parse_orders(text, FOUR, "Greta").orders] == [3]
