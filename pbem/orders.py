@@ -116,6 +116,39 @@ _STAYS = frozenset({"stays", "stay", "remains", "bleibt", "nicht", "reste", "bli
 _PREMIUM_NAMES = frozenset(name for name, card in NAMES.items() if card not in CLASSIC_CARDS)
 #: Words that say the next player named is the one the Cardinal looks at.
 LOOK_WORDS = frozenset({"look", "looks", "looking", "see", "view", "peek", "check"})
+
+#: Words that say a guess follows: a number's word after one is a guess ("guess nine").
+GUESS_WORDS = frozenset(
+    """
+    guess guesses guessing guessed name names naming named say saying call calling
+    tippe tipp tippen rate raten errate vermute devine deviner devinette parie dis nomme
+    adivino adivina adivinar digo indovino indovina indovinare dico raad raden gok gokken zeg
+    adivinho adivinha palpite chuto
+""".split()
+)
+
+#: A guess written as a word ("guess nine", "fünf"), compared without accents: English and the other
+#: languages of WORDS_ABROAD. No word for one: it would only name the Guard, which no guess
+#: may name, and "the one with the Prince" is no guess of it. (Articles such as "un" are
+#: filler words, never numbers.)
+NUMBER_WORDS = {
+    word: number
+    for number, words in enumerate(
+        [
+            "zero null cero nul",
+            "",
+            "two zwei deux dos due twee dois duas",
+            "three drei trois tres tre drie",
+            "four vier quatre cuatro quattro quatro",
+            "five funf cinq cinco cinque vijf",
+            "six sechs seis sei zes",
+            "seven sieben sept siete sette zeven sete",
+            "eight acht huit ocho otto oito",
+            "nine neun neuf nueve nove negen",
+        ]
+    )
+    for word in words.split()  # written without accents, as name_key leaves them
+}
 #: "if Bishop, discard" / "keep" (RULES 10.3): a standing order, not a play.
 _STANDING = re.compile(
     r"^\W*(?:if|when)\W+(?:the\W+|a\W+|my\W+)?bishop\b[\W\w]*?\b(?P<what>discard|keep)\b", re.IGNORECASE
@@ -322,12 +355,20 @@ def _slot_long_names(body: str, folded: dict[str, str]) -> tuple[str, dict[str, 
 
 
 def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) -> WrittenOrder:
-    premium = len(players) in PREMIUM_PLAYERS
-    folded = {name_key(p): p for p in players}
     body = name_key(rest)
     standing = _STANDING.match(body)
     if standing:  # read in any game, so that a classic game can say it has no Bishop
         return WrittenOrder(hand, None, text=text, standing=standing.group("what").lower())
+    folded = {name_key(p): p for p in players}
+    premium = len(players) in PREMIUM_PLAYERS
+    return _fit_to_card(_read_play(hand, body, text, folded, me, premium), premium)
+
+
+def _read_play(
+    hand: int, body: str, text: str, folded: dict[str, str], me: str, premium: bool
+) -> WrittenOrder:
+    """The play an order's words name (``body``: the words after its hand, as name_key
+    folds them): its card, target, second player, look and guess, in the order written."""
     body, slots = _slot_long_names(body, folded)
     card: Card | None = None
     target: str | None = None
@@ -339,6 +380,7 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
     look_next = False
     kept = False  # the next card or player named is one the order keeps out (NOT_PLAYED)
     card_was_last = False  # the word before this one named the card played
+    guessing = guess_said = False  # the word before this one was "guess" (or the like); it was said
     for word in _WORD.findall(body):
         if card_was_last and word in _STAYS:
             card, card_was_last = None, False  # "Princess stays": kept, not played
@@ -347,13 +389,16 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
             kept, card_was_last = True, False
             continue
         if word in FILLER:
+            guessing = guessing or word in GUESS_WORDS
             continue
         card_was_last = False
-        if card is not None and word in LOOK_WORDS:
+        if card == Card.CARDINAL and word in LOOK_WORDS:  # the Cardinal's look; else a filler word
             look_next = True
             continue
-        number = int(word) if premium and word.isdigit() and word.isascii() else None
-        as_card = None if number is not None else _card_word(word, premium)
+        after_guess, guessing = guessing, False
+        spelled = after_guess and word not in folded  # "guess nine", not "guess Otto"
+        number = _number_word(word, spelled) if premium else None
+        as_card = None if number is not None else _card_word(word, premium, spelled)
         as_player = slots.get(word) or _player_word(word, folded, me, premium)
         if kept:
             kept = False
@@ -385,13 +430,27 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
         ):
             second = as_player
             continue
-        if guess is None and (as_card is not None or number is not None):
-            guess = number if number is not None else as_card
+        if (guess is None or (after_guess and not guess_said)) and (
+            as_card is not None or number is not None
+        ):
+            # A card after "guess" is the guess, over one the text named before it ("Guard on
+            # Hugo due to his Spy, guess Prince").
+            guess, guess_said = (number if number is not None else as_card), after_guess
             continue
         if target is None and target_text is None and as_card is None:
             target_text = word  # an unknown word where a target should be
         elif guess is None and guess_text is None and as_card is None and as_player is None:
             guess_text = word
+    return WrittenOrder(hand, card, target, guess, text, target_text, guess_text, second, look)
+
+
+def _fit_to_card(order: WrittenOrder, premium: bool) -> WrittenOrder:
+    """``order`` without what its card does not take (a target, a second player, a
+    guess), and a Premium guess named by a card as that card's rank (RULES 10.2)."""
+    card, target, target_text, guess, guess_text = (
+        order.card, order.target, order.target_text, order.guess, order.guess_text
+    )  # fmt: skip
+    second, look = order.second, order.look
     if card is not None and card not in TARGETED:
         target, target_text = None, None
     if card not in PAIRED:
@@ -399,18 +458,31 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
     if card is None or not CARD_RULES[card].guesses:
         guess, guess_text = None, None
     elif premium and isinstance(guess, Card):
-        guess = RANK[guess]  # a card name names its rank (RULES 10.2)
-    return WrittenOrder(hand, card, target, guess, text, target_text, guess_text, second, look)
+        guess = RANK[guess]
+    return order._replace(
+        target=target, target_text=target_text, guess=guess, guess_text=guess_text, second=second, look=look
+    )
 
 
-def _card_word(word: str, premium: bool = False) -> Card | None:
-    """The card a word names: a name, an alias, a plural ("guards") or a rank.
-    The Premium cards' names are cards only in Premium games; a rank names a
-    card only in classic games (in Premium ones two cards share some ranks)."""
+def _number_word(word: str, spelled: bool) -> int | None:
+    """The number a word of a Premium order names: digits ("9"), or, when ``spelled``,
+    a number's word ("nine"); None for any other word."""
     if word.isdigit():
+        return int(word) if word.isascii() else None  # "²" is a digit to Unicode, not one typed
+    return NUMBER_WORDS.get(word) if spelled else None
+
+
+def _card_word(word: str, premium: bool = False, rank_words: bool = False) -> Card | None:
+    """The card a word names: a name, an alias, a plural ("guards") or a rank,
+    in digits or, with ``rank_words``, a number's word ("five"). Number words are
+    read right after "guess" only (:data:`GUESS_WORDS`): "two Guards are gone" names no
+    Spy. The Premium cards' names are cards only in Premium games; a rank names a
+    card only in classic games (in Premium ones two cards share some ranks)."""
+    rank = NUMBER_WORDS.get(word) if rank_words else None
+    if word.isdigit() or rank is not None:
         if premium or not word.isascii():
             return None  # "²" or "３" is a digit to Unicode, not a rank a player typed
-        return card_of_rank(int(word))
+        return card_of_rank(rank if rank is not None else int(word))
     card = NAMES.get(word)
     if card is None and word.endswith("s") and len(word) > 3:
         word = word[:-1]

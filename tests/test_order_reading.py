@@ -405,3 +405,54 @@ def test_two_orders_on_one_line_are_both_read(text):
 )
 def test_a_hand_mentioned_in_an_order_is_no_order_of_its_own(text):
     assert [o.hand for o in parse_orders(text, FOUR, "Greta").orders] == [3]
+
+
+# -- a guess written as a word; the Baroness looks at both --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("words", "number"),
+    [("zero", 0), ("two", 2), ("five", 5), ("nine", 9), ("sieben", 7), ("cinq", 5), ("ocho", 8), ("nove", 9)],
+)
+def test_a_premium_guess_written_as_a_word_is_its_number(words, number):
+    (order,) = parse_orders(f"Hand 1: Guard on Carla, guess {words}", SIX, "Bruno").orders
+    assert order.guess == number
+
+
+@pytest.mark.parametrize(("words", "card"), [("five", P), ("two", S), ("three", B), ("seven", Card.COUNTESS)])
+def test_a_classic_guess_written_as_a_word_is_the_card_of_that_rank(words, card):
+    (order,) = parse_orders(f"Hand 1: Guard on Hugo, guess {words}", FOUR, "Greta").orders
+    assert order.guess == card
+
+
+@pytest.mark.parametrize(
+    ("text", "card", "guess"),
+    [
+        ("Hand 1: two Guards are gone, so Guard on Hugo, guess Prince", G, P),
+        ("Hand 1: Guard on Hugo due to his Spy, guess Prince", G, P),
+        ("Hand 1: Guard on Hugo, three cards left, guess 5", G, P),
+    ],
+)
+def test_a_number_word_away_from_a_guess_word_is_no_card(text, card, guess):
+    (order,) = parse_orders(text, FOUR, "Greta").orders
+    assert (order.card, order.guess) == (card, guess)
+
+
+def test_one_is_no_guess_word():
+    # "the one with the Prince": "one" would only name the Guard, which no guess may name.
+    (order,) = parse_orders("Hand 1: Guard on Hugo, the one with the Prince", FOUR, "Greta").orders
+    assert order.guess == P
+
+
+def test_a_player_named_like_a_number_is_that_player():
+    players = ["Otto", "Sei", "Carla", "Dario", "Elke", "Frida"]
+    (order,) = parse_orders("Hand 1: Guard on Otto, guess 4", players, "Carla").orders
+    assert (order.target, order.guess) == ("Otto", 4)
+    (order,) = parse_orders("Hand 1: Cardinal on Sei and Otto, look at Otto", players, "Carla").orders
+    assert (order.target, order.second, order.look) == ("Sei", "Otto", "Otto")
+
+
+def test_the_baroness_looking_at_two_cards_names_both_players():
+    # "look at" is the Cardinal's choice only: for the Baroness it is how she is played.
+    (order,) = parse_orders("Hand 1: Baroness: look at Carla's and Dario's cards", SIX, "Bruno").orders
+    assert (order.card, order.target, order.second) == (Card.BARONESS, "Carla", "Dario")
