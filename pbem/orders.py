@@ -302,6 +302,10 @@ _MID_LINE_HAND = re.compile(
 )
 
 
+#: The tags templates/ack.txt.j2 puts before each order it echoes ("(read) Hand 3: ...").
+_ECHO_TAG = re.compile(r"\((?:read|on file)\)\s*$", re.IGNORECASE)
+
+
 def _after_sentences(piece: str, premium: bool) -> list[str]:
     """``piece`` cut where an order starts after other words: a sentence end, then a
     hand reference ("Hand 4", "H4", not a bare number) whose first word that is not a
@@ -313,6 +317,8 @@ def _after_sentences(piece: str, premium: bool) -> list[str]:
     for match in reversed(list(_MID_LINE_HAND.finditer(piece))):
         head, tail = parts[0][: match.start()], parts[0][match.end() :]
         bare = HAND_REF.match(head)
+        if _ECHO_TAG.search(head):
+            continue  # the acknowledgement's echo of an order: the tool's words, not the player's
         if _opens_with_card(tail, premium) and not (bare and not bare.group("rest").strip()):
             parts[0:1] = [head, tail]  # not after a bare "Hand 3": "Hand 3 + Hand 7: Handmaid"
     return [p for p in parts if p.strip()]

@@ -456,3 +456,26 @@ def test_the_baroness_looking_at_two_cards_names_both_players():
     # "look at" is the Cardinal's choice only: for the Baroness it is how she is played.
     (order,) = parse_orders("Hand 1: Baroness: look at Carla's and Dario's cards", SIX, "Bruno").orders
     assert (order.card, order.target, order.second) == (Card.BARONESS, "Carla", "Dario")
+
+
+# -- the acknowledgement's echo is the tool's words, wherever it is pasted -----------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(read) Hand 3: Guard on Hugo, guess Prince",
+        "  (on file) Hand 3: Baron on Hugo",
+        "Is this right? (read) Hand 3: Guard on Hugo, guess Prince",
+        "(READ) H3 Baron on Hugo",
+    ],
+)
+def test_an_echo_tagged_by_the_acknowledgement_is_no_order(text):
+    # ack.txt.j2 tags each order it echoes so that a copy of it, quoted bare or pasted
+    # without any reference to the acknowledgement, never puts that order on file again.
+    assert parse_orders(text, FOUR, "Greta").orders == []
+
+
+def test_an_order_after_a_parenthesis_of_the_players_is_still_read():
+    (order,) = parse_orders("(sorry, typo) Hand 3: Baron on Hugo", FOUR, "Greta").orders
+    assert (order.hand, order.card) == (3, B)

@@ -229,8 +229,12 @@ def test_the_acknowledgement_echo_does_not_read_as_orders_quoted_bare(game):
     ).own_text
     assert own == "Thanks!"
     from pbem.grammar import HAND_REF
+    from pbem.orders import parse_orders
 
     assert not [line for line in ack.splitlines() if HAND_REF.match(line) and "Countess" in line]
+    # Nor does the order parser, the echo pasted anywhere: "(read) Hand 1: Countess".
+    players = [p.name for p in game.config.players]
+    assert parse_orders(ack, players, players[0]).orders == []
 
 
 def test_an_acknowledgement_already_sent_is_still_known(game):
