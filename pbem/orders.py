@@ -103,7 +103,8 @@ _WORD = re.compile(r"[^\W_](?:[\w'\u2019.-]*[^\W_])?")
 #: play the King"), as "Bruno holds the Prince" is a guess.
 NOT_PLAYED = frozenset(
     """
-    not don't dont never keep keeps keeping kept save saving except instead
+    not don't dont isn't isnt doesn't doesnt won't wont never keep keeps keeping kept save
+    saving except instead
     nicht behalte behalten statt anstatt pas sauf niet houd non nao
 """.split()
 )

@@ -336,6 +336,8 @@ def test_a_possessive_of_nobody_is_still_refused_with_the_word():
         ("Hand 3: Prinzessin nicht! Wächterin auf Hugo, tippe Baron", G, "Hugo", B),
         ("Hand 3: pas la Princesse, Garde sur Hugo, Baron", G, "Hugo", B),
         ("Hand 3: not sure, Guard on Hugo guess Baron", G, "Hugo", B),
+        ("Hand 3: the one that isn't the Princess: Guard on Hugo, Baron", G, "Hugo", B),
+        ("Hand 3: I won't play the Princess, Handmaid", H, None, None),
         ("Hand 3: Guard on Ines instead of Hugo, guess Baron", G, "Ines", B),
         ("Hand 3: ne pas jouer la Princesse, Garde sur Hugo, Baron", G, "Hugo", B),
     ],
