@@ -325,9 +325,13 @@ def _after_sentences(piece: str, premium: bool) -> list[str]:
     return [p for p in parts if p.strip()]
 
 
+_OPENING = 120
+
+
 def _opens_with_card(text: str, premium: bool) -> bool:
-    """Whether ``text`` is "Hand N" or "HN" followed (filler words aside) by a card's name."""
-    match = HAND_REF.match(text)
+    """Whether ``text`` is "Hand N" or "HN" followed (filler words aside) by a card's name.
+    Its first words only: asked at every cut point of a line, it reads no more than these."""
+    match = HAND_REF.match(text[:_OPENING])
     if match is None or not match.group("h1"):
         return False
     for word in _WORD.findall(name_key(match.group("rest"))):
