@@ -167,6 +167,8 @@ class WrittenOrder(NamedTuple):
     games, a number in Premium ones. ``second`` and ``look``: the Cardinal's or
     the Baroness's second player, the player the Cardinal looks at.
     ``standing``: "discard" or "keep" for the order "if Bishop, ..." (no card).
+    ``kept``: the card an order that names no card to play says the player keeps
+    ("Hand 3: not the Princess"): :func:`check_order` plays the other one.
     """
 
     hand: int
@@ -179,6 +181,7 @@ class WrittenOrder(NamedTuple):
     second: str | None = None
     look: str | None = None
     standing: str | None = None
+    kept: Card | None = None
 
     def canonical(self) -> str:
         """The canonical form echoed back: ``Hand 3: Guard on Charles, guess Prince``."""
@@ -392,6 +395,7 @@ def _read_play(
     kept = False  # the next card or player named is one the order keeps out (NOT_PLAYED)
     card_was_last = False  # the word before this one named the card played
     guessing = guess_said = False  # the word before this one was "guess" (or the like); it was said
+    kept_card: Card | None = None  # the first card named to be kept, before any card played
     for word in _WORD.findall(body):
         if card_was_last and word in _STAYS:
             card, card_was_last = None, False  # "Princess stays": kept, not played
@@ -414,6 +418,7 @@ def _read_play(
         if kept:
             kept = False
             if as_card is not None or number is not None or as_player is not None:
+                kept_card = as_card if card is None and kept_card is None else kept_card
                 continue  # "not the Princess", "not Ines": named to be left out
         if card is None:
             if as_card is not None:
@@ -432,13 +437,7 @@ def _read_play(
             else:
                 target, target_text = as_player, None
             continue
-        if (
-            card in PAIRED
-            and target is not None
-            and second is None
-            and as_player is not None
-            and not as_player.startswith("?")
-        ):
+        if card in PAIRED and target is not None and second is None and _named(as_player):
             second = as_player
             continue
         if (guess is None or (after_guess and not guess_said)) and (
@@ -452,7 +451,14 @@ def _read_play(
             target_text = word  # an unknown word where a target should be
         elif guess is None and guess_text is None and as_card is None and as_player is None:
             guess_text = word
-    return WrittenOrder(hand, card, target, guess, text, target_text, guess_text, second, look)
+    return WrittenOrder(
+        hand, card, target, guess, text, target_text, guess_text, second, look, kept=kept_card
+    )
+
+
+def _named(player: str | None) -> bool:
+    """A player's name read for sure: not None, not an ambiguous "?prefix"."""
+    return player is not None and not player.startswith("?")
 
 
 def _fit_to_card(order: WrittenOrder, premium: bool) -> WrittenOrder:
@@ -471,7 +477,13 @@ def _fit_to_card(order: WrittenOrder, premium: bool) -> WrittenOrder:
     elif premium and isinstance(guess, Card):
         guess = RANK[guess]
     return order._replace(
-        target=target, target_text=target_text, guess=guess, guess_text=guess_text, second=second, look=look
+        target=target,
+        target_text=target_text,
+        guess=guess,
+        guess_text=guess_text,
+        second=second,
+        look=look,
+        kept=order.kept if card is None else None,  # a card kept means something only alone
     )
 
 
@@ -564,13 +576,14 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
         return CheckedOrder(written, REJECTED, f"you are out of hand {h}")
     if written.standing:  # any player in the hand, at any time (RULES 10.3)
         return _standing_order(written, hand, seat)
+    written, kept_note = _play_the_other(written, hand, seat)
     refusal = _play_refusal(written, hand, seat, players)
     if refusal:
         return CheckedOrder(written, REJECTED, refusal)
     card = written.card
     assert card is not None, "_play_refusal refuses an order that names no card"
     completions: list[str] = []
-    notes: list[str] = []
+    notes: list[str] = [kept_note] if kept_note else []
     target_seat, second_seat, look_seat, target_replaced = _check_target(
         written, hand, seat, card, players, completions, notes
     )
@@ -578,6 +591,20 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
     order = Order(card, target_seat, guess, second_seat, look_seat)
     status = COMPLETED if completions else ACCEPTED
     return CheckedOrder(written, status, "; ".join(completions), "; ".join(notes), order, target_replaced)
+
+
+def _play_the_other(written: WrittenOrder, hand: Hand, seat: int) -> tuple[WrittenOrder, str]:
+    """An order that names only the card the player keeps ("Hand 3: not the Princess")
+    as the play of their other card, and the note that says so; any other order as it
+    is, with no note. Two cards alike, or a card kept that is not held, name no play."""
+    kept = written.kept
+    held = hand.cards[seat]
+    if written.card is not None or kept is None or hand.active != seat or kept not in held:
+        return written, ""
+    others = [card for card in held if card != kept]
+    if not others:
+        return written, ""
+    return written._replace(card=others[0]), f"you keep the {kept.title}: the {others[0].title} is played"
 
 
 def _standing_order(written: WrittenOrder, hand: Hand, seat: int) -> CheckedOrder:

@@ -481,3 +481,39 @@ def test_an_echo_tagged_by_the_acknowledgement_is_no_order(text):
 def test_an_order_after_a_parenthesis_of_the_players_is_still_read():
     (order,) = parse_orders("(sorry, typo) Hand 3: Baron on Hugo", FOUR, "Greta").orders
     assert (order.hand, order.card) == (3, B)
+
+
+@pytest.mark.parametrize(
+    ("text", "held", "played"),
+    [
+        ("Hand 4: not the Princess", [X, G], G),
+        ("Hand 4: keep the Baron, play the other one", [B, H], H),
+        ("Hand 4: whichever is not the Prince", [P, S], S),
+        ("Hand 4: I keep my Handmaid", [H, B], B),
+    ],
+)
+def test_an_order_that_only_names_the_card_kept_plays_the_other(text, held, played):
+    me = active(4)
+    game = game4(4, {3: G, 0: B, 1: H, 2: S}, draw=P)
+    seat = FOUR.index(me)
+    game.hand(4).cards[seat] = list(held)
+    (checked,) = read(text, game, me)
+    assert checked.status in (ACCEPTED, COMPLETED), checked
+    assert checked.order.card == played
+    assert f"you keep the {next(c for c in held if c != played).title}" in checked.note
+
+
+@pytest.mark.parametrize(
+    ("text", "held", "why"),
+    [
+        ("Hand 4: not the Guard", [G, G], "no card"),  # both the same: nothing else to play
+        ("Hand 4: not the Prince", [K, B], "no card"),  # not held: the order names no play
+        ("Hand 4: not the Countess", [Card.COUNTESS, K], "Countess"),  # the Countess's rule
+    ],
+)
+def test_a_card_kept_that_cannot_be_kept_is_refused(text, held, why):
+    me = active(4)
+    game = game4(4, {3: G, 0: B, 1: H, 2: S}, draw=P)
+    game.hand(4).cards[FOUR.index(me)] = list(held)
+    (checked,) = read(text, game, me)
+    assert checked.status == REJECTED and why in checked.reason, checked
