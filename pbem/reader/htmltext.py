@@ -163,6 +163,8 @@ def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
                 return ""
             _hide_invisible(root, notes)  # before the <style> elements go
             lxml.etree.strip_elements(root, *_INVISIBLE, with_tail=False)
+            lxml.etree.strip_tags(root, "wbr")  # a place a word may break: no space in it
+            _keep_preformatted_lines(root)
             _quote_outlook_original(root)
             return _element_plan(root, 0, secrets.token_hex(_NONCE_BYTES)).text()
         except Exception:  # noqa: BLE001 - lxml on hostile markup; a crude reading beats none
@@ -173,6 +175,38 @@ def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
 
 
 _STYLES = lxml.etree.XPath("//style")
+# What a client shows with its line ends (html_text joins them): <pre> (Thunderbird quotes a
+# plain-text mail in one) and white-space: pre, pre-wrap or pre-line.
+_PREFORMATTED = lxml.etree.XPath(
+    "//pre | //*[contains(translate(@style, 'WHITESPACE -', 'whitespace'), 'whitespace:pre')]"
+)
+
+
+def _keep_preformatted_lines(root: lxml.etree._Element) -> None:
+    """Put a <br> at each line end inside preformatted elements, so that their lines stay lines."""
+    for element in _PREFORMATTED(root):
+        for node in list(element.iter()):
+            if not isinstance(node.tag, str):
+                continue  # a comment or a processing instruction: its text is not shown
+            if node.text and "\n" in node.text:
+                first, *rest = node.text.split("\n")
+                node.text = first
+                for index, line in enumerate(rest):
+                    node.insert(index, _line_break(line))
+            if node is not element and node.tail and "\n" in node.tail:
+                first, *rest = node.tail.split("\n")
+                node.tail = first
+                parent = node.getparent()
+                at = parent.index(node) + 1 if parent is not None else 0
+                for index, line in enumerate(rest):
+                    if parent is not None:
+                        parent.insert(at + index, _line_break(line))
+
+
+def _line_break(tail: str) -> lxml.etree._Element:
+    br = lxml.etree.Element("br")
+    br.tail = tail
+    return br
 
 
 def _hide_invisible(root: lxml.etree._Element, notes: _Notes) -> None:

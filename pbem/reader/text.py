@@ -113,7 +113,8 @@ def _decode_line(line: bytes) -> str:
         return line.decode("latin-1")  # cp1252 leaves five bytes undefined; latin-1 has all
 
 
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b-\u200d\u2060\ufeff]")
+# Control and invisible characters; U+00AD (a soft hyphen: where a word may break) is one.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u200b-\u200d\u2060\ufeff]")
 _ODD_SPACE = re.compile("[\u00a0\u2007\u202f]")
 
 

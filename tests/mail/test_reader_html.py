@@ -557,3 +557,44 @@ def test_styles_too_intricate_to_read_hide_their_text_rather_than_show_it(styles
     assert "Princess" not in read.full_text
     assert read.own_text == "Hand 3: Baron on Bruno"
     assert any(htmltext.HIDDEN_TEXT_NOTE in note for note in read.defects), read.defects
+
+
+# --------------------------------------------------------------------------------------------
+# HTML: lines as the client showed them
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        "<pre>Hand 3: Baron on Bruno\nHand 7: Prince on myself</pre>",
+        '<div style="white-space: pre-wrap">Hand 3: Baron on Bruno\nHand 7: Prince on myself</div>',
+        '<div style="white-space:pre-line">Hand 3: Baron on Bruno\nHand 7: Prince on myself</div>',
+        "<pre>Hand 3: <b>Baron</b> on Bruno\nHand 7: Prince on <i>myself</i>\n</pre>",
+    ],
+)
+def test_the_lines_of_preformatted_text_stay_lines(markup):
+    read = read_mail(html_message(f"<html><body>{markup}</body></html>"))
+    assert read.own_text == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+
+
+def test_a_thunderbird_reply_quoting_in_pre_keeps_the_quoted_lines_apart():
+    # Thunderbird quotes a plain-text mail as <blockquote type="cite"><pre class="moz-quote-pre">.
+    turn = "Hand 3:\nHand 7:\n\nYour order code: Z9FD-2LJE"
+    markup = (
+        "<html><body><p>Hand 3: Baron on Bruno</p>"
+        '<div class="moz-cite-prefix">On 01/12/2026 10:00, Rita (pbem) wrote:<br></div>'
+        f'<blockquote type="cite"><pre class="moz-quote-pre" wrap="">{turn}</pre></blockquote></body></html>'
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert "> Hand 3:\n> Hand 7:" in read.full_text
+
+
+@pytest.mark.parametrize(
+    "markup",
+    ["Hand 3: Ba<wbr>ron on Bru<wbr/>no", "Hand 3: Baron on Bru&shy;no", "Hand 3: Bar\u00adon on Bruno"],
+)
+def test_a_word_break_hint_does_not_split_a_word(markup):
+    read = read_mail(html_message(f"<html><body><div>{markup}</div></body></html>"))
+    assert read.own_text == "Hand 3: Baron on Bruno"
