@@ -228,13 +228,9 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
     orders: list[WrittenOrder] = []
     ignored: list[str] = []
     premium = len(players) in PREMIUM_PLAYERS
-    for line in text.splitlines():
+    for line in _answers_joined(text.splitlines(), premium):
         if not line.strip():
             continue
-        if not line.isascii():
-            # Compatibility forms read as what they show: an input method left in full
-            # width types "Ｈａｎｄ ３：" for "Hand 3:", and ideographic spaces.
-            line = unicodedata.normalize("NFKC", line)
         found = blank_form = False
         for segment in _segments(line, premium):
             match = HAND_REF.match(segment)
@@ -252,6 +248,31 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
         if not found and not blank_form:
             ignored.append(line.strip())
     return ParsedText(orders, ignored)
+
+
+def _answers_joined(lines: list[str], premium: bool) -> list[str]:
+    """The lines of a message, each in its compatibility form (an input method left in full
+    width types "Ｈａｎｄ ３：" for "Hand 3:"), and an answer typed on the line under a bare
+    "Hand 3:" (a blank line between at most) joined to it: "Hand 3:" then "Baron on Bruno"
+    is "Hand 3: Baron on Bruno", as a phone or Gmail's one line per block writes it. Only an
+    answer that opens with a card's name: "I am not sure yet" under "Hand 3:" stays apart."""
+    lines = [line if line.isascii() else unicodedata.normalize("NFKC", line) for line in lines]
+    out: list[str] = []
+    bare: int | None = None  # the index in out of a bare "Hand N" waiting for its answer
+    for line in lines:
+        found = HAND_REF.match(line)
+        if bare is not None and line.strip() and found is None:
+            joined = f"{out[bare].rstrip()} {line.strip()}"
+            if _opens_with_card(joined, premium):
+                out[bare:] = [joined]
+                bare = None
+                continue
+        if found is not None and found.group("h1") and not found.group("rest").strip():
+            bare = len(out)
+        elif line.strip() or (bare is not None and len(out) - bare > 1):
+            bare = None  # a line of other words, or a second blank line: no answer below
+        out.append(line)
+    return out
 
 
 def _segments(line: str, premium: bool) -> list[str]:

@@ -517,3 +517,31 @@ def test_a_card_kept_that_cannot_be_kept_is_refused(text, held, why):
     game.hand(4).cards[FOUR.index(me)] = list(held)
     (checked,) = read(text, game, me)
     assert checked.status == REJECTED and why in checked.reason, checked
+
+
+# -- an answer on the line under its hand ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 3:\nBaron on Hugo\nHand 7:\nPrince on myself",
+        "Hand 3:\n\nBaron on Hugo\nHand 7:\n\nPrince on myself",
+        "H3\nBaron on Hugo\nH7 -\nthe Prince on myself",
+    ],
+)
+def test_an_answer_on_the_line_under_its_hand_is_that_hands_order(text):
+    orders = parse_orders(text, FOUR, "Greta").orders
+    assert [(o.hand, o.card, o.target) for o in orders] == [(3, B, "Hugo"), (7, P, "Greta")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 3:\nI am not sure what to play yet.",
+        "Hand 3:\nHand 7: Prince on myself",
+        "Hand 3:\n\n\n\nBaron on Hugo",  # too far below to be its answer
+    ],
+)
+def test_a_line_under_a_bare_hand_that_is_no_answer_stays_apart(text):
+    assert [o.hand for o in parse_orders(text, FOUR, "Greta").orders if o.card is not None] in ([], [7])
