@@ -294,8 +294,8 @@ def _attribution_span(lines: list[str], i: int) -> int:
     quote follows it, which covers "Rita <gm@example.org> wrote:".
     """
     first = lines[i]
-    if not first.strip() or _is_quoted(first) or not _is_short(first):
-        return 0
+    if not first.strip() or _is_quoted(first) or not _is_short(first) or _is_order_line(first):
+        return 0  # an order is the player's line, even right above an attribution that wraps
     framed = _DASH_FRAME.match(first)
     opener = bool(_ATTRIBUTION_START.match(framed.group(1) if framed else first))
     digit = re.search(r"\d", first) is not None
@@ -328,6 +328,12 @@ def _attribution_span(lines: list[str], i: int) -> int:
             following = _next_nonblank(lines, i + span)
             return span if following is None or _is_quoted(following) else 0
     return 0
+
+
+def _is_order_line(line: str) -> bool:
+    """Starts with "Hand N" or "HN" (not a bare number, which starts many a date)."""
+    found = HAND_REF.match(line)
+    return found is not None and found.group("h1") is not None
 
 
 def _ends_a_reply(line: str) -> bool:

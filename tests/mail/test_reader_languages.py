@@ -220,10 +220,16 @@ def test_a_device_footer_in_more_languages_is_dropped(footer):
 
 @pytest.mark.parametrize(
     "line",
-    ["Elküldve H3 Baron on Bruno", "Lähetetty hand 7: Prince on myself", "Sent from my phone: h3 baron bruno"],
+    [
+        "Elküldve H3 Baron on Bruno",
+        "Lähetetty hand 7: Prince on myself",
+        "Sent from my phone: h3 baron bruno",
+    ],
 )
 def test_a_line_that_opens_like_a_footer_but_names_a_hand_is_the_players(line):
-    assert read_mail(message(f"Hand 1: Guard on Bruno\n{line}\n")).own_text == f"Hand 1: Guard on Bruno\n{line}"
+    assert (
+        read_mail(message(f"Hand 1: Guard on Bruno\n{line}\n")).own_text == f"Hand 1: Guard on Bruno\n{line}"
+    )
 
 
 @pytest.mark.parametrize(
@@ -295,3 +301,18 @@ def test_a_players_lines_that_open_like_a_header_block_stay_theirs(body):
 def test_an_order_typed_under_the_device_footer_is_kept():
     body = "Hand 3: Baron on Bruno\nSent from my iPhone\n\nHand 7: Prince on myself"
     assert read_mail(message(body + "\n")).own_text == "Hand 3: Baron on Bruno\n\nHand 7: Prince on myself"
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Pada tanggal Sel, 1 Des 2026 pukul 10.00 Rita <gm@example.org>\nmenulis:",
+        "În mar., 1 dec. 2026 la 10:00, Rita <\ngm@example.org> a scris:",
+        "Στις Τρί 1 Δεκ 2026 στις 10:00, ο/η Rita\n<gm@example.org> έγραψε:",
+        "2026-12-01 10:00 GMT+01:00 Rita (pbem)\n<gm@example.org>:",
+    ],
+)
+def test_an_order_right_above_a_wrapped_attribution_is_kept(header):
+    # No blank line between: the order line must not be taken for the attribution's first line.
+    body = f"Hand 3: Guard on Arthur, guess Prince\n{header}\n{quote(TURN_MAIL)}\n"
+    assert read_mail(message(body)).own_text == "Hand 3: Guard on Arthur, guess Prince"
