@@ -472,8 +472,9 @@ def _read_play(
             target_text = word  # an unknown word where a target should be
         elif guess is None and guess_text is None and as_card is None and as_player is None:
             guess_text = word
+    # Positional, as every WrittenOrder built here: pbem.tuples' quick road (keywords cost 3 us).
     return WrittenOrder(
-        hand, card, target, guess, text, target_text, guess_text, second, look, kept=kept_card
+        hand, card, target, guess, text, target_text, guess_text, second, look, None, kept_card
     )
 
 
@@ -497,14 +498,19 @@ def _fit_to_card(order: WrittenOrder, premium: bool) -> WrittenOrder:
         guess, guess_text = None, None
     elif premium and isinstance(guess, Card):
         guess = RANK[guess]
-    return order._replace(
-        target=target,
-        target_text=target_text,
-        guess=guess,
-        guess_text=guess_text,
-        second=second,
-        look=look,
-        kept=order.kept if card is None else None,  # a card kept means something only alone
+    kept = order.kept if card is None else None  # a card kept means something only alone
+    return WrittenOrder(
+        order.hand,
+        card,
+        target,
+        guess,
+        order.text,
+        target_text,
+        guess_text,
+        second,
+        look,
+        order.standing,
+        kept,
     )
 
 
