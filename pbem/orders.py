@@ -623,13 +623,13 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
 def _play_the_other(written: WrittenOrder, hand: Hand, seat: int) -> tuple[WrittenOrder, str]:
     """An order that names only the card the player keeps ("Hand 3: not the Princess")
     as the play of their other card, and the note that says so; any other order as it
-    is, with no note. Two cards alike, or a card kept that is not held, name no play."""
+    is, with no note. Two cards alike, or a card kept that is not held, name no play.
+    (An order with a card to play has no ``kept``: :func:`_fit_to_card` drops it. A player
+    whose turn it is not holds one card: there is no other.)"""
     kept = written.kept
     held = hand.cards[seat]
-    if written.card is not None or kept is None or hand.active != seat or kept not in held:
-        return written, ""
     others = [card for card in held if card != kept]
-    if not others:
+    if kept is None or kept not in held or not others:
         return written, ""
     return written._replace(card=others[0]), f"you keep the {kept.title}: the {others[0].title} is played"
 

@@ -545,3 +545,21 @@ def test_an_answer_on_the_line_under_its_hand_is_that_hands_order(text):
 )
 def test_a_line_under_a_bare_hand_that_is_no_answer_stays_apart(text):
     assert [o.hand for o in parse_orders(text, FOUR, "Greta").orders if o.card is not None] in ([], [7])
+
+
+def test_a_card_kept_out_of_turn_is_echoed_as_written():
+    # Not the player's turn: refused, and echoed as the player wrote it (no card), not as a
+    # play of the other card they hold.
+    me = active(4)
+    other = next(p for p in FOUR if p != me)
+    game = game4(4, {3: G, 0: B, 1: H, 2: S}, draw=P)
+    game.hand(4).cards[FOUR.index(other)] = [X]
+    (checked,) = read("Hand 4: not the Princess", game, other)
+    assert checked.status == REJECTED and "not your turn" in checked.reason
+    assert checked.written.canonical() == "Hand 4: (no card)"
+
+
+def test_a_premium_number_word_without_guess_is_no_guess():
+    # "three cards left" names no number: only a word after "guess" is one.
+    (order,) = parse_orders("Hand 1: Guard on Carla, three cards left", SIX, "Bruno").orders
+    assert order.guess is None
