@@ -367,13 +367,15 @@ def random_target(hand: Hand, seat: int, card: Card, rng: random.Random) -> int 
     Uniform over the valid targets by rejection sampling: cheaper than building
     the list of candidates, and this is on the engine's hot path. Someone is
     valid when two players are still in and nobody is protected (the usual
-    case, asked of the lists in C); else the players are looked at one by one.
+    case, asked of the lists in C, by counting the values most of them hold:
+    a list's count finds those by identity, without comparing); else the players
+    are looked at one by one.
     ``floor`` draws as ``int`` would (the draw is not negative), for less; and
     a float times a float (``scale``) is the same product as a float times an
     int, for less (so are the engine's other draws: ``* 2.0``, ``* 11.0``)."""
     alive, protected = hand.alive, hand.protected
     n = len(alive)
-    if True in protected or alive.count(True) < 2:
+    if protected.count(False) != n or alive.count(True) < 2:
         for p in range(n):
             if p != seat and alive[p] and not protected[p]:
                 break
