@@ -74,6 +74,11 @@ def first_player(hand_number: int, players: int) -> int:
     return (hand_number - 1) % players
 
 
+# Events and orders are NamedTuples; building them with tuple.__new__ skips a
+# Python-level __new__ frame on the hottest path of the engine (see bench/engine.py).
+_new = tuple.__new__
+
+
 class Order(NamedTuple):
     """An order the engine can carry out: ``card`` is held and legal.
 
@@ -90,11 +95,12 @@ class Order(NamedTuple):
 
 if not TYPE_CHECKING:  # for mypy, Order is a typing.NamedTuple with its own constructor
 
-    def _new_order(cls, card, target=None, guess=None, second=None, look=None, *, _tuple_new=tuple.__new__):
+    def _new_order(cls, card, target=None, guess=None, second=None, look=None):
         """Order's constructor: the fields by name, without the generic builder's packing
         (pbem/tuples.py); an order is made for every play a simulation or bench/engine.py plays
-        (``tuple.__new__`` bound once: no global and attribute look-up per order)."""
-        return _tuple_new(cls, (card, target, guess, second, look))
+        (``tuple.__new__`` read as the global ``_new``: a keyword-only default would be looked
+        up in a dict at every call, for more, callgrind says)."""
+        return _new(cls, (card, target, guess, second, look))
 
     Order.__new__ = _new_order
 
@@ -410,9 +416,6 @@ def default_card(held: list[Card], rng: random.Random) -> Card:
 # -- one play --------------------------------------------------------------
 
 
-# Events are NamedTuples; building them with tuple.__new__ skips a Python-level
-# __new__ frame on the hottest path of the engine (see bench/engine.py).
-_new = tuple.__new__
 _Played = ev.Played
 
 
