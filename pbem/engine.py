@@ -74,6 +74,11 @@ def first_player(hand_number: int, players: int) -> int:
     return (hand_number - 1) % players
 
 
+# Events and orders are NamedTuples; building them with tuple.__new__ skips a
+# Python-level __new__ frame on the hottest path of the engine (see bench/engine.py).
+_new = tuple.__new__
+
+
 class Order(NamedTuple):
     """An order the engine can carry out: ``card`` is held and legal.
 
@@ -90,11 +95,12 @@ class Order(NamedTuple):
 
 if not TYPE_CHECKING:  # for mypy, Order is a typing.NamedTuple with its own constructor
 
-    def _new_order(cls, card, target=None, guess=None, second=None, look=None, *, _tuple_new=tuple.__new__):
+    def _new_order(cls, card, target=None, guess=None, second=None, look=None):
         """Order's constructor: the fields by name, without the generic builder's packing
         (pbem/tuples.py); an order is made for every play a simulation or bench/engine.py plays
-        (``tuple.__new__`` bound once: no global and attribute look-up per order)."""
-        return _tuple_new(cls, (card, target, guess, second, look))
+        (``tuple.__new__`` read as the global ``_new``: a keyword-only default would be looked
+        up in a dict at every call, for more, callgrind says)."""
+        return _new(cls, (card, target, guess, second, look))
 
     Order.__new__ = _new_order
 
@@ -160,7 +166,8 @@ class Hand:
         from the first player around the board, then the first player draws for
         postal turn 1."""
         deck = tuple(deck)
-        if players not in CLASSIC_PLAYERS and players not in PREMIUM_PLAYERS:
+        premium = players in PREMIUM_PLAYERS
+        if not premium and players not in CLASSIC_PLAYERS:
             raise IllegalDeal(
                 f"a game has 2 to 4 players with the classic deck, 5 to 8 with the Premium "
                 f"deck; not {players}"
@@ -175,20 +182,20 @@ class Hand:
         first = first_player(number, players)
         # Rotate the dealt cards so that the first player gets the first of them.
         start = 1 + up
-        dealt = deck[start : start + players]
-        shift = players - first
+        end = start + players
+        mid = end - first
         # Comprehensions: each list made by a list display, cheaper than list(map(list, ...)).
-        cards = [[card] for card in dealt[shift:] + dealt[:shift]]
-        cards[first].append(deck[start + players])
+        cards = [[card] for card in deck[mid:end] + deck[start:mid]]
+        cards[first].append(deck[end])
         hand.cards = cards
-        hand.pile = list(deck[: start + players : -1])  # the rest, top at the end
+        hand.pile = list(deck[:end:-1])  # the rest, top at the end
         hand.discards = [[] for _ in cards]
         hand.alive = [True] * players
         hand.protected = [False] * players
         hand.active = first
         hand.ended = False
         hand.winners = ()
-        hand.premium = players in PREMIUM_PLAYERS
+        hand.premium = premium
         hand.marked = None
         hand.jesters = []
         hand.bishop_discard = [False] * players
@@ -334,7 +341,7 @@ def countess_forced(held: list[Card]) -> bool:
 def legal_cards(held: list[Card]) -> list[Card]:
     """The cards the active player may play (each once)."""
     a, b = held
-    return list(_LEGAL[a][b])
+    return [*_LEGAL[a][b]]  # a list display: cheaper than list() (bench/engine.py asks at every order)
 
 
 def may_target_self(card: Card) -> bool:
@@ -366,30 +373,35 @@ def random_target(hand: Hand, seat: int, card: Card, rng: random.Random) -> int 
     Uniform over the valid targets by rejection sampling: cheaper than building
     the list of candidates, and this is on the engine's hot path. Someone is
     valid when two players are still in and nobody is protected (the usual
-    case, asked of the lists in C); else the players are looked at one by one.
-    ``floor`` draws as ``int`` would (the draw is not negative), for less."""
+    case, asked of the lists in C, by counting the values most of them hold:
+    a list's count finds those by identity, without comparing); else the players
+    are looked at one by one.
+    ``floor`` draws as ``int`` would (the draw is not negative), for less; and
+    a float times a float (``scale``) is the same product as a float times an
+    int, for less (so are the engine's other draws: ``* 2.0``, ``* 11.0``)."""
     alive, protected = hand.alive, hand.protected
     n = len(alive)
-    if True in protected or alive.count(True) < 2:
+    if protected.count(False) != n or alive.count(True) < 2:
         for p in range(n):
             if p != seat and alive[p] and not protected[p]:
                 break
         else:
             return seat if CARD_RULES[card].targets is Targets.ANY else None
+    scale = float(n)
     while True:
-        p = floor(rng.random() * n)
+        p = floor(rng.random() * scale)
         if p != seat and alive[p] and not protected[p]:
             return p
 
 
 def random_guess(rng: random.Random) -> Card:
     """RULES 5.5: a non-Guard, weighted as if drawn from a full pack."""
-    return _NON_GUARD_PACK[floor(rng.random() * 11)]
+    return _NON_GUARD_PACK[floor(rng.random() * 11.0)]
 
 
 def random_number(rng: random.Random) -> int:
     """RULES 10.2: the rank of a non-Guard drawn from a full Premium pack."""
-    return _NON_GUARD_RANKS[floor(rng.random() * 24)]
+    return _NON_GUARD_RANKS[floor(rng.random() * 24.0)]
 
 
 def default_card(held: list[Card], rng: random.Random) -> Card:
@@ -398,15 +410,12 @@ def default_card(held: list[Card], rng: random.Random) -> Card:
     forced card (the Countess with the King or a Prince); else either at random."""
     a, b = held
     card = _NMR_CHOICE[a][b]
-    return held[floor(rng.random() * 2)] if card is None else card
+    return held[floor(rng.random() * 2.0)] if card is None else card
 
 
 # -- one play --------------------------------------------------------------
 
 
-# Events are NamedTuples; building them with tuple.__new__ skips a Python-level
-# __new__ frame on the hottest path of the engine (see bench/engine.py).
-_new = tuple.__new__
 _Played = ev.Played
 
 
@@ -431,7 +440,7 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list[ev.
     else:
         nmr = True
         choice = _NMR_CHOICE[a][b]  # None: either, at random
-        card = held[floor(rng.random() * 2)] if choice is None else choice
+        card = held[floor(rng.random() * 2.0)] if choice is None else choice
         target = guess = second = look = None
     held.remove(card)
     hand.discards[seat].append(card)
