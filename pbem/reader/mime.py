@@ -298,13 +298,16 @@ _BOUNDARY_LINE = re.compile(
 
 
 def _guess_boundary(payload: str) -> str | None:
-    """A boundary candidate: a "--token" line that occurs at least twice (start and end)."""
+    """A boundary candidate: a "--token" line that occurs at least twice (start and end).
+
+    The token is the whole line: a boundary may end in "-" (RFC 2046), and a closing line
+    "--b--" before any opening one cannot be parsed whatever the guess.
+    """
     for count, found in enumerate(_BOUNDARY_LINE.finditer(payload[:200_000])):
         if count >= 20:
             break
         token = found.group(1)
-        token = token.removesuffix("--")  # the closing line "--b--" may come first
-        if token and payload.count("--" + token) >= 2:
+        if payload.count("--" + token) >= 2:
             return token
     return None
 

@@ -45,3 +45,27 @@ def test_a_start_that_names_no_part_leaves_the_first_part_the_root():
     with pytest.raises(UnreadableMail, match=r"only parts I cannot read as text \(logo.png \(image/png\)\)"):
         read_mail(_related([LOGO, HTML_ROOT], "<gone@example.org>"))
     assert read_mail(_related([HTML_ROOT, LOGO], "<gone@example.org>")).own_text == ORDERS
+
+
+# -- a multipart that lost its boundary: the boundary guessed from the body ----------------------
+
+
+def _lost_boundary(body: str, subtype: str = "alternative") -> bytes:
+    head = "From: chloe@example.org\nSubject: [game7] Turn 3\nMIME-Version: 1.0\n"
+    head += f"Content-Type: multipart/{subtype}\n\n"
+    return (head + body).encode("utf-8")
+
+
+def _versions(boundary: str) -> str:
+    return (
+        f"--{boundary}\nContent-Type: text/plain; charset=utf-8\n\n{ORDERS}\n"
+        f"--{boundary}\nContent-Type: text/html\n\n<p>Hand 3: Countess</p>\n--{boundary}--\n"
+    )
+
+
+@pytest.mark.parametrize("boundary", ["XyZ", "----=_Part_1", "=_XyZ--", "--XyZ--"])
+def test_a_lost_boundary_is_guessed_whatever_dashes_it_ends_with(boundary):
+    # RFC 2046 lets a boundary end in "-": its opening line "--=_XyZ--" is no closing line.
+    read = read_mail(_lost_boundary(_versions(boundary)))
+    assert read.own_text == ORDERS
+    assert "multipart alternative without a usable boundary; guessed it from the body" in read.defects
