@@ -270,14 +270,16 @@ def _broken_multipart(
     if not isinstance(payload, str):
         return []
     boundary = _guess_boundary(payload)
-    if boundary is not None and depth < _MAX_MIME_DEPTH:
+    if boundary is not None:
         body = _raw_bytes(payload)
         safe_subtype = subtype if re.fullmatch(r"[a-z0-9.+-]{1,40}", subtype) else "mixed"
         head = f'Content-Type: multipart/{safe_subtype}; boundary="{boundary}"\r\n\r\n'
         rebuilt = email.message_from_bytes(head.encode("ascii") + body, policy=_POLICY)
-        if rebuilt.is_multipart() and _children(rebuilt):
+        if rebuilt.is_multipart():  # the parser gives a multipart one part at least
             notes.add(f"multipart {subtype} without a usable boundary; guessed it from the body")
-            return _collect(rebuilt, notes, seen, depth + 1)
+            # At this part's own depth: its parts are no deeper than with the boundary (and
+            # the rebuilt part is a multipart: it is never rebuilt again).
+            return _collect(rebuilt, notes, seen, depth)
     if re.search(r"(?im)^content-(?:type|transfer-encoding)\s*:", payload[:200_000]):
         notes.add(f"multipart {subtype} without a usable boundary; its parts cannot be separated")
         seen.skipped.append("MIME parts without a boundary")
