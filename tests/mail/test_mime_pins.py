@@ -224,3 +224,30 @@ def test_an_encoded_subject_is_decoded_without_a_note():
     read = read_mail(message("Hand 3: Baron on Bruno", subject=subject))
     assert (read.subject, read.tag, read.turn) == ("Rép. : [game7] Turn 3 à Chloé", "game7", 3)
     assert read.defects == ()
+
+
+# -- headers: why a From header names no one sender, in the GM's words -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("header", "problem"),
+    [
+        ("From: bruno@example.org\nFrom: evil@attacker.example\n", "the message has 2 From headers"),
+        (
+            "From: bruno@example.org, evil@attacker.example\n",
+            "the From header shows more than one address (bruno@example.org, evil@attacker.example)",
+        ),
+        (
+            # A long value is shown by its first 80 characters.
+            "From: Bruno Keller of the Tuesday evening postal game group <bruno@example.org>,"
+            " x@y.z@attacker.example\n",
+            "the From address 'Bruno Keller of the Tuesday evening postal game group"
+            " <bruno@example.org>, x@y.z' holds more than one @",
+        ),
+        # A null address beside a name that reads as one: no sender, and no second address.
+        ("From: =?utf-8?q?bruno=40example.org?= <>\n", None),
+    ],
+)
+def test_a_from_header_that_names_no_one_sender_says_why(header, problem):
+    read = read_mail((header + "Subject: Re: [game7] Turn 3\n\nHand 3: Baron on Chloé\n").encode())
+    assert read.sender_problem == problem
