@@ -116,6 +116,22 @@ def test_part_headers_without_a_boundary_are_unreadable_and_the_player_told_why(
         "Your message has no text I can read, only parts I cannot read as text "
         "(MIME parts without a boundary). Please write your orders in the body of the mail."
     )
+    # Beside a text that reads, the GM is told of them.
+    lost = "Content-Type: multipart/alternative\n\n" + body
+    read = read_mail(multipart_message(multipart("mixed", [part(f"{ORDERS}\n"), lost])))
+    assert read.own_text == ORDERS
+    assert "multipart alternative without a usable boundary; its parts cannot be separated" in read.defects
+
+
+@pytest.mark.parametrize(("at", "found"), [(199_987, True), (199_988, False)])
+def test_part_headers_are_looked_for_in_the_first_200000_characters(at, found):
+    filler = ("Hand 3: Baron on Bruno\n" * (at // 23 + 1))[: at - 1] + "\n"  # `at` characters
+    raw = _lost_boundary(filler + "Content-Type: text/plain\n\nHand 7: Prince on myself\n", "mixed")
+    if found:
+        with pytest.raises(UnreadableMail, match="MIME parts without a boundary"):
+            read_mail(raw)
+    else:
+        assert read_mail(raw).full_text.endswith("Content-Type: text/plain\n\nHand 7: Prince on myself")
 
 
 def test_a_text_without_a_boundary_is_decoded_with_the_notes_of_its_decoding():
