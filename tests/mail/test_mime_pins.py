@@ -71,6 +71,17 @@ def test_a_lost_boundary_is_guessed_whatever_dashes_it_ends_with(boundary):
     assert "multipart alternative without a usable boundary; guessed it from the body" in read.defects
 
 
+@pytest.mark.parametrize(("dashed", "guessed"), [(19, True), (20, False)])
+def test_the_guess_tries_the_first_20_dashed_lines_only(dashed, guessed):
+    # Lines of dashes before the parts: each once, none a boundary; the search ends after 20.
+    body = "".join(f"--note {chr(65 + n)}\n" for n in range(dashed)) + _versions("XyZ")
+    if guessed:
+        assert read_mail(_lost_boundary(body)).own_text == ORDERS
+    else:
+        with pytest.raises(UnreadableMail, match="MIME parts without a boundary"):
+            read_mail(_lost_boundary(body))
+
+
 def _nested_orders(depth: int, boundary_lost: bool, subtype: str = "mixed") -> bytes:
     """The orders in a multipart at `depth`, inside depth - 1 others; its boundary lost or not."""
     inner = multipart(subtype, [part(f"{ORDERS}\n")], boundary="inner")
