@@ -6,10 +6,12 @@ Each test fails against the mutant it was written for (checked by hand in mutant
 
 from __future__ import annotations
 
+import email.policy
+
 import pytest
 from reader_kit import message, multipart, multipart_message, part
 
-from pbem.reader import UnreadableMail, read_mail
+from pbem.reader import UnreadableMail, policy, read_mail
 
 ORDERS = "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
 
@@ -278,3 +280,20 @@ def test_an_encoded_subject_is_decoded_without_a_note():
 def test_a_from_header_that_names_no_one_sender_says_why(header, problem):
     read = read_mail((header + "Subject: Re: [game7] Turn 3\n\nHand 3: Baron on Chloé\n").encode())
     assert read.sender_problem == problem
+
+
+# -- policy: a plain MIME header read as policy.default reads it ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "value"),
+    [
+        ("content-type", 'text/plain; charset=""; format=flowed'),
+        ("content-disposition", 'attachment; filename=""'),
+    ],
+)
+def test_an_empty_parameter_is_rendered_as_policy_default_renders_it(kind, value):
+    # The parser's own questions (boundary, charset) read this text: it must be policy.default's.
+    simple = policy._simple_mime_header(kind, value)
+    assert simple is not None
+    assert simple.text == str(email.policy.default.header_factory(kind, value))
