@@ -290,9 +290,11 @@ def test_a_from_header_that_names_no_one_sender_says_why(header, problem):
     [
         ("content-type", 'text/plain; charset=""; format=flowed'),
         ("content-disposition", 'attachment; filename=""'),
+        ("content-type", "text/plain;"),
+        ("content-disposition", "inline; "),
     ],
 )
-def test_an_empty_parameter_is_rendered_as_policy_default_renders_it(kind, value):
+def test_an_empty_parameter_or_list_is_rendered_as_policy_default_renders_it(kind, value):
     # The parser's own questions (boundary, charset) read this text: it must be policy.default's.
     simple = policy._simple_mime_header(kind, value)
     assert simple is not None
