@@ -186,6 +186,24 @@ def test_the_parts_under_a_guessed_boundary_are_read_with_the_readers_own_header
     ]
 
 
+# -- multipart/signed: the signed part, the signature never read -------------------------------
+
+SIGNATURE = "Content-Type: application/pgp-signature\n\n-----BEGIN PGP SIGNATURE-----\n"
+
+
+def test_a_signed_message_with_nothing_in_it_is_empty():
+    with pytest.raises(UnreadableMail, match="^Your message is empty: I found no text in it.$"):
+        read_mail(multipart_message(multipart("signed", [part("\n"), SIGNATURE])))
+
+
+def test_the_gm_is_told_of_an_attachment_inside_a_signed_message():
+    pdf = "Content-Type: application/pdf\nContent-Disposition: attachment; filename=rules.pdf\n\nxx\n"
+    signed = multipart("mixed", [part(f"{ORDERS}\n"), pdf], boundary="m")
+    read = read_mail(multipart_message(multipart("signed", [signed, SIGNATURE])))
+    assert read.own_text == ORDERS
+    assert read.defects == ("ignored attachment rules.pdf (application/pdf)",)
+
+
 # -- multipart/alternative: the plain version, unless it is a stub ------------------------------
 
 HTML_ORDERS = part("<p>Hand 3: Baron on Bruno<br>Hand 7: Prince on myself</p>", "text/html; charset=utf-8")
@@ -238,9 +256,10 @@ def test_a_plain_version_of_300_characters_is_the_players_even_if_it_mentions_ht
     assert read_mail(multipart_message(entity)).own_text == (ORDERS if read_html else plain)
 
 
+@pytest.mark.parametrize("subtype", ["alternative", "related", "signed", "mixed"])
 @pytest.mark.parametrize(("depth", "read"), [(25, True), (26, False)])
-def test_the_versions_of_an_alternative_are_one_level_deeper_than_it(depth, read):
-    reading = _reading(_nested_orders(depth, boundary_lost=False, subtype="alternative"))
+def test_the_parts_of_a_multipart_are_one_level_deeper_than_it(subtype, depth, read):
+    reading = _reading(_nested_orders(depth, boundary_lost=False, subtype=subtype))
     assert reading == (ORDERS if read else "Your message is nested too deeply for me to read it.")
 
 
@@ -272,6 +291,12 @@ def test_an_encoded_subject_is_decoded_without_a_note():
             " x@y.z@attacker.example\n",
             "the From address 'Bruno Keller of the Tuesday evening postal game group"
             " <bruno@example.org>, x@y.z' holds more than one @",
+        ),
+        (
+            # The first four of them, in order.
+            "From: e@example.org, d@example.org, c@example.org, b@example.org, a@example.org\n",
+            "the From header shows more than one address"
+            " (a@example.org, b@example.org, c@example.org, d@example.org)",
         ),
         # A null address beside a name that reads as one: no sender, and no second address.
         ("From: =?utf-8?q?bruno=40example.org?= <>\n", None),
