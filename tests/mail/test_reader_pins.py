@@ -537,3 +537,15 @@ def test_an_undeclared_line_with_a_byte_windows_1252_leaves_undefined_is_read_as
     read = read_mail(message(body, content_type="text/plain"))
     assert read.own_text == "Hand 3: Baron on Chloé\nHand 7: Prince on myself"
     assert "8-bit text without a declared charset; read it as UTF-8 / windows-1252" in read.defects
+
+
+def test_an_8bit_header_is_read_back_from_its_own_bytes():
+    # A client that writes the subject and the name in raw UTF-8, unencoded.
+    read = read_mail(
+        message(
+            "Hand 3: Baron on Bruno",
+            subject="Re: [game7] Turn 3 — à Chloé",
+            sender="Chloé <chloe@example.org>",
+        )
+    )
+    assert (read.subject, read.sender_name, read.turn) == ("Re: [game7] Turn 3 — à Chloé", "Chloé", 3)
