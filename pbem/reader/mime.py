@@ -270,14 +270,16 @@ def _broken_multipart(
     if not isinstance(payload, str):
         return []
     boundary = _guess_boundary(payload)
-    if boundary is not None and depth < _MAX_MIME_DEPTH:
+    if boundary is not None:
         body = _raw_bytes(payload)
         safe_subtype = subtype if re.fullmatch(r"[a-z0-9.+-]{1,40}", subtype) else "mixed"
         head = f'Content-Type: multipart/{safe_subtype}; boundary="{boundary}"\r\n\r\n'
         rebuilt = email.message_from_bytes(head.encode("ascii") + body, policy=_POLICY)
-        if rebuilt.is_multipart() and _children(rebuilt):
+        if rebuilt.is_multipart():  # the parser gives a multipart one part at least
             notes.add(f"multipart {subtype} without a usable boundary; guessed it from the body")
-            return _collect(rebuilt, notes, seen, depth + 1)
+            # At this part's own depth: its parts are no deeper than with the boundary (and
+            # the rebuilt part is a multipart: it is never rebuilt again).
+            return _collect(rebuilt, notes, seen, depth)
     if re.search(r"(?im)^content-(?:type|transfer-encoding)\s*:", payload[:200_000]):
         notes.add(f"multipart {subtype} without a usable boundary; its parts cannot be separated")
         seen.skipped.append("MIME parts without a boundary")
@@ -298,13 +300,16 @@ _BOUNDARY_LINE = re.compile(
 
 
 def _guess_boundary(payload: str) -> str | None:
-    """A boundary candidate: a "--token" line that occurs at least twice (start and end)."""
+    """A boundary candidate: a "--token" line that occurs at least twice (start and end).
+
+    The token is the whole line: a boundary may end in "-" (RFC 2046), and a closing line
+    "--b--" before any opening one cannot be parsed whatever the guess.
+    """
     for count, found in enumerate(_BOUNDARY_LINE.finditer(payload[:200_000])):
         if count >= 20:
             break
         token = found.group(1)
-        token = token.removesuffix("--")  # the closing line "--b--" may come first
-        if token and payload.count("--" + token) >= 2:
+        if payload.count("--" + token) >= 2:
             return token
     return None
 
@@ -439,9 +444,6 @@ def _decode_base64(data: bytes, notes: _Notes) -> bytes:
         if len(chunk) % 4 == 1:
             chunk = chunk[:-1]
             notes.add("MIME: base64 text of impossible length (cut short?)")
-        if chunk:
-            try:
-                out.append(binascii.a2b_base64(chunk + b"=" * (-len(chunk) % 4)))
-            except binascii.Error:  # pragma: no cover - padding is fixed above
-                notes.add("MIME: base64 text that could not be decoded")
+        if chunk:  # only base64 characters, of a length padding completes: it decodes
+            out.append(binascii.a2b_base64(chunk + b"=" * (-len(chunk) % 4)))
     return b"".join(out)

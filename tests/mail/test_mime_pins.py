@@ -3,3 +3,324 @@ missed in pbem/reader/mime.py, headers.py and policy.py.
 
 Each test fails against the mutant it was written for (checked by hand in mutants/).
 """
+
+from __future__ import annotations
+
+import email.policy
+
+import pytest
+from reader_kit import message, multipart, multipart_message, part
+
+from pbem.reader import UnreadableMail, policy, read_mail
+
+ORDERS = "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+
+# -- multipart/related: the root is the part start= names, else the first ------------------------
+
+LOGO = (
+    "Content-Type: image/png\nContent-ID: <logo@example.org>\n"
+    "Content-Disposition: inline; filename=logo.png\nContent-Transfer-Encoding: base64\n\niVBORw0K\n"
+)
+HTML_ROOT = part(
+    "<html><body><p><img src='cid:logo@example.org'></p><p>Hand 3: Baron on Bruno"
+    "<br>Hand 7: Prince on myself</p></body></html>",
+    "text/html; charset=utf-8",
+    "Content-ID: <body@example.org>\n",
+)
+
+
+def _related(parts: list[str], start: str | None) -> bytes:
+    entity = multipart("related", parts, boundary="rel")
+    if start is not None:
+        entity = entity.replace('boundary="rel"', f'boundary="rel"; type="text/html"; start="{start}"', 1)
+    return multipart_message(entity)
+
+
+def test_the_root_of_related_is_the_part_its_start_names_even_after_a_picture():
+    read = read_mail(_related([LOGO, HTML_ROOT], "<body@example.org>"))
+    assert read.own_text == ORDERS
+    # The picture belongs to the HTML it illustrates: no attachment to tell the GM of.
+    assert read.defects == ("no text part; read the HTML part",)
+
+
+def test_a_start_that_names_no_part_leaves_the_first_part_the_root():
+    with pytest.raises(UnreadableMail, match=r"only parts I cannot read as text \(logo.png \(image/png\)\)"):
+        read_mail(_related([LOGO, HTML_ROOT], "<gone@example.org>"))
+    assert read_mail(_related([HTML_ROOT, LOGO], "<gone@example.org>")).own_text == ORDERS
+
+
+# -- a multipart that lost its boundary: the boundary guessed from the body ----------------------
+
+
+def _lost_boundary(body: str, subtype: str = "alternative") -> bytes:
+    head = "From: chloe@example.org\nSubject: [game7] Turn 3\nMIME-Version: 1.0\n"
+    head += f"Content-Type: multipart/{subtype}\n\n"
+    return (head + body).encode("utf-8")
+
+
+def _versions(boundary: str) -> str:
+    return (
+        f"--{boundary}\nContent-Type: text/plain; charset=utf-8\n\n{ORDERS}\n"
+        f"--{boundary}\nContent-Type: text/html\n\n<p>Hand 3: Countess</p>\n--{boundary}--\n"
+    )
+
+
+@pytest.mark.parametrize("boundary", ["XyZ", "----=_Part_1", "=_XyZ--", "--XyZ--"])
+def test_a_lost_boundary_is_guessed_whatever_dashes_it_ends_with(boundary):
+    # RFC 2046 lets a boundary end in "-": its opening line "--=_XyZ--" is no closing line.
+    read = read_mail(_lost_boundary(_versions(boundary)))
+    assert read.own_text == ORDERS
+    assert "multipart alternative without a usable boundary; guessed it from the body" in read.defects
+
+
+@pytest.mark.parametrize(("dashed", "guessed"), [(19, True), (20, False)])
+def test_the_guess_tries_the_first_20_dashed_lines_only(dashed, guessed):
+    # Lines of dashes before the parts: each once, none a boundary; the search ends after 20.
+    body = "".join(f"--note {chr(65 + n)}\n" for n in range(dashed)) + _versions("XyZ")
+    if guessed:
+        assert read_mail(_lost_boundary(body)).own_text == ORDERS
+    else:
+        with pytest.raises(UnreadableMail, match="MIME parts without a boundary"):
+            read_mail(_lost_boundary(body))
+
+
+def _nested_orders(depth: int, boundary_lost: bool, subtype: str = "mixed") -> bytes:
+    """The orders in a multipart at `depth`, inside depth - 1 others; its boundary lost or not."""
+    inner = multipart(subtype, [part(f"{ORDERS}\n")], boundary="inner")
+    if boundary_lost:
+        inner = inner.replace('; boundary="inner"', "", 1)
+    for level in range(depth - 1):
+        inner = multipart("mixed", [inner], boundary=f"level{level}")
+    return multipart_message(inner)
+
+
+def _reading(raw: bytes) -> str:
+    try:
+        return read_mail(raw).own_text
+    except UnreadableMail as exc:
+        return str(exc)
+
+
+@pytest.mark.parametrize("depth", [5, 24, 25, 26, 27])
+def test_a_multipart_that_lost_its_boundary_reads_as_it_would_with_it_however_deep(depth):
+    # The guessed multipart is the level it replaces: its parts are no deeper than they were.
+    assert _reading(_nested_orders(depth, boundary_lost=True)) == _reading(
+        _nested_orders(depth, boundary_lost=False)
+    )
+
+
+def test_a_text_signed_with_dashes_whose_multipart_lost_its_boundary_is_read_whole():
+    # "--Chloe" occurs once: a sign-off, not a boundary that would cut the orders off as preamble.
+    read = read_mail(_lost_boundary(f"{ORDERS}\n--Chloe\n", "mixed"))
+    assert read.own_text == f"{ORDERS}\n--Chloe"
+    assert read.defects == (
+        "MIME: a multipart part declares no boundary",
+        "MIME: a multipart part holds no parts",
+        "multipart mixed without a usable boundary; read it as plain text",
+    )
+
+
+def test_part_headers_without_a_boundary_are_unreadable_and_the_player_told_why():
+    body = "Content-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: base64\n\n"
+    body += "SGFuZCAyOiBDb3VudGVzcw==\n"
+    with pytest.raises(UnreadableMail) as raised:
+        read_mail(_lost_boundary(body))
+    assert str(raised.value) == (
+        "Your message has no text I can read, only parts I cannot read as text "
+        "(MIME parts without a boundary). Please write your orders in the body of the mail."
+    )
+    # Beside a text that reads, the GM is told of them.
+    lost = "Content-Type: multipart/alternative\n\n" + body
+    read = read_mail(multipart_message(multipart("mixed", [part(f"{ORDERS}\n"), lost])))
+    assert read.own_text == ORDERS
+    assert "multipart alternative without a usable boundary; its parts cannot be separated" in read.defects
+
+
+@pytest.mark.parametrize(("at", "found"), [(199_987, True), (199_988, False)])
+def test_part_headers_are_looked_for_in_the_first_200000_characters(at, found):
+    filler = ("Hand 3: Baron on Bruno\n" * (at // 23 + 1))[: at - 1] + "\n"  # `at` characters
+    raw = _lost_boundary(filler + "Content-Type: text/plain\n\nHand 7: Prince on myself\n", "mixed")
+    if found:
+        with pytest.raises(UnreadableMail, match="MIME parts without a boundary"):
+            read_mail(raw)
+    else:
+        assert read_mail(raw).full_text.endswith("Content-Type: text/plain\n\nHand 7: Prince on myself")
+
+
+def test_a_text_without_a_boundary_is_decoded_with_the_notes_of_its_decoding():
+    latin1 = _lost_boundary("", "mixed") + f"{ORDERS}, merci Chloé\n".encode("latin-1")
+    read = read_mail(latin1)
+    assert read.own_text == f"{ORDERS}, merci Chloé"
+    assert "8-bit text without a declared charset; read it as UTF-8 / windows-1252" in read.defects
+    stray = _lost_boundary("SGFuZCAzOiBCYXJvbiBvbiBCcnVubw*==\n", "mixed").replace(
+        b"multipart/mixed\n", b"multipart/mixed\nContent-Transfer-Encoding: base64\n"
+    )
+    read = read_mail(stray)
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert "MIME: base64 text with invalid characters" in read.defects
+
+
+def test_a_text_without_a_boundary_is_the_plain_version_of_an_alternative():
+    lost = "Content-Type: multipart/mixed\n\nHand 3: Baron on Bruno\n"
+    entity = multipart("alternative", [lost, part("<p>Hand 3: Countess</p>", "text/html; charset=utf-8")])
+    assert read_mail(multipart_message(entity)).own_text == "Hand 3: Baron on Bruno"
+
+
+def test_a_multipart_of_an_odd_subtype_that_lost_its_boundary_is_read_as_mixed():
+    raw = _lost_boundary(_versions("XyZ"), "x-é")
+    read = read_mail(raw)
+    assert read.own_text == f"{ORDERS}\nHand 3: Countess"
+
+
+def test_the_parts_under_a_guessed_boundary_are_read_with_the_readers_own_header_rules():
+    # policy.default closes an open quote: the inner boundary is "inner", not guessed again.
+    inner = multipart(
+        "alternative", [part(f"{ORDERS}\n"), part("<p>Hand 3: Countess</p>", "text/html")], boundary="inner"
+    )
+    inner = inner.replace('boundary="inner"', 'boundary="inner', 1)
+    read = read_mail(_lost_boundary(f"--XyZ\n{inner}--XyZ--\n", "mixed"))
+    assert read.own_text == ORDERS
+    assert [note for note in read.defects if "boundary" in note] == [
+        "MIME: a multipart part declares no boundary",
+        "multipart mixed without a usable boundary; guessed it from the body",
+    ]
+
+
+# -- multipart/signed: the signed part, the signature never read -------------------------------
+
+SIGNATURE = "Content-Type: application/pgp-signature\n\n-----BEGIN PGP SIGNATURE-----\n"
+
+
+def test_a_signed_message_with_nothing_in_it_is_empty():
+    with pytest.raises(UnreadableMail, match="^Your message is empty: I found no text in it.$"):
+        read_mail(multipart_message(multipart("signed", [part("\n"), SIGNATURE])))
+
+
+def test_the_gm_is_told_of_an_attachment_inside_a_signed_message():
+    pdf = "Content-Type: application/pdf\nContent-Disposition: attachment; filename=rules.pdf\n\nxx\n"
+    signed = multipart("mixed", [part(f"{ORDERS}\n"), pdf], boundary="m")
+    read = read_mail(multipart_message(multipart("signed", [signed, SIGNATURE])))
+    assert read.own_text == ORDERS
+    assert read.defects == ("ignored attachment rules.pdf (application/pdf)",)
+
+
+# -- multipart/alternative: the plain version, unless it is a stub ------------------------------
+
+HTML_ORDERS = part("<p>Hand 3: Baron on Bruno<br>Hand 7: Prince on myself</p>", "text/html; charset=utf-8")
+PICTURE = "Content-Type: image/png\nContent-Disposition: inline; filename=cards.png\n\nxx\n"
+STUB = "View this message in HTML."
+
+
+def test_a_blank_alternative_is_an_empty_message():
+    with pytest.raises(UnreadableMail, match="^Your message is empty: I found no text in it.$"):
+        read_mail(multipart_message(multipart("alternative", [part("\n \n")])))
+
+
+def test_a_stub_before_an_amp_version_gives_way_to_the_html_after_it():
+    # Gmail's AMP mail: text/plain, text/x-amp-html, text/html; the AMP part is not read.
+    amp = part("<html amp4email><body>Hand 3: Countess</body></html>", "text/x-amp-html; charset=utf-8")
+    read = read_mail(multipart_message(multipart("alternative", [part(STUB), amp, HTML_ORDERS])))
+    assert read.own_text == ORDERS
+    assert "the text part is empty or a stub; read the HTML part" in read.defects
+
+
+def test_of_two_plain_versions_the_first_is_read():
+    split = multipart(
+        "mixed", [part("Hand 3: Baron on Bruno\n"), PICTURE, part("Hand 7: Countess\n")], boundary="m"
+    )
+    assert (
+        read_mail(multipart_message(multipart("alternative", [part(f"{ORDERS}\n"), split]))).own_text
+        == ORDERS
+    )
+
+
+def test_blank_text_around_a_picture_gives_way_to_the_html():
+    blank = multipart("mixed", [part("\n"), PICTURE, part("\n")], boundary="m")
+    assert read_mail(multipart_message(multipart("alternative", [blank, HTML_ORDERS]))).own_text == ORDERS
+
+
+def test_a_stub_is_read_when_the_html_pieces_hold_no_words_either():
+    # Apple Mail splits its HTML around a picture; here no piece has a letter.
+    rich = multipart(
+        "mixed",
+        [part("<p><img src=cid:a></p>", "text/html"), PICTURE, part("<p>&nbsp;</p>", "text/html")],
+        boundary="m",
+    )
+    assert read_mail(multipart_message(multipart("alternative", [part(STUB), rich]))).own_text == STUB
+
+
+@pytest.mark.parametrize(("length", "read_html"), [(299, True), (300, False)])
+def test_a_plain_version_of_300_characters_is_the_players_even_if_it_mentions_html(length, read_html):
+    plain = ("I could not see the HTML version. " + ORDERS.replace("\n", " ") + " ").ljust(length, ".")
+    entity = multipart("alternative", [part(plain), HTML_ORDERS])
+    assert read_mail(multipart_message(entity)).own_text == (ORDERS if read_html else plain)
+
+
+@pytest.mark.parametrize("subtype", ["alternative", "related", "signed", "mixed"])
+@pytest.mark.parametrize(("depth", "read"), [(25, True), (26, False)])
+def test_the_parts_of_a_multipart_are_one_level_deeper_than_it(subtype, depth, read):
+    reading = _reading(_nested_orders(depth, boundary_lost=False, subtype=subtype))
+    assert reading == (ORDERS if read else "Your message is nested too deeply for me to read it.")
+
+
+# -- headers: the subject's encoded words --------------------------------------------------------
+
+
+def test_an_encoded_subject_is_decoded_without_a_note():
+    # Two encoded words of two charsets, as Outlook and Thunderbird write them.
+    subject = "=?utf-8?q?R=C3=A9p=2E_=3A?= =?iso-8859-1?q?_=5Bgame7=5D_Turn_3_=E0_Chlo=E9?="
+    read = read_mail(message("Hand 3: Baron on Bruno", subject=subject))
+    assert (read.subject, read.tag, read.turn) == ("Rép. : [game7] Turn 3 à Chloé", "game7", 3)
+    assert read.defects == ()
+
+
+# -- headers: why a From header names no one sender, in the GM's words -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("header", "problem"),
+    [
+        ("From: bruno@example.org\nFrom: evil@attacker.example\n", "the message has 2 From headers"),
+        (
+            "From: bruno@example.org, evil@attacker.example\n",
+            "the From header shows more than one address (bruno@example.org, evil@attacker.example)",
+        ),
+        (
+            # A long value is shown by its first 80 characters.
+            "From: Bruno Keller of the Tuesday evening postal game group <bruno@example.org>,"
+            " x@y.z@attacker.example\n",
+            "the From address 'Bruno Keller of the Tuesday evening postal game group"
+            " <bruno@example.org>, x@y.z' holds more than one @",
+        ),
+        (
+            # The first four of them, in order.
+            "From: e@example.org, d@example.org, c@example.org, b@example.org, a@example.org\n",
+            "the From header shows more than one address"
+            " (a@example.org, b@example.org, c@example.org, d@example.org)",
+        ),
+        # A null address beside a name that reads as one: no sender, and no second address.
+        ("From: =?utf-8?q?bruno=40example.org?= <>\n", None),
+    ],
+)
+def test_a_from_header_that_names_no_one_sender_says_why(header, problem):
+    read = read_mail((header + "Subject: Re: [game7] Turn 3\n\nHand 3: Baron on Chloé\n").encode())
+    assert read.sender_problem == problem
+
+
+# -- policy: a plain MIME header read as policy.default reads it ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "value"),
+    [
+        ("content-type", 'text/plain; charset=""; format=flowed'),
+        ("content-disposition", 'attachment; filename=""'),
+        ("content-type", "text/plain;"),
+        ("content-disposition", "inline; "),
+    ],
+)
+def test_an_empty_parameter_or_list_is_rendered_as_policy_default_renders_it(kind, value):
+    # The parser's own questions (boundary, charset) read this text: it must be policy.default's.
+    simple = policy._simple_mime_header(kind, value)
+    assert simple is not None
+    assert simple.text == str(email.policy.default.header_factory(kind, value))

@@ -528,3 +528,24 @@ def test_text_is_decoded_as_declared_or_as_it_is_with_a_note_saying_so(data, cha
     found = _Notes()
     assert _decode_text(data, charset, found) == text
     assert found.items == notes
+
+
+def test_an_undeclared_line_with_a_byte_windows_1252_leaves_undefined_is_read_as_latin_1():
+    # 0x81 is no character in windows-1252 (nor in UTF-8 after "é"): the line is latin-1, its
+    # control character dropped, and the rest of the text read as it is.
+    body = b"Hand 3: Baron on Chlo\xe9\x81\nHand 7: Prince on myself\n"
+    read = read_mail(message(body, content_type="text/plain"))
+    assert read.own_text == "Hand 3: Baron on Chloé\nHand 7: Prince on myself"
+    assert "8-bit text without a declared charset; read it as UTF-8 / windows-1252" in read.defects
+
+
+def test_an_8bit_header_is_read_back_from_its_own_bytes():
+    # A client that writes the subject and the name in raw UTF-8, unencoded.
+    read = read_mail(
+        message(
+            "Hand 3: Baron on Bruno",
+            subject="Re: [game7] Turn 3 — à Chloé",
+            sender="Chloé <chloe@example.org>",
+        )
+    )
+    assert (read.subject, read.sender_name, read.turn) == ("Re: [game7] Turn 3 — à Chloé", "Chloé", 3)
