@@ -304,7 +304,7 @@ def _attribution_span(lines: list[str], i: int) -> int:
             elif not opener and not re.search(r"[0-9@]", first):
                 return 0  # an attribution that wraps starts with its date or address
             elif _ATTRIBUTION_START.match(line) or (
-                not opener and _ends_a_reply(first) and _attribution_strength(line.strip(), False) == _STRONG
+                _ends_a_reply(first) and _attribution_strength(line.strip(), False)
             ):
                 return 0  # the attribution starts on the next line: this one is the reply's
         joined = (joined + " " + line.strip()).strip()
@@ -319,11 +319,20 @@ def _attribution_span(lines: list[str], i: int) -> int:
     return 0
 
 
+# An order after other words on its line: "Oops, typo. H4 Prince on Hugo".
+_ORDER_INSIDE = re.compile(r"[.!?:)]\s+(?:hand|h)\s*#?\s*\d{1,3}\b", re.IGNORECASE)
+
+
 def _ends_a_reply(line: str) -> bool:
-    """An order ("Hand 3: Guard on Arthur") or a sentence: a reply's line, not the start of an
-    attribution that wraps (those start with a date: "ti 1. jouluk. 2026 klo 10.00 Rita")."""
+    """An order ("Hand 3: Guard on Arthur", "Sorry. H4 Prince on Hugo") or a sentence: a
+    reply's line, not the start of an attribution that wraps (those start with a date: "ti 1.
+    jouluk. 2026 klo 10.00 Rita", or an opener: "On Tue, 1 Dec 2026 at 10:00, Rita")."""
     found = HAND_REF.match(line)
-    return (found is not None and found.group("h1") is not None) or line.rstrip().endswith((".", "!", "?"))
+    return (
+        (found is not None and found.group("h1") is not None)
+        or line.rstrip().endswith((".", "!", "?"))
+        or _ORDER_INSIDE.search(line) is not None
+    )
 
 
 def _split_reply_line(line: str) -> tuple[str, str] | None:
