@@ -526,14 +526,13 @@ def _original_under_footer(lines: list[str], i: int) -> bool:
     after a blank line (Outlook mobile): no quote or attribution follows, and what follows
     is no order the player typed under the footer.  (The caller checks that no inline
     answer is awaited.)"""
-    following = _next_nonblank(lines, i + 1)
+    j = next((j for j in range(i + 1, len(lines)) if lines[j].strip()), None)  # what follows
     return (
-        following is not None
-        and i + 1 < len(lines)
-        and not _reads_as_order(following)
-        and not lines[i + 1].strip()
-        and not _is_quoted(following)
-        and not _attribution_span(lines, lines.index(following, i + 1))
+        j is not None
+        and j > i + 1  # after a blank line
+        and not _reads_as_order(lines[j])
+        and not _is_quoted(lines[j])
+        and not _attribution_span(lines, j)
     )
 
 
@@ -605,8 +604,10 @@ def _signature_like(lines: list[str], start: int) -> bool:
     a rule line above them closes the writer's words.  Markdown rules between paragraphs
     ("----" then "The dashes above are ...") are followed by sentences, and kept.
     """
-    filled = [line.strip() for line in lines[start : start + 40] if line.strip()]
-    if not filled or len(filled) > 12 or len(lines) - start > 40:
+    if len(lines) - start > 40:
+        return False
+    filled = [line.strip() for line in lines[start:] if line.strip()]
+    if not filled or len(filled) > 12:
         return False
     return all(len(line) <= 80 and not line.endswith((".", "?", "!", ":")) for line in filled)
 
@@ -687,8 +688,8 @@ def _is_players_run(
         return False
     if playing is not None and not set(hands) <= set(playing):
         return False
-    if len(run) > (len(playing) if playing is not None else _PLAYERS_RUN_MAX):
-        return False
+    if playing is None and len(run) > _PLAYERS_RUN_MAX:
+        return False  # (with `playing` known, the run's different hands are at most as many)
     inside = set(run)
     if any(_order_hand(line) in hands for j, line in enumerate(out) if j not in inside):
         return False  # a hand ordered again: the run repeats what the message already says

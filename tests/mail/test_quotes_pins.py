@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.reader import own_words
+from pbem.reader.quotes import drop_sent_words
 
 # A quoted turn mail: its lines look like orders and must never be read.
 QUOTED = (
@@ -42,3 +43,154 @@ def test_the_reply_right_above_an_attribution_without_a_date_is_the_players(repl
     """A client that writes no date ("Rita wrote:") right under the last line of the reply,
     no blank line between: the reply's lines are never joined to the attribution."""
     assert own_words(f"{reply}\n{attribution}\n{QUOTED}") == reply
+
+
+# -- a rule line above a signature, a list or the player's words ----------------------------------
+
+
+def test_a_reply_with_no_order_keeps_its_words_above_a_signature_under_a_rule():
+    """No order anywhere: the rule closes the player's words and the signature goes."""
+    body = "Please skip me this turn, I am travelling.\n\n____\nChloé Martin\n+33 1 23 45 67 89"
+    assert own_words(body) == "Please skip me this turn, I am travelling."
+
+
+def test_an_empty_reply_with_only_a_signature_under_a_rule_has_no_words():
+    assert own_words("____\nChloé Martin\n+33 1 23 45 67 89\n") == ""
+
+
+def test_an_order_framed_by_rule_lines_is_kept():
+    """ "-----" above and below the only order: the rule above it closes nothing."""
+    assert own_words("-----\nHand 3: Baron on Bruno\n-----") == "-----\nHand 3: Baron on Bruno"
+
+
+SIGNATURE = [
+    "Chloé Martin",
+    "Senior Engineer",
+    "Example Industries",
+    "12 rue de la Paix",
+    "75002 Paris",
+    "France",
+    "Phone +33 1 23 45 67 89",
+    "Fax +33 1 23 45 67 80",
+    "Mobile +33 6 12 34 56 78",
+    "https://example.org",
+    "Mastodon @chloe@example.social",
+    "LinkedIn chloe-martin",
+]
+
+
+def test_a_signature_of_twelve_lines_under_a_rule_goes():
+    body = "Thanks, see you next turn!\n\n----\n" + "\n".join(SIGNATURE)
+    assert own_words(body) == "Thanks, see you next turn!"
+
+
+def test_thirteen_short_lines_under_a_rule_are_the_players_list():
+    """More lines than a signature has: the player's list (the cards seen so far) stays."""
+    cards = ["Guard", "Guard", "Priest", "Baron", "Handmaid", "Prince", "Guard"]
+    cards += ["King", "Countess", "Guard", "Priest", "Baron", "Princess"]
+    body = "The cards I have seen so far:\n----\n" + "\n".join(cards)
+    assert own_words(body) == body
+
+
+def test_a_signature_under_a_rule_goes_after_a_long_reply():
+    """The player's words above the rule are long (60 lines): the signature under it still goes."""
+    words = "\n".join(f"Line {n} of my long letter about the game" for n in range(60))
+    body = f"{words}\n\n----\nChloé Martin\nParis"
+    assert own_words(body) == words
+
+
+@pytest.mark.parametrize(("below", "cut"), [(40, True), (41, False)])
+def test_a_signature_block_is_at_most_forty_lines_with_its_blank_lines(below, cut):
+    """The limit of a signature block under a rule: 40 lines (blank ones too, as HTML to
+    text leaves them) from the rule's next line to the end."""
+    block = "\n".join(["Chloé Martin", "Paris"] + [""] * (below - 2))
+    body = f"Thanks, see you next turn!\n\n----\n{block}"
+    assert own_words(body) == ("Thanks, see you next turn!" if cut else body.rstrip("\n"))
+
+
+@pytest.mark.parametrize(("width", "cut"), [(80, True), (81, False)])
+def test_a_signature_line_is_at_most_eighty_characters(width, cut):
+    line = ("Example Industries, 12 rue de la Paix, 75002 Paris, France, " + "x" * 40)[:width]
+    body = f"Thanks, see you next turn!\n\n----\nChloé Martin\n{line}"
+    assert own_words(body) == ("Thanks, see you next turn!" if cut else body)
+
+
+@pytest.mark.parametrize(
+    "sentence", ["Anyone up for a rematch?", "Good game, all!", "My plan for next turn:"]
+)
+def test_a_line_ending_like_a_sentence_under_a_rule_is_the_players(sentence):
+    """A Markdown rule between paragraphs: the line under it ends like a sentence (".", "?",
+    "!", ":"), so it is the player's, not a signature."""
+    body = f"Thanks, see you next turn!\n\n----\n{sentence}"
+    assert own_words(body) == body
+
+
+# -- a device footer ---------------------------------------------------------------------------
+
+
+def test_a_line_typed_right_under_a_device_footer_is_the_players():
+    """No blank line between the footer and the next line: the player typed it (Outlook
+    mobile sets its original apart with a blank line)."""
+    body = "Hand 3: Baron on Bruno\n\nSent from my iPhone\nP.S. Hand 7: Prince on myself"
+    assert own_words(body) == "Hand 3: Baron on Bruno\n\nP.S. Hand 7: Prince on myself"
+
+
+# -- the tool's own mails -------------------------------------------------------------------------
+
+# The turn mail's card list, for hands 1 to 8: eight lines that each read as an order.
+CARD_LIST = "Your cards\n" + "".join(
+    f"  Hand {n}: {card}\n"
+    for n, card in enumerate(
+        ["Guard", "Priest", "Baron", "Handmaid", "Prince", "King", "Countess", "Princess"], start=1
+    )
+)
+
+
+def test_own_words_drop_a_run_for_hands_the_player_does_not_play():
+    """`own_words` passes the hands in play on: two lines of the card list for hands not in
+    play are the tool's, even as the player's first words."""
+    body = "Hand 2: Priest\nHand 4: Handmaid\n\nHand 1: Guard on Bruno, guess Prince"
+    assert own_words(body, [CARD_LIST], {1, 9}) == "Hand 1: Guard on Bruno, guess Prince"
+    assert own_words(body, [CARD_LIST]) == body  # hands in play unknown: the player's
+
+
+def test_own_words_drop_an_acknowledgements_echo_read_as_a_filled_form():
+    """Below an unquoted header block, the acknowledgement's echo reads as a filled form line;
+    it repeats the sent mail, so it is the tool's."""
+    ack = "Orders on file for turn 3:\n  Hand 1: Countess\n"
+    body = f"Thanks!\n\nFrom: Rita <gm@example.org>\nSent: Tuesday\nTo: Chloé\nSubject: x\n\n{ack}"
+    assert own_words(body) == "Thanks!\n\nHand 1: Countess"  # the trap: read bare, a filled form
+    assert own_words(body, [ack], {1}) == "Thanks!"
+
+
+def test_eight_orders_repeating_the_card_list_are_the_tools_with_the_hands_unknown():
+    """A player plays at most 7 hands at once: a run of 8 is the tool's card list."""
+    body = "Thanks!\n\n" + "\n".join(CARD_LIST.splitlines()[1:])
+    assert drop_sent_words(body, [CARD_LIST]) == "Thanks!"
+
+
+def test_seven_orders_repeating_the_card_list_are_the_players_with_the_hands_unknown():
+    seven = "\n".join(line.strip() for line in CARD_LIST.splitlines()[1:8])
+    assert drop_sent_words(seven, [CARD_LIST]) == seven
+
+
+def test_a_run_that_orders_one_hand_twice_is_the_tools():
+    """The acknowledgement's "What I read" and "Orders on file" both echo hand 1: two orders
+    for one hand are no player's run."""
+    ack = (
+        "What I read:\n  Hand 1: Countess\n      RECORDED\n\nOrders on file for turn 3:\n  Hand 1: Countess\n"
+    )
+    own = "Thanks!\n\nHand 1: Countess\nHand 1: Countess"
+    assert drop_sent_words(own, [ack]) == "Thanks!"
+
+
+def test_a_run_right_under_a_header_line_is_the_tools():
+    own = "Thanks!\nFrom: Rita <gm@example.org>\nHand 2: Priest\nHand 4: Handmaid"
+    assert drop_sent_words(own, [CARD_LIST], {2, 4}) == "Thanks!"
+
+
+def test_an_order_with_a_bare_hand_number_beside_a_run_of_the_tools():
+    """ "7: Countess" (a bare number) orders hand 7; the card list's run under it, with no
+    header above, is checked against it and stays the player's."""
+    own = "7: Countess\n\nHand 2: Priest\nHand 4: Handmaid"
+    assert drop_sent_words(own, [CARD_LIST], {2, 4, 7}) == own
