@@ -194,3 +194,21 @@ def test_an_order_with_a_bare_hand_number_beside_a_run_of_the_tools():
     header above, is checked against it and stays the player's."""
     own = "7: Countess\n\nHand 2: Priest\nHand 4: Handmaid"
     assert drop_sent_words(own, [CARD_LIST], {2, 4, 7}) == own
+
+
+# -- the tool's own prose, rewrapped (issue 19's Must show; the others are in test_reader_pins) --
+
+TURN = (
+    "Chloé, it is your turn in hands 3 and 7 of the postal game: reply to this mail with one order "
+    "for each hand, on the form at the end of this mail.\n\nOrders for turn 3:\nHand 3:\nHand 7:\n"
+)
+
+
+@pytest.mark.parametrize(("length", "cut"), [(40, True), (39, False)])
+def test_a_piece_of_the_tools_prose_alone_on_its_line_goes_from_forty_characters(length, cut):
+    """A client rewrapped the tool's paragraph and the player kept one piece of it: from 40
+    characters it is the tool's; a shorter piece could be anyone's words."""
+    piece = TURN[23 : 23 + length]
+    assert len(piece.strip()) == length
+    body = f"Hand 3: Baron on Bruno\n\n{piece}"
+    assert own_words(body, [TURN]) == ("Hand 3: Baron on Bruno" if cut else body)
