@@ -212,3 +212,21 @@ def test_a_piece_of_the_tools_prose_alone_on_its_line_goes_from_forty_characters
     assert len(piece.strip()) == length
     body = f"Hand 3: Baron on Bruno\n\n{piece}"
     assert own_words(body, [TURN]) == ("Hand 3: Baron on Bruno" if cut else body)
+
+
+# -- attributions that start with the address, wrapped (issue 19's Must show, beside
+# test_reader_pins' opener-first ones) --
+
+ADDRESS_FIRST = {
+    "across a blank line": "Rita (pbem) <gm@example.org> schrieb am 1. Dez. 2026\n\num 10:00:",
+    "its verb quoted": "Rita (pbem) <gm@example.org> on 1 Dec 2026 at 10:00\n> wrote:",
+    "its verb quoted, no space": "Rita (pbem) <gm@example.org> on 1 Dec 2026 at 10:00\n>wrote:",
+    "over four lines": "Rita (pbem) <gm@example.org> on 1 Dec 2026\nat 10:00\n(Paris time)\nwrote:",
+}
+
+
+@pytest.mark.parametrize("attribution", ADDRESS_FIRST.values(), ids=ADDRESS_FIRST.keys())
+def test_an_attribution_that_starts_with_the_address_and_wraps_goes(attribution):
+    """Polymail breaks an attribution out over blank or quoted lines; one that starts with the
+    address and a date may wrap like one that starts with "On"."""
+    assert own_words(f"Hand 3: Baron on Bruno\n\n{attribution}\n{QUOTED}") == "Hand 3: Baron on Bruno"
