@@ -230,3 +230,55 @@ def test_an_attribution_that_starts_with_the_address_and_wraps_goes(attribution)
     """Polymail breaks an attribution out over blank or quoted lines; one that starts with the
     address and a date may wrap like one that starts with "On"."""
     assert own_words(f"Hand 3: Baron on Bruno\n\n{attribution}\n{QUOTED}") == "Hand 3: Baron on Bruno"
+
+
+# -- quoted lines, unmarked forms ------------------------------------------------------------------
+
+
+def test_a_quoted_numbered_list_awaits_no_answer():
+    """ "> 1." alone is a numbered list's item, not the form's "> Hand 1:" blank line."""
+    assert own_words("> Three things:\n> 1.\n> 2.\nHand 3: Baron on Bruno") == "Hand 3: Baron on Bruno"
+
+
+FORM_OPENING = "Orders for turn 3 -- fill in one line per hand and reply to this mail:"
+HEADERS = "From: Rita <gm@example.org>\nSent: Tuesday\nTo: Chloé\nSubject: x\n\n"
+
+
+def test_an_unmarked_forms_opening_line_may_end_in_spaces():
+    """Outlook leaves spaces after the form's opening line: the filled line under it is read."""
+    form = f"{FORM_OPENING}  \nHand 3: Baron on Bruno\nHand 7:\n"
+    assert own_words(f"Thanks!\n\n{HEADERS}{form}") == "Thanks!\n\nHand 3: Baron on Bruno"
+
+
+def test_a_bare_numbered_order_above_an_unmarked_filled_form():
+    """ "7: Prince on myself" orders hand 7 above the original; hand 3's filled line is read."""
+    form = f"{FORM_OPENING}\nHand 3: Baron on Bruno\nHand 7:\n"
+    body = f"7: Prince on myself\n\n{HEADERS}{form}"
+    assert own_words(body) == "7: Prince on myself\n\nHand 3: Baron on Bruno"
+
+
+def test_the_header_line_right_above_the_tools_mail_goes_with_it():
+    sent = "It is your turn in hands 3 and 7 of the game.\nReply to this mail with one order for each hand.\n"
+    own = f"Thanks!\n\nSubject: [game7] Turn 3\n{sent.strip()}"
+    assert drop_sent_words(own, [sent]) == "Thanks!"
+
+
+PROSE = "the quick brown fox jumps over the lazy dog and then some more"
+
+
+@pytest.mark.parametrize(
+    "quoted",
+    ["> " + PROSE[:60], "|" + PROSE[:59]],
+    ids=["60 characters after the marker", "60 characters with the marker"],
+)
+def test_the_lowercase_end_of_a_long_quoted_line_goes(quoted):
+    """A quoted line of 60 characters that the client wrapped: its end, unquoted and
+    lowercase, is the quote's, not the player's."""
+    assert own_words(f"{quoted}\nwords\nHand 3: Baron on Bruno") == "Hand 3: Baron on Bruno"
+
+
+def test_a_short_line_deep_in_quotes_is_not_a_long_one():
+    """Four quote marks make the line long, its words do not (55 characters): the lowercase
+    line under it is the player's."""
+    quoted = "> > > > " + PROSE[:55]
+    assert own_words(f"{quoted}\nwords\nHand 3: Baron on Bruno") == "words\nHand 3: Baron on Bruno"
