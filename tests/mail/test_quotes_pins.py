@@ -282,3 +282,30 @@ def test_a_short_line_deep_in_quotes_is_not_a_long_one():
     line under it is the player's."""
     quoted = "> > > > " + PROSE[:55]
     assert own_words(f"{quoted}\nwords\nHand 3: Baron on Bruno") == "words\nHand 3: Baron on Bruno"
+
+
+# -- what stands right above a run of the tool's lines --------------------------------------------
+
+RUN = "Hand 2: Priest\nHand 4: Handmaid"
+
+
+@pytest.mark.parametrize(
+    "above",
+    [
+        "Subject: [game7] Turn 3",  # the first line of the message
+        "Thanks!\nSubject: [game7] Turn 3\n",  # a blank line between
+        "Thanks!\n\nImportance: High",  # a key the reader does not know, with a value
+        "Thanks!\n\nOn 1 December 2026, Rita <gm@example.org> wrote",  # no colon
+    ],
+    ids=["first line", "blank line between", "unknown key", "attribution without a colon"],
+)
+def test_a_run_under_a_header_or_an_attribution_is_the_tools(above):
+    """Two orders for hands in play that repeat the card list, under a header line or an
+    attribution: the original's lines, not the player's."""
+    own = drop_sent_words(f"{above}\n{RUN}", [CARD_LIST], {2, 4})
+    assert "Hand 2" not in own and "Hand 4" not in own
+
+
+def test_the_header_line_on_the_first_line_goes_with_the_tools_mail():
+    sent = "It is your turn in hands 3 and 7 of the game.\nReply to this mail with one order for each hand.\n"
+    assert drop_sent_words(f"Subject: [game7] Turn 3\n{sent.strip()}", [sent]) == ""
