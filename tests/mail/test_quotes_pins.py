@@ -309,3 +309,11 @@ def test_a_run_under_a_header_or_an_attribution_is_the_tools(above):
 def test_the_header_line_on_the_first_line_goes_with_the_tools_mail():
     sent = "It is your turn in hands 3 and 7 of the game.\nReply to this mail with one order for each hand.\n"
     assert drop_sent_words(f"Subject: [game7] Turn 3\n{sent.strip()}", [sent]) == ""
+
+
+def test_an_order_written_twice_that_the_tools_mail_holds_once_is_the_players():
+    """The acknowledgement echoes "Hand 1: Countess" once; the player wrote it twice (a paste
+    gone wrong): two lines of the sent mail "in its order" must stand at two places in it."""
+    ack = "Thank you for your orders.\n\nOrders on file for turn 3:\n  Hand 1: Countess\n"
+    own = "Thanks!\n\nHand 1: Countess\nHand 1: Countess"
+    assert drop_sent_words(own, [ack]) == own
