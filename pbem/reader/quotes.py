@@ -315,7 +315,7 @@ def _attribution_span(lines: list[str], i: int) -> int:
             elif not opener and not re.search(r"[0-9@]", first):
                 return 0  # an attribution that wraps starts with its date or address
             elif _ATTRIBUTION_START.match(line) or (
-                not opener and _ends_a_reply(first) and _attribution_strength(line.strip(), False) == _STRONG
+                _ends_a_reply(first) and _attribution_strength(line.strip(), False)
             ):
                 return 0  # the attribution starts on the next line: this one is the reply's
         joined = (joined + " " + line.strip()).strip()
@@ -336,11 +336,19 @@ def _is_order_line(line: str) -> bool:
     return found is not None and found.group("h1") is not None
 
 
+# An order after other words on its line: "Oops, typo. H4 Prince on Hugo".
+_ORDER_INSIDE = re.compile(r"[.!?:)]\s+(?:hand|h)\s*#?\s*\d{1,3}\b", re.IGNORECASE)
+
+
 def _ends_a_reply(line: str) -> bool:
-    """An order ("Hand 3: Guard on Arthur") or a sentence: a reply's line, not the start of an
-    attribution that wraps (those start with a date: "ti 1. jouluk. 2026 klo 10.00 Rita")."""
-    found = HAND_REF.match(line)
-    return (found is not None and found.group("h1") is not None) or line.rstrip().endswith((".", "!", "?"))
+    """An order ("Hand 3: Guard on Arthur", "Sorry. H4 Prince on Hugo") or a sentence: a
+    reply's line, not the start of an attribution that wraps (those start with a date: "ti 1.
+    jouluk. 2026 klo 10.00 Rita", or an opener: "On Tue, 1 Dec 2026 at 10:00, Rita")."""
+    return (
+        _is_order_line(line)
+        or line.rstrip().endswith((".", "!", "?"))
+        or _ORDER_INSIDE.search(line) is not None
+    )
 
 
 def _split_reply_line(line: str) -> tuple[str, str] | None:
@@ -534,14 +542,13 @@ def _original_under_footer(lines: list[str], i: int) -> bool:
     after a blank line (Outlook mobile): no quote or attribution follows, and what follows
     is no order the player typed under the footer.  (The caller checks that no inline
     answer is awaited.)"""
-    following = _next_nonblank(lines, i + 1)
+    j = next((j for j in range(i + 1, len(lines)) if lines[j].strip()), None)  # what follows
     return (
-        following is not None
-        and i + 1 < len(lines)
-        and not _reads_as_order(following)
-        and not lines[i + 1].strip()
-        and not _is_quoted(following)
-        and not _attribution_span(lines, lines.index(following, i + 1))
+        j is not None
+        and j > i + 1  # after a blank line
+        and not _reads_as_order(lines[j])
+        and not _is_quoted(lines[j])
+        and not _attribution_span(lines, j)
     )
 
 
@@ -613,8 +620,10 @@ def _signature_like(lines: list[str], start: int) -> bool:
     a rule line above them closes the writer's words.  Markdown rules between paragraphs
     ("----" then "The dashes above are ...") are followed by sentences, and kept.
     """
-    filled = [line.strip() for line in lines[start : start + 40] if line.strip()]
-    if not filled or len(filled) > 12 or len(lines) - start > 40:
+    if len(lines) - start > 40:
+        return False
+    filled = [line.strip() for line in lines[start:] if line.strip()]
+    if not filled or len(filled) > 12:
         return False
     return all(len(line) <= 80 and not line.endswith((".", "?", "!", ":")) for line in filled)
 
@@ -695,8 +704,8 @@ def _is_players_run(
         return False
     if playing is not None and not set(hands) <= set(playing):
         return False
-    if len(run) > (len(playing) if playing is not None else _PLAYERS_RUN_MAX):
-        return False
+    if playing is None and len(run) > _PLAYERS_RUN_MAX:
+        return False  # (with `playing` known, the run's different hands are at most as many)
     inside = set(run)
     if any(_order_hand(line) in hands for j, line in enumerate(out) if j not in inside):
         return False  # a hand ordered again: the run repeats what the message already says

@@ -3,3 +3,317 @@ missed in pbem/reader/quotes.py.
 
 Each test fails against the mutant it was written for (checked by hand in mutants/).
 """
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.reader import own_words
+from pbem.reader.quotes import drop_sent_words
+
+# A quoted turn mail: its lines look like orders and must never be read.
+QUOTED = (
+    "> Orders for turn 3 -- fill in one line per hand and reply to this mail:\n> Hand 3:\n> Hand 7:\n"
+    ">\n> Your cards\n>   Hand  7: Guard, Prince   <- your turn\n"
+)
+ORDERS = "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+
+# -- a dateless attribution right under the reply (a bug the mutants of _attribution_span showed) --
+
+DATELESS = [
+    "Rita wrote:",
+    "Rita (pbem) wrote:",
+    "Rita schrieb:",
+    "Rita a écrit :",
+    "Rita <gm@example.org> wrote:",
+]
+
+
+@pytest.mark.parametrize("attribution", DATELESS)
+@pytest.mark.parametrize(
+    "reply",
+    [
+        ORDERS,
+        "Hand 3: Baron on Bruno\nI am away until the 10th.",
+        "On second thought: H7 Prince on myself.",
+        "Hand 3: Baron on Bruno\nOn Tuesday I leave, so: Hand 7: Prince on myself",
+    ],
+)
+def test_the_reply_right_above_an_attribution_without_a_date_is_the_players(reply, attribution):
+    """A client that writes no date ("Rita wrote:") right under the last line of the reply,
+    no blank line between: the reply's lines are never joined to the attribution."""
+    assert own_words(f"{reply}\n{attribution}\n{QUOTED}") == reply
+
+
+# -- a rule line above a signature, a list or the player's words ----------------------------------
+
+
+def test_a_reply_with_no_order_keeps_its_words_above_a_signature_under_a_rule():
+    """No order anywhere: the rule closes the player's words and the signature goes."""
+    body = "Please skip me this turn, I am travelling.\n\n____\nChloé Martin\n+33 1 23 45 67 89"
+    assert own_words(body) == "Please skip me this turn, I am travelling."
+
+
+def test_an_empty_reply_with_only_a_signature_under_a_rule_has_no_words():
+    assert own_words("____\nChloé Martin\n+33 1 23 45 67 89\n") == ""
+
+
+def test_an_order_framed_by_rule_lines_is_kept():
+    """ "-----" above and below the only order: the rule above it closes nothing."""
+    assert own_words("-----\nHand 3: Baron on Bruno\n-----") == "-----\nHand 3: Baron on Bruno"
+
+
+SIGNATURE = [
+    "Chloé Martin",
+    "Senior Engineer",
+    "Example Industries",
+    "12 rue de la Paix",
+    "75002 Paris",
+    "France",
+    "Phone +33 1 23 45 67 89",
+    "Fax +33 1 23 45 67 80",
+    "Mobile +33 6 12 34 56 78",
+    "https://example.org",
+    "Mastodon @chloe@example.social",
+    "LinkedIn chloe-martin",
+]
+
+
+def test_a_signature_of_twelve_lines_under_a_rule_goes():
+    body = "Thanks, see you next turn!\n\n----\n" + "\n".join(SIGNATURE)
+    assert own_words(body) == "Thanks, see you next turn!"
+
+
+def test_thirteen_short_lines_under_a_rule_are_the_players_list():
+    """More lines than a signature has: the player's list (the cards seen so far) stays."""
+    cards = ["Guard", "Guard", "Priest", "Baron", "Handmaid", "Prince", "Guard"]
+    cards += ["King", "Countess", "Guard", "Priest", "Baron", "Princess"]
+    body = "The cards I have seen so far:\n----\n" + "\n".join(cards)
+    assert own_words(body) == body
+
+
+def test_a_signature_under_a_rule_goes_after_a_long_reply():
+    """The player's words above the rule are long (60 lines): the signature under it still goes."""
+    words = "\n".join(f"Line {n} of my long letter about the game" for n in range(60))
+    body = f"{words}\n\n----\nChloé Martin\nParis"
+    assert own_words(body) == words
+
+
+@pytest.mark.parametrize(("below", "cut"), [(40, True), (41, False)])
+def test_a_signature_block_is_at_most_forty_lines_with_its_blank_lines(below, cut):
+    """The limit of a signature block under a rule: 40 lines (blank ones too, as HTML to
+    text leaves them) from the rule's next line to the end."""
+    block = "\n".join(["Chloé Martin", "Paris"] + [""] * (below - 2))
+    body = f"Thanks, see you next turn!\n\n----\n{block}"
+    assert own_words(body) == ("Thanks, see you next turn!" if cut else body.rstrip("\n"))
+
+
+@pytest.mark.parametrize(("width", "cut"), [(80, True), (81, False)])
+def test_a_signature_line_is_at_most_eighty_characters(width, cut):
+    line = ("Example Industries, 12 rue de la Paix, 75002 Paris, France, " + "x" * 40)[:width]
+    body = f"Thanks, see you next turn!\n\n----\nChloé Martin\n{line}"
+    assert own_words(body) == ("Thanks, see you next turn!" if cut else body)
+
+
+@pytest.mark.parametrize(
+    "sentence", ["Anyone up for a rematch?", "Good game, all!", "My plan for next turn:"]
+)
+def test_a_line_ending_like_a_sentence_under_a_rule_is_the_players(sentence):
+    """A Markdown rule between paragraphs: the line under it ends like a sentence (".", "?",
+    "!", ":"), so it is the player's, not a signature."""
+    body = f"Thanks, see you next turn!\n\n----\n{sentence}"
+    assert own_words(body) == body
+
+
+# -- a device footer ---------------------------------------------------------------------------
+
+
+def test_a_line_typed_right_under_a_device_footer_is_the_players():
+    """No blank line between the footer and the next line: the player typed it (Outlook
+    mobile sets its original apart with a blank line)."""
+    body = "Hand 3: Baron on Bruno\n\nSent from my iPhone\nP.S. Hand 7: Prince on myself"
+    assert own_words(body) == "Hand 3: Baron on Bruno\n\nP.S. Hand 7: Prince on myself"
+
+
+# -- the tool's own mails -------------------------------------------------------------------------
+
+# The turn mail's card list, for hands 1 to 8: eight lines that each read as an order.
+CARD_LIST = "Your cards\n" + "".join(
+    f"  Hand {n}: {card}\n"
+    for n, card in enumerate(
+        ["Guard", "Priest", "Baron", "Handmaid", "Prince", "King", "Countess", "Princess"], start=1
+    )
+)
+
+
+def test_own_words_drop_a_run_for_hands_the_player_does_not_play():
+    """`own_words` passes the hands in play on: two lines of the card list for hands not in
+    play are the tool's, even as the player's first words."""
+    body = "Hand 2: Priest\nHand 4: Handmaid\n\nHand 1: Guard on Bruno, guess Prince"
+    assert own_words(body, [CARD_LIST], {1, 9}) == "Hand 1: Guard on Bruno, guess Prince"
+    assert own_words(body, [CARD_LIST]) == body  # hands in play unknown: the player's
+
+
+def test_own_words_drop_an_acknowledgements_echo_read_as_a_filled_form():
+    """Below an unquoted header block, the acknowledgement's echo reads as a filled form line;
+    it repeats the sent mail, so it is the tool's."""
+    ack = "Orders on file for turn 3:\n  Hand 1: Countess\n"
+    body = f"Thanks!\n\nFrom: Rita <gm@example.org>\nSent: Tuesday\nTo: Chloé\nSubject: x\n\n{ack}"
+    assert own_words(body) == "Thanks!\n\nHand 1: Countess"  # the trap: read bare, a filled form
+    assert own_words(body, [ack], {1}) == "Thanks!"
+
+
+def test_eight_orders_repeating_the_card_list_are_the_tools_with_the_hands_unknown():
+    """A player plays at most 7 hands at once: a run of 8 is the tool's card list."""
+    body = "Thanks!\n\n" + "\n".join(CARD_LIST.splitlines()[1:])
+    assert drop_sent_words(body, [CARD_LIST]) == "Thanks!"
+
+
+def test_seven_orders_repeating_the_card_list_are_the_players_with_the_hands_unknown():
+    seven = "\n".join(line.strip() for line in CARD_LIST.splitlines()[1:8])
+    assert drop_sent_words(seven, [CARD_LIST]) == seven
+
+
+def test_a_run_that_orders_one_hand_twice_is_the_tools():
+    """The acknowledgement's "What I read" and "Orders on file" both echo hand 1: two orders
+    for one hand are no player's run."""
+    ack = (
+        "What I read:\n  Hand 1: Countess\n      RECORDED\n\nOrders on file for turn 3:\n  Hand 1: Countess\n"
+    )
+    own = "Thanks!\n\nHand 1: Countess\nHand 1: Countess"
+    assert drop_sent_words(own, [ack]) == "Thanks!"
+
+
+def test_a_run_right_under_a_header_line_is_the_tools():
+    own = "Thanks!\nFrom: Rita <gm@example.org>\nHand 2: Priest\nHand 4: Handmaid"
+    assert drop_sent_words(own, [CARD_LIST], {2, 4}) == "Thanks!"
+
+
+def test_an_order_with_a_bare_hand_number_beside_a_run_of_the_tools():
+    """ "7: Countess" (a bare number) orders hand 7; the card list's run under it, with no
+    header above, is checked against it and stays the player's."""
+    own = "7: Countess\n\nHand 2: Priest\nHand 4: Handmaid"
+    assert drop_sent_words(own, [CARD_LIST], {2, 4, 7}) == own
+
+
+# -- the tool's own prose, rewrapped (issue 19's Must show; the others are in test_reader_pins) --
+
+TURN = (
+    "Chloé, it is your turn in hands 3 and 7 of the postal game: reply to this mail with one order "
+    "for each hand, on the form at the end of this mail.\n\nOrders for turn 3:\nHand 3:\nHand 7:\n"
+)
+
+
+@pytest.mark.parametrize(("length", "cut"), [(40, True), (39, False)])
+def test_a_piece_of_the_tools_prose_alone_on_its_line_goes_from_forty_characters(length, cut):
+    """A client rewrapped the tool's paragraph and the player kept one piece of it: from 40
+    characters it is the tool's; a shorter piece could be anyone's words."""
+    piece = TURN[23 : 23 + length]
+    assert len(piece.strip()) == length
+    body = f"Hand 3: Baron on Bruno\n\n{piece}"
+    assert own_words(body, [TURN]) == ("Hand 3: Baron on Bruno" if cut else body)
+
+
+# -- attributions that start with the address, wrapped (issue 19's Must show, beside
+# test_reader_pins' opener-first ones) --
+
+ADDRESS_FIRST = {
+    "across a blank line": "Rita (pbem) <gm@example.org> schrieb am 1. Dez. 2026\n\num 10:00:",
+    "its verb quoted": "Rita (pbem) <gm@example.org> on 1 Dec 2026 at 10:00\n> wrote:",
+    "its verb quoted, no space": "Rita (pbem) <gm@example.org> on 1 Dec 2026 at 10:00\n>wrote:",
+    "over four lines": "Rita (pbem) <gm@example.org> on 1 Dec 2026\nat 10:00\n(Paris time)\nwrote:",
+}
+
+
+@pytest.mark.parametrize("attribution", ADDRESS_FIRST.values(), ids=ADDRESS_FIRST.keys())
+def test_an_attribution_that_starts_with_the_address_and_wraps_goes(attribution):
+    """Polymail breaks an attribution out over blank or quoted lines; one that starts with the
+    address and a date may wrap like one that starts with "On"."""
+    assert own_words(f"Hand 3: Baron on Bruno\n\n{attribution}\n{QUOTED}") == "Hand 3: Baron on Bruno"
+
+
+# -- quoted lines, unmarked forms ------------------------------------------------------------------
+
+
+def test_a_quoted_numbered_list_awaits_no_answer():
+    """ "> 1." alone is a numbered list's item, not the form's "> Hand 1:" blank line."""
+    assert own_words("> Three things:\n> 1.\n> 2.\nHand 3: Baron on Bruno") == "Hand 3: Baron on Bruno"
+
+
+FORM_OPENING = "Orders for turn 3 -- fill in one line per hand and reply to this mail:"
+HEADERS = "From: Rita <gm@example.org>\nSent: Tuesday\nTo: Chloé\nSubject: x\n\n"
+
+
+def test_an_unmarked_forms_opening_line_may_end_in_spaces():
+    """Outlook leaves spaces after the form's opening line: the filled line under it is read."""
+    form = f"{FORM_OPENING}  \nHand 3: Baron on Bruno\nHand 7:\n"
+    assert own_words(f"Thanks!\n\n{HEADERS}{form}") == "Thanks!\n\nHand 3: Baron on Bruno"
+
+
+def test_a_bare_numbered_order_above_an_unmarked_filled_form():
+    """ "7: Prince on myself" orders hand 7 above the original; hand 3's filled line is read."""
+    form = f"{FORM_OPENING}\nHand 3: Baron on Bruno\nHand 7:\n"
+    body = f"7: Prince on myself\n\n{HEADERS}{form}"
+    assert own_words(body) == "7: Prince on myself\n\nHand 3: Baron on Bruno"
+
+
+def test_the_header_line_right_above_the_tools_mail_goes_with_it():
+    sent = "It is your turn in hands 3 and 7 of the game.\nReply to this mail with one order for each hand.\n"
+    own = f"Thanks!\n\nSubject: [game7] Turn 3\n{sent.strip()}"
+    assert drop_sent_words(own, [sent]) == "Thanks!"
+
+
+PROSE = "the quick brown fox jumps over the lazy dog and then some more"
+
+
+@pytest.mark.parametrize(
+    "quoted",
+    ["> " + PROSE[:60], "|" + PROSE[:59]],
+    ids=["60 characters after the marker", "60 characters with the marker"],
+)
+def test_the_lowercase_end_of_a_long_quoted_line_goes(quoted):
+    """A quoted line of 60 characters that the client wrapped: its end, unquoted and
+    lowercase, is the quote's, not the player's."""
+    assert own_words(f"{quoted}\nwords\nHand 3: Baron on Bruno") == "Hand 3: Baron on Bruno"
+
+
+def test_a_short_line_deep_in_quotes_is_not_a_long_one():
+    """Four quote marks make the line long, its words do not (55 characters): the lowercase
+    line under it is the player's."""
+    quoted = "> > > > " + PROSE[:55]
+    assert own_words(f"{quoted}\nwords\nHand 3: Baron on Bruno") == "words\nHand 3: Baron on Bruno"
+
+
+# -- what stands right above a run of the tool's lines --------------------------------------------
+
+RUN = "Hand 2: Priest\nHand 4: Handmaid"
+
+
+@pytest.mark.parametrize(
+    "above",
+    [
+        "Subject: [game7] Turn 3",  # the first line of the message
+        "Thanks!\nSubject: [game7] Turn 3\n",  # a blank line between
+        "Thanks!\n\nImportance: High",  # a key the reader does not know, with a value
+        "Thanks!\n\nOn 1 December 2026, Rita <gm@example.org> wrote",  # no colon
+    ],
+    ids=["first line", "blank line between", "unknown key", "attribution without a colon"],
+)
+def test_a_run_under_a_header_or_an_attribution_is_the_tools(above):
+    """Two orders for hands in play that repeat the card list, under a header line or an
+    attribution: the original's lines, not the player's."""
+    own = drop_sent_words(f"{above}\n{RUN}", [CARD_LIST], {2, 4})
+    assert "Hand 2" not in own and "Hand 4" not in own
+
+
+def test_the_header_line_on_the_first_line_goes_with_the_tools_mail():
+    sent = "It is your turn in hands 3 and 7 of the game.\nReply to this mail with one order for each hand.\n"
+    assert drop_sent_words(f"Subject: [game7] Turn 3\n{sent.strip()}", [sent]) == ""
+
+
+def test_an_order_written_twice_that_the_tools_mail_holds_once_is_the_players():
+    """The acknowledgement echoes "Hand 1: Countess" once; the player wrote it twice (a paste
+    gone wrong): two lines of the sent mail "in its order" must stand at two places in it."""
+    ack = "Thank you for your orders.\n\nOrders on file for turn 3:\n  Hand 1: Countess\n"
+    own = "Thanks!\n\nHand 1: Countess\nHand 1: Countess"
+    assert drop_sent_words(own, [ack]) == own
