@@ -450,9 +450,10 @@ _MAX_NESTING = 30
 
 
 def _length(
-    tokens: list[tinycss2.ast.Node] | None, font_px: float, percent_of: float, depth: int = 0
+    tokens: list[tinycss2.ast.Node] | None, font_px: float, percent_of: float | None, depth: int = 0
 ) -> float | None:
-    """A length in px; None when it cannot be told (auto, several calc() terms...)."""
+    """A length in px; None when it cannot be told (auto, several calc() terms, a percentage
+    of a box whose size is not known: ``percent_of`` None...)."""
     if depth > _MAX_NESTING:
         raise TooIntricate("calc() nested too deep")
     if not tokens or len(tokens) != 1:
@@ -461,7 +462,7 @@ def _length(
     if token.type == "number":
         return float(token.value) if token.value == 0 else None
     if token.type == "percentage":
-        return float(token.value) * percent_of / 100
+        return None if percent_of is None else float(token.value) * percent_of / 100
     if token.type == "dimension":
         unit = token.lower_unit
         number = float(token.value)
@@ -537,7 +538,7 @@ def _off_screen(value: _Value, font_px: float) -> bool:
 def _clipped(clip: _Tokens, clip_path: _Tokens, font_px: float) -> bool:
     """clip: rect() with no room, or a clip-path that leaves nothing."""
     if clip and clip[0].type == "function" and clip[0].lower_name == "rect":
-        sides = [_length([a], font_px, 0.0) for a in clip[0].arguments if a.type in ("dimension", "number")]
+        sides = [_length([a], font_px, None) for a in clip[0].arguments if a.type in ("dimension", "number")]
         if len(sides) == 4 and None not in sides:
             top, right, bottom, left = (x or 0.0 for x in sides)
             if bottom - top <= 2 or right - left <= 2:
@@ -548,8 +549,14 @@ def _clipped(clip: _Tokens, clip_path: _Tokens, font_px: float) -> bool:
         if shape.lower_name == "inset" and args:
             if any(a.type == "percentage" and a.value >= 50 for a in args):
                 return True
-        if shape.lower_name in ("circle", "ellipse") and args:
-            if all((_length([a], font_px, 100.0) or 0.0) <= 1 for a in args[:2]):
+        if shape.lower_name in ("circle", "ellipse"):
+            radii = []  # the radii, before "at" and the centre
+            for a in shape.arguments:
+                if a.type == "ident" and a.lower_value == "at":
+                    break
+                if a.type in ("dimension", "number", "percentage"):
+                    radii.append(a)
+            if radii and all((_length([a], font_px, 100.0) or 0.0) <= 1 for a in radii[:2]):
                 return True
         if shape.lower_name == "polygon":
             points = tinycss2.serialize(shape.arguments).split(",")
@@ -577,7 +584,7 @@ def _scaled_away(transform: _Tokens, font_px: float) -> bool:
                 return True
         if name.startswith("translate"):
             for arg in args:
-                length = _length([arg], font_px, 0.0)
+                length = _length([arg], font_px, None)  # a percentage: of its own box
                 if length is not None and (length <= -_OFF_SCREEN or length >= _FAR_RIGHT):
                     return True
         if name in ("rotatex", "rotatey") and args and args[0].type == "dimension":
@@ -595,7 +602,7 @@ def _collapsed(value: _Value, ident: Callable[[str], str], font_px: float) -> bo
     if not overflow & {"hidden", "clip"}:
         return False
     for name in ("height", "max-height", "width", "max-width"):
-        length = _length(value(name), font_px, 0.0)
+        length = _length(value(name), font_px, None)  # a percentage: of the container's size
         if length is not None and length <= 2:
             return True
     return False
@@ -638,7 +645,7 @@ def _colour(
 
 def _background_colour(tokens: list[tinycss2.ast.Node] | None) -> list[tinycss2.ast.Node] | None:
     for token in tokens or []:
-        if _colour([token], None) not in (False, None):
+        if _colour([token], None) is not False:  # currentColor (None here) too
             return [token]
     return None
 

@@ -737,3 +737,57 @@ def test_each_trick_is_named_once_in_the_order_met():
     markup = _div("display:none") + _span("font-size:1px") + _div("display:none") + _span("font-size:0")
     notes = _notes(_read(markup))
     assert len(notes) == 1 and "(display:none, a tiny font)" in notes[0], notes
+
+
+# -- bugs the survivors showed ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        f'<table style="width:100%;overflow:hidden"><tr><td>{P}</td></tr></table>',
+        f'<div style="max-width:100%;overflow:hidden">{P}</div>',
+        f'<div style="height:100%;overflow-y:hidden">{P}</div>',
+        f'<div style="max-height:50%;overflow:hidden">{P}</div>',
+        f'<div style="width:min(100%, 600px);overflow:hidden">{P}</div>',
+    ],
+)
+def test_a_box_sized_in_percent_of_its_container_shows_its_text(markup):
+    """A template's full-width box (width:100%, overflow hidden) is as wide as the mail, not
+    zero: its text was dropped as a zero-size box, and the player's orders with it."""
+    _assert_read(markup)
+
+
+@pytest.mark.parametrize(
+    "style",
+    [
+        "color:#00c;background:currentColor",
+        "color:#00c;background:currentcolor no-repeat",
+    ],
+)
+def test_a_background_the_colour_of_the_text_hides_it(style):
+    """background:currentColor paints the box in the text's own colour: nothing to read (the
+    shorthand's currentColor was not taken for a colour, and the text was read)."""
+    _assert_hidden(_div(style), "text the colour of its background")
+
+
+@pytest.mark.parametrize(
+    ("clip_path", "shown"),
+    [
+        ("circle(0 at 50% 50%)", False),
+        ("circle(1px at center)", False),
+        ("ellipse(0 0 at 10px 10px)", False),
+        ("ellipse(1px 1px at 50%)", False),
+        ("circle(50% at 0 0)", True),
+        ("ellipse(100px 50px at 0 0)", True),
+        ("circle(at 50% 50%)", True),  # the radius left to its default: closest-side
+    ],
+)
+def test_a_clip_circle_is_measured_by_its_radius_not_its_centre(clip_path, shown):
+    """circle(0 at 50% 50%) leaves nothing: the centre's 50% was taken for a radius, and the
+    text was read."""
+    snippet = _div(f"clip-path:{clip_path}")
+    if shown:
+        _assert_read(snippet)
+    else:
+        _assert_hidden(snippet, "clip")
