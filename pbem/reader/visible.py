@@ -16,6 +16,7 @@ does not know, a background image under the text) leaves the text read.
 from __future__ import annotations
 
 import math
+import string
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -39,6 +40,7 @@ _RELEVANT = frozenset(
     }
 )  # fmt: skip
 _INHERITED = ("color", "-webkit-text-fill-color", "visibility", "text-indent")
+_DEFAULTING = ("unset", "revert", "revert-layer")  # an inherited property's: inherit
 _FONT_KEYWORDS = {
     "xx-small": 9.0, "x-small": 10.0, "small": 13.0, "medium": 16.0, "large": 18.0,
     "x-large": 24.0, "xx-large": 32.0, "xxx-large": 48.0,
@@ -217,12 +219,11 @@ def _media_applies(prelude: list[tinycss2.ast.Node]) -> bool:
     for query in text.split(","):
         words = query.replace("(", " ( ").replace(")", " ) ").replace(":", " : ").split()
         negated = "not" in words
-        kinds = [w for w in words if w in ("print", "speech", "screen", "all", "tv", "handheld")]
-        holds = not kinds or any(k in ("screen", "all") for k in kinds)
+        holds = not any(w in ("print", "speech", "tv", "handheld") for w in words)  # screen, all: hold
         for feature in ("min-width", "max-width", "min-height", "max-height"):
             if feature in words:
                 at = words.index(feature)
-                value = _length_text(words[at + 2] if at + 2 < len(words) else "")
+                value = _length_text("".join(words[at + 2 : at + 3]))  # the word after the colon
                 if value is not None:
                     limit = _VIEWPORT[0] if "width" in feature else _VIEWPORT[1]
                     holds = holds and (limit >= value if feature.startswith("min") else limit <= value)
@@ -315,8 +316,10 @@ def _compute(declared: Declarations, up: _State) -> tuple[_State, str | None]:
         if found is None:
             return None
         tokens = found[1]
-        if len(tokens) == 1 and tokens[0].type == "ident" and tokens[0].lower_value == "inherit":
-            return None  # inherited properties inherit anyway; the others' initial value shows
+        if len(tokens) == 1 and tokens[0].type == "ident":
+            word = tokens[0].lower_value
+            if word == "inherit" or (word in _DEFAULTING and name in _INHERITED):
+                return None  # inherited properties inherit anyway; the others' initial value shows
         return tokens
 
     def ident(name: str) -> str:
@@ -627,6 +630,12 @@ def _colour(
         return initial
     if token.type == "ident" and token.lower_value in ("windowtext", "canvastext"):
         return _BLACK
+    if (
+        token.type == "ident"
+        and len(token.value) in (3, 6)
+        and all(c in string.hexdigits for c in token.value)
+    ):
+        token = tinycss2.ast.HashToken(0, 0, token.value, True)  # <font color="ffffff">: no hash
     try:
         parsed = color4.parse_color(token)
         if parsed is not None and parsed != "currentcolor":
@@ -636,10 +645,6 @@ def _colour(
         return False
     if parsed == "currentcolor":
         return current
-    if token.type == "ident" or token.type == "string":  # <font color="ffffff">: no hash
-        text = token.value if token.type == "string" else token.lower_value
-        if len(text) in (3, 6) and all(c in "0123456789abcdefABCDEF" for c in text):
-            return _colour(tinycss2.parse_component_value_list("#" + text), current, initial)
     return False
 
 

@@ -143,6 +143,8 @@ def test_smaller_and_larger_are_a_fifth_off_the_parents_size(parent, child, show
         ("font:xx-small serif", True),
         ("font-size:16px;font:0/0 a", True),  # font-size first
         ("font:bold", True),
+        ("font:300 0/0 serif", False),  # a weight, then the size
+        ("font:700 1px Arial", False),
     ],
 )
 def test_the_size_in_a_font_shorthand(style, shown):
@@ -481,9 +483,10 @@ def test_text_of_contrast_1_2_on_its_backdrop_reads_and_less_does_not(case):
     [
         ("color:#c00", "color:#00c;background-color:currentColor", False),  # its own colour
         ("color:#fff;background:#000", "color:initial", False),  # black on black
-        ("color:#fff;background:#000", "color:revert-layer;background:#fff", True),
-        ("color:#fff;background:#000", "color:unset;background:unset", False),  # black shows through
+        ("color:#fff;background:#000", "color:initial;background:#fff", True),
+        ("color:#fff;background:#000", "color:unset;background:unset", True),  # white on the black
         ("color:#fff", "color:windowtext", True),
+        ("color:#fff", "color:CanvasText", True),
         ("background:#000", "color:CanvasText", False),
         ("color:#fff", "color:currentColor", False),
         ("color:#fff", "color:#00", False),  # not a colour: the parent's stays
@@ -661,11 +664,16 @@ def test_the_stylesheets_cascade(css, shown):
         ("(max-width:30foo)", True),
         ("(max-width:xpx)", True),
         ("max-width:", True),
+        ("max-width", True),
+        ("max-width:480px", False),  # no parentheses: read all the same
+        ("(max-width:480px) and (min-width)", False),
     ],
 )
 def test_a_media_query_for_a_desktop_screen_of_1024_by_768(query, applies):
     read = _read(f"<style>@media {query}{{.a{{display:none}}}}</style><p class=a>{P}</p>")
     assert (P in read.own_text) is not applies, read.own_text
+    notes = _notes(read)  # hidden by its rule (not by styles too intricate to read)
+    assert notes == ([notes[0]] if applies and "(display:none)" in notes[0] else []), read.defects
 
 
 # -- what goes, what stays -------------------------------------------------------------------------
@@ -791,3 +799,28 @@ def test_a_clip_circle_is_measured_by_its_radius_not_its_centre(clip_path, shown
         _assert_read(snippet)
     else:
         _assert_hidden(snippet, "clip")
+
+
+@pytest.mark.parametrize(
+    ("outer", "inner"),
+    [
+        ("color:#fff", "color:unset"),
+        ("color:#fff", "color:revert"),
+        ("color:#fff", "color:REVERT-LAYER"),
+        ("color:#fff", "-webkit-text-fill-color:unset"),
+        ("visibility:hidden", "visibility:unset"),
+    ],
+)
+def test_unset_and_revert_inherit_an_inherited_property(outer, inner):
+    """color:unset under white text is white (colour is inherited): it was read as black,
+    and a forger's white-on-white order was read."""
+    read = _read(f'<div style="{outer}"><span style="{inner}">{P}</span></div>')
+    assert "Princess" not in read.full_text, read.full_text
+    assert _notes(read), read.defects
+
+
+def test_a_quoted_colour_is_no_colour():
+    """color:"fff" is not CSS: a mail client ignores it and shows the text; it was read as
+    white and the text dropped."""
+    _assert_read(_span('color:"fff"'))
+    _assert_read(f'<div style="color:#000"><span style="color:\'ffffff\'">{P}</span></div>')
