@@ -56,7 +56,10 @@ _FAR_RIGHT = 2000.0
 _MAX_CSS = 200_000  # a stylesheet longer than this is read up to here
 _MAX_RULES = 5_000
 
-Declarations = dict[str, tuple[tuple[int, int, tuple[int, int, int], int], list[tinycss2.ast.Node]]]
+#: A declaration's rank in the cascade: importance, origin (-1 a presentational hint, 0 the
+#: stylesheet, 1 the style attribute), specificity, the rule's order, the declaration's place in it.
+_Key = tuple[int, int, tuple[int, int, int], int, int]
+Declarations = dict[str, tuple[_Key, list[tinycss2.ast.Node]]]
 #: A property's declared tokens, None when not declared (or ``inherit``).
 _Tokens = list[tinycss2.ast.Node] | None
 #: A property's declared tokens, by its name (:func:`_compute`'s ``value``).
@@ -262,15 +265,13 @@ def _declared(
     """The winning declaration of each relevant property: hints, stylesheet, style attribute."""
     declared: Declarations = {}
 
-    def put(
-        name: str, key: tuple[int, int, tuple[int, int, int], int], value: list[tinycss2.ast.Node]
-    ) -> None:
-        if name not in declared or key >= declared[name][0]:
+    def put(name: str, key: _Key, value: list[tinycss2.ast.Node]) -> None:
+        if name not in declared or key > declared[name][0]:
             declared[name] = (key, value)
 
     # Presentational hints, below every rule: hidden, <font color>, bgcolor.
     if element.get("hidden") is not None:
-        put("display", (0, -1, (0, 0, 0), 0), [tinycss2.ast.IdentToken(0, 0, "none")])
+        put("display", (0, -1, (0, 0, 0), 0, 0), [tinycss2.ast.IdentToken(0, 0, "none")])
     color = (
         element.get("color")
         if element.tag == "font"
@@ -279,24 +280,24 @@ def _declared(
         else None
     )
     if color:
-        put("color", (0, -1, (0, 0, 0), 0), tinycss2.parse_component_value_list(color))
+        put("color", (0, -1, (0, 0, 0), 0, 0), tinycss2.parse_component_value_list(color))
     bgcolor = element.get("bgcolor")
     if bgcolor:
-        put("background-color", (0, -1, (0, 0, 0), 0), tinycss2.parse_component_value_list(bgcolor))
+        put("background-color", (0, -1, (0, 0, 0), 0, 0), tinycss2.parse_component_value_list(bgcolor))
     if matched:
         for specificity, _order, pseudo, (order, declarations) in matched:
             if pseudo is None:
-                for name, important, value in declarations:
-                    put(name, (int(important), 0, specificity, order), value)
+                for place, (name, important, value) in enumerate(declarations):
+                    put(name, (int(important), 0, specificity, order, place), value)
     style = element.get("style")
     if style:
         inline = inline_cache.get(style)
         if inline is None:
             inline = {}
             parsed = tinycss2.parse_blocks_contents(style, skip_comments=True, skip_whitespace=True)
-            for name, important, value in _relevant(parsed):
-                key = (int(important), 1, (0, 0, 0), 0)
-                if name not in inline or key >= inline[name][0]:  # "!important" beats a later one
+            for place, (name, important, value) in enumerate(_relevant(parsed)):
+                key = (int(important), 1, (0, 0, 0), 0, place)
+                if name not in inline or key > inline[name][0]:  # "!important" beats a later one
                     inline[name] = (key, value)
             if len(inline_cache) < 10_000:
                 inline_cache[style] = inline
@@ -326,11 +327,14 @@ def _compute(declared: Declarations, up: _State) -> tuple[_State, str | None]:
         tokens = value(name)
         return tokens[0].lower_value if tokens and tokens[0].type == "ident" else ""
 
+    def later(shorthand: str, longhand: str) -> bool:
+        """Whether the shorthand is declared, and wins over the longhand it also sets."""
+        short, long = declared.get(shorthand), declared.get(longhand)
+        return short is not None and (long is None or short[0] > long[0])
+
     state = _State(up.font_px, up.color, up.backdrop, up.visible, up.indent_px, up.opacity, up.mute)
     # Font size first: em lengths of the other properties are of this element's font.
-    font = value("font-size")
-    if font is None and value("font") is not None:
-        font = _font_shorthand_size(value("font") or [])
+    font = _font_shorthand_size(value("font") or []) if later("font", "font-size") else value("font-size")
     if font is not None:
         size = _font_size(font, up.font_px)
         if size is not None:
@@ -338,7 +342,7 @@ def _compute(declared: Declarations, up: _State) -> tuple[_State, str | None]:
     hidden = _hidden_whole(value, ident, state, up)
     if hidden is not None:
         return state, hidden
-    _inherited(value, ident, state, up)
+    _inherited(value, ident, later, state, up)
     state.mute = _own_text_hidden(state)
     return state, None
 
@@ -380,10 +384,13 @@ def _hidden_whole(value: _Value, ident: Callable[[str], str], state: _State, up:
     return None
 
 
-def _inherited(value: _Value, ident: Callable[[str], str], state: _State, up: _State) -> None:
+def _inherited(
+    value: _Value, ident: Callable[[str], str], later: Callable[[str, str], bool], state: _State, up: _State
+) -> None:
     """Set in ``state`` the inherited properties the element declares (``value`` and
-    ``ident`` read them; ``up`` is its parent's state), which a child that sets them
-    again undoes: visibility, text indent, text colour and the backdrop behind the text."""
+    ``ident`` read them, ``later`` tells a shorthand that wins; ``up`` is its parent's state),
+    which a child that sets them again undoes: visibility, text indent, text colour and the
+    backdrop behind the text."""
     visibility = ident("visibility")
     if visibility in ("hidden", "collapse"):
         state.visible = False
@@ -400,8 +407,13 @@ def _inherited(value: _Value, ident: Callable[[str], str], state: _State, up: _S
             colour = _colour(tokens, up.color)
             if not isinstance(colour, bool):
                 state.color = colour
-    background = value("background-color") or _background_colour(value("background"))
-    if value("background-image") or _has_url(value("background")):
+    shorthand = value("background")
+    background = (
+        _background_colour(shorthand)
+        if later("background", "background-color")
+        else value("background-color")
+    )
+    if _has_url(shorthand) if later("background", "background-image") else value("background-image"):
         state.backdrop = None  # an image: the text may show on it, it is read
     elif background:
         colour = _colour(background, state.color, _TRANSPARENT)

@@ -141,7 +141,7 @@ def test_smaller_and_larger_are_a_fifth_off_the_parents_size(parent, child, show
         ("font:3 serif", True),  # a number is no size: the parent's 16 px
         ("font:0 serif", False),
         ("font:xx-small serif", True),
-        ("font-size:16px;font:0/0 a", True),  # font-size first
+        ("font:0/0 a;font-size:16px", True),  # the later wins
         ("font:bold", True),
         ("font:300 0/0 serif", False),  # a weight, then the size
         ("font:700 1px Arial", False),
@@ -824,3 +824,26 @@ def test_a_quoted_colour_is_no_colour():
     white and the text dropped."""
     _assert_read(_span('color:"fff"'))
     _assert_read(f'<div style="color:#000"><span style="color:\'ffffff\'">{P}</span></div>')
+
+
+@pytest.mark.parametrize(
+    ("markup", "shown"),
+    [
+        (_span("font-size:16px;font:0/0 a"), False),  # the shorthand later: its size
+        (_span("font:0/0 a;font-size:16px"), True),
+        (_span("font-size:16px !important;font:0/0 a"), True),
+        (f"<style>.a{{font:0/0 a}}</style><span class=a style='font-size:16px'>{P}</span>", True),
+        (f"<style>span.a{{font:0/0 a}} .a{{font-size:16px}}</style><span class=a>{P}</span>", False),
+        (f'<table bgcolor="#fff" style="background:#000"><tr><td style="color:#111">{P}</td></tr></table>', False),
+        (_div("background-color:#fff;background:#000;color:#111"), False),
+        (_div("background:#000;background-color:#fff;color:#111"), True),
+        (_div("background-image:url(x.png);background:#fff;color:#fff"), False),  # the image reset
+        (_div("background:#fff;background-image:url(x.png);color:#fff"), True),
+    ],
+)
+def test_a_shorthand_and_its_longhand_the_later_wins(markup, shown):
+    """font-size:16px;font:0/0 a is a font of 0 px, as the later declaration says: font-size
+    was always taken first, and a forger's order in it was read (background the same)."""
+    read = _read(markup)
+    assert (P in read.own_text) is shown, read.own_text
+    assert bool(_notes(read)) is not shown, read.defects
