@@ -834,7 +834,10 @@ def test_a_quoted_colour_is_no_colour():
         (_span("font-size:16px !important;font:0/0 a"), True),
         (f"<style>.a{{font:0/0 a}}</style><span class=a style='font-size:16px'>{P}</span>", True),
         (f"<style>span.a{{font:0/0 a}} .a{{font-size:16px}}</style><span class=a>{P}</span>", False),
-        (f'<table bgcolor="#fff" style="background:#000"><tr><td style="color:#111">{P}</td></tr></table>', False),
+        (
+            f'<table bgcolor="#fff" style="background:#000"><tr><td style="color:#111">{P}</td></tr></table>',
+            False,
+        ),
         (_div("background-color:#fff;background:#000;color:#111"), False),
         (_div("background:#000;background-color:#fff;color:#111"), True),
         (_div("background-image:url(x.png);background:#fff;color:#fff"), False),  # the image reset
