@@ -184,11 +184,11 @@ def _stylesheet(css: str) -> tuple[cssselect2.Matcher, int]:
     count = 0
     if not css.strip():
         return matcher, 0
-    rules = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
+    rules = tinycss2.parse_stylesheet(css)  # comments and whitespace: neither rule
     for order, rule in enumerate(_style_rules(rules)):
         if order >= _MAX_RULES:
             break
-        declarations = _relevant(tinycss2.parse_blocks_contents(rule.content or [], skip_whitespace=True))
+        declarations = _relevant(tinycss2.parse_blocks_contents(rule.content))
         if not declarations:
             continue
         try:
@@ -212,7 +212,7 @@ def _style_rules(rules: Iterable[tinycss2.ast.Node], depth: int = 0) -> Iterator
                 raise TooIntricate("@media rules nested too deep")
             keyword = rule.lower_at_keyword
             if keyword == "supports" or (keyword == "media" and _media_applies(rule.prelude)):
-                inner = tinycss2.parse_rule_list(rule.content, skip_comments=True, skip_whitespace=True)
+                inner = tinycss2.parse_rule_list(rule.content)
                 yield from _style_rules(inner, depth + 1)
 
 
@@ -294,7 +294,7 @@ def _declared(
         inline = inline_cache.get(style)
         if inline is None:
             inline = {}
-            parsed = tinycss2.parse_blocks_contents(style, skip_comments=True, skip_whitespace=True)
+            parsed = tinycss2.parse_blocks_contents(style)  # _relevant keeps the declarations
             for place, (name, important, value) in enumerate(_relevant(parsed)):
                 key = (int(important), 1, (0, 0, 0), 0, place)
                 if name not in inline or key > inline[name][0]:  # "!important" beats a later one
@@ -398,7 +398,7 @@ def _inherited(
         state.visible = True
     indent = value("text-indent")
     if indent is not None:
-        length = _length(indent, state.font_px, up.font_px)
+        length = _length(indent, state.font_px, _VIEWPORT[0])  # a percentage: of the mail's width
         if length is not None:
             state.indent_px = length
     for name in ("color", "-webkit-text-fill-color"):

@@ -622,6 +622,9 @@ def test_the_hidden_attribute_gives_way_to_a_style():
         ("@MEDIA print{.a{display:none}} @page{margin:0}", True),
         ("@media screen{} .a{display:none}", False),
         ("  \n ", True),
+        ("p{color:red} /* x */ p", True),  # a rule cut short: a parse error, skipped
+        ("@media screen{ /* x */ @media all{.a{color:red}} }", True),
+        ("@media screen{@media all{@supports (x:y){.a{display:none}}}}", False),
     ],
 )
 def test_the_stylesheets_cascade(css, shown):
@@ -850,3 +853,27 @@ def test_a_shorthand_and_its_longhand_the_later_wins(markup, shown):
     read = _read(markup)
     assert (P in read.own_text) is shown, read.own_text
     assert bool(_notes(read)) is not shown, read.defects
+
+
+@pytest.mark.parametrize(
+    ("style", "shown"),
+    [
+        ("text-indent:-100%", False),  # a box's width to the left: out of the mail
+        ("text-indent:-30%", False),
+        ("text-indent:-29%", True),
+        ("text-indent:10%", True),
+    ],
+)
+def test_a_text_indent_in_percent_is_of_the_mails_width(style, shown):
+    """text-indent:-100% pushes the text a whole box to the left, out of sight: it was taken
+    as a percentage of the font size (16 px), and the text read."""
+    if shown:
+        _assert_read(_div(style))
+    else:
+        _assert_hidden(_div(style), "text-indent")
+
+
+def test_hidden_text_beside_a_visible_child_is_named_to_the_gm():
+    read = _read(f'<p style="color:#fff"><b style="color:#000">{BARON}</b> and Hand 7: Princess</p>')
+    assert "Princess" not in read.full_text and BARON in read.own_text
+    assert _notes(read), read.defects
