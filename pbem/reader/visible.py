@@ -634,12 +634,12 @@ def _colour(
     tokens: list[tinycss2.ast.Node], current: _Colour | None, initial: _Colour = _BLACK
 ) -> _Colour | None | bool:
     """An RGBA colour (CSS Color 4: "rgb(255 255 255)", hsl(), hwb(), lab()...); ``current``
-    for currentColor, ``initial`` for initial/unset/revert; False when not a colour we know."""
+    for currentColor, ``initial`` for initial; False when not a colour we know (unset, revert...)."""
     if len(tokens) != 1:
         return False
     token = tokens[0]
-    if token.type == "ident" and token.lower_value in ("initial", "unset", "revert", "revert-layer"):
-        return initial
+    if token.type == "ident" and token.lower_value == "initial":
+        return initial  # unset and revert: a colour's inherit (never asked), a background's none
     if token.type == "ident" and token.lower_value in ("windowtext", "canvastext"):
         return _BLACK
     if (

@@ -465,6 +465,10 @@ COLOUR_EDGES = {
     ),
     "currentColor": ("color:#00c;background-color:#c00", "color:#00c;background-color:currentColor"),
     "a colour name": ("color:GRAY", "color:WHITE"),
+    "a colour after other words": (
+        "background:no-repeat #000;color:#eee",
+        "background:no-repeat #000;color:#111",
+    ),
     "a hash without a hash": ("background:#000;color:fff", "color:fff"),
     "six without a hash": ("background:#000;color:ffffff", "color:FFFFFF"),
 }
@@ -508,7 +512,7 @@ def test_colours_and_backdrops_down_the_tree(outer, inner, shown):
     "background",
     [
         "background:url(x.png) #fff",
-        'background:url("x.png") #fff',
+        "background:url('x.png') #fff",  # a quoted url is a function
         "background:linear-gradient(#fff, #fff)",
         "background:RADIAL-GRADIENT(#fff, #fff)",
         "background-color:#fff;background-image:url(x.png)",
