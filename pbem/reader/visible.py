@@ -416,7 +416,7 @@ def _inherited(
     if _has_url(shorthand) if later("background", "background-image") else value("background-image"):
         state.backdrop = None  # an image: the text may show on it, it is read
     elif background:
-        colour = _colour(background, state.color, _TRANSPARENT)
+        colour = _colour(background, state.color, None)  # initial: none, the backdrop shows
         if isinstance(colour, tuple) and colour[3] >= 0.5:
             state.backdrop = _blend(colour, state.backdrop or (1.0, 1.0, 1.0))
 
@@ -627,11 +627,10 @@ _Colour = tuple[float, float, float, float]
 
 
 _BLACK = (0.0, 0.0, 0.0, 1.0)
-_TRANSPARENT = (0.0, 0.0, 0.0, 0.0)
 
 
 def _colour(
-    tokens: list[tinycss2.ast.Node], current: _Colour | None, initial: _Colour = _BLACK
+    tokens: list[tinycss2.ast.Node], current: _Colour | None, initial: _Colour | None = _BLACK
 ) -> _Colour | None | bool:
     """An RGBA colour (CSS Color 4: "rgb(255 255 255)", hsl(), hwb(), lab()...); ``current``
     for currentColor, ``initial`` for initial; False when not a colour we know (unset, revert...)."""
