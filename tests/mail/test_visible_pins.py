@@ -886,3 +886,17 @@ def test_hidden_text_beside_a_visible_child_is_named_to_the_gm():
     read = _read(f'<p style="color:#fff"><b style="color:#000">{BARON}</b> and Hand 7: Princess</p>')
     assert "Princess" not in read.full_text and BARON in read.own_text
     assert _notes(read), read.defects
+
+
+def test_nested_media_rules_are_read_to_31_levels_and_no_deeper():
+    """Deeper than any client nests them, the styles are too intricate: their text is not read."""
+
+    def nested(levels: int) -> str:
+        return "<style>" + "@media screen{" * levels + ".a{display:none}" + "}" * levels + "</style>"
+
+    read = _read(f"{nested(31)}<p class=a>{P}</p>")
+    assert "Princess" not in read.full_text
+    assert [_tricks(note) for note in _notes(read)] == [["display:none"]], read.defects
+    read = _read(f"{nested(32)}<p class=a>{P}</p>")
+    assert "Princess" not in read.full_text
+    assert [_tricks(note) for note in _notes(read)] == [["styles too intricate to read"]], read.defects
