@@ -900,3 +900,8 @@ def test_nested_media_rules_are_read_to_31_levels_and_no_deeper():
     read = _read(f"{nested(32)}<p class=a>{P}</p>")
     assert "Princess" not in read.full_text
     assert [_tricks(note) for note in _notes(read)] == [["styles too intricate to read"]], read.defects
+
+
+def test_text_of_contrast_exactly_1_2_reads():
+    grey = "25.46246979720271"  # on black, a contrast of 1.2 to the last bit
+    _assert_read(_div(f"background:#000;color:rgb({grey} {grey} {grey})"))
