@@ -16,6 +16,7 @@ does not know, a background image under the text) leaves the text read.
 from __future__ import annotations
 
 import math
+import string
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -39,6 +40,7 @@ _RELEVANT = frozenset(
     }
 )  # fmt: skip
 _INHERITED = ("color", "-webkit-text-fill-color", "visibility", "text-indent")
+_DEFAULTING = ("unset", "revert", "revert-layer")  # an inherited property's: inherit
 _FONT_KEYWORDS = {
     "xx-small": 9.0, "x-small": 10.0, "small": 13.0, "medium": 16.0, "large": 18.0,
     "x-large": 24.0, "xx-large": 32.0, "xxx-large": 48.0,
@@ -54,7 +56,10 @@ _FAR_RIGHT = 2000.0
 _MAX_CSS = 200_000  # a stylesheet longer than this is read up to here
 _MAX_RULES = 5_000
 
-Declarations = dict[str, tuple[tuple[int, int, tuple[int, int, int], int], list[tinycss2.ast.Node]]]
+#: A declaration's rank in the cascade: importance, origin (-1 a presentational hint, 0 the
+#: stylesheet, 1 the style attribute), specificity, the rule's order, the declaration's place in it.
+_Key = tuple[int, int, tuple[int, int, int], int, int]
+Declarations = dict[str, tuple[_Key, list[tinycss2.ast.Node]]]
 #: A property's declared tokens, None when not declared (or ``inherit``).
 _Tokens = list[tinycss2.ast.Node] | None
 #: A property's declared tokens, by its name (:func:`_compute`'s ``value``).
@@ -179,11 +184,11 @@ def _stylesheet(css: str) -> tuple[cssselect2.Matcher, int]:
     count = 0
     if not css.strip():
         return matcher, 0
-    rules = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
+    rules = tinycss2.parse_stylesheet(css)  # comments and whitespace: neither rule
     for order, rule in enumerate(_style_rules(rules)):
         if order >= _MAX_RULES:
             break
-        declarations = _relevant(tinycss2.parse_blocks_contents(rule.content or [], skip_whitespace=True))
+        declarations = _relevant(tinycss2.parse_blocks_contents(rule.content))
         if not declarations:
             continue
         try:
@@ -207,7 +212,7 @@ def _style_rules(rules: Iterable[tinycss2.ast.Node], depth: int = 0) -> Iterator
                 raise TooIntricate("@media rules nested too deep")
             keyword = rule.lower_at_keyword
             if keyword == "supports" or (keyword == "media" and _media_applies(rule.prelude)):
-                inner = tinycss2.parse_rule_list(rule.content, skip_comments=True, skip_whitespace=True)
+                inner = tinycss2.parse_rule_list(rule.content)
                 yield from _style_rules(inner, depth + 1)
 
 
@@ -217,12 +222,11 @@ def _media_applies(prelude: list[tinycss2.ast.Node]) -> bool:
     for query in text.split(","):
         words = query.replace("(", " ( ").replace(")", " ) ").replace(":", " : ").split()
         negated = "not" in words
-        kinds = [w for w in words if w in ("print", "speech", "screen", "all", "tv", "handheld")]
-        holds = not kinds or any(k in ("screen", "all") for k in kinds)
+        holds = not any(w in ("print", "speech", "tv", "handheld") for w in words)  # screen, all: hold
         for feature in ("min-width", "max-width", "min-height", "max-height"):
             if feature in words:
                 at = words.index(feature)
-                value = _length_text(words[at + 2] if at + 2 < len(words) else "")
+                value = _length_text("".join(words[at + 2 : at + 3]))  # the word after the colon
                 if value is not None:
                     limit = _VIEWPORT[0] if "width" in feature else _VIEWPORT[1]
                     holds = holds and (limit >= value if feature.startswith("min") else limit <= value)
@@ -261,15 +265,13 @@ def _declared(
     """The winning declaration of each relevant property: hints, stylesheet, style attribute."""
     declared: Declarations = {}
 
-    def put(
-        name: str, key: tuple[int, int, tuple[int, int, int], int], value: list[tinycss2.ast.Node]
-    ) -> None:
-        if name not in declared or key >= declared[name][0]:
+    def put(name: str, key: _Key, value: list[tinycss2.ast.Node]) -> None:
+        if name not in declared or key > declared[name][0]:
             declared[name] = (key, value)
 
     # Presentational hints, below every rule: hidden, <font color>, bgcolor.
     if element.get("hidden") is not None:
-        put("display", (0, -1, (0, 0, 0), 0), [tinycss2.ast.IdentToken(0, 0, "none")])
+        put("display", (0, -1, (0, 0, 0), 0, 0), [tinycss2.ast.IdentToken(0, 0, "none")])
     color = (
         element.get("color")
         if element.tag == "font"
@@ -278,24 +280,24 @@ def _declared(
         else None
     )
     if color:
-        put("color", (0, -1, (0, 0, 0), 0), tinycss2.parse_component_value_list(color))
+        put("color", (0, -1, (0, 0, 0), 0, 0), tinycss2.parse_component_value_list(color))
     bgcolor = element.get("bgcolor")
     if bgcolor:
-        put("background-color", (0, -1, (0, 0, 0), 0), tinycss2.parse_component_value_list(bgcolor))
+        put("background-color", (0, -1, (0, 0, 0), 0, 0), tinycss2.parse_component_value_list(bgcolor))
     if matched:
         for specificity, _order, pseudo, (order, declarations) in matched:
             if pseudo is None:
-                for name, important, value in declarations:
-                    put(name, (int(important), 0, specificity, order), value)
+                for place, (name, important, value) in enumerate(declarations):
+                    put(name, (int(important), 0, specificity, order, place), value)
     style = element.get("style")
     if style:
         inline = inline_cache.get(style)
         if inline is None:
             inline = {}
-            parsed = tinycss2.parse_blocks_contents(style, skip_comments=True, skip_whitespace=True)
-            for name, important, value in _relevant(parsed):
-                key = (int(important), 1, (0, 0, 0), 0)
-                if name not in inline or key >= inline[name][0]:  # "!important" beats a later one
+            parsed = tinycss2.parse_blocks_contents(style)  # _relevant keeps the declarations
+            for place, (name, important, value) in enumerate(_relevant(parsed)):
+                key = (int(important), 1, (0, 0, 0), 0, place)
+                if name not in inline or key > inline[name][0]:  # "!important" beats a later one
                     inline[name] = (key, value)
             if len(inline_cache) < 10_000:
                 inline_cache[style] = inline
@@ -315,19 +317,24 @@ def _compute(declared: Declarations, up: _State) -> tuple[_State, str | None]:
         if found is None:
             return None
         tokens = found[1]
-        if len(tokens) == 1 and tokens[0].type == "ident" and tokens[0].lower_value == "inherit":
-            return None  # inherited properties inherit anyway; the others' initial value shows
+        if len(tokens) == 1 and tokens[0].type == "ident":
+            word = tokens[0].lower_value
+            if word == "inherit" or (word in _DEFAULTING and name in _INHERITED):
+                return None  # inherited properties inherit anyway; the others' initial value shows
         return tokens
 
     def ident(name: str) -> str:
         tokens = value(name)
         return tokens[0].lower_value if tokens and tokens[0].type == "ident" else ""
 
+    def later(shorthand: str, longhand: str) -> bool:
+        """Whether the shorthand is declared, and wins over the longhand it also sets."""
+        short, long = declared.get(shorthand), declared.get(longhand)
+        return short is not None and (long is None or short[0] > long[0])
+
     state = _State(up.font_px, up.color, up.backdrop, up.visible, up.indent_px, up.opacity, up.mute)
     # Font size first: em lengths of the other properties are of this element's font.
-    font = value("font-size")
-    if font is None and value("font") is not None:
-        font = _font_shorthand_size(value("font") or [])
+    font = _font_shorthand_size(value("font") or []) if later("font", "font-size") else value("font-size")
     if font is not None:
         size = _font_size(font, up.font_px)
         if size is not None:
@@ -335,7 +342,7 @@ def _compute(declared: Declarations, up: _State) -> tuple[_State, str | None]:
     hidden = _hidden_whole(value, ident, state, up)
     if hidden is not None:
         return state, hidden
-    _inherited(value, ident, state, up)
+    _inherited(value, ident, later, state, up)
     state.mute = _own_text_hidden(state)
     return state, None
 
@@ -377,10 +384,13 @@ def _hidden_whole(value: _Value, ident: Callable[[str], str], state: _State, up:
     return None
 
 
-def _inherited(value: _Value, ident: Callable[[str], str], state: _State, up: _State) -> None:
+def _inherited(
+    value: _Value, ident: Callable[[str], str], later: Callable[[str, str], bool], state: _State, up: _State
+) -> None:
     """Set in ``state`` the inherited properties the element declares (``value`` and
-    ``ident`` read them; ``up`` is its parent's state), which a child that sets them
-    again undoes: visibility, text indent, text colour and the backdrop behind the text."""
+    ``ident`` read them, ``later`` tells a shorthand that wins; ``up`` is its parent's state),
+    which a child that sets them again undoes: visibility, text indent, text colour and the
+    backdrop behind the text."""
     visibility = ident("visibility")
     if visibility in ("hidden", "collapse"):
         state.visible = False
@@ -388,7 +398,7 @@ def _inherited(value: _Value, ident: Callable[[str], str], state: _State, up: _S
         state.visible = True
     indent = value("text-indent")
     if indent is not None:
-        length = _length(indent, state.font_px, up.font_px)
+        length = _length(indent, state.font_px, _VIEWPORT[0])  # a percentage: of the mail's width
         if length is not None:
             state.indent_px = length
     for name in ("color", "-webkit-text-fill-color"):
@@ -397,11 +407,16 @@ def _inherited(value: _Value, ident: Callable[[str], str], state: _State, up: _S
             colour = _colour(tokens, up.color)
             if not isinstance(colour, bool):
                 state.color = colour
-    background = value("background-color") or _background_colour(value("background"))
-    if value("background-image") or _has_url(value("background")):
+    shorthand = value("background")
+    background = (
+        _background_colour(shorthand)
+        if later("background", "background-color")
+        else value("background-color")
+    )
+    if _has_url(shorthand) if later("background", "background-image") else value("background-image"):
         state.backdrop = None  # an image: the text may show on it, it is read
     elif background:
-        colour = _colour(background, state.color, _TRANSPARENT)
+        colour = _colour(background, state.color, None)  # initial: none, the backdrop shows
         if isinstance(colour, tuple) and colour[3] >= 0.5:
             state.backdrop = _blend(colour, state.backdrop or (1.0, 1.0, 1.0))
 
@@ -450,9 +465,10 @@ _MAX_NESTING = 30
 
 
 def _length(
-    tokens: list[tinycss2.ast.Node] | None, font_px: float, percent_of: float, depth: int = 0
+    tokens: list[tinycss2.ast.Node] | None, font_px: float, percent_of: float | None, depth: int = 0
 ) -> float | None:
-    """A length in px; None when it cannot be told (auto, several calc() terms...)."""
+    """A length in px; None when it cannot be told (auto, several calc() terms, a percentage
+    of a box whose size is not known: ``percent_of`` None...)."""
     if depth > _MAX_NESTING:
         raise TooIntricate("calc() nested too deep")
     if not tokens or len(tokens) != 1:
@@ -461,7 +477,7 @@ def _length(
     if token.type == "number":
         return float(token.value) if token.value == 0 else None
     if token.type == "percentage":
-        return float(token.value) * percent_of / 100
+        return None if percent_of is None else float(token.value) * percent_of / 100
     if token.type == "dimension":
         unit = token.lower_unit
         number = float(token.value)
@@ -537,7 +553,7 @@ def _off_screen(value: _Value, font_px: float) -> bool:
 def _clipped(clip: _Tokens, clip_path: _Tokens, font_px: float) -> bool:
     """clip: rect() with no room, or a clip-path that leaves nothing."""
     if clip and clip[0].type == "function" and clip[0].lower_name == "rect":
-        sides = [_length([a], font_px, 0.0) for a in clip[0].arguments if a.type in ("dimension", "number")]
+        sides = [_length([a], font_px, None) for a in clip[0].arguments if a.type in ("dimension", "number")]
         if len(sides) == 4 and None not in sides:
             top, right, bottom, left = (x or 0.0 for x in sides)
             if bottom - top <= 2 or right - left <= 2:
@@ -548,8 +564,14 @@ def _clipped(clip: _Tokens, clip_path: _Tokens, font_px: float) -> bool:
         if shape.lower_name == "inset" and args:
             if any(a.type == "percentage" and a.value >= 50 for a in args):
                 return True
-        if shape.lower_name in ("circle", "ellipse") and args:
-            if all((_length([a], font_px, 100.0) or 0.0) <= 1 for a in args[:2]):
+        if shape.lower_name in ("circle", "ellipse"):
+            radii = []  # the radii, before "at" and the centre
+            for a in shape.arguments:
+                if a.type == "ident" and a.lower_value == "at":
+                    break
+                if a.type in ("dimension", "number", "percentage"):
+                    radii.append(a)
+            if radii and all((_length([a], font_px, 100.0) or 0.0) <= 1 for a in radii[:2]):
                 return True
         if shape.lower_name == "polygon":
             points = tinycss2.serialize(shape.arguments).split(",")
@@ -577,7 +599,7 @@ def _scaled_away(transform: _Tokens, font_px: float) -> bool:
                 return True
         if name.startswith("translate"):
             for arg in args:
-                length = _length([arg], font_px, 0.0)
+                length = _length([arg], font_px, None)  # a percentage: of its own box
                 if length is not None and (length <= -_OFF_SCREEN or length >= _FAR_RIGHT):
                     return True
         if name in ("rotatex", "rotatey") and args and args[0].type == "dimension":
@@ -595,7 +617,7 @@ def _collapsed(value: _Value, ident: Callable[[str], str], font_px: float) -> bo
     if not overflow & {"hidden", "clip"}:
         return False
     for name in ("height", "max-height", "width", "max-width"):
-        length = _length(value(name), font_px, 0.0)
+        length = _length(value(name), font_px, None)  # a percentage: of the container's size
         if length is not None and length <= 2:
             return True
     return False
@@ -605,21 +627,26 @@ _Colour = tuple[float, float, float, float]
 
 
 _BLACK = (0.0, 0.0, 0.0, 1.0)
-_TRANSPARENT = (0.0, 0.0, 0.0, 0.0)
 
 
 def _colour(
-    tokens: list[tinycss2.ast.Node], current: _Colour | None, initial: _Colour = _BLACK
+    tokens: list[tinycss2.ast.Node], current: _Colour | None, initial: _Colour | None = _BLACK
 ) -> _Colour | None | bool:
     """An RGBA colour (CSS Color 4: "rgb(255 255 255)", hsl(), hwb(), lab()...); ``current``
-    for currentColor, ``initial`` for initial/unset/revert; False when not a colour we know."""
+    for currentColor, ``initial`` for initial; False when not a colour we know (unset, revert...)."""
     if len(tokens) != 1:
         return False
     token = tokens[0]
-    if token.type == "ident" and token.lower_value in ("initial", "unset", "revert", "revert-layer"):
-        return initial
+    if token.type == "ident" and token.lower_value == "initial":
+        return initial  # unset and revert: a colour's inherit (never asked), a background's none
     if token.type == "ident" and token.lower_value in ("windowtext", "canvastext"):
         return _BLACK
+    if (
+        token.type == "ident"
+        and len(token.value) in (3, 6)
+        and all(c in string.hexdigits for c in token.value)
+    ):
+        token = tinycss2.ast.HashToken(0, 0, token.value, True)  # <font color="ffffff">: no hash
     try:
         parsed = color4.parse_color(token)
         if parsed is not None and parsed != "currentcolor":
@@ -629,16 +656,12 @@ def _colour(
         return False
     if parsed == "currentcolor":
         return current
-    if token.type == "ident" or token.type == "string":  # <font color="ffffff">: no hash
-        text = token.value if token.type == "string" else token.lower_value
-        if len(text) in (3, 6) and all(c in "0123456789abcdefABCDEF" for c in text):
-            return _colour(tinycss2.parse_component_value_list("#" + text), current, initial)
     return False
 
 
 def _background_colour(tokens: list[tinycss2.ast.Node] | None) -> list[tinycss2.ast.Node] | None:
     for token in tokens or []:
-        if _colour([token], None) not in (False, None):
+        if _colour([token], None) is not False:  # currentColor (None here) too
             return [token]
     return None
 
