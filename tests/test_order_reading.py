@@ -563,3 +563,39 @@ def test_a_premium_number_word_without_guess_is_no_guess():
     # "three cards left" names no number: only a word after "guess" is one.
     (order,) = parse_orders("Hand 1: Guard on Carla, three cards left", SIX, "Bruno").orders
     assert order.guess is None
+
+
+# -- pins from the mutation run of the new order reading (docs/mutation/orders.md) -------------
+
+
+def test_a_card_that_stays_after_the_play_keeps_the_play():
+    # "stays" drops only the card named just before it, not the play named earlier.
+    (order,) = parse_orders("Hand 3: Baron on Hugo, the Princess stays with me", FOUR, "Greta").orders
+    assert (order.card, order.target) == (B, "Hugo")
+
+
+def test_a_premium_number_kept_out_of_the_guess():
+    (order,) = parse_orders("Hand 1: Guard on Carla, guess not 5 but 4", SIX, "Bruno").orders
+    assert order.guess == 4
+
+
+def test_a_player_kept_out_is_not_the_target():
+    (order,) = parse_orders("Hand 3: Guard, not Ines but Hugo, guess Baron", FOUR, "Greta").orders
+    assert (order.target, order.guess) == ("Hugo", B)
+
+
+def test_the_first_card_named_as_a_guess_stands_without_guess():
+    (order,) = parse_orders("Hand 3: Guard on Hugo, Prince, not sure, maybe Baron", FOUR, "Greta").orders
+    assert order.guess == P
+
+
+def test_a_number_word_after_a_hand_in_prose_starts_no_order():
+    assert parse_orders("Thanks. Hand 4 two times lucky", FOUR, "Greta").orders == []
+
+
+def test_an_order_with_its_card_named_has_no_note_of_a_card_kept():
+    me = active(4)
+    game = game4(4, {3: G, 0: B, 1: H, 2: S}, draw=P)
+    game.hand(4).cards[FOUR.index(me)] = [X, G]
+    (checked,) = read("Hand 4: keep the Princess, play the Guard on Hugo, guess Baron", game, me)
+    assert checked.order.card == G and "you keep" not in checked.note
