@@ -7,12 +7,26 @@ Each example is a fresh one of its class, not only the case the issue met.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from builders import B, G, H, K, P, S, X, deck
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbem.cards import Card
 from pbem.engine import Game, first_player, shuffled_deck
-from pbem.orders import ACCEPTED, COMPLETED, REJECTED, check_order, one_order_per_hand, parse_orders
+from pbem.orders import (
+    ACCEPTED,
+    COMPLETED,
+    GUESS_WORDS,
+    NOT_PLAYED,
+    NUMBER_WORDS,
+    REJECTED,
+    check_order,
+    one_order_per_hand,
+    parse_orders,
+)
 
 FOUR = ["Greta", "Hugo", "Ines", "Jonas"]
 
@@ -599,3 +613,35 @@ def test_an_order_with_its_card_named_has_no_note_of_a_card_kept():
     game.hand(4).cards[FOUR.index(me)] = [X, G]
     (checked,) = read("Hand 4: keep the Princess, play the Guard on Hugo, guess Baron", game, me)
     assert checked.order.card == G and "you keep" not in checked.note
+
+
+# -- any text of order words: read without a crash, checked without a crash ----------------
+
+_VOCABULARY = sorted(
+    {"Hand", "hand", "H", "Hands", "3", "4", "7", "13", "&", ",", "and", ":", ".", "!", "(", ")", "-", ";"}
+    | {"Guard", "Priest", "Baron", "Handmaid", "Prince", "King", "Countess", "Princess", "Guards"}
+    | {"Greta", "Hugo", "Ines", "Jonas", "Hugo's", "me", "myself", "stays", "hold", "look", "(read)"}
+    | set(NOT_PLAYED)
+    | set(GUESS_WORDS)
+    | set(NUMBER_WORDS)
+    | {"Ｈａｎｄ", "３：", "\u00ad"}
+)
+
+
+# Under mutmut, the examples of the profile "mutmut" (tests/conftest.py): 10, not 300.
+@settings(
+    max_examples=settings.default.max_examples if "MUTANT_UNDER_TEST" in os.environ else 300, deadline=None
+)
+@given(st.lists(st.lists(st.sampled_from(_VOCABULARY), max_size=14), max_size=5))
+def test_any_text_of_order_words_is_read_and_checked_without_a_crash(lines):
+    text = "\n".join(" ".join(words) for words in lines)
+    me = active(4)
+    game = game4(4, {3: G, 0: B, 1: H, 2: S}, draw=P)
+    parsed = parse_orders(text, FOUR, me)
+    for checked in one_order_per_hand([check_order(w, game, FOUR, me) for w in parsed.orders]):
+        assert checked.status in (ACCEPTED, COMPLETED, REJECTED)
+        if checked.status != REJECTED:
+            assert (
+                checked.order is not None
+                and checked.order.card in game.hand(checked.hand).cards[FOUR.index(me)]
+            )
