@@ -18,7 +18,7 @@ from typing import Any
 from .cards import CLASSIC_NAMES, NAMES, Card, card_named
 from .engine import CLASSIC_PLAYERS, PREMIUM_PLAYERS, check_deck, full_deck
 from .errors import PbemError
-from .orders import FILLER, NOT_PLAYED, SELF_WORDS, name_key
+from .orders import CORRECTION_WORDS, FILLER, NOT_PLAYED, SELF_WORDS, name_key
 from .store import CAMPAIGN_FILE as CAMPAIGN_FILE  # the folder's file names are the store's
 from .tuples import NamedTuple
 
@@ -378,6 +378,7 @@ def _person(value: Any, key: str, fail: Fail, card_names: Mapping[str, Card] = C
         or folded in SELF_WORDS
         or folded in FILLER
         or folded in NOT_PLAYED
+        or folded in CORRECTION_WORDS
         or folded.isdigit()
     ):
         raise fail(f"{key}.name", f'"{name}" would be read as a card or a word of an order; choose another')

@@ -113,6 +113,22 @@ _HOLD = frozenset({"hold", "holding"})
 #: "not" after the card: "Prinzessin nicht!").
 _STAYS = frozenset({"stays", "stay", "remains", "bleibt", "nicht", "reste", "blijft", "resta", "fica"})
 
+#: Words that correct what the order just named: the next player or card named takes the
+#: place of the last one of its kind ("Guard on Hugo, or rather Ines", "guess Baron, no,
+#: make that Priest", "auf Hugo, nein, lieber auf Ines"). Compared without accents; "ich
+#: meine" (I mean) is read as "meinte". No player may be named one of these (config).
+CORRECTION_WORDS = frozenset(
+    """
+    rather mean meant wait actually correction make scratch oops
+    meinte nein lieber besser sondern korrektur
+    plutot pardon mejor perdon correccion anzi cioe correzione
+    liever bedoel nee correctie alias melhor correcao
+""".split()
+)
+#: German "nicht" behind a card keeps the card ("Prinzessin nicht!"), but before one of these
+#: the target that follows ("Wächterin nicht auf Hugo": the Guard is played, not on Hugo).
+_NOT_ON = frozenset({"auf", "an", "gegen"})
+
 #: Names of the Premium cards: cards only in Premium games (a classic order reads them as no card).
 _PREMIUM_NAMES = frozenset(name for name, card in NAMES.items() if card not in CLASSIC_CARDS)
 #: Words that say the next player named is the one the Cardinal looks at.
@@ -126,6 +142,12 @@ GUESS_WORDS = frozenset(
     adivino adivina adivinar digo indovino indovina indovinare dico raad raden gok gokken zeg
     adivinho adivinha palpite chuto
 """.split()
+)
+
+#: The guess words that say only "guess": a card after one is never the card played
+#: ("Hand 3: guess Baron" names no card to play). "say", "name", "call" may open a play.
+_SURE_GUESS = GUESS_WORDS - frozenset(
+    "name names naming named say saying call calling dis nomme digo dico zeg".split()
 )
 
 #: A guess written as a word ("guess nine", "fünf"), compared without accents: English and the other
@@ -399,39 +421,158 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
     return _fit_to_card(_read_play(hand, body, text, folded, me, premium), premium)
 
 
+class _Play:
+    """What an order's words have named so far (:func:`_read_play`), and which slot of each
+    kind was filled last: a correction ("or rather Ines") fills that slot again."""
+
+    __slots__ = (
+        "card", "target", "guess", "target_text", "guess_text", "second", "look",
+        "kept_card", "kept_two", "player_slot", "card_slot", "look_next", "guess_said",
+    )  # fmt: skip
+
+    def __init__(self) -> None:
+        self.card: Card | None = None
+        self.target: str | None = None
+        self.guess: Card | int | None = None
+        self.target_text: str | None = None
+        self.guess_text: str | None = None
+        self.second: str | None = None
+        self.look: str | None = None
+        self.kept_card: Card | None = None  # the first card named to be kept, before any played
+        self.kept_two = False  # a second, different card kept: none is left to play
+        self.player_slot = ""  # "target", "second" or "look": the player named last
+        self.card_slot = ""  # "card" or "guess": the card (or number) named last
+        self.look_next = False  # the Cardinal's look word was the last word
+        self.guess_said = False  # the guess was named after a guess word
+
+    def corrected(self, as_player: str | None, as_card: Card | None, number: int | None, guess: bool) -> bool:
+        """Whether the name after a correction word took the place of the last name of its
+        kind: a player's of the last player named, a card's (a guess after a guess word) of
+        the last card named. False when there is none yet: the name is read as usual."""
+        if _named(as_player) and self.player_slot:
+            setattr(self, self.player_slot, as_player)
+            return True
+        slot = "guess" if guess else self.card_slot
+        if slot == "guess" and (as_card is not None or number is not None):
+            self.guess = number if number is not None else as_card
+            self.card_slot = slot
+            return True
+        if slot == "card" and as_card is not None:
+            self.card = as_card
+            return True
+        return False
+
+    def fill(
+        self,
+        word: str,
+        as_card: Card | None,
+        number: int | None,
+        as_player: str | None,
+        after_guess: bool,
+        sure: bool,
+    ) -> bool:
+        """Fill the slot ``word`` names (read as a card, a number, a player), in the order
+        written; whether it named the card played."""
+        if self.card is None:
+            if as_card is not None and sure:
+                self.guess, self.card_slot = as_card, "guess"  # "guess Baron": a guess, not a play
+            elif as_card is not None:
+                self.card, self.card_slot = as_card, "card"
+                return True
+            elif as_player is not None and self.target is None and not as_player.startswith("?"):
+                self.target, self.player_slot = as_player, "target"  # "Hand 3: Charles, Guard"
+            return False
+        if self.look_next and _named(as_player):
+            self.look, self.player_slot, self.look_next = as_player, "look", False
+            return False
+        if (
+            self.target is None
+            and as_player is not None
+            and (self.target_text is None or as_player[0] != "?")
+        ):
+            # A player named after an unknown word ("Guard auf Hugo") is the target: a name
+            # the text holds is never left to chance.
+            if as_player.startswith("?"):
+                self.target_text = as_player[1:]
+            else:
+                self.target, self.target_text, self.player_slot = as_player, None, "target"
+            return False
+        if self.card in PAIRED and self.target is not None and self.second is None and _named(as_player):
+            self.second, self.player_slot = as_player, "second"
+            return False
+        if (self.guess is None or (after_guess and not self.guess_said)) and (
+            as_card is not None or number is not None
+        ):
+            # A card after "guess" is the guess, over one the text named before it ("Guard on
+            # Hugo due to his Spy, guess Prince").
+            self.guess, self.guess_said = (number if number is not None else as_card), after_guess
+            self.card_slot = "guess"
+            return False
+        if self.target is None and self.target_text is None and as_card is None:
+            self.target_text = word  # an unknown word where a target should be
+        elif self.guess is None and self.guess_text is None and as_card is None and as_player is None:
+            self.guess_text = word
+        return False
+
+    def keep(self, as_card: Card | None) -> None:
+        """A card (or nobody: a player) named to be kept out of the order."""
+        if self.card is not None or as_card is None:
+            return
+        if self.kept_card is None:
+            self.kept_card = as_card
+        elif as_card != self.kept_card:
+            self.kept_two = True  # "not the Baron, not the Prince": both kept, none played
+
+    def written(self, hand: int, text: str, look: str | None) -> WrittenOrder:
+        # Positional, as every WrittenOrder built here: pbem.tuples' quick road (keywords cost 3 us).
+        kept = None if self.kept_two else self.kept_card
+        return WrittenOrder(
+            hand, self.card, self.target, self.guess, text, self.target_text, self.guess_text,
+            self.second, look, None, kept,
+        )  # fmt: skip
+
+
+#: "ich meine" is "I mean"; "meine" alone is "my".
+_ICH_MEINE = re.compile(r"\bich meine\b")
+
+
 def _read_play(
     hand: int, body: str, text: str, folded: dict[str, str], me: str, premium: bool
 ) -> WrittenOrder:
     """The play an order's words name (``body``: the words after its hand, as name_key
-    folds them): its card, target, second player, look and guess, in the order written."""
-    body, slots = _slot_long_names(body, folded)
-    card: Card | None = None
-    target: str | None = None
-    second: str | None = None
-    look: str | None = None
-    guess: Card | int | None = None
-    target_text: str | None = None
-    guess_text: str | None = None
-    look_next = False
+    folds them): its card, target, second player, look and guess, in the order written.
+    A correction word lets the next name replace the last one of its kind."""
+    body, slots = _slot_long_names(_ICH_MEINE.sub("meinte", body), folded)
+    play = _Play()
     kept = False  # the next card or player named is one the order keeps out (NOT_PLAYED)
     card_was_last = False  # the word before this one named the card played
-    guessing = guess_said = False  # the word before this one was "guess" (or the like); it was said
-    kept_card: Card | None = None  # the first card named to be kept, before any card played
-    for word in _WORD.findall(body):
+    guessing = False  # the word before this one was "guess" (or the like)
+    surely = False  # ... and that word was one that only says "guess" (not "say" or "name")
+    correcting = False  # the word before this one corrects what was named (CORRECTION_WORDS)
+    words = _WORD.findall(body)
+    for at, word in enumerate(words):
         if card_was_last and word in _STAYS:
-            card, card_was_last = None, False  # "Princess stays": kept, not played
+            card_was_last = False
+            if word == "nicht" and at + 1 < len(words) and words[at + 1] in _NOT_ON:
+                kept = True  # "Wächterin nicht auf Hugo": Hugo is kept out, the Guard played
+            else:
+                play.card = None  # "Princess stays": kept, not played
             continue
-        if word in NOT_PLAYED or (card is None and word in _HOLD):
+        if word in NOT_PLAYED or (play.card is None and word in _HOLD):
             kept, card_was_last = True, False
+            continue
+        if word in CORRECTION_WORDS:
+            correcting, card_was_last = True, False
             continue
         if word in FILLER:
             guessing = guessing or word in GUESS_WORDS
+            surely = surely or word in _SURE_GUESS
             continue
         card_was_last = False
-        if card == Card.CARDINAL and word in LOOK_WORDS:  # the Cardinal's look; else a filler word
-            look_next = True
+        if play.card == Card.CARDINAL and word in LOOK_WORDS:  # the Cardinal's look; else a filler word
+            play.look_next = True
             continue
-        after_guess, guessing = guessing, False
+        after_guess, sure, guessing, surely = guessing, surely, False, False
         spelled = after_guess and word not in folded  # "guess nine", not "guess Otto"
         number = _number_word(word, spelled) if premium else None
         as_card = None if number is not None else _card_word(word, premium, spelled)
@@ -439,43 +580,14 @@ def _read_play(
         if kept:
             kept = False
             if as_card is not None or number is not None or as_player is not None:
-                kept_card = as_card if card is None and kept_card is None else kept_card
+                play.keep(as_card)
                 continue  # "not the Princess", "not Ines": named to be left out
-        if card is None:
-            if as_card is not None:
-                card, card_was_last = as_card, True
-            elif as_player is not None and target is None and not as_player.startswith("?"):
-                target = as_player  # "Hand 3: Charles, Guard, Prince": target first
-            continue
-        if look_next and as_player is not None and not as_player.startswith("?"):
-            look, look_next = as_player, False
-            continue
-        if target is None and as_player is not None and (target_text is None or as_player[0] != "?"):
-            # A player named after an unknown word ("Guard auf Hugo") is the target: a name
-            # the text holds is never left to chance.
-            if as_player.startswith("?"):
-                target_text = as_player[1:]
-            else:
-                target, target_text = as_player, None
-            continue
-        if card in PAIRED and target is not None and second is None and _named(as_player):
-            second = as_player
-            continue
-        if (guess is None or (after_guess and not guess_said)) and (
-            as_card is not None or number is not None
-        ):
-            # A card after "guess" is the guess, over one the text named before it ("Guard on
-            # Hugo due to his Spy, guess Prince").
-            guess, guess_said = (number if number is not None else as_card), after_guess
-            continue
-        if target is None and target_text is None and as_card is None:
-            target_text = word  # an unknown word where a target should be
-        elif guess is None and guess_text is None and as_card is None and as_player is None:
-            guess_text = word
-    # Positional, as every WrittenOrder built here: pbem.tuples' quick road (keywords cost 3 us).
-    return WrittenOrder(
-        hand, card, target, guess, text, target_text, guess_text, second, look, None, kept_card
-    )
+        if correcting:
+            correcting = False
+            if play.corrected(as_player, as_card, number, after_guess):
+                continue
+        card_was_last = play.fill(word, as_card, number, as_player, after_guess, sure)
+    return play.written(hand, text, play.look)
 
 
 def _named(player: str | None) -> bool:

@@ -19,6 +19,7 @@ from pbem.engine import Game, first_player, shuffled_deck
 from pbem.orders import (
     ACCEPTED,
     COMPLETED,
+    CORRECTION_WORDS,
     GUESS_WORDS,
     NOT_PLAYED,
     NUMBER_WORDS,
@@ -291,10 +292,10 @@ def test_every_edition_name_names_its_card_with_or_without_accents():
             assert card in Card.__members__.values() and card.rank <= 8, (lang, name)  # classic cards only
 
 
-def test_a_player_may_not_be_named_like_a_card_of_another_edition():
+def test_a_player_may_not_be_named_like_a_card_of_another_edition_or_a_correction():
     from pbem.config import ConfigError, parse_config
 
-    for name in ("Rey", "Prinz", "König", "Konig"):
+    for name in ("Rey", "Prinz", "König", "Konig", "Alias", "Nee", "Wait"):
         text = (
             "players:\n  - {name: Ana, email: ana@example.org}\n"
             f"  - {{name: {name}, email: x@example.org}}\n  - {{name: Lu, email: lu@example.org}}\n"
@@ -622,6 +623,8 @@ _VOCABULARY = sorted(
     | {"Guard", "Priest", "Baron", "Handmaid", "Prince", "King", "Countess", "Princess", "Guards"}
     | {"Greta", "Hugo", "Ines", "Jonas", "Hugo's", "me", "myself", "stays", "hold", "look", "(read)"}
     | set(NOT_PLAYED)
+    | set(CORRECTION_WORDS)
+    | {"nicht", "auf", "ich", "meine"}
     | set(GUESS_WORDS)
     | set(NUMBER_WORDS)
     | {"Ｈａｎｄ", "３：", "\u00ad"}
@@ -645,3 +648,85 @@ def test_any_text_of_order_words_is_read_and_checked_without_a_crash(lines):
                 checked.order is not None
                 and checked.order.card in game.hand(checked.hand).cards[FOUR.index(me)]
             )
+
+
+# -- a correction inside one order: the later name stands ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "card", "target", "guess"),
+    [
+        ("Hand 3: Guard on Hugo, or rather Ines, guess Baron", G, "Ines", B),
+        ("Hand 3: Guard on Hugo - no wait, Ines - guess Baron", G, "Ines", B),
+        ("Hand 3: Guard on Hugo, I mean Ines, guess Baron", G, "Ines", B),
+        ("Hand 3: Guard on Hugo, actually on Jonas, guess Baron", G, "Jonas", B),
+        ("Hand 3: Guard on Hugo, guess Baron, no make that Priest", G, "Hugo", S),
+        ("Hand 3: Guard on Hugo, guess Baron (correction: King)", G, "Hugo", K),
+        ("Hand 3: Baron, I meant Prince, on Hugo", P, "Hugo", None),
+        ("Hand 3: Prince on Hugo, wait, on me", P, "Greta", None),
+        ("Hand 3: Wächterin auf Hugo, ich meine, auf Ines, Tipp Baron", G, "Ines", B),
+        ("Hand 3: Wächterin auf Hugo, nein, lieber auf Ines, Tipp Baron", G, "Ines", B),
+        ("Hand 3: Garde sur Hugo, plutôt Ines, devine Baron", G, "Ines", B),
+        ("Hand 3: Guardia su Hugo, anzi Ines, indovino Barone", G, "Ines", B),
+        ("Hand 3: Guard op Hugo, liever Ines, raad Baron", G, "Ines", B),
+    ],
+)
+def test_a_correction_inside_an_order_replaces_what_it_corrects(line, card, target, guess):
+    (order,) = parse_orders(line, FOUR, "Greta").orders
+    assert (order.card, order.target, order.guess) == (card, target, guess)
+
+
+def test_a_correction_word_with_nothing_to_correct_changes_nothing():
+    (order,) = parse_orders("Hand 3: actually, Guard on Hugo, guess Baron", FOUR, "Greta").orders
+    assert (order.card, order.target, order.guess) == (G, "Hugo", B)
+    (order,) = parse_orders("Hand 3: Guard on Hugo, actually guess Baron", FOUR, "Greta").orders
+    assert (order.card, order.target, order.guess) == (G, "Hugo", B)
+
+
+# -- German puts its "not" after the card: before a target, it keeps the target out -------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hand 3: Wächterin nicht auf Hugo, auf Ines, Tipp Baron",
+        "Hand 3: Wächterin nicht auf Hugo, sondern auf Ines, Tipp Baron",
+        "Hand 3: Wächterin nicht gegen Hugo sondern gegen Ines, rate Baron",
+    ],
+)
+def test_a_german_not_before_a_target_keeps_the_target_out_and_the_card_in(line):
+    (order,) = parse_orders(line, FOUR, "Greta").orders
+    assert (order.card, order.target, order.guess) == (G, "Ines", B)
+
+
+def test_a_german_not_after_the_card_alone_still_keeps_the_card():
+    (order,) = parse_orders("Hand 3: Prinzessin nicht! Wächterin auf Hugo, Tipp Baron", FOUR, "Greta").orders
+    assert (order.card, order.target, order.guess) == (G, "Hugo", B)
+
+
+# -- a card after a guess word is a guess, never the card played ------------------------------
+
+
+@pytest.mark.parametrize(
+    "line", ["Hand 3: on Hugo, guess Baron", "Hand 3: guess Baron", "Hand 3: Tipp Baron auf Hugo"]
+)
+def test_a_card_named_after_a_guess_word_is_never_the_card_played(line):
+    me = active(3)
+    game = game4(3, {3: G, 0: B, 1: H, 2: S}, draw=B)
+    game.hand(3).cards[FOUR.index(me)] = [G, B]
+    (checked,) = read(line, game, me)
+    assert checked.status == REJECTED and "no card" in checked.reason, checked
+
+
+# -- two cards kept: no card is left to play --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["Hand 4: not the Baron, not the Handmaid", "Hand 4: keep the Handmaid and keep the Baron"]
+)
+def test_an_order_that_keeps_both_cards_held_is_refused(text):
+    me = active(4)
+    game = game4(4, {3: G, 0: B, 1: H, 2: S}, draw=P)
+    game.hand(4).cards[FOUR.index(me)] = [B, H]
+    (checked,) = read(text, game, me)
+    assert checked.status == REJECTED and "no card" in checked.reason, checked
