@@ -427,7 +427,7 @@ class _Play:
 
     __slots__ = (
         "card", "target", "guess", "target_text", "guess_text", "second", "look",
-        "kept_card", "kept_two", "player_slot", "card_slot", "look_next", "guess_said",
+        "kept_card", "kept_two", "player_slot", "card_slot", "look_next", "guess_said", "pair_before",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -444,11 +444,22 @@ class _Play:
         self.card_slot = ""  # "card" or "guess": the card (or number) named last
         self.look_next = False  # the Cardinal's look word was the last word
         self.guess_said = False  # the guess was named after a guess word
+        self.pair_before: str | None = None  # a pair's first player before a correction named it anew
 
     def corrected(self, as_player: str | None, as_card: Card | None, number: int | None, guess: bool) -> bool:
         """Whether the name after a correction word took the place of the last name of its
         kind: a player's of the last player named, a card's (a guess after a guess word) of
         the last card named. False when there is none yet: the name is read as usual."""
+        if _named(as_player) and self.player_slot == "second":
+            # A pair named again ("Hugo and Ines, no wait, Hugo and Bruno") is read anew;
+            # one player alone ("..., no wait, Bruno") takes the second's place (written()).
+            self.pair_before, self.target, self.second, self.player_slot = (
+                self.target,
+                as_player,
+                None,
+                "target",
+            )
+            return True
         if _named(as_player) and self.player_slot:
             setattr(self, self.player_slot, as_player)
             return True
@@ -526,9 +537,12 @@ class _Play:
     def written(self, hand: int, text: str, look: str | None) -> WrittenOrder:
         # Positional, as every WrittenOrder built here: pbem.tuples' quick road (keywords cost 3 us).
         kept = None if self.kept_two else self.kept_card
+        target, second = self.target, self.second
+        if self.pair_before is not None and second is None:
+            target, second = self.pair_before, target  # one player named again: the second's place
         return WrittenOrder(
-            hand, self.card, self.target, self.guess, text, self.target_text, self.guess_text,
-            self.second, look, None, kept,
+            hand, self.card, target, self.guess, text, self.target_text, self.guess_text,
+            second, look, None, kept,
         )  # fmt: skip
 
 
@@ -582,8 +596,8 @@ def _read_play(
             if as_card is not None or number is not None or as_player is not None:
                 play.keep(as_card)
                 continue  # "not the Princess", "not Ines": named to be left out
-        if correcting:
-            correcting = False
+        if correcting and (as_card is not None or number is not None or as_player is not None):
+            correcting = False  # a correction lasts to the next name ("no wait, that's wrong, Ines")
             if play.corrected(as_player, as_card, number, after_guess):
                 continue
         card_was_last = play.fill(word, as_card, number, as_player, after_guess, sure)

@@ -669,6 +669,13 @@ def test_any_text_of_order_words_is_read_and_checked_without_a_crash(lines):
         ("Hand 3: Garde sur Hugo, plutôt Ines, devine Baron", G, "Ines", B),
         ("Hand 3: Guardia su Hugo, anzi Ines, indovino Barone", G, "Ines", B),
         ("Hand 3: Guard op Hugo, liever Ines, raad Baron", G, "Ines", B),
+        (
+            "Hand 3: Guard on Hugo, guess Handmaid? no wait, he can't be protected... guess Baron",
+            G,
+            "Hugo",
+            B,
+        ),
+        ("Hand 3: Guard on Hugo... no wait, that's wrong, on Ines, guess Baron", G, "Ines", B),
     ],
 )
 def test_a_correction_inside_an_order_replaces_what_it_corrects(line, card, target, guess):
@@ -730,3 +737,21 @@ def test_an_order_that_keeps_both_cards_held_is_refused(text):
     game.hand(4).cards[FOUR.index(me)] = [B, H]
     (checked,) = read(text, game, me)
     assert checked.status == REJECTED and "no card" in checked.reason, checked
+
+
+@pytest.mark.parametrize(
+    ("line", "pair", "look"),
+    [
+        (
+            "Hand 2: Cardinal: Carla and Dario, no wait, Carla and Elke, look at Elke",
+            ("Carla", "Elke"),
+            "Elke",
+        ),
+        ("Hand 2: Cardinal: Carla and Dario, no wait, Elke, look at Elke", ("Carla", "Elke"), "Elke"),
+        ("Hand 2: Baroness on Carla and Dario, or rather Elke and Frida", ("Elke", "Frida"), None),
+        ("Hand 2: Cardinal on Carla, I mean Elke, and Dario", ("Elke", "Dario"), None),
+    ],
+)
+def test_a_correction_of_a_pair_names_the_pair_anew_or_its_second(line, pair, look):
+    (order,) = parse_orders(line, SIX, "Bruno").orders
+    assert ((order.target, order.second), order.look) == (pair, look)
