@@ -47,7 +47,7 @@ class ReadMail:
         happens to repeat a sent mail is still theirs), None when not known."""
         if not sent:
             return self
-        own = drop_sent_words(self.own_text, sent, playing, self.answers_below)
+        own = drop_sent_words(self.own_text, sent, playing, self.answers_below, self.full_text)
         return dataclasses.replace(self, own_text=own, answers_below=0)
 
 
@@ -129,7 +129,7 @@ def _read(raw: bytes, answering: Sequence[str] = (), playing: Collection[int] | 
         raise UnreadableMail(_unreadable_reason(pieces, seen))
     own_text, answers_below = own_words_read(full_text)
     if answering:
-        own_text, answers_below = drop_sent_words(own_text, answering, playing, answers_below), 0
+        own_text, answers_below = drop_sent_words(own_text, answering, playing, answers_below, full_text), 0
     return ReadMail(
         sender=sender,
         sender_name=sender_name,

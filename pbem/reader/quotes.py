@@ -453,7 +453,7 @@ def own_words(full_text: str, answering: Sequence[str] = (), playing: Collection
     own, answers_below = own_words_read(full_text)
     # Knowing the sent mails is one more step on the words read without them, so that the
     # inbox, which learns them late (`drop_sent_words`), reads exactly what this reads.
-    return drop_sent_words(own, answering, playing, answers_below)
+    return drop_sent_words(own, answering, playing, answers_below, full_text)
 
 
 def own_words_read(full_text: str) -> tuple[str, int]:
@@ -563,7 +563,11 @@ def _nothing_of_the_players_below(lines: list[str], i: int, line: str, orders_be
 
 
 def drop_sent_words(
-    own_text: str, answering: Sequence[str], playing: Collection[int] | None = None, answers_below: int = 0
+    own_text: str,
+    answering: Sequence[str],
+    playing: Collection[int] | None = None,
+    answers_below: int = 0,
+    full_text: str = "",
 ) -> str:
     """`own_words_read`'s own text again, knowing the tool's own mails it may answer.
 
@@ -571,7 +575,9 @@ def drop_sent_words(
     inbox needs its sender first): `own_words(full_text, answering, playing)` is this, by
     construction.  `answers_below`: how many of the last lines are form lines read from an
     unquoted original; one that repeats a line of a sent mail is the tool's (a filled form
-    line is never in the mail the tool sent: its form lines are blank).
+    line is never in the mail the tool sent: its form lines are blank).  `full_text`: the
+    whole body, whose quoted form lines of a sent mail may hold the player's answers
+    (`_answers_on_quoted_form`), for hands not ordered above.
     """
     if not answering:
         return own_text
@@ -581,7 +587,66 @@ def drop_sent_words(
         out, tail = out[:-answers_below], out[-answers_below:]
         sent_lines = _sent_index(tuple(answering))[0]
         tail = [line for line in tail if _plain(line) not in sent_lines]
-    return _finish(_drop_repeats(out, answering, playing) + tail)
+    own = _finish(_drop_repeats(out, answering, playing) + tail)
+    if full_text:
+        ordered = {_hand_of(line) for line in own.split("\n")} - {None}
+        typed = [
+            line for line in _answers_on_quoted_form(full_text, answering) if _hand_of(line) not in ordered
+        ]
+        own = "\n".join([own, *typed] if own else typed)
+    return own
+
+
+# A line quoted once: ">" (or "> ", indented or not) and no second mark.
+_FIRST_DEPTH = re.compile(r"^[ \t]*>(?![ \t]*>)[ \t]?")
+
+
+def _answers_on_quoted_form(full_text: str, answering: Sequence[str]) -> list[str]:
+    """Order lines the player typed on the quoted form lines of a mail the tool sent.
+
+    Clients that leave the cursor in the quote quote what is typed there (Gmail's web client
+    after a click in the quoted mail, Thunderbird's plain-text editor): the reply carries
+    "> Hand 3: Baron on Bruno" where the turn mail has "Hand 3:". Such a line is the
+    player's only where nothing else can have written it: quoted once (a form filled in an
+    earlier reply is quoted twice in a reply to it), in a run of form lines right under the
+    line that stands above a form in a sent mail, on a form line that mail leaves blank,
+    and no line of any sent mail (an acknowledgement's echo is the tool's)."""
+    sent_lines = _sent_index(tuple(answering))[0]
+    intros = _form_intros(tuple(answering))
+    answers: list[str] = []
+    form: frozenset[int] | None = None  # the hands of the form whose run the line is in
+    for line in full_text.split("\n"):
+        mark = _FIRST_DEPTH.match(line) if _is_short(line) else None
+        rest = line[mark.end() :].strip() if mark else ""
+        if not rest:
+            form = form if mark or not line.strip() else None  # a blank line keeps the run
+            continue
+        found = HAND_REF.match(rest) if form is not None else None
+        if found is not None and found.group("h1") and int(found.group("h1")) in form:
+            if found.group("rest").strip() and _plain(rest) not in sent_lines:
+                answers.append(rest)
+            continue
+        form = intros.get(_plain(rest))
+    return answers
+
+
+@functools.lru_cache(maxsize=32)
+def _form_intros(answering: tuple[str, ...]) -> dict[str, frozenset[int]]:
+    """The lines of the sent mails that stand right above a form (a run of blank "Hand N:"
+    lines), as compared (`_plain`), each with its form's hands."""
+    intros: dict[str, frozenset[int]] = {}
+    for text in answering:
+        lines = [line.strip() for line in text.split("\n")]
+        for i, line in enumerate(lines):
+            hands: list[int] = []
+            for below in lines[i + 1 :]:
+                found = HAND_REF.match(below)
+                if found is None or not found.group("h1") or found.group("rest").strip():
+                    break
+                hands.append(int(found.group("h1")))
+            if hands and line:
+                intros[_plain(line)] = intros.get(_plain(line), frozenset()) | frozenset(hands)
+    return intros
 
 
 def _finish(out: list[str]) -> str:
