@@ -24,12 +24,13 @@ from .tuples import NamedTuple
 # --------------------------------------------------------------------------------------------
 
 #: The hand reference at the start of an order line, and what follows it: "Hand 3: ...",
-#: "H3 ...", "hand #3 - ...", "* Hand 3", "• H3", "3: ...", "#3) ...".  Groups: ``h1`` the
+#: "H3 ...", "hand #3 - ...", "* Hand 3", "• H3", "1. Hand 3", "3: ...", "#3) ...".  Groups: ``h1`` the
 #: hand after "Hand"/"H", ``h2`` a bare number (an order only with a card after it: "2. I
 #: think" and "20:00" are not orders), ``rest`` the order.  The order parser and the mail
 #: reader (blank form lines, inline answers) both read hands with this one pattern.
 HAND_REF = re.compile(
     r"""^[\s*\u2022·-]*                        # bullets
+        (?:\(?\d{1,2}[.)]\s*(?=h(?:and)?\s*\#?\s*\d))?  # a numbered list's "1. " before "Hand 3"
         (?:(?:hand|h)\s*\#?\s*(?P<h1>\d{1,3})\b\s*[:.)\]\-\u2013\u2014=]*   # "Hand 3:", "H3", "hand #3 -"
           |\#?(?P<h2>\d{1,3})\s*[:.)\]\-\u2013\u2014=]+)                   # "3:", "3)", "3 -"
         \s*(?P<rest>.*)$""",

@@ -755,3 +755,31 @@ def test_an_order_that_keeps_both_cards_held_is_refused(text):
 def test_a_correction_of_a_pair_names_the_pair_anew_or_its_second(line, pair, look):
     (order,) = parse_orders(line, SIX, "Bruno").orders
     assert ((order.target, order.second), order.look) == (pair, look)
+
+
+# -- a numbered list of orders: the list's number is no hand -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "1. Hand 3: Baron on Hugo\n2. Hand 7: Prince on myself",
+            ["Hand 3: Baron on Hugo", "Hand 7: Prince on Greta"],
+        ),
+        ("1) H3 Baron on Hugo\n2) H7 Prince on me", ["Hand 3: Baron on Hugo", "Hand 7: Prince on Greta"]),
+        ("(1) Hand 3 - Baron on Hugo", ["Hand 3: Baron on Hugo"]),
+        (
+            "a) Hand 3: Baron on Hugo\nb) Hand 7: Prince on me",
+            ["Hand 3: Baron on Hugo", "Hand 7: Prince on Greta"],
+        ),
+    ],
+)
+def test_a_numbered_list_of_orders_reads_each_hand_not_the_lists_number(text, expected):
+    assert [o.canonical() for o in parse_orders(text, FOUR, "Greta").orders] == expected
+
+
+def test_a_bare_number_is_still_a_hand():
+    assert [o.canonical() for o in parse_orders("3. Baron on Hugo", FOUR, "Greta").orders] == [
+        "Hand 3: Baron on Hugo"
+    ]
