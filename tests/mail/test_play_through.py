@@ -290,6 +290,8 @@ def order_lines(text: str, original) -> int:
     for line in text.splitlines():
         if line.startswith((">", "|")):
             under_form = bool(re.fullmatch(r">\s*Hand \d+:\s*", line))
+            typed = re.fullmatch(r">\s*(Hand \d+:\s*\S.*)", line)  # typed on the quoted form line
+            count += bool(typed and typed.group(1).strip() not in theirs)
             continue
         own = line.strip() and line.strip() not in theirs
         if own and (under_form or re.search(r"(?i)\b(?:hand |h)\d+\b(?! still)", line)):
@@ -596,6 +598,76 @@ def style_thread(plan, player, turn):
     return [first]
 
 
+def style_typed_in_quote(plan, player, turn):
+    """Answers typed on the quoted form lines themselves ("> Hand 3: Baron on Bruno"), as
+    Gmail's web client and Thunderbird's plain-text editor quote what is typed in the quote."""
+
+    def first(ack):
+        out = []
+        for line in turn.mail.get_content().splitlines():
+            form = re.fullmatch(r"Hand (\d+):", line.strip())
+            if form and int(form.group(1)) in plan.final:
+                line = plan.final[int(form.group(1))].words()
+            out.append("> " + line if line else ">")
+        return turn.mail, f"See the form below.\n\n{gmail_attribution(player)}\n" + "\n".join(out) + "\n"
+
+    return [first]
+
+
+def style_numbered(plan, player, turn):
+    """The orders as a numbered list ("1. Hand 3: ..."): the list's number is no hand."""
+
+    def first(ack):
+        numbered = "\n".join(f"{i}. {o.words()}" for i, o in enumerate(plan.final.values(), 1))
+        return turn.mail, top_posted(numbered, turn.mail, player)
+
+    return [first]
+
+
+def style_answer_under_hand(plan, player, turn):
+    """Each hand on a line of its own, its order on the line under it (a phone's layout)."""
+
+    def first(ack):
+        text = "\n".join(f"Hand {h}:\n{o.rest()}" for h, o in plan.final.items())
+        return turn.mail, top_posted(text, turn.mail, player)
+
+    return [first]
+
+
+def style_corrected_in_order(plan, player, turn):
+    """A target corrected inside the order: "Guard on Arthur, I mean Bruno, guess Prince"."""
+    named = {o.target for options in turn.options.values() for o in options if o.target}
+
+    def corrected(order: Meant) -> str:
+        wrong = sorted(named - {order.target, player.name})
+        if not order.target or order.second or not wrong or order.target == player.name:
+            return order.words()
+        text = f"Hand {order.hand}: {order.card} on {wrong[0]}, I mean {order.target}"
+        return text + (f", guess {order.guess}" if order.guess is not None else "")
+
+    def first(ack):
+        return turn.mail, top_posted("\n".join(corrected(o) for o in plan.final.values()), turn.mail, player)
+
+    return [first]
+
+
+def style_kept_card(plan, player, turn):
+    """The card kept named before the card played: "Hand 3: keep the Princess, play the Guard..."."""
+    held = dict(re.findall(r"(?m)^\s*Hand\s+(\d+): ([A-Za-z ]+, [A-Za-z ]+?)\s+<-", turn.mail.get_content()))
+
+    def kept(order: Meant) -> str:
+        cards = [c.strip() for c in held.get(str(order.hand), "").split(",")]
+        others = [c for c in cards if c and c != order.card]
+        if len(cards) != 2 or not others:
+            return order.words()
+        return f"Hand {order.hand}: keep the {others[0]}, play the {order.words().split(':', 1)[1].strip()}"
+
+    def first(ack):
+        return turn.mail, top_posted("\n".join(kept(o) for o in plan.final.values()), turn.mail, player)
+
+    return [first]
+
+
 OWN_STYLES = {
     "top": style_top,
     "top-terse": lambda plan, player, turn: style_top(plan, player, turn, "terse"),
@@ -618,6 +690,11 @@ READER_STYLES = {
     "android-header (item 10)": style_android,
     "pipe-quote (item 11)": style_pipe_quote,
     "thread-references (item 1)": style_thread,
+    "typed-in-quote": style_typed_in_quote,
+    "numbered-list": style_numbered,
+    "answer-under-hand": style_answer_under_hand,
+    "corrected-in-order": style_corrected_in_order,
+    "kept-card": style_kept_card,
 }
 
 
