@@ -28,11 +28,17 @@ from .tuples import NamedTuple
 #: hand after "Hand"/"H", ``h2`` a bare number (an order only with a card after it: "2. I
 #: think" and "20:00" are not orders), ``rest`` the order.  The order parser and the mail
 #: reader (blank form lines, inline answers) both read hands with this one pattern.
+#: The word for "hand" before its number: English and German "Hand" ("H" for short), French
+#: "main", Spanish and Italian "mano", Portuguese "mão"; and for several hands ("Hands 3
+#: and 7", "mains", "manos", "mani", "mãos"). Every pattern that finds a hand uses these.
+HAND_WORD = r"(?:hand|main|mano|m[aã]o|h)"
+HANDS_WORD = r"(?:hands?|mains?|manos?|mani|m[aã]os?|h)"
+
 HAND_REF = re.compile(
-    r"""^[\s*\u2022·-]*                        # bullets
-        (?:\(?\d{1,2}[.)]\s*(?=h(?:and)?\s*\#?\s*\d))?  # a numbered list's "1. " before "Hand 3"
-        (?:(?:hand|h)\s*\#?\s*(?P<h1>\d{1,3})\b\s*[:.)\]\-\u2013\u2014=]*   # "Hand 3:", "H3", "hand #3 -"
-          |\#?(?P<h2>\d{1,3})\s*[:.)\]\-\u2013\u2014=]+)                   # "3:", "3)", "3 -"
+    rf"""^[\s*\u2022·-]*                        # bullets
+        (?:\(?\d{{1,2}}[.)]\s*(?={HAND_WORD}\s*\#?\s*\d))?  # a numbered list's "1. " before "Hand 3"
+        (?:{HAND_WORD}\s*\#?\s*(?P<h1>\d{{1,3}})\b\s*[:.)\]\-\u2013\u2014=]*   # "Hand 3:", "H3", "hand #3 -"
+          |\#?(?P<h2>\d{{1,3}})\s*[:.)\]\-\u2013\u2014=]+)                   # "3:", "3)", "3 -"
         \s*(?P<rest>.*)$""",
     re.IGNORECASE | re.VERBOSE,
 )

@@ -41,7 +41,7 @@ from .engine import (
     may_target_self,
     redirect,
 )
-from .grammar import HAND_REF
+from .grammar import HAND_REF, HAND_WORD, HANDS_WORD
 from .tuples import NamedTuple
 
 ACCEPTED, COMPLETED, REJECTED = "accepted", "completed", "rejected"
@@ -50,9 +50,9 @@ ACCEPTED, COMPLETED, REJECTED = "accepted", "completed", "rejected"
 _SELF_ABROAD = {
     "de": "mich mir selbst",
     "fr": "moi moi-meme",
-    "es": "yo mismo",
+    "es": "yo mismo misma",  # and "mí" with its accent (_MI): "mi" is "my"
     "it": "io",
-    "nl": "mij mezelf",
+    "nl": "mij mezelf mijzelf",
     "pt": "mim",
 }
 
@@ -319,8 +319,8 @@ def _segments(line: str, premium: bool) -> list[str]:
 _AND = r"(?:,|&|\+|/|and|und|et|y|e|en)"
 #: "Hand 3 & 7: Handmaid", "Hands 3 and 7:", "H3/H7:", "Hand 3, 7:": one order, several hands.
 _HAND_LIST = re.compile(
-    rf"""^[\s*\u2022·-]*(?:hands?|h)\s*\#?\s*(?P<first>\d{{1,3}})
-        (?P<more>(?:\s*{_AND}\s*(?:(?:hand|h)\s*\#?\s*)?\d{{1,3}}(?!\d))+)
+    rf"""^[\s*\u2022·-]*{HANDS_WORD}\s*\#?\s*(?P<first>\d{{1,3}})
+        (?P<more>(?:\s*{_AND}\s*(?:{HAND_WORD}\s*\#?\s*)?\d{{1,3}}(?!\d))+)
         (?P<sep>\s*[:.)\]\-\u2013\u2014=]+|\s+)(?P<rest>.+)$""",
     re.IGNORECASE | re.VERBOSE,
 )
@@ -343,8 +343,8 @@ def _for_each_hand(piece: str) -> list[str]:
 #: after "and" or "&", or after a space before "Hand N" spelled out ("Hand 3 Handmaid
 #: Hand 7 Prince Hugo"). :func:`_after_sentences` cuts there only before a card's name.
 _MID_LINE_HAND = re.compile(
-    r"(?:(?<=[.!?:)…,])\s+|\s+(?:and|und|et|&|\+)\s+|\s+(?=hand\s*\#?\s*\d))"
-    r"(?=(?:hand|h)\s*\#?\s*\d{1,3}\b)",
+    rf"(?:(?<=[.!?:)…,])\s+|\s+(?:and|und|et|&|\+)\s+|\s+(?=hand\s*\#?\s*\d))"
+    rf"(?={HAND_WORD}\s*\#?\s*\d{{1,3}}\b)",
     re.IGNORECASE,
 )
 
@@ -411,8 +411,12 @@ def _slot_long_names(body: str, folded: dict[str, str]) -> tuple[str, dict[str, 
     return body, slots
 
 
+#: Spanish "mí" (me) with its accent: without it, "mi" is "my" ("mi Guardia").
+_MI = re.compile(r"(?<!\w)mí(?!\w)", re.IGNORECASE)
+
+
 def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) -> WrittenOrder:
-    body = name_key(rest)
+    body = name_key(_MI.sub("myself", rest) if "í" in rest or "Í" in rest else rest)
     standing = _STANDING.match(body)
     if standing:  # read in any game, so that a classic game can say it has no Bishop
         return WrittenOrder(hand, None, text=text, standing=standing.group("what").lower())

@@ -783,3 +783,43 @@ def test_a_bare_number_is_still_a_hand():
     assert [o.canonical() for o in parse_orders("3. Baron on Hugo", FOUR, "Greta").orders] == [
         "Hand 3: Baron on Hugo"
     ]
+
+
+# -- the word for "hand" and for "myself" in the other languages --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Main 3 : Garde sur Hugo, je devine Baron", ["Hand 3: Guard on Hugo, guess Baron"]),
+        ("Mano 3: Guardia contra Hugo, adivino Barón", ["Hand 3: Guard on Hugo, guess Baron"]),
+        ("mano 3 - Guardia su Hugo, indovino Barone", ["Hand 3: Guard on Hugo, guess Baron"]),
+        ("Mão 3: Guarda no Hugo, palpite Barão", ["Hand 3: Guard on Hugo, guess Baron"]),
+        ("Désolé. Main 4 : Prince sur Hugo", ["Hand 4: Prince on Hugo"]),
+        ("Mains 3 et 7 : Servante", ["Hand 3: Handmaid", "Hand 7: Handmaid"]),
+        ("Manos 3 y 7: Doncella", ["Hand 3: Handmaid", "Hand 7: Handmaid"]),
+    ],
+)
+def test_the_word_for_hand_of_other_languages_starts_an_order(text, expected):
+    assert [o.canonical() for o in parse_orders(text, FOUR, "Greta").orders] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mano 3: Príncipe en mí",
+        "Mano 3: juego el Príncipe sobre mí mismo",
+        "Mano 3: Príncipe sobre mi misma",
+        "Hand 3: Principe su di me",
+        "Hand 3: Prins op mijzelf",
+        "Mão 3: Príncipe em mim mesmo",
+    ],
+)
+def test_myself_in_other_languages_is_the_writer(text):
+    (order,) = parse_orders(text, FOUR, "Greta").orders
+    assert (order.card, order.target) == (P, "Greta")
+
+
+def test_my_in_spanish_is_not_myself():
+    (order,) = parse_orders("Mano 3: mi Guardia contra Hugo, adivino Barón", FOUR, "Greta").orders
+    assert (order.card, order.target, order.guess) == (G, "Hugo", B)

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Sequence
 
-from ..grammar import HAND_REF
+from ..grammar import HAND_REF, HAND_WORD
 from .patterns import (
     ATTRIBUTION_OPENERS,
     ATTRIBUTION_VERBS,
@@ -107,7 +107,7 @@ _FOOTERS = re.compile(
 _FOOTER_ENDS = tuple(phrase.casefold() for phrase in words_of(DEVICE_FOOTER_ENDS))
 _FOOTER_LINK = re.compile(r"\s*<[^<>\s]{1,200}>\s*$")
 _FOOTER_HEAD = re.compile(r"^\s*[^\s,;!?<>:][^,;!?<>:]{0,40}$")
-_HAND_INSIDE = re.compile(r"(?<![^\W\d_])(?:hand|h)\s*#?\s*\d{1,3}(?![^\W_])", re.IGNORECASE)
+_HAND_INSIDE = re.compile(rf"(?<![^\W\d_]){HAND_WORD}\s*#?\s*\d{{1,3}}(?![^\W_])", re.IGNORECASE)
 
 
 def _is_footer(line: str) -> bool:
@@ -337,7 +337,7 @@ def _is_order_line(line: str) -> bool:
 
 
 # An order after other words on its line: "Oops, typo. H4 Prince on Hugo".
-_ORDER_INSIDE = re.compile(r"[.!?:)]\s+(?:hand|h)\s*#?\s*\d{1,3}\b", re.IGNORECASE)
+_ORDER_INSIDE = re.compile(rf"[.!?:)]\s+{HAND_WORD}\s*#?\s*\d{{1,3}}\b", re.IGNORECASE)
 
 
 def _ends_a_reply(line: str) -> bool:
@@ -622,7 +622,7 @@ def _answers_on_quoted_form(full_text: str, answering: Sequence[str]) -> list[st
             form = form if mark or not line.strip() else None  # a blank line keeps the run
             continue
         found = HAND_REF.match(rest) if form is not None else None
-        if found is not None and found.group("h1") and int(found.group("h1")) in form:
+        if found is not None and form is not None and found.group("h1") and int(found.group("h1")) in form:
             if found.group("rest").strip() and _plain(rest) not in sent_lines:
                 answers.append(rest)
             continue
