@@ -550,6 +550,11 @@ class _Play:
         )  # fmt: skip
 
 
+#: An order's words and its sentences' ends (a lone ".", "!" or "?": "..." is a pause).
+_TOKEN = re.compile(_WORD.pattern + r"|(?<!\.)[.!?](?![.\w])")
+_SENTENCE_ENDS = frozenset(".!?")
+#: The small words after a correction word that keep a number the correction ("make that 3").
+_THAT = frozenset({"that", "it", "the", "a", "to"})
 #: "ich meine" is "I mean"; "meine" alone is "my".
 _ICH_MEINE = re.compile(r"\bich meine\b")
 
@@ -566,9 +571,12 @@ def _read_play(
     card_was_last = False  # the word before this one named the card played
     guessing = False  # the word before this one was "guess" (or the like)
     surely = False  # ... and that word was one that only says "guess" (not "say" or "name")
-    correcting = False  # the word before this one corrects what was named (CORRECTION_WORDS)
-    words = _WORD.findall(body)
+    correcting = 0  # 2: the word before this one corrects what was named (CORRECTION_WORDS); 1: one before
+    words = _TOKEN.findall(body)
     for at, word in enumerate(words):
+        if word in _SENTENCE_ENDS:
+            play.player_slot = play.card_slot = ""  # a correction corrects its own sentence only
+            continue
         if card_was_last and word in _STAYS:
             card_was_last = False
             if word == "nicht" and at + 1 < len(words) and words[at + 1] in _NOT_ON:
@@ -580,11 +588,12 @@ def _read_play(
             kept, card_was_last = True, False
             continue
         if word in CORRECTION_WORDS:
-            correcting, card_was_last = True, False
+            correcting, card_was_last = 2, False
             continue
         if word in FILLER:
             guessing = guessing or word in GUESS_WORDS
             surely = surely or word in _SURE_GUESS
+            correcting = 1 if correcting and word not in _THAT else correcting  # "I have 2" ages it
             continue
         card_was_last = False
         if play.card == Card.CARDINAL and word in LOOK_WORDS:  # the Cardinal's look; else a filler word
@@ -600,10 +609,12 @@ def _read_play(
             if as_card is not None or number is not None or as_player is not None:
                 play.keep(as_card)
                 continue  # "not the Princess", "not Ines": named to be left out
-        if correcting and (as_card is not None or number is not None or as_player is not None):
-            correcting = False  # a correction lasts to the next name ("no wait, that's wrong, Ines")
+        named = as_card is not None or number is not None or as_player is not None
+        if correcting and named and (correcting == 2 or after_guess or not word.isdigit()):
+            correcting = 0  # a correction lasts to the next name ("no wait, that's wrong, Ines")
             if play.corrected(as_player, as_card, number, after_guess):
                 continue
+        correcting = 1 if correcting else 0  # a digit only right after it: "I mean 3", not "I have 2"
         card_was_last = play.fill(word, as_card, number, as_player, after_guess, sure)
     return play.written(hand, text, play.look)
 

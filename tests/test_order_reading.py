@@ -823,3 +823,22 @@ def test_myself_in_other_languages_is_the_writer(text):
 def test_my_in_spanish_is_not_myself():
     (order,) = parse_orders("Mano 3: mi Guardia contra Hugo, adivino Barón", FOUR, "Greta").orders
     assert (order.card, order.target, order.guess) == (G, "Hugo", B)
+
+
+@pytest.mark.parametrize(
+    ("line", "target", "guess"),
+    [
+        ("Hand 3: Baron on Hugo. Wait, Ines, are you protected?", "Hugo", None),
+        ("Hand 3: Guard on Hugo, guess Baron. Actually Ines, I think you have the Prince!", "Hugo", B),
+        ("Hand 3: Guard on Hugo, guess Baron, actually I have 2 questions", "Hugo", B),
+        ("Hand 3: Guard on Hugo, guess Baron, I mean 2", "Hugo", S),
+    ],
+)
+def test_a_correction_corrects_only_its_own_sentence_and_a_number_only_right_after_it(line, target, guess):
+    (order,) = parse_orders(line, FOUR, "Greta").orders
+    assert (order.target, order.guess) == (target, guess)
+
+
+def test_a_number_corrected_after_make_that_is_the_guess():
+    (order,) = parse_orders("Hand 2: Guard on Carla, guess 9, no, make that 8", SIX, "Bruno").orders
+    assert (order.target, order.guess) == ("Carla", 8)
