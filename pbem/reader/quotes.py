@@ -611,11 +611,17 @@ def _answers_on_quoted_form(full_text: str, answering: Sequence[str]) -> list[st
     earlier reply is quoted twice in a reply to it), in a run of form lines right under the
     line that stands above a form in a sent mail, on a form line that mail leaves blank,
     and no line of any sent mail (an acknowledgement's echo is the tool's)."""
+    intros, openings = _form_intros(tuple(answering))
+    folded = full_text.casefold()
+    starts = [at for at in map(folded.find, intros) if at >= 0]
+    if not starts:
+        return []  # no form of a sent mail is quoted
+    # From the line of the first intro on (where casefolding kept every character's place).
+    first = full_text.rfind("\n", 0, min(starts)) + 1 if len(folded) == len(full_text) else 0
     sent_lines = _sent_index(tuple(answering))[0]
-    intros = _form_intros(tuple(answering))
     answers: list[str] = []
     form: frozenset[int] | None = None  # the hands of the form whose run the line is in
-    for line in full_text.split("\n"):
+    for line in full_text[first:].split("\n"):
         mark = _FIRST_DEPTH.match(line) if _is_short(line) else None
         rest = line[mark.end() :].strip() if mark else ""
         if not rest:
@@ -626,14 +632,19 @@ def _answers_on_quoted_form(full_text: str, answering: Sequence[str]) -> list[st
             if found.group("rest").strip() and _plain(rest) not in sent_lines:
                 answers.append(rest)
             continue
-        form = intros.get(_plain(rest))
+        # Only a line that opens as an intro does is compared whole (`_plain` costs).
+        form = intros.get(_plain(rest)) if rest[:_OPENING].casefold() in openings else None
     return answers
 
 
+_OPENING = 8  # the characters of a line `_answers_on_quoted_form` looks at first
+
+
 @functools.lru_cache(maxsize=32)
-def _form_intros(answering: tuple[str, ...]) -> dict[str, frozenset[int]]:
+def _form_intros(answering: tuple[str, ...]) -> tuple[dict[str, frozenset[int]], frozenset[str]]:
     """The lines of the sent mails that stand right above a form (a run of blank "Hand N:"
-    lines), as compared (`_plain`), each with its form's hands."""
+    lines), as compared (`_plain`), each with its form's hands; and how they open (their
+    first `_OPENING` characters)."""
     intros: dict[str, frozenset[int]] = {}
     for text in answering:
         lines = [line.strip() for line in text.split("\n")]
@@ -646,7 +657,7 @@ def _form_intros(answering: tuple[str, ...]) -> dict[str, frozenset[int]]:
                 hands.append(int(found.group("h1")))
             if hands and line:
                 intros[_plain(line)] = intros.get(_plain(line), frozenset()) | frozenset(hands)
-    return intros
+    return intros, frozenset(intro[:_OPENING] for intro in intros)
 
 
 def _finish(out: list[str]) -> str:

@@ -104,3 +104,9 @@ def test_a_form_line_filled_in_the_mail_the_tool_sent_is_the_tools():
 def test_a_quoted_line_under_something_else_than_the_forms_intro_is_not_read():
     body = f"{ATTRIBUTION}\n> I think:\n> Hand 3: Baron on Bruno\n>\n{quote(TURN_MAIL)}\n"
     assert read_mail(message(body), answering=SENT).own_text == ""
+
+
+def test_answers_on_the_quoted_form_are_read_under_words_that_casefold_longer():
+    body = f"Viele Grüße aus der Straße (ß folds to ss)\n\n{ATTRIBUTION}\n{quote(filled())}\n"
+    own = read_mail(message(body), answering=SENT).own_text
+    assert own.splitlines()[1:] == ["Hand 3: Baron on Bruno", "Hand 7: Prince on myself"], own
