@@ -281,8 +281,14 @@ def _answers_joined(lines: list[str], premium: bool) -> list[str]:
     lines = [line if line.isascii() else unicodedata.normalize("NFKC", line) for line in lines]
     out: list[str] = []
     bare: int | None = None  # the index in out of a bare "Hand N" waiting for its answer
+    wrapped = False  # the line before is an order that ends on a word wanting more ("on")
     for line in lines:
         found = HAND_REF.match(line)
+        if wrapped and line.strip() and found is None:
+            out[-1] = f"{out[-1].rstrip()} {line.strip()}"  # "Hand 3: Baron on" / "Bruno"
+            wrapped = False
+            continue
+        wrapped = found is not None and _wants_more(found.group("rest"))
         if bare is not None and line.strip() and found is None:
             joined = f"{out[bare].rstrip()} {line.strip()}"
             if _opens_with_card(joined, premium):
@@ -295,6 +301,21 @@ def _answers_joined(lines: list[str], premium: bool) -> list[str]:
             bare = None  # a line of other words, or a second blank line: no answer below
         out.append(line)
     return out
+
+
+#: The words an order cannot end on: it was wrapped ("Hand 3: Baron on" / "Bruno").
+_WANTS_MORE = GUESS_WORDS | frozenset(
+    """
+    on against vs versus at and with onto upon
+    auf gegen mit und sur contre avec et sobre contra con su contro op tegen met em na com
+""".split()
+)
+
+
+def _wants_more(rest: str) -> bool:
+    """Whether an order's words end on one that wants more (a hard-wrapped line)."""
+    words = rest.split()
+    return bool(words) and name_key(words[-1]) in _WANTS_MORE
 
 
 def _segments(line: str, premium: bool) -> list[str]:

@@ -842,3 +842,24 @@ def test_a_correction_corrects_only_its_own_sentence_and_a_number_only_right_aft
 def test_a_number_corrected_after_make_that_is_the_guess():
     (order,) = parse_orders("Hand 2: Guard on Carla, guess 9, no, make that 8", SIX, "Bruno").orders
     assert (order.target, order.guess) == ("Carla", 8)
+
+
+# -- an order wrapped over two lines --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Hand 3: Baron on\nHugo", ["Hand 3: Baron on Hugo"]),
+        ("Hand 3: Guard on Hugo, guess\nBaron", ["Hand 3: Guard on Hugo, guess Baron"]),
+        (
+            "Hand 3: play the Guard against\nHugo and guess the Baron\nHand 7: Prince on me",
+            ["Hand 3: Guard on Hugo, guess Baron", "Hand 7: Prince on Greta"],
+        ),
+        ("Hand 3: Wächterin auf\nHugo, tippe Baron", ["Hand 3: Guard on Hugo, guess Baron"]),
+        ("Hand 3: Baron on\nHand 7: Prince on me", ["Hand 3: Baron", "Hand 7: Prince on Greta"]),
+        ("Hand 3: Baron on\n\nHugo is protected, I know", ["Hand 3: Baron"]),
+    ],
+)
+def test_an_order_wrapped_after_a_word_that_wants_more_is_read_whole(text, expected):
+    assert [o.canonical() for o in parse_orders(text, FOUR, "Greta").orders] == expected
