@@ -668,6 +668,16 @@ def style_kept_card(plan, player, turn):
     return [first]
 
 
+def style_hard_wrapped(plan, player, turn):
+    """Each order hard-wrapped after "on", as a client that wraps plain text at a fixed width."""
+
+    def first(ack):
+        text = "\n".join(o.words().replace(" on ", " on\n", 1) for o in plan.final.values())
+        return turn.mail, top_posted(text, turn.mail, player)
+
+    return [first]
+
+
 OWN_STYLES = {
     "top": style_top,
     "top-terse": lambda plan, player, turn: style_top(plan, player, turn, "terse"),
@@ -695,6 +705,7 @@ READER_STYLES = {
     "answer-under-hand": style_answer_under_hand,
     "corrected-in-order": style_corrected_in_order,
     "kept-card": style_kept_card,
+    "hard-wrapped": style_hard_wrapped,
 }
 
 
