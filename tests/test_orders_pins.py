@@ -763,3 +763,30 @@ def test_a_bare_number_without_a_card_is_no_order_but_the_line_reads_on():
 def test_two_orders_after_sentences_on_one_line_are_both_read():
     parsed = parse_orders("Thanks. Hand 3: Baron on Bruno. Hand 7: Prince on Charles", PLAYERS, "Arthur")
     assert [o.canonical() for o in parsed.orders] == ["Hand 3: Baron on Bruno", "Hand 7: Prince on Charles"]
+
+
+# -- corrections inside an order (the fifth mutation run: _Play.corrected, _Play.keep) ----------
+
+
+def test_a_player_corrected_right_after_a_pair_named_anew_takes_the_first_place():
+    (written,) = parse_orders(
+        "Hand 1: Cardinal on Bruno and Charles, no wait, Didier, I mean Emma, look at Emma", SIX, "Arthur"
+    ).orders
+    assert (written.target, written.second, written.look) == ("Bruno", "Emma", "Emma")
+
+
+def test_a_guess_corrected_twice_takes_the_last():
+    (written,) = parse_orders(
+        "Hand 1: Guard on Bruno, actually guess Baron, no wait, King", PLAYERS, "Arthur"
+    ).orders
+    assert written.guess == K
+
+
+def test_the_card_a_correction_names_is_not_also_the_guess():
+    (written,) = parse_orders("Hand 1: Baron, I mean Guard, on Bruno", PLAYERS, "Arthur").orders
+    assert (written.card, written.target, written.guess) == (G, "Bruno", None)
+
+
+def test_a_player_kept_out_after_a_card_kept_leaves_the_card_kept():
+    (written,) = parse_orders("Hand 1: not the Baron, and not on Bruno", PLAYERS, "Arthur").orders
+    assert (written.card, written.kept) == (None, B)
