@@ -790,3 +790,10 @@ def test_the_card_a_correction_names_is_not_also_the_guess():
 def test_a_player_kept_out_after_a_card_kept_leaves_the_card_kept():
     (written,) = parse_orders("Hand 1: not the Baron, and not on Bruno", PLAYERS, "Arthur").orders
     assert (written.card, written.kept) == (None, B)
+
+
+def test_a_guess_written_before_the_card_and_corrected_stays_the_guess():
+    (written,) = parse_orders(
+        "Hand 1: guess Baron, I mean Prince, with my Guard on Bruno", PLAYERS, "Arthur"
+    ).orders
+    assert (written.card, written.target, written.guess) == (G, "Bruno", P)
