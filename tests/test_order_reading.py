@@ -14,7 +14,7 @@ from builders import B, G, H, K, P, S, X, deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.cards import Card
+from pbem.cards import Card, card_named
 from pbem.engine import Game, first_player, shuffled_deck
 from pbem.orders import (
     ACCEPTED,
@@ -863,3 +863,34 @@ def test_a_number_corrected_after_make_that_is_the_guess():
 )
 def test_an_order_wrapped_after_a_word_that_wants_more_is_read_whole(text, expected):
     assert [o.canonical() for o in parse_orders(text, FOUR, "Greta").orders] == expected
+
+
+_SAID_AGAIN = [
+    "or rather",
+    "I mean",
+    "no wait,",
+    "actually",
+    "sorry, I mean",
+    "nein, lieber",
+    "plutôt",
+    "anzi",
+]
+
+
+@settings(
+    max_examples=settings.default.max_examples if "MUTANT_UNDER_TEST" in os.environ else 200, deadline=None
+)
+@given(
+    st.sampled_from(FOUR[1:]),
+    st.sampled_from(FOUR[1:]),
+    st.sampled_from(_SAID_AGAIN),
+    st.sampled_from(["Baron", "Prince", "King", "Handmaid", "Countess"]),
+    st.sampled_from(["Baron", "Prince", "King", "Handmaid", "Countess"]),
+)
+def test_any_correction_of_a_target_or_a_guess_in_one_sentence_takes_the_later(
+    first, later, said, guess, again
+):
+    (order,) = parse_orders(f"Hand 3: Guard on {first}, {said} {later}, guess {guess}", FOUR, "Greta").orders
+    assert (order.card, order.target, order.guess) == (G, later, card_named(guess))
+    (order,) = parse_orders(f"Hand 3: Guard on {first}, guess {guess}, {said} {again}", FOUR, "Greta").orders
+    assert (order.target, order.guess) == (first, card_named(again))
