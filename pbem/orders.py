@@ -453,6 +453,7 @@ class _Play:
     __slots__ = (
         "card", "target", "guess", "target_text", "guess_text", "second", "look",
         "kept_card", "kept_two", "player_slot", "card_slot", "look_next", "guess_said", "pair_before",
+        "early",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -470,6 +471,7 @@ class _Play:
         self.look_next = False  # the Cardinal's look word was the last word
         self.guess_said = False  # the guess was named after a guess word
         self.pair_before: str | None = None  # a pair's first player before a correction named it anew
+        self.early = False  # the target was named before the card (it gives way to one aimed at)
 
     def corrected(self, as_player: str | None, as_card: Card | None, number: int | None, guess: bool) -> bool:
         """Whether the name after a correction word took the place of the last name of its
@@ -506,9 +508,11 @@ class _Play:
         as_player: str | None,
         after_guess: bool,
         sure: bool,
+        aimed: bool = False,
     ) -> bool:
         """Fill the slot ``word`` names (read as a card, a number, a player), in the order
-        written; whether it named the card played."""
+        written; whether it named the card played. ``aimed``: the word comes after "on",
+        "against" or the like."""
         if self.card is None:
             if as_card is not None and sure:
                 self.guess, self.card_slot = as_card, "guess"  # "guess Baron": a guess, not a play
@@ -517,6 +521,12 @@ class _Play:
                 return True
             elif as_player is not None and self.target is None and not as_player.startswith("?"):
                 self.target, self.player_slot = as_player, "target"  # "Hand 3: Charles, Guard"
+                self.early = True
+            return False
+        if self.early and aimed and _named(as_player) and self.card not in PAIRED:
+            # A player named before the card gives way to one the card is aimed at: "I will
+            # play the Guard on Rose" (with a player called Will) is aimed at Rose.
+            self.target, self.early = as_player, False
             return False
         if self.look_next and _named(as_player):
             self.look, self.player_slot, self.look_next = as_player, "look", False
@@ -574,6 +584,10 @@ class _Play:
 #: An order's words and its sentences' ends (a lone ".", "!" or "?": "..." is a pause).
 _TOKEN = re.compile(_WORD.pattern + r"|(?<!\.)[.!?](?![.\w])")
 _SENTENCE_ENDS = frozenset(".!?")
+#: The words that aim a card at the player named next ("on Rose", "auf Hugo", "contre Ines").
+_AIMING = frozenset(
+    "on against vs versus at onto upon auf gegen sur contre sobre contra su op tegen em".split()
+)
 #: The small words after a correction word that keep a number the correction ("make that 3").
 _THAT = frozenset({"that", "it", "the", "a", "to"})
 #: "ich meine" is "I mean"; "meine" alone is "my".
@@ -590,7 +604,7 @@ def _read_play(
     play = _Play()
     kept = False  # the next card or player named is one the order keeps out (NOT_PLAYED)
     card_was_last = False  # the word before this one named the card played
-    guessing = False  # the word before this one was "guess" (or the like)
+    guessing = aiming = False  # the word before this one was "guess" (or the like); "on" (_AIMING)
     surely = False  # ... and that word was one that only says "guess" (not "say" or "name")
     correcting = 0  # 2: the word before this one corrects what was named (CORRECTION_WORDS); 1: one before
     words = _TOKEN.findall(body)
@@ -612,6 +626,7 @@ def _read_play(
             correcting, card_was_last = 2, False
             continue
         if word in FILLER:
+            aiming = word in _AIMING
             guessing = guessing or word in GUESS_WORDS
             surely = surely or word in _SURE_GUESS
             correcting = 1 if correcting and word not in _THAT else correcting  # "I have 2" ages it
@@ -636,7 +651,8 @@ def _read_play(
             if play.corrected(as_player, as_card, number, after_guess):
                 continue
         correcting = 1 if correcting else 0  # a digit only right after it: "I mean 3", not "I have 2"
-        card_was_last = play.fill(word, as_card, number, as_player, after_guess, sure)
+        card_was_last = play.fill(word, as_card, number, as_player, after_guess, sure, aiming)
+        aiming = False
     return play.written(hand, text, play.look)
 
 

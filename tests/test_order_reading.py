@@ -894,3 +894,23 @@ def test_any_correction_of_a_target_or_a_guess_in_one_sentence_takes_the_later(
     assert (order.card, order.target, order.guess) == (G, later, card_named(guess))
     (order,) = parse_orders(f"Hand 3: Guard on {first}, guess {guess}, {said} {again}", FOUR, "Greta").orders
     assert (order.target, order.guess) == (first, card_named(again))
+
+
+# -- a player whose name is a word -----------------------------------------------------------
+
+WORDS_AS_NAMES = ["Ada", "Will", "May", "Rose"]
+
+
+@pytest.mark.parametrize(
+    ("line", "target"),
+    [
+        ("Hand 3: I will play the Guard on Rose, guess Baron", "Rose"),
+        ("Hand 3: I will play the Prince on myself", "Ada"),
+        ("Hand 3: may I play the Baron against Will?", "Will"),
+        ("Hand 3: Rose, Guard, guess Baron, thanks Will", "Rose"),
+        ("Hand 3: Will: Guard, guess Baron", "Will"),
+    ],
+)
+def test_a_player_named_before_the_card_gives_way_to_the_one_it_is_aimed_at(line, target):
+    (order,) = parse_orders(line, WORDS_AS_NAMES, "Ada").orders
+    assert order.target == target
