@@ -797,3 +797,8 @@ def test_a_guess_written_before_the_card_and_corrected_stays_the_guess():
         "Hand 1: guess Baron, I mean Prince, with my Guard on Bruno", PLAYERS, "Arthur"
     ).orders
     assert (written.card, written.target, written.guess) == (G, "Bruno", P)
+
+
+def test_a_player_named_before_the_card_and_corrected_is_the_target():
+    (written,) = parse_orders("Hand 1: Bruno, I mean Charles: Guard, guess Baron", PLAYERS, "Arthur").orders
+    assert (written.card, written.target, written.guess) == (G, "Charles", B)
