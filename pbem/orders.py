@@ -640,12 +640,12 @@ def _read_play(
         number = _number_word(word, spelled) if premium else None
         as_card = None if number is not None else _card_word(word, premium, spelled)
         as_player = slots.get(word) or _player_word(word, folded, me, premium)
-        if kept:
-            kept = False
-            if as_card is not None or number is not None or as_player is not None:
-                play.keep(as_card)
-                continue  # "not the Princess", "not Ines": named to be left out
         named = as_card is not None or number is not None or as_player is not None
+        if kept:  # "not the Princess", "not Ines": named to be left out; "not sure": no word of the order
+            kept = False
+            if named:
+                play.keep(as_card)
+            continue
         if correcting and named and (correcting == 2 or after_guess or not word.isdigit()):
             correcting = 0  # a correction lasts to the next name ("no wait, that's wrong, Ines")
             if play.corrected(as_player, as_card, number, after_guess):

@@ -914,3 +914,8 @@ WORDS_AS_NAMES = ["Ada", "Will", "May", "Rose"]
 def test_a_player_named_before_the_card_gives_way_to_the_one_it_is_aimed_at(line, target):
     (order,) = parse_orders(line, WORDS_AS_NAMES, "Ada").orders
     assert order.target == target
+
+
+def test_a_word_after_not_that_names_nothing_is_no_word_of_the_order():
+    (order,) = parse_orders("Hand 3: Guard, not sure, guess Baron", FOUR, "Greta").orders
+    assert (order.card, order.target, order.target_text, order.guess) == (G, None, None, B)
