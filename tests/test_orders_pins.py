@@ -802,3 +802,22 @@ def test_a_guess_written_before_the_card_and_corrected_stays_the_guess():
 def test_a_player_named_before_the_card_and_corrected_is_the_target():
     (written,) = parse_orders("Hand 1: Bruno, I mean Charles: Guard, guess Baron", PLAYERS, "Arthur").orders
     assert (written.card, written.target, written.guess) == (G, "Charles", B)
+
+
+def test_the_cardinals_look_corrected_is_the_later():
+    (written,) = parse_orders(
+        "Hand 1: Cardinal on Bruno and Charles, look at Bruno, I mean Charles", SIX, "Arthur"
+    ).orders
+    assert (written.target, written.second, written.look) == ("Bruno", "Charles", "Charles")
+
+
+@pytest.mark.parametrize(
+    ("text", "players", "card"),
+    [
+        ("Hand 1: Prince on Bruno, he stays in", PLAYERS, P),
+        ("Hand 1: Cardinal on Bruno and Charles, look at Charles, she stays in", SIX, CA),
+    ],
+)
+def test_stays_after_a_player_named_keeps_the_card_played(text, players, card):
+    (written,) = parse_orders(text, players, "Arthur").orders
+    assert written.card == card
