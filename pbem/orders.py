@@ -523,7 +523,7 @@ class _Play:
                 self.target, self.player_slot = as_player, "target"  # "Hand 3: Charles, Guard"
                 self.early = True
             return False
-        if self.early and aimed and _named(as_player) and self.card not in PAIRED:
+        if self.early and aimed and _named(as_player):
             # A player named before the card gives way to one the card is aimed at: "I will
             # play the Guard on Rose" (with a player called Will) is aimed at Rose.
             self.target, self.early = as_player, False

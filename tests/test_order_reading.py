@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from builders import B, G, H, K, P, S, X, deck
+from builders import CA, B, G, H, K, P, S, X, deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -919,3 +919,11 @@ def test_a_player_named_before_the_card_gives_way_to_the_one_it_is_aimed_at(line
 def test_a_word_after_not_that_names_nothing_is_no_word_of_the_order():
     (order,) = parse_orders("Hand 3: Guard, not sure, guess Baron", FOUR, "Greta").orders
     assert (order.card, order.target, order.target_text, order.guess) == (G, None, None, B)
+
+
+def test_a_pair_aimed_at_after_the_card_is_the_pair_not_the_player_named_before():
+    players = ["Ada", "Will", "May", "Rose", "Carla", "Dario"]
+    (order,) = parse_orders("Hand 2: I will play the Cardinal on Carla and Dario", players, "Ada").orders
+    assert (order.card, order.target, order.second) == (CA, "Carla", "Dario")
+    (order,) = parse_orders("Hand 2: Carla, Cardinal and Dario", players, "Ada").orders
+    assert (order.target, order.second) == ("Carla", "Dario")
