@@ -590,6 +590,8 @@ _AIMING = frozenset(
 )
 #: The small words after a correction word that keep a number the correction ("make that 3").
 _THAT = frozenset({"that", "it", "the", "a", "to"})
+#: The writer's own card or hand, one of the two a Cardinal may choose ("swap my card with").
+_MY_CARD = re.compile(r"\bmy (?:own )?(?:card|hand)\b")
 #: "ich meine" is "I mean"; "meine" alone is "my".
 _ICH_MEINE = re.compile(r"\bich meine\b")
 
@@ -600,7 +602,7 @@ def _read_play(
     """The play an order's words name (``body``: the words after its hand, as name_key
     folds them): its card, target, second player, look and guess, in the order written.
     A correction word lets the next name replace the last one of its kind."""
-    body, slots = _slot_long_names(_ICH_MEINE.sub("meinte", body), folded)
+    body, slots = _slot_long_names(_MY_CARD.sub("mine", _ICH_MEINE.sub("meinte", body)), folded)
     play = _Play()
     kept = False  # the next card or player named is one the order keeps out (NOT_PLAYED)
     card_was_last = False  # the word before this one named the card played
@@ -640,6 +642,8 @@ def _read_play(
         number = _number_word(word, spelled) if premium else None
         as_card = None if number is not None else _card_word(word, premium, spelled)
         as_player = slots.get(word) or _player_word(word, folded, me, premium)
+        if word == "mine" and play.card in PAIRED:
+            as_player = me  # "Cardinal: swap my card with Bruno's": the writer is one of the two
         named = as_card is not None or number is not None or as_player is not None
         if kept:  # "not the Princess", "not Ines": named to be left out; "not sure": no word of the order
             kept = False

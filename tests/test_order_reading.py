@@ -927,3 +927,21 @@ def test_a_pair_aimed_at_after_the_card_is_the_pair_not_the_player_named_before(
     assert (order.card, order.target, order.second) == (CA, "Carla", "Dario")
     (order,) = parse_orders("Hand 2: Carla, Cardinal and Dario", players, "Ada").orders
     assert (order.target, order.second) == ("Carla", "Dario")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hand 2: Cardinal: swap my card with Carla's, look at Carla",
+        "Hand 2: Cardinal, trade mine with Carla, look at Carla",
+        "Hand 2: Cardinal on my hand and Carla, look at Carla",
+    ],
+)
+def test_the_cardinal_on_the_writers_own_card_names_the_writer(line):
+    (order,) = parse_orders(line, SIX, "Bruno").orders
+    assert (order.card, order.target, order.second, order.look) == (CA, "Bruno", "Carla", "Carla")
+
+
+def test_my_card_beside_a_card_for_one_player_is_no_player():
+    (order,) = parse_orders("Hand 2: King, swap my card with Carla", SIX, "Bruno").orders
+    assert (order.card, order.target) == (K, "Carla")
