@@ -23,6 +23,7 @@ discard" (or "keep"), which is no play: :attr:`WrittenOrder.standing`.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import cast
@@ -420,12 +421,22 @@ def name_key(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
+@functools.lru_cache(maxsize=64)  # a batch reads the orders of the same few tables
+def _folded_names(players: tuple[str, ...]) -> tuple[dict[str, str], tuple[tuple[str, str], ...]]:
+    """Each player's name as compared (name_key) with the name; and the names of several
+    words ("Anne Marie"), longest first."""
+    folded = {name_key(p): p for p in players}
+    long = tuple(sorted(((k, n) for k, n in folded.items() if " " in k), key=lambda kv: -len(kv[0])))
+    return folded, long
+
+
 def _slot_long_names(body: str, folded: dict[str, str]) -> tuple[str, dict[str, str]]:
     """``body`` with each name of several words ("Anne Marie") put in as one token, longest
     first, so that its words are not read apart; and the tokens' names."""
     slots: dict[str, str] = {}
-    for key, name in sorted(folded.items(), key=lambda kv: -len(kv[0])):
-        if " " in key and key in body:
+    long = _folded_names(tuple(folded.values()))[1] if any(" " in key for key in folded) else ()
+    for key, name in long:
+        if key in body:
             token = f"player{len(slots)}x"
             slots[token] = name
             body = body.replace(key, f" {token} ")
@@ -441,7 +452,7 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
     standing = _STANDING.match(body)
     if standing:  # read in any game, so that a classic game can say it has no Bishop
         return WrittenOrder(hand, None, text=text, standing=standing.group("what").lower())
-    folded = {name_key(p): p for p in players}
+    folded = _folded_names(tuple(players))[0]
     premium = len(players) in PREMIUM_PLAYERS
     return _fit_to_card(_read_play(hand, body, text, folded, me, premium), premium)
 
@@ -602,7 +613,9 @@ def _read_play(
     """The play an order's words name (``body``: the words after its hand, as name_key
     folds them): its card, target, second player, look and guess, in the order written.
     A correction word lets the next name replace the last one of its kind."""
-    body, slots = _slot_long_names(_MY_CARD.sub("mine", _ICH_MEINE.sub("meinte", body)), folded)
+    if "ich meine" in body or "my " in body:
+        body = _MY_CARD.sub("mine", _ICH_MEINE.sub("meinte", body))
+    body, slots = _slot_long_names(body, folded)
     play = _Play()
     kept = False  # the next card or player named is one the order keeps out (NOT_PLAYED)
     card_was_last = False  # the word before this one named the card played
