@@ -430,11 +430,11 @@ def _folded_names(players: tuple[str, ...]) -> tuple[dict[str, str], tuple[tuple
     return folded, long
 
 
-def _slot_long_names(body: str, folded: dict[str, str]) -> tuple[str, dict[str, str]]:
-    """``body`` with each name of several words ("Anne Marie") put in as one token, longest
-    first, so that its words are not read apart; and the tokens' names."""
+def _slot_long_names(body: str, long: tuple[tuple[str, str], ...]) -> tuple[str, dict[str, str]]:
+    """``body`` with each name of several words ("Anne Marie": ``long``, from
+    `_folded_names`) put in as one token, longest first, so that its words are not read
+    apart; and the tokens' names."""
     slots: dict[str, str] = {}
-    long = _folded_names(tuple(folded.values()))[1] if any(" " in key for key in folded) else ()
     for key, name in long:
         if key in body:
             token = f"player{len(slots)}x"
@@ -452,9 +452,9 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
     standing = _STANDING.match(body)
     if standing:  # read in any game, so that a classic game can say it has no Bishop
         return WrittenOrder(hand, None, text=text, standing=standing.group("what").lower())
-    folded = _folded_names(tuple(players))[0]
+    folded, long = _folded_names(tuple(players))
     premium = len(players) in PREMIUM_PLAYERS
-    return _fit_to_card(_read_play(hand, body, text, folded, me, premium), premium)
+    return _fit_to_card(_read_play(hand, body, text, folded, me, premium, long), premium)
 
 
 class _Play:
@@ -608,14 +608,21 @@ _ICH_MEINE = re.compile(r"\bich meine\b")
 
 
 def _read_play(
-    hand: int, body: str, text: str, folded: dict[str, str], me: str, premium: bool
+    hand: int,
+    body: str,
+    text: str,
+    folded: dict[str, str],
+    me: str,
+    premium: bool,
+    long: tuple[tuple[str, str], ...] = (),
 ) -> WrittenOrder:
     """The play an order's words name (``body``: the words after its hand, as name_key
     folds them): its card, target, second player, look and guess, in the order written.
-    A correction word lets the next name replace the last one of its kind."""
+    A correction word lets the next name replace the last one of its kind. ``long``: the
+    players' names of several words (`_folded_names`)."""
     if "ich meine" in body or "my " in body:
         body = _MY_CARD.sub("mine", _ICH_MEINE.sub("meinte", body))
-    body, slots = _slot_long_names(body, folded)
+    body, slots = _slot_long_names(body, long) if long else (body, {})
     play = _Play()
     kept = False  # the next card or player named is one the order keeps out (NOT_PLAYED)
     card_was_last = False  # the word before this one named the card played
