@@ -84,6 +84,17 @@ def test_the_guess_tries_the_first_20_dashed_lines_only(dashed, guessed):
             read_mail(_lost_boundary(body))
 
 
+@pytest.mark.parametrize(("end", "guessed"), [(199_999, True), (200_000, False)])
+def test_the_guess_looks_for_boundary_lines_in_the_first_200000_characters(end, guessed):
+    # The first boundary line ends at character `end` (counted from 0) after a long preamble:
+    # whole in the first 200,000 it is guessed; cut by the bound, the multipart reads as text.
+    start = end - len("--XyZ") + 1
+    filler = ("Hand 3: Baron on Bruno\n" * (start // 23 + 1))[: start - 1] + "\n"
+    read = read_mail(_lost_boundary(filler + _versions("XyZ"), "mixed"))
+    assert read.own_text.endswith("Hand 3: Countess" if guessed else "<p>Hand 3: Countess</p>\n--XyZ--")
+    assert ("multipart mixed without a usable boundary; guessed it from the body" in read.defects) == guessed
+
+
 def _nested_orders(depth: int, boundary_lost: bool, subtype: str = "mixed") -> bytes:
     """The orders in a multipart at `depth`, inside depth - 1 others; its boundary lost or not."""
     inner = multipart(subtype, [part(f"{ORDERS}\n")], boundary="inner")
@@ -300,6 +311,9 @@ def test_an_encoded_subject_is_decoded_without_a_note():
         ),
         # A null address beside a name that reads as one: no sender, and no second address.
         ("From: =?utf-8?q?bruno=40example.org?= <>\n", None),
+        # One "@", one address, however its text reads: a comment between the words of its
+        # local part (RFC 5322) is no second address "keller@example.org".
+        ("From: Bruno Keller <bruno.(home)keller@example.org>\n", None),
     ],
 )
 def test_a_from_header_that_names_no_one_sender_says_why(header, problem):
