@@ -274,6 +274,35 @@ def test_the_parts_of_a_multipart_are_one_level_deeper_than_it(subtype, depth, r
     assert reading == (ORDERS if read else "Your message is nested too deeply for me to read it.")
 
 
+# -- one text part: read in the charset it declares ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "charset"),
+    [("Hand 3: Baron on Борис", "koi8-r"), ("Hand 3: Baron on Bruno, 5 € on Chloé", "ISO-8859-15")],
+)
+def test_a_text_part_is_read_in_the_charset_it_declares_without_a_note(body, charset):
+    # Read as undeclared 8-bit text, its bytes would be windows-1252: "Hand 3: Baron on âÏÒÉÓ".
+    raw = message(body.encode(charset), content_type=f"text/plain; charset={charset}")
+    read = read_mail(raw)
+    assert (read.own_text, read.defects) == (body, ())
+    # In an alternative, beside the HTML, as most mail programs send it.
+    entity = multipart(
+        "alternative",
+        [part(body, f'text/plain; charset="{charset}"'), part("<p>Hand 3: Countess</p>", "text/html")],
+    )
+    read = read_mail(multipart_message(entity).replace(body.encode(), body.encode(charset)))
+    assert (read.own_text, read.defects) == (body, ())
+
+
+def test_the_gm_is_told_of_a_utf8_text_declared_windows_1252_by_its_charset_in_lower_case():
+    # Outlook writes charset="Windows-1252"; the text is UTF-8 all the same.
+    raw = message("Hand 3: Baron on Chloé", content_type='text/plain; charset="Windows-1252"')
+    read = read_mail(raw)
+    assert read.own_text == "Hand 3: Baron on Chloé"
+    assert read.defects == ("text declared as windows-1252 is UTF-8; read it as UTF-8",)
+
+
 # -- headers: the subject's encoded words --------------------------------------------------------
 
 
