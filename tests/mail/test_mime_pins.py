@@ -6,6 +6,7 @@ Each test fails against the mutant it was written for (checked by hand in mutant
 
 from __future__ import annotations
 
+import base64
 import email.policy
 
 import pytest
@@ -301,6 +302,25 @@ def test_the_gm_is_told_of_a_utf8_text_declared_windows_1252_by_its_charset_in_l
     read = read_mail(raw)
     assert read.own_text == "Hand 3: Baron on Chloé"
     assert read.defects == ("text declared as windows-1252 is UTF-8; read it as UTF-8",)
+
+
+def test_a_file_sent_inline_as_text_is_not_read_and_the_gm_is_told():
+    # A mail program took a file for text: inline, no name, text/plain, its bytes in base64.
+    data = base64.encodebytes(b"PK\x03\x04\x14\x00\x00\x00\x08\x00" + bytes(range(256))).decode()
+    file = f"Content-Type: text/plain\nContent-Transfer-Encoding: base64\n\n{data}"
+    read = read_mail(multipart_message(multipart("mixed", [part(f"{ORDERS}\n"), file])))
+    assert read.own_text == ORDERS
+    assert read.defects == (
+        "8-bit text without a declared charset; read it as UTF-8 / windows-1252",
+        "a text part holds binary data; ignored it",
+    )
+
+
+def test_a_flowed_text_whose_lines_end_in_a_bare_cr_is_unflowed():
+    # Classic Mac OS line ends (CR alone): lines all the same, unflowed as with CRLF or LF.
+    body = b"Hand 3: Baron \ron Bruno\rHand 7: Prince on \rmyself\r"
+    read = read_mail(message(body, content_type="text/plain; charset=utf-8; format=flowed"))
+    assert read.own_text == ORDERS
 
 
 # -- headers: the subject's encoded words --------------------------------------------------------
