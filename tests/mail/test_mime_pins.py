@@ -370,6 +370,32 @@ def test_a_from_header_that_names_no_one_sender_says_why(header, problem):
     assert read.sender_problem == problem
 
 
+# -- headers: the sender and the name a From header gives --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("header", "sender", "name", "notes"),
+    [
+        # No From header at all (a hand-made mail): nobody's, and the GM is told.
+        ("", "", "", ("no From header",)),
+        # A group of no one, as bulk mail writes it: no sender, no name, nothing else to say.
+        ("From: undisclosed-recipients:;\n", "", "", ("no sender address in the From header",)),
+        # A name with a nickname in quotes (quoted pairs): read by policy.default, name and all.
+        (
+            'From: "Bruno \\"le Baron\\" Keller" <bruno@example.org>\n',
+            "bruno@example.org",
+            'Bruno "le Baron" Keller',
+            (),
+        ),
+        # A comment after the address is no name.
+        ("From: bruno@example.org (home)\n", "bruno@example.org", "", ()),
+    ],
+)
+def test_the_sender_and_the_name_a_from_header_gives(header, sender, name, notes):
+    read = read_mail((header + "Subject: Re: [game7] Turn 3\n\nHand 3: Baron on Chloe\n").encode())
+    assert (read.sender, read.sender_name, read.sender_problem, read.defects) == (sender, name, None, notes)
+
+
 # -- policy: a plain MIME header read as policy.default reads it ---------------------------------
 
 
