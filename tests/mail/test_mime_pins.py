@@ -363,6 +363,17 @@ def test_an_encoded_subject_is_decoded_without_a_note():
         # One "@", one address, however its text reads: a comment between the words of its
         # local part (RFC 5322) is no second address "keller@example.org".
         ("From: Bruno Keller <bruno.(home)keller@example.org>\n", None),
+        # The docstring's forger: a quoted local part, a mailbox at attacker.example.
+        (
+            'From: "bruno@example.org"@attacker.example\n',
+            "the From address '\"bruno@example.org\"@attacker.example' is not a plain name@domain address",
+        ),
+        (
+            # An address that is not plain is shown by its first 80 characters.
+            'From: "Bruno Keller of the Tuesday evening postal game group, table two"@attacker.example\n',
+            "the From address '\"Bruno Keller of the Tuesday evening postal game group,"
+            " table two\"@attacker.exam' is not a plain name@domain address",
+        ),
     ],
 )
 def test_a_from_header_that_names_no_one_sender_says_why(header, problem):
@@ -394,6 +405,14 @@ def test_a_from_header_that_names_no_one_sender_says_why(header, problem):
 def test_the_sender_and_the_name_a_from_header_gives(header, sender, name, notes):
     read = read_mail((header + "Subject: Re: [game7] Turn 3\n\nHand 3: Baron on Chloe\n").encode())
     assert (read.sender, read.sender_name, read.sender_problem, read.defects) == (sender, name, None, notes)
+
+
+def test_a_from_header_cut_short_is_malformed_and_names_no_sender():
+    # The stdlib's address parser fails on it; the GM is told, and the message is nobody's.
+    read = read_mail(b"From: Bruno Keller <bruno@\nSubject: Re: [game7] Turn 3\n\nHand 3: Baron on Chloe\n")
+    assert (read.sender, read.sender_name) == ("", "Bruno Keller")
+    assert read.sender_problem == "the From header 'Bruno Keller <bruno@' holds no plain name@domain address"
+    assert read.defects == ("the From header is malformed", "no sender address in the From header")
 
 
 # -- policy: a plain MIME header read as policy.default reads it ---------------------------------
