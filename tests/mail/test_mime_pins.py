@@ -363,6 +363,11 @@ def test_an_encoded_subject_is_decoded_without_a_note():
         # One "@", one address, however its text reads: a comment between the words of its
         # local part (RFC 5322) is no second address "keller@example.org".
         ("From: Bruno Keller <bruno.(home)keller@example.org>\n", None),
+        # A name in quotes with the address typed into them: a quoted local part, nobody's.
+        (
+            'From: "Bruno Keller"@example.org\n',
+            "the From address '\"Bruno Keller\"@example.org' is not a plain name@domain address",
+        ),
         # The docstring's forger: a quoted local part, a mailbox at attacker.example.
         (
             'From: "bruno@example.org"@attacker.example\n',
@@ -398,6 +403,8 @@ def test_a_from_header_that_names_no_one_sender_says_why(header, problem):
             'Bruno "le Baron" Keller',
             (),
         ),
+        # A quote left open (hand-typed): the parser reads no address, the one "@" is guessed.
+        ('From: "Bruno Keller <bruno@example.org>\n', "bruno@example.org", "", ()),
         # A comment after the address is no name.
         ("From: bruno@example.org (home)\n", "bruno@example.org", "", ()),
     ],
