@@ -368,6 +368,12 @@ def test_an_encoded_subject_is_decoded_without_a_note():
             'From: "Bruno Keller"@example.org\n',
             "the From address '\"Bruno Keller\"@example.org' is not a plain name@domain address",
         ),
+        (
+            # A From header cut short is shown by its first 80 characters.
+            "From: Bruno Keller of the Tuesday evening postal game group at the Lamb, table two <bruno@\n",
+            "the From header 'Bruno Keller of the Tuesday evening postal game group at the Lamb,"
+            " table two <br' holds no plain name@domain address",
+        ),
         # The docstring's forger: a quoted local part, a mailbox at attacker.example.
         (
             'From: "bruno@example.org"@attacker.example\n',
