@@ -296,6 +296,16 @@ def test_a_text_part_is_read_in_the_charset_it_declares_without_a_note(body, cha
     assert (read.own_text, read.defects) == (body, ())
 
 
+@pytest.mark.parametrize(
+    "content_type", ['text/plain; charset = "koi8-r"', 'text/plain; Charset="KOI8-R" (Cyrillic)']
+)
+def test_the_charset_of_a_content_type_out_of_the_ordinary_is_read_as_policy_default_reads_it(content_type):
+    # Spaces around "=", a comment: not the shortcut's plain form, so policy.default reads it.
+    assert policy._simple_mime_header("content-type", content_type) is None
+    read = read_mail(message("Hand 3: Baron on Борис".encode("koi8-r"), content_type=content_type))
+    assert (read.own_text, read.defects) == ("Hand 3: Baron on Борис", ())
+
+
 def test_the_gm_is_told_of_a_utf8_text_declared_windows_1252_by_its_charset_in_lower_case():
     # Outlook writes charset="Windows-1252"; the text is UTF-8 all the same.
     raw = message("Hand 3: Baron on Chloé", content_type='text/plain; charset="Windows-1252"')
