@@ -119,8 +119,8 @@ def _part_info(part: email.message.Message) -> _PartInfo:
                 params = {str(k).lower(): str(v) for k, v in header.params.items()}
     except Exception:  # noqa: BLE001 - stdlib parser crash on hostile input
         ctype = "text/plain"
-    if "/" not in ctype:
-        ctype = "text/plain"
+    # Every ctype holds a "/": the default type, the shortcut's type/subtype, policy.default's
+    # content_type (text/plain for a malformed value).
     disposition, filename = None, None
     try:
         raw = _raw_first(part, "content-disposition")
