@@ -333,6 +333,31 @@ def test_a_flowed_text_whose_lines_end_in_a_bare_cr_is_unflowed():
     assert read.own_text == ORDERS
 
 
+# -- attachments: a text file attached is not the body --------------------------------------------
+
+RULES = "Rule 1: a Countess held with the King or a Prince is played\n"
+
+
+@pytest.mark.parametrize(
+    ("disposition", "note"),
+    [
+        # Thunderbird writes a non-ASCII name in RFC 2231 form: policy.default reads it.
+        ("attachment; filename*=UTF-8''r%C3%A8gles.txt", "ignored attached file règles.txt (text/plain)"),
+        # Marked an attachment, with no name.
+        ("attachment", "ignored attached file text/plain"),
+    ],
+)
+def test_a_text_file_attached_beside_the_orders_is_not_read(disposition, note):
+    attached = part(RULES, extra=f"Content-Disposition: {disposition}\n")
+    read = read_mail(multipart_message(multipart("mixed", [part(f"{ORDERS}\n"), attached])))
+    assert (read.own_text, read.defects) == (ORDERS, (note,))
+
+
+def test_a_lone_text_marked_as_an_attachment_is_read_and_the_gm_told():
+    read = read_mail(message(ORDERS, extra="Content-Disposition: attachment\n"))
+    assert (read.own_text, read.defects) == (ORDERS, ("the text is marked as an attachment; read it anyway",))
+
+
 # -- headers: the subject's encoded words --------------------------------------------------------
 
 
