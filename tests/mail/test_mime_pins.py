@@ -345,6 +345,9 @@ RULES = "Rule 1: a Countess held with the King or a Prince is played\n"
         ("attachment; filename*=UTF-8''r%C3%A8gles.txt", "ignored attached file règles.txt (text/plain)"),
         # Marked an attachment, with no name.
         ("attachment", "ignored attached file text/plain"),
+        # The same out of the ordinary (a comment, spaces around "="): policy.default reads it.
+        ("attachment (sent as a file)", "ignored attached file text/plain"),
+        ("Attachment; size = 61", "ignored attached file text/plain"),
     ],
 )
 def test_a_text_file_attached_beside_the_orders_is_not_read(disposition, note):
