@@ -356,6 +356,13 @@ def test_a_text_file_attached_beside_the_orders_is_not_read(disposition, note):
     assert (read.own_text, read.defects) == (ORDERS, (note,))
 
 
+def test_a_text_file_named_only_by_its_content_type_is_an_attachment():
+    # Older Outlook and Apple Mail name the file in Content-Type (name=) and write no disposition.
+    attached = part(RULES, 'text/plain; charset=utf-8; name="rules.txt"')
+    read = read_mail(multipart_message(multipart("mixed", [part(f"{ORDERS}\n"), attached])))
+    assert (read.own_text, read.defects) == (ORDERS, ("ignored attached file rules.txt (text/plain)",))
+
+
 def test_a_lone_text_marked_as_an_attachment_is_read_and_the_gm_told():
     read = read_mail(message(ORDERS, extra="Content-Disposition: attachment\n"))
     assert (read.own_text, read.defects) == (ORDERS, ("the text is marked as an attachment; read it anyway",))
