@@ -198,6 +198,32 @@ def test_the_parts_under_a_guessed_boundary_are_read_with_the_readers_own_header
     ]
 
 
+def test_orders_beside_a_part_nested_too_deep_are_read_and_the_gm_told():
+    deep = multipart("mixed", [part("Hand 7: Countess\n")], boundary="deep")
+    for level in range(25):
+        deep = multipart("mixed", [deep], boundary=f"level{level}")
+    read = read_mail(multipart_message(multipart("mixed", [part(f"{ORDERS}\n"), deep], boundary="top")))
+    assert (read.own_text, read.defects) == (
+        ORDERS,
+        ("MIME parts nested absurdly deep; ignored the deepest ones",),
+    )
+
+
+@pytest.mark.parametrize(("parts", "read_last"), [(300, True), (301, False)])
+def test_a_mail_is_read_up_to_its_300th_mime_part(parts, read_last):
+    # The multipart, the orders, pictures, and a last text: the 300th part is read, the 301st not.
+    pictures = [PICTURE] * (parts - 3)
+    entity = multipart(
+        "mixed", [part("Hand 3: Baron on Bruno\n"), *pictures, part("Hand 7: Prince on myself\n")]
+    )
+    read = read_mail(multipart_message(entity))
+    assert read.own_text == (ORDERS if read_last else "Hand 3: Baron on Bruno")
+    notes = ["ignored attachment cards.png (image/png)"] + (
+        [] if read_last else ["more than 300 MIME parts; ignored the rest"]
+    )
+    assert list(read.defects) == notes
+
+
 # -- multipart/signed: the signed part, the signature never read -------------------------------
 
 SIGNATURE = "Content-Type: application/pgp-signature\n\n-----BEGIN PGP SIGNATURE-----\n"
