@@ -224,6 +224,14 @@ def test_a_mail_is_read_up_to_its_300th_mime_part(parts, read_last):
     assert list(read.defects) == notes
 
 
+def test_a_forwarded_message_is_not_the_players_orders():
+    forwarded = "Content-Type: message/rfc822\n\nFrom: bruno@example.org\nSubject: x\n\nHand 3: Princess\n"
+    read = read_mail(multipart_message(multipart("mixed", [part(f"{ORDERS}\n"), forwarded])))
+    assert (read.own_text, read.defects) == (ORDERS, ("ignored an attached message",))
+    with pytest.raises(UnreadableMail, match=r"only parts I cannot read as text \(an attached message\)"):
+        read_mail(multipart_message(multipart("mixed", [forwarded])))
+
+
 # -- multipart/signed: the signed part, the signature never read -------------------------------
 
 SIGNATURE = "Content-Type: application/pgp-signature\n\n-----BEGIN PGP SIGNATURE-----\n"
