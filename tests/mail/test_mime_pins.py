@@ -232,6 +232,18 @@ def test_a_forwarded_message_is_not_the_players_orders():
         read_mail(multipart_message(multipart("mixed", [forwarded])))
 
 
+@pytest.mark.parametrize("ctype", ["application/pkcs7-mime", "application/x-pkcs7-mime"])
+def test_a_mail_encrypted_with_smime_is_unreadable_and_the_player_told_why(ctype):
+    # Outlook's S/MIME: the whole body one encrypted part (older clients write the x- type).
+    raw = message(
+        b"MIAGCSqGSIb3DQEHA6CAMIACAQAxggFgMIIBXAIBADBE\n",
+        content_type=f'{ctype}; smime-type=enveloped-data; name="smime.p7m"',
+        cte="7bit",
+    )
+    with pytest.raises(UnreadableMail, match="^Your message is encrypted; I can only read orders sent as"):
+        read_mail(raw)
+
+
 # -- multipart/signed: the signed part, the signature never read -------------------------------
 
 SIGNATURE = "Content-Type: application/pgp-signature\n\n-----BEGIN PGP SIGNATURE-----\n"
