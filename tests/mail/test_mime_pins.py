@@ -244,6 +244,15 @@ def test_a_mail_encrypted_with_smime_is_unreadable_and_the_player_told_why(ctype
         read_mail(raw)
 
 
+def test_a_calendar_invitation_beside_the_orders_is_not_read():
+    # Outlook and Google Calendar send a meeting as an inline text/calendar part.
+    invitation = part(
+        "BEGIN:VCALENDAR\nMETHOD:REQUEST\nSUMMARY:Hand 3: Guard\nEND:VCALENDAR\n", "text/calendar"
+    )
+    read = read_mail(multipart_message(multipart("mixed", [part(f"{ORDERS}\n"), invitation])))
+    assert (read.own_text, read.defects) == (ORDERS, ("ignored attachment text/calendar",))
+
+
 # -- multipart/signed: the signed part, the signature never read -------------------------------
 
 SIGNATURE = "Content-Type: application/pgp-signature\n\n-----BEGIN PGP SIGNATURE-----\n"
