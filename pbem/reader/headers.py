@@ -80,7 +80,7 @@ def _read_sender(msg: email.message.Message, notes: _Notes) -> tuple[str, str, s
             header = _default_header("from", value)
             addresses = list(header.addresses)
             if addresses:
-                address = addresses[0].addr_spec or ""
+                address = addresses[0].addr_spec  # "<>" for an empty one, never ""
                 name = addresses[0].display_name or ""
         except Exception:  # noqa: BLE001 - stdlib parser crash on hostile input
             notes.add("the From header is malformed")

@@ -104,7 +104,6 @@ def _part_info(part: email.message.Message) -> _PartInfo:
     As policy.default reads them: its header objects for values out of the ordinary, the same
     reading done directly (`_simple_mime_header`) for the plain values real mail has.
     """
-    ctype = "text/plain"
     params: Mapping[str, str] = {}
     try:
         ctype = part.get_default_type()
@@ -120,8 +119,8 @@ def _part_info(part: email.message.Message) -> _PartInfo:
                 params = {str(k).lower(): str(v) for k, v in header.params.items()}
     except Exception:  # noqa: BLE001 - stdlib parser crash on hostile input
         ctype = "text/plain"
-    if "/" not in ctype:
-        ctype = "text/plain"
+    # Every ctype holds a "/": the default type, the shortcut's type/subtype, policy.default's
+    # content_type (text/plain for a malformed value).
     disposition, filename = None, None
     try:
         raw = _raw_first(part, "content-disposition")
@@ -368,8 +367,7 @@ def _choose_alternative(
 
 def _read_text_part(part: email.message.Message, info: _PartInfo, notes: _Notes) -> _Text | None:
     """Decode one text/plain or text/html part into normalised text; None if it is binary."""
-    data = _part_bytes(part, notes)
-    _note_part_defects(part, notes)  # decoding base64 adds defects to the part
+    data = _part_bytes(part, notes)  # its defects were noted by `_collect`; decoding adds none
     charset = info.params.get("charset", "").strip().lower() or None
     text = _decode_text(data, charset, notes)
     if _looks_binary(text):

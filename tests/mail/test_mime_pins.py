@@ -6,6 +6,7 @@ Each test fails against the mutant it was written for (checked by hand in mutant
 
 from __future__ import annotations
 
+import base64
 import email.policy
 
 import pytest
@@ -82,6 +83,17 @@ def test_the_guess_tries_the_first_20_dashed_lines_only(dashed, guessed):
     else:
         with pytest.raises(UnreadableMail, match="MIME parts without a boundary"):
             read_mail(_lost_boundary(body))
+
+
+@pytest.mark.parametrize(("end", "guessed"), [(199_999, True), (200_000, False)])
+def test_the_guess_looks_for_boundary_lines_in_the_first_200000_characters(end, guessed):
+    # The first boundary line ends at character `end` (counted from 0) after a long preamble:
+    # whole in the first 200,000 it is guessed; cut by the bound, the multipart reads as text.
+    start = end - len("--XyZ") + 1
+    filler = ("Hand 3: Baron on Bruno\n" * (start // 23 + 1))[: start - 1] + "\n"
+    read = read_mail(_lost_boundary(filler + _versions("XyZ"), "mixed"))
+    assert read.own_text.endswith("Hand 3: Countess" if guessed else "<p>Hand 3: Countess</p>\n--XyZ--")
+    assert ("multipart mixed without a usable boundary; guessed it from the body" in read.defects) == guessed
 
 
 def _nested_orders(depth: int, boundary_lost: bool, subtype: str = "mixed") -> bytes:
@@ -186,6 +198,61 @@ def test_the_parts_under_a_guessed_boundary_are_read_with_the_readers_own_header
     ]
 
 
+def test_orders_beside_a_part_nested_too_deep_are_read_and_the_gm_told():
+    deep = multipart("mixed", [part("Hand 7: Countess\n")], boundary="deep")
+    for level in range(25):
+        deep = multipart("mixed", [deep], boundary=f"level{level}")
+    read = read_mail(multipart_message(multipart("mixed", [part(f"{ORDERS}\n"), deep], boundary="top")))
+    assert (read.own_text, read.defects) == (
+        ORDERS,
+        ("MIME parts nested absurdly deep; ignored the deepest ones",),
+    )
+
+
+@pytest.mark.parametrize(("parts", "read_last"), [(300, True), (301, False)])
+def test_a_mail_is_read_up_to_its_300th_mime_part(parts, read_last):
+    # The multipart, the orders, pictures, and a last text: the 300th part is read, the 301st not.
+    pictures = [PICTURE] * (parts - 3)
+    entity = multipart(
+        "mixed", [part("Hand 3: Baron on Bruno\n"), *pictures, part("Hand 7: Prince on myself\n")]
+    )
+    read = read_mail(multipart_message(entity))
+    assert read.own_text == (ORDERS if read_last else "Hand 3: Baron on Bruno")
+    notes = ["ignored attachment cards.png (image/png)"] + (
+        [] if read_last else ["more than 300 MIME parts; ignored the rest"]
+    )
+    assert list(read.defects) == notes
+
+
+def test_a_forwarded_message_is_not_the_players_orders():
+    forwarded = "Content-Type: message/rfc822\n\nFrom: bruno@example.org\nSubject: x\n\nHand 3: Princess\n"
+    read = read_mail(multipart_message(multipart("mixed", [part(f"{ORDERS}\n"), forwarded])))
+    assert (read.own_text, read.defects) == (ORDERS, ("ignored an attached message",))
+    with pytest.raises(UnreadableMail, match=r"only parts I cannot read as text \(an attached message\)"):
+        read_mail(multipart_message(multipart("mixed", [forwarded])))
+
+
+@pytest.mark.parametrize("ctype", ["application/pkcs7-mime", "application/x-pkcs7-mime"])
+def test_a_mail_encrypted_with_smime_is_unreadable_and_the_player_told_why(ctype):
+    # Outlook's S/MIME: the whole body one encrypted part (older clients write the x- type).
+    raw = message(
+        b"MIAGCSqGSIb3DQEHA6CAMIACAQAxggFgMIIBXAIBADBE\n",
+        content_type=f'{ctype}; smime-type=enveloped-data; name="smime.p7m"',
+        cte="7bit",
+    )
+    with pytest.raises(UnreadableMail, match="^Your message is encrypted; I can only read orders sent as"):
+        read_mail(raw)
+
+
+def test_a_calendar_invitation_beside_the_orders_is_not_read():
+    # Outlook and Google Calendar send a meeting as an inline text/calendar part.
+    invitation = part(
+        "BEGIN:VCALENDAR\nMETHOD:REQUEST\nSUMMARY:Hand 3: Guard\nEND:VCALENDAR\n", "text/calendar"
+    )
+    read = read_mail(multipart_message(multipart("mixed", [part(f"{ORDERS}\n"), invitation])))
+    assert (read.own_text, read.defects) == (ORDERS, ("ignored attachment text/calendar",))
+
+
 # -- multipart/signed: the signed part, the signature never read -------------------------------
 
 SIGNATURE = "Content-Type: application/pgp-signature\n\n-----BEGIN PGP SIGNATURE-----\n"
@@ -263,6 +330,99 @@ def test_the_parts_of_a_multipart_are_one_level_deeper_than_it(subtype, depth, r
     assert reading == (ORDERS if read else "Your message is nested too deeply for me to read it.")
 
 
+# -- one text part: read in the charset it declares ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "charset"),
+    [("Hand 3: Baron on Борис", "koi8-r"), ("Hand 3: Baron on Bruno, 5 € on Chloé", "ISO-8859-15")],
+)
+def test_a_text_part_is_read_in_the_charset_it_declares_without_a_note(body, charset):
+    # Read as undeclared 8-bit text, its bytes would be windows-1252: "Hand 3: Baron on âÏÒÉÓ".
+    raw = message(body.encode(charset), content_type=f"text/plain; charset={charset}")
+    read = read_mail(raw)
+    assert (read.own_text, read.defects) == (body, ())
+    # In an alternative, beside the HTML, as most mail programs send it.
+    entity = multipart(
+        "alternative",
+        [part(body, f'text/plain; charset="{charset}"'), part("<p>Hand 3: Countess</p>", "text/html")],
+    )
+    read = read_mail(multipart_message(entity).replace(body.encode(), body.encode(charset)))
+    assert (read.own_text, read.defects) == (body, ())
+
+
+@pytest.mark.parametrize(
+    "content_type", ['text/plain; charset = "koi8-r"', 'text/plain; Charset="KOI8-R" (Cyrillic)']
+)
+def test_the_charset_of_a_content_type_out_of_the_ordinary_is_read_as_policy_default_reads_it(content_type):
+    # Spaces around "=", a comment: not the shortcut's plain form, so policy.default reads it.
+    assert policy._simple_mime_header("content-type", content_type) is None
+    read = read_mail(message("Hand 3: Baron on Борис".encode("koi8-r"), content_type=content_type))
+    assert (read.own_text, read.defects) == ("Hand 3: Baron on Борис", ())
+
+
+def test_the_gm_is_told_of_a_utf8_text_declared_windows_1252_by_its_charset_in_lower_case():
+    # Outlook writes charset="Windows-1252"; the text is UTF-8 all the same.
+    raw = message("Hand 3: Baron on Chloé", content_type='text/plain; charset="Windows-1252"')
+    read = read_mail(raw)
+    assert read.own_text == "Hand 3: Baron on Chloé"
+    assert read.defects == ("text declared as windows-1252 is UTF-8; read it as UTF-8",)
+
+
+def test_a_file_sent_inline_as_text_is_not_read_and_the_gm_is_told():
+    # A mail program took a file for text: inline, no name, text/plain, its bytes in base64.
+    data = base64.encodebytes(b"PK\x03\x04\x14\x00\x00\x00\x08\x00" + bytes(range(256))).decode()
+    file = f"Content-Type: text/plain\nContent-Transfer-Encoding: base64\n\n{data}"
+    read = read_mail(multipart_message(multipart("mixed", [part(f"{ORDERS}\n"), file])))
+    assert read.own_text == ORDERS
+    assert read.defects == (
+        "8-bit text without a declared charset; read it as UTF-8 / windows-1252",
+        "a text part holds binary data; ignored it",
+    )
+
+
+def test_a_flowed_text_whose_lines_end_in_a_bare_cr_is_unflowed():
+    # Classic Mac OS line ends (CR alone): lines all the same, unflowed as with CRLF or LF.
+    body = b"Hand 3: Baron \ron Bruno\rHand 7: Prince on \rmyself\r"
+    read = read_mail(message(body, content_type="text/plain; charset=utf-8; format=flowed"))
+    assert read.own_text == ORDERS
+
+
+# -- attachments: a text file attached is not the body --------------------------------------------
+
+RULES = "Rule 1: a Countess held with the King or a Prince is played\n"
+
+
+@pytest.mark.parametrize(
+    ("disposition", "note"),
+    [
+        # Thunderbird writes a non-ASCII name in RFC 2231 form: policy.default reads it.
+        ("attachment; filename*=UTF-8''r%C3%A8gles.txt", "ignored attached file règles.txt (text/plain)"),
+        # Marked an attachment, with no name.
+        ("attachment", "ignored attached file text/plain"),
+        # The same out of the ordinary (a comment, spaces around "="): policy.default reads it.
+        ("attachment (sent as a file)", "ignored attached file text/plain"),
+        ("Attachment; size = 61", "ignored attached file text/plain"),
+    ],
+)
+def test_a_text_file_attached_beside_the_orders_is_not_read(disposition, note):
+    attached = part(RULES, extra=f"Content-Disposition: {disposition}\n")
+    read = read_mail(multipart_message(multipart("mixed", [part(f"{ORDERS}\n"), attached])))
+    assert (read.own_text, read.defects) == (ORDERS, (note,))
+
+
+def test_a_text_file_named_only_by_its_content_type_is_an_attachment():
+    # Older Outlook and Apple Mail name the file in Content-Type (name=) and write no disposition.
+    attached = part(RULES, 'text/plain; charset=utf-8; name="rules.txt"')
+    read = read_mail(multipart_message(multipart("mixed", [part(f"{ORDERS}\n"), attached])))
+    assert (read.own_text, read.defects) == (ORDERS, ("ignored attached file rules.txt (text/plain)",))
+
+
+def test_a_lone_text_marked_as_an_attachment_is_read_and_the_gm_told():
+    read = read_mail(message(ORDERS, extra="Content-Disposition: attachment\n"))
+    assert (read.own_text, read.defects) == (ORDERS, ("the text is marked as an attachment; read it anyway",))
+
+
 # -- headers: the subject's encoded words --------------------------------------------------------
 
 
@@ -300,11 +460,72 @@ def test_an_encoded_subject_is_decoded_without_a_note():
         ),
         # A null address beside a name that reads as one: no sender, and no second address.
         ("From: =?utf-8?q?bruno=40example.org?= <>\n", None),
+        # One "@", one address, however its text reads: a comment between the words of its
+        # local part (RFC 5322) is no second address "keller@example.org".
+        ("From: Bruno Keller <bruno.(home)keller@example.org>\n", None),
+        # A name in quotes with the address typed into them: a quoted local part, nobody's.
+        (
+            'From: "Bruno Keller"@example.org\n',
+            "the From address '\"Bruno Keller\"@example.org' is not a plain name@domain address",
+        ),
+        (
+            # A From header cut short is shown by its first 80 characters.
+            "From: Bruno Keller of the Tuesday evening postal game group at the Lamb, table two <bruno@\n",
+            "the From header 'Bruno Keller of the Tuesday evening postal game group at the Lamb,"
+            " table two <br' holds no plain name@domain address",
+        ),
+        # The docstring's forger: a quoted local part, a mailbox at attacker.example.
+        (
+            'From: "bruno@example.org"@attacker.example\n',
+            "the From address '\"bruno@example.org\"@attacker.example' is not a plain name@domain address",
+        ),
+        (
+            # An address that is not plain is shown by its first 80 characters.
+            'From: "Bruno Keller of the Tuesday evening postal game group, table two"@attacker.example\n',
+            "the From address '\"Bruno Keller of the Tuesday evening postal game group,"
+            " table two\"@attacker.exam' is not a plain name@domain address",
+        ),
     ],
 )
 def test_a_from_header_that_names_no_one_sender_says_why(header, problem):
     read = read_mail((header + "Subject: Re: [game7] Turn 3\n\nHand 3: Baron on Chloé\n").encode())
     assert read.sender_problem == problem
+
+
+# -- headers: the sender and the name a From header gives --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("header", "sender", "name", "notes"),
+    [
+        # No From header at all (a hand-made mail): nobody's, and the GM is told.
+        ("", "", "", ("no From header",)),
+        # A group of no one, as bulk mail writes it: no sender, no name, nothing else to say.
+        ("From: undisclosed-recipients:;\n", "", "", ("no sender address in the From header",)),
+        # A name with a nickname in quotes (quoted pairs): read by policy.default, name and all.
+        (
+            'From: "Bruno \\"le Baron\\" Keller" <bruno@example.org>\n',
+            "bruno@example.org",
+            'Bruno "le Baron" Keller',
+            (),
+        ),
+        # A quote left open (hand-typed): the parser reads no address, the one "@" is guessed.
+        ('From: "Bruno Keller <bruno@example.org>\n', "bruno@example.org", "", ()),
+        # A comment after the address is no name.
+        ("From: bruno@example.org (home)\n", "bruno@example.org", "", ()),
+    ],
+)
+def test_the_sender_and_the_name_a_from_header_gives(header, sender, name, notes):
+    read = read_mail((header + "Subject: Re: [game7] Turn 3\n\nHand 3: Baron on Chloe\n").encode())
+    assert (read.sender, read.sender_name, read.sender_problem, read.defects) == (sender, name, None, notes)
+
+
+def test_a_from_header_cut_short_is_malformed_and_names_no_sender():
+    # The stdlib's address parser fails on it; the GM is told, and the message is nobody's.
+    read = read_mail(b"From: Bruno Keller <bruno@\nSubject: Re: [game7] Turn 3\n\nHand 3: Baron on Chloe\n")
+    assert (read.sender, read.sender_name) == ("", "Bruno Keller")
+    assert read.sender_problem == "the From header 'Bruno Keller <bruno@' holds no plain name@domain address"
+    assert read.defects == ("the From header is malformed", "no sender address in the From header")
 
 
 # -- policy: a plain MIME header read as policy.default reads it ---------------------------------
