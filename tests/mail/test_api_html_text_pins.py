@@ -6,3 +6,204 @@ Each test fails against the mutant it was written for (checked by hand in mutant
 """
 
 from __future__ import annotations
+
+import pytest
+from reader_kit import TURN_MAIL, message, multipart, multipart_message, part
+
+from pbem.reader import UnreadableMail, api, read_mail
+from pbem.reader.api import text_of
+
+# -- api.py: read_mail, text_of, ReadMail.answering ------------------------------------------
+
+
+def _nested(levels: int, body: str = "Hand 3: Baron\n") -> bytes:
+    entity = part(body)
+    for level in range(levels):
+        entity = multipart("mixed", [entity], boundary=f"n{level}")
+    return multipart_message(entity)
+
+
+def _bomb(parts: int, *, headers: bool = True) -> bytes:
+    head = b'From: a@example.org\nContent-Type: multipart/mixed; boundary="b"\n' if headers else b""
+    body = b"".join(b"--b\nContent-Type: text/plain\n\nHand %d: Baron\n" % (n + 1) for n in range(parts))
+    return head + b"\n" + body + b"--b--\n"
+
+
+# Mail shapes whose whole text `text_of` must give exactly as `read_mail` does (the tool
+# compares the two to find its own mails quoted in a reply).
+WHOLE_TEXT_SHAPES = {
+    "plain": message("Hand 3: Baron on Bruno\n"),
+    # the body's first line indented, its last a kiss: both ends read as written
+    "indented, a kiss": message("    Hand 3: Baron on Bruno\n\nLove,\nMax\nX\n"),
+    "two inline parts": multipart_message(
+        multipart("mixed", [part("Xavier's orders:\n"), part("  Hand 3: Baron on Bruno\nX\n")])
+    ),
+    "HTML only": message("<p>Hand 3: Baron on Bruno</p>", content_type="text/html; charset=utf-8"),
+    "the body marked as an attachment": message(
+        "Hand 3: Baron on Bruno\n", extra="Content-Disposition: attachment; filename=orders.txt\n"
+    ),
+    "25 multiparts deep": _nested(25),
+    "a bomb of tiny parts": _bomb(700),
+}
+
+
+@pytest.mark.parametrize("raw", WHOLE_TEXT_SHAPES.values(), ids=WHOLE_TEXT_SHAPES.keys())
+def test_text_of_is_the_full_text_read_mail_reads(raw):
+    assert text_of(raw) == read_mail(raw).full_text != ""
+
+
+def test_the_whole_text_keeps_each_parts_first_and_last_characters():
+    """Only the blank lines around a part are cut: an indented first line stays indented,
+    an "X" (a kiss, a name) at either end of a part stays."""
+    assert read_mail(WHOLE_TEXT_SHAPES["indented, a kiss"]).full_text == (
+        "    Hand 3: Baron on Bruno\n\nLove,\nMax\nX"
+    )
+    assert read_mail(WHOLE_TEXT_SHAPES["two inline parts"]).full_text == (
+        "Xavier's orders:\n  Hand 3: Baron on Bruno\nX"
+    )
+
+
+def test_a_body_marked_as_an_attachment_is_read_with_a_note():
+    read = read_mail(WHOLE_TEXT_SHAPES["the body marked as an attachment"])
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert read.defects == ("the text is marked as an attachment; read it anyway",)
+
+
+def test_a_text_25_multiparts_deep_is_read_and_26_is_too_deep():
+    assert read_mail(_nested(25)).own_text == "Hand 3: Baron"
+    with pytest.raises(UnreadableMail, match="nested too deeply"):
+        read_mail(_nested(26))
+    assert text_of(_nested(26)) == ""
+
+
+def test_what_is_no_mail_gets_its_own_sentence():
+    with pytest.raises(UnreadableMail) as info:
+        read_mail("Subject: x\n\nHand 3: Baron")  # type: ignore[arg-type]
+    assert str(info.value) == "This is not an email message (expected bytes)."
+    for blank in (b"", b" \r\n\r\n\t"):
+        with pytest.raises(UnreadableMail) as info:
+            read_mail(blank)
+        assert str(info.value) == "Your message is empty."
+
+
+def test_attached_messages_nested_beyond_the_parsers_depth_are_too_deep_to_read():
+    """The stdlib parser recurses once per attached message: 3,000 of them, each the only
+    content of the one above, overflow it (no MIME boundary line, so no bomb cut helps)."""
+    raw = b"From: a@example.org\n" + b"Content-Type: message/rfc822\n\n" * 3000 + b"Subject: x\n\nHand 3\n"
+    with pytest.raises(UnreadableMail) as info:
+        read_mail(raw)
+    assert str(info.value) == "Your message is nested too deeply for me to read it."
+    assert text_of(raw) == ""  # a damaged draft of the tool's has no text a reply can repeat
+
+
+@pytest.mark.parametrize(
+    ("crash", "sentence"),
+    [
+        (RecursionError, "Your message is nested too deeply for me to read it."),
+        (LookupError, "Your message could not be read (it looks damaged: LookupError)."),
+    ],
+)
+def test_a_crash_of_the_stdlib_inside_a_step_is_an_unreadable_mail_that_says_so(monkeypatch, crash, sentence):
+    """The last-resort guard (the stdlib's header parsers have crashed on hostile values in
+    some Python versions; none known today, so the crash is put in a step by hand)."""
+
+    def crashing(*_args, **_kwargs):
+        raise crash("hostile header")
+
+    monkeypatch.setattr(api, "_read_subject", crashing)
+    with pytest.raises(UnreadableMail) as info:
+        read_mail(message("Hand 3: Baron on Bruno\n"))
+    assert str(info.value) == sentence
+
+
+def _long_ids(name: str, length: int) -> bytes:
+    """A message whose header `name` is `length` characters of ids, the last "<last@example.org>"."""
+    tail, unit = " <last@example.org>", "<a@example.org> "
+    count = (length - len(tail)) // len(unit)
+    value = unit * count + " " * (length - len(tail) - count * len(unit)) + tail
+    assert len(value) == length
+    return f"From: a@example.org\nSubject: x\n{name}: {value}\n\nHand 3: Baron\n".encode()
+
+
+@pytest.mark.parametrize(("name", "field"), [("In-Reply-To", "in_reply_to"), ("References", "references")])
+def test_ids_are_read_from_the_first_100_000_characters_of_their_header(name, field):
+    """A longer In-Reply-To or References is garbage or a bomb: an id that ends on the
+    100,000th character is read, one that ends a character later is not."""
+    assert getattr(read_mail(_long_ids(name, 100_000)), field)[-1] == "<last@example.org>"
+    ids = getattr(read_mail(_long_ids(name, 100_001)), field)
+    assert ids[-1] == "<a@example.org>" and len(ids) == 6248
+
+
+def _dashed_lines(count: int) -> bytes:
+    return b"".join(b"--b\nHand %d: Baron\n" % (n + 1) for n in range(count))
+
+
+@pytest.mark.parametrize(
+    "head",
+    [b"From: a@example.org\nContent-Type: text/plain\n\n", b"\n"],
+    ids=["headers", "a blank header block"],
+)
+def test_a_mail_of_more_than_600_dashed_lines_is_read_to_its_600th_whole(head):
+    """Any line that starts with "--" may be a MIME boundary; past 600 of them the parser
+    would take seconds, so the mail is read up to its 600th such line, what is above it
+    whole (here the first "--" line opens the body, or the message itself)."""
+    read = read_mail(head + _dashed_lines(700))
+    assert read.full_text.endswith("\n--b\nHand 598: Baron\n--b\nHand 599: Baron")
+    assert read.full_text.count("--b") == 599
+    assert "more than 600 MIME boundary lines; read only the start" in read.defects
+    assert text_of(head + _dashed_lines(700)) == read.full_text
+
+
+# A mail the tool sent: the orders on file, which a reply may repeat.
+ON_FILE = (
+    "Your orders on file for turn 3:\nHand 3: Baron on Bruno\nHand 7: Prince on myself\n\n"
+    "Reply to change them.\n"
+)
+# Outlook quotes nothing: the turn mail under a German header block, one form line filled in.
+OUTLOOK_FILLED = (
+    "Hand 7: Prince on myself\n\nVon: Rita <gm@example.org>\nGesendet: Dienstag\nAn: Chloé\nBetreff: x\n\n"
+    + TURN_MAIL.replace("\nHand 3:\n", "\nHand 3: Baron on Bruno\n")
+)
+ANSWERING_CASES = {
+    "a filled form line of the unquoted turn mail": (OUTLOOK_FILLED, [TURN_MAIL], None),
+    "a filled form line the sent mail already holds": (OUTLOOK_FILLED, [ON_FILE], None),
+    "the orders on file repeated, hands 3 and 7 played": (
+        "Hand 9: Guard on Rita, guess Priest\n\nHand 3: Baron on Bruno\nHand 7: Prince on myself\n",
+        [ON_FILE],
+        {3, 7},
+    ),
+    "the orders on file repeated, hand 9 played": (
+        "Hand 9: Guard on Rita, guess Priest\n\nHand 3: Baron on Bruno\nHand 7: Prince on myself\n",
+        [ON_FILE],
+        {9},
+    ),
+}
+ANSWERING_OWN = {
+    "a filled form line of the unquoted turn mail": "Hand 7: Prince on myself\n\nHand 3: Baron on Bruno",
+    "a filled form line the sent mail already holds": "Hand 7: Prince on myself",
+    "the orders on file repeated, hands 3 and 7 played": (
+        "Hand 9: Guard on Rita, guess Priest\n\nHand 3: Baron on Bruno\nHand 7: Prince on myself"
+    ),
+    "the orders on file repeated, hand 9 played": "Hand 9: Guard on Rita, guess Priest",
+}
+
+
+@pytest.mark.parametrize("case", ANSWERING_CASES)
+def test_knowing_the_sent_mail_now_or_later_reads_the_same(case):
+    """The inbox learns which of its mails a reply answers only after reading the sender
+    (`ReadMail.answering`): what it reads then is, field by field, what `read_mail` reads
+    knowing them at once; a filled form line under the player's words that repeats a line
+    of the sent mail is the tool's, and a run of orders that repeats the sent mail is the
+    player's only while it orders the hands they play."""
+    body, sent, playing = ANSWERING_CASES[case]
+    raw = message(body)
+    at_once = read_mail(raw, answering=sent, playing=playing)
+    assert at_once.own_text == ANSWERING_OWN[case]
+    assert read_mail(raw).answering(sent, playing) == at_once
+    assert at_once.answers_below == 0  # its own text holds no unchecked form line any more
+
+
+def test_knowing_no_sent_mail_changes_nothing():
+    read = read_mail(message(OUTLOOK_FILLED))
+    assert read.answering([]) is read
+    assert read.answers_below == 1  # the filled form line, still to be checked
