@@ -8,9 +8,9 @@ Each test fails against the mutant it was written for (checked by hand in mutant
 from __future__ import annotations
 
 import pytest
-from reader_kit import TURN_MAIL, message, multipart, multipart_message, part
+from reader_kit import TURN_MAIL, html_message, message, multipart, multipart_message, part
 
-from pbem.reader import UnreadableMail, api, read_mail
+from pbem.reader import UnreadableMail, api, htmltext, read_mail
 from pbem.reader.api import text_of
 
 # -- api.py: read_mail, text_of, ReadMail.answering ------------------------------------------
@@ -207,3 +207,116 @@ def test_knowing_no_sent_mail_changes_nothing():
     read = read_mail(message(OUTLOOK_FILLED))
     assert read.answering([]) is read
     assert read.answers_below == 1  # the filled form line, still to be checked
+
+
+# -- htmltext.py: quotes, signatures and hidden text of HTML mail ----------------------------
+
+
+def _html(markup: str):
+    return read_mail(html_message(markup))
+
+
+def test_a_signature_block_gets_one_separator():
+    """Gmail's signature has no "-- ": the reader puts one above it; Thunderbird's starts
+    with one: no second one."""
+    assert _html('<div>Hand 3: Baron</div><div class="gmail_signature">Max<br>Paris</div>').full_text == (
+        "Hand 3: Baron\n\n--\nMax\nParis"
+    )
+    for signature in ("-- <br>Max", "<div>-- </div><div>Max</div>", "<br>-- <br>Max"):
+        read = _html(f'<div>Hand 3: Baron</div><div class="moz-signature">{signature}</div>')
+        assert read.full_text.split("\n").count("--") == 1, signature
+        assert read.own_text == "Hand 3: Baron"
+
+
+def test_each_quote_and_signature_is_marked_whatever_is_inside_the_one_before():
+    """A quote of several blocks, then a signature right after it; a quote whose last
+    element is a quote of its own, then the player's answer: each is marked, none twice."""
+    read = _html(
+        "<div>Hand 3: Baron</div><blockquote><div><p>Hand 3:</p><p>Hand 7:</p></div></blockquote>"
+        '<div class="moz-signature">Max</div>'
+    )
+    assert read.full_text == "Hand 3: Baron\n\n> Hand 3:\n>\n> Hand 7:\n\n--\nMax"
+    read = _html(
+        "<div>Hand 3: Baron</div><blockquote><p>Rita wrote:</p><blockquote>Hand 3:</blockquote></blockquote>"
+        "<p>Hand 7: Prince</p>"
+    )
+    assert read.full_text == "Hand 3: Baron\n\n> Rita wrote:\n>\n>\n> > Hand 3:\n>\n\nHand 7: Prince"
+
+
+def test_quotes_deeper_than_30_are_read_at_the_30th_level():
+    read = _html("<div>Hand 3</div>" + "<blockquote>" * 32 + "deep" + "</blockquote>" * 32)
+    (deep,) = [line for line in read.full_text.split("\n") if "deep" in line]
+    assert deep == "> " * 30 + "deep"
+
+
+def test_text_that_spells_a_placeholder_is_read_as_written():
+    """The reader swaps quotes for placeholder words while it converts; a word of the same
+    shape in the mail (another nonce) is the player's text, left alone."""
+    read = _html("<div>Hand 3: Baron</div><blockquote>Hand 3:</blockquote><div>pbemq0123456789abd0n0q</div>")
+    assert read.full_text == "Hand 3: Baron\n\n> Hand 3:\n\npbemq0123456789abd0n0q"
+
+
+def test_a_nul_in_the_html_is_dropped_and_what_follows_is_read():
+    assert _html("<div>Hand 3: Baron\x00 on Bruno</div>").own_text == "Hand 3: Baron on Bruno"
+
+
+HIDDEN_SEVEN = '<div>Hand 3: Baron</div><div class="o">Hand 7: Guard on Rita</div>'
+HIDES = "the HTML hides text from the reader (display:none); that text was not read"
+
+
+@pytest.mark.parametrize(
+    "styles",
+    [
+        "<style>.a{color:red}</style><style>.o{display:none}</style>",  # the second of two
+        "<style></style><style>.o{display:none}</style>",  # an empty one first (Outlook)
+        '<style media="screen">.o{display:none}</style>',
+        '<style media="all">.o{display:none}</style>',
+    ],
+)
+def test_every_style_that_applies_on_screen_hides_text(styles):
+    read = _html(styles + HIDDEN_SEVEN)
+    assert read.own_text == "Hand 3: Baron"
+    assert HIDES in read.defects
+
+
+def test_a_style_for_print_hides_nothing_on_screen():
+    read = _html('<style media="print">.o{display:none}</style>' + HIDDEN_SEVEN)
+    assert read.own_text == "Hand 3: Baron\nHand 7: Guard on Rita"
+    assert not any("hides text" in note for note in read.defects)
+
+
+def test_hidden_text_in_a_quote_or_a_signature_is_no_trick():
+    read = _html(
+        "<style>.o{display:none}</style><div>Hand 3: Baron</div>"
+        '<blockquote><div class="o">tracking</div>Hand 3:</blockquote>'
+        '<div class="moz-signature"><span class="o">x</span>Max</div>'
+    )
+    assert read.own_text == "Hand 3: Baron"
+    assert not any("hides text" in note for note in read.defects)
+
+
+def test_each_trick_is_named_in_the_note():
+    read = _html(
+        '<style>.o{display:none}</style><div>Hand 3: Baron</div><div class="o">Hand 7</div>'
+        '<div style="font-size:0">x</div>'
+    )
+    assert (
+        "the HTML hides text from the reader (display:none, a tiny font); that text was not read"
+        in read.defects
+    )
+
+
+def test_the_crude_reading_of_broken_html_drops_scripts_and_styles_and_breaks_lines(monkeypatch):
+    """Should lxml or html_text fail on hostile markup, the tags are stripped crudely: a
+    script's or a style's text is no text, a <br>, <p> or <div> ends a line, entities read."""
+
+    def broken(_tree):
+        raise ValueError("hostile markup")
+
+    monkeypatch.setattr(htmltext.html_text, "etree_to_text", broken)
+    read = _html(
+        "<STYLE type=text/css>p{color:red}</STYLE><P>Hand 3: Baron&nbsp;on Bruno<BR>Hand 7: Prince"
+        "<script>var orders='Hand 9: Guard';</script> on myself</P><DIV>Max</DIV>"
+    )
+    assert read.full_text == "Hand 3: Baron on Bruno\nHand 7: Prince  on myself\n\nMax"
+    assert read.defects[0] == "the HTML part is malformed; stripped its tags crudely"
