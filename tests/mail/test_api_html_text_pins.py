@@ -218,11 +218,16 @@ def _html(markup: str):
 
 def test_a_signature_block_gets_one_separator():
     """Gmail's signature has no "-- ": the reader puts one above it; Thunderbird's starts
-    with one: no second one."""
+    with one, or with a signature of its own that gets one: no second one."""
     assert _html('<div>Hand 3: Baron</div><div class="gmail_signature">Max<br>Paris</div>').full_text == (
         "Hand 3: Baron\n\n--\nMax\nParis"
     )
-    for signature in ("-- <br>Max", "<div>-- </div><div>Max</div>", "<br>-- <br>Max"):
+    for signature in (
+        "-- <br>Max",
+        "<div>-- </div><div>Max</div>",
+        "<br>-- <br>Max",
+        '<div class="gmail_signature">Max<br>Paris</div>',  # Gmail's, pasted into Thunderbird's
+    ):
         read = _html(f'<div>Hand 3: Baron</div><div class="moz-signature">{signature}</div>')
         assert read.full_text.split("\n").count("--") == 1, signature
         assert read.own_text == "Hand 3: Baron"
