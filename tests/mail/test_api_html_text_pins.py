@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from reader_kit import TURN_MAIL, html_message, message, multipart, multipart_message, part
 
-from pbem.reader import UnreadableMail, api, htmltext, read_mail
+from pbem.reader import UnreadableMail, api, html_to_text, htmltext, read_mail
 from pbem.reader.api import text_of
 
 # -- api.py: read_mail, text_of, ReadMail.answering ------------------------------------------
@@ -325,3 +325,10 @@ def test_the_crude_reading_of_broken_html_drops_scripts_and_styles_and_breaks_li
     )
     assert read.full_text == "Hand 3: Baron on Bruno\nHand 7: Prince  on myself\n\nMax"
     assert read.defects[0] == "the HTML part is malformed; stripped its tags crudely"
+
+
+def test_html_to_text_marks_a_blank_quoted_line_with_a_bare_marker():
+    """As mail clients quote plain text: "> " before each line, ">" alone on a blank one
+    (`html_to_text` is public: its text is not normalised after)."""
+    markup = "<div>Hand 3: Baron</div><blockquote><p>Hand 3:</p><p>Hand 7:</p></blockquote>"
+    assert html_to_text(markup) == "Hand 3: Baron\n\n> Hand 3:\n>\n> Hand 7:\n"
