@@ -320,10 +320,12 @@ def test_the_crude_reading_of_broken_html_drops_scripts_and_styles_and_breaks_li
 
     monkeypatch.setattr(htmltext.html_text, "etree_to_text", broken)
     read = _html(
-        "<STYLE type=text/css>p{color:red}</STYLE><P>Hand 3: Baron&nbsp;on Bruno<BR>Hand 7: Prince"
+        "<STYLE type=text/css>p{color:red}</STYLE><P><FONT face=Arial>Hand 3: Baron&nbsp;on Bruno</FONT>"
+        "<BR>Hand 7: Prince"
         "<script>var orders='Hand 9: Guard';</script> on myself</P><DIV>Max</DIV>"
     )
-    assert read.full_text == "Hand 3: Baron on Bruno\nHand 7: Prince  on myself\n\nMax"
+    # any other tag is a space
+    assert read.full_text == " Hand 3: Baron on Bruno\nHand 7: Prince  on myself\n\nMax"
     assert read.defects[0] == "the HTML part is malformed; stripped its tags crudely"
 
 
@@ -332,3 +334,10 @@ def test_html_to_text_marks_a_blank_quoted_line_with_a_bare_marker():
     (`html_to_text` is public: its text is not normalised after)."""
     markup = "<div>Hand 3: Baron</div><blockquote><p>Hand 3:</p><p>Hand 7:</p></blockquote>"
     assert html_to_text(markup) == "Hand 3: Baron\n\n> Hand 3:\n>\n> Hand 7:\n"
+
+
+def test_the_text_after_a_script_or_a_style_is_read():
+    read = _html(
+        "<div>Hand 3: Baron</div><script>var x = 1;</script>Hand 7: Prince<style>p{}</style> on myself"
+    )
+    assert read.own_text == "Hand 3: Baron\nHand 7: Prince on myself"
