@@ -341,3 +341,17 @@ def test_the_text_after_a_script_or_a_style_is_read():
         "<div>Hand 3: Baron</div><script>var x = 1;</script>Hand 7: Prince<style>p{}</style> on myself"
     )
     assert read.own_text == "Hand 3: Baron\nHand 7: Prince on myself"
+
+
+def test_a_subject_the_stdlib_cannot_parse_is_read_with_the_older_api_and_a_note(monkeypatch):
+    """policy.default's header parser has crashed on hostile encoded words in some Python
+    versions (none known today: the crash is put in by hand): the subject is still read."""
+    from pbem.reader import headers
+
+    def crashing(name, value):
+        raise IndexError("hostile encoded word")
+
+    monkeypatch.setattr(headers, "_default_header", crashing)
+    read = read_mail(message("Hand 3: Baron\n", subject="=?utf-8?q?Re=3A_=5Bgame7=5D_Turn_3?="))
+    assert (read.subject, read.tag, read.turn) == ("Re: [game7] Turn 3", "game7", 3)
+    assert "the subject header is malformed; read it as it stands" in read.defects
