@@ -14,7 +14,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Sequence
 
-from ..grammar import HAND_REF
+from ..grammar import HAND_REF, hand_of
 from .patterns import (
     ATTRIBUTION_OPENERS,
     ATTRIBUTION_VERBS,
@@ -389,7 +389,7 @@ def _answers_in_unmarked_form(lines: list[str], start: int) -> list[str]:
     previous = ""
     for line in lines[start:]:
         found = None
-        if not _is_quoted(line) and len(line) <= _SHORT_LINE:
+        if not _is_quoted(line):  # a filled line of any length (HTML puts a paragraph on one)
             found = HAND_REF.match(line.strip())
             if found is not None and not found.group("h1"):
                 found = None  # the form writes "Hand N:"
@@ -403,19 +403,11 @@ def _answers_in_unmarked_form(lines: list[str], start: int) -> list[str]:
     return answers
 
 
-def _hand_of(line: str) -> int | None:
-    """The hand an order line starts with ("Hand 3: ...", "* H3 ...", "3: ..."), if any."""
-    if not _is_short(line):
-        return None
-    found = HAND_REF.match(line)
-    return int(found.group("h1") or found.group("h2")) if found else None
-
-
 def _add_unmarked_answers(out: list[str], lines: list[str], start: int) -> int:
     """Append the filled form lines of an unquoted original, for hands not ordered above it;
     returns how many were appended (they end the own text: see `drop_sent_words`)."""
-    ordered = {_hand_of(line) for line in out} - {None}
-    answers = [line for line in _answers_in_unmarked_form(lines, start) if _hand_of(line) not in ordered]
+    ordered = {hand_of(line) for line in out} - {None}
+    answers = [line for line in _answers_in_unmarked_form(lines, start) if hand_of(line) not in ordered]
     out.extend(answers)
     return len(answers)
 

@@ -317,3 +317,25 @@ def test_an_order_written_twice_that_the_tools_mail_holds_once_is_the_players():
     ack = "Thank you for your orders.\n\nOrders on file for turn 3:\n  Hand 1: Countess\n"
     own = "Thanks!\n\nHand 1: Countess\nHand 1: Countess"
     assert drop_sent_words(own, [ack]) == own
+
+
+# -- a long line in an unmarked form (a bug the survivors of _answers_in_unmarked_form showed) --
+
+# HTML mail turned to text puts a paragraph on one line: an order with its reasons, over the
+# 500 characters the reader's heuristics look at.
+LONG_ORDER = "Hand 3: Baron on Bruno. " + "I know he holds the Princess: the Priest showed it to me. " * 9
+
+
+def test_a_long_filled_line_of_an_unmarked_form_is_read():
+    """The filled line is read whatever its length, as it is above the original."""
+    assert len(LONG_ORDER) > 500
+    form = f"{FORM_OPENING}\n{LONG_ORDER.strip()}\nHand 7:\n"
+    assert own_words(f"Thanks!\n\n{HEADERS}{form}") == f"Thanks!\n\n{LONG_ORDER.strip()}"
+
+
+def test_a_long_order_above_an_unmarked_form_orders_its_hand():
+    """Hand 3 is ordered above the original in a long line: the form's line for hand 3 is
+    older, and is not read beside it."""
+    form = f"{FORM_OPENING}\nHand 3: Guard on Bruno, guess Prince\nHand 7: Prince on myself\n"
+    body = f"{LONG_ORDER.strip()}\n\n{HEADERS}{form}"
+    assert own_words(body) == f"{LONG_ORDER.strip()}\n\nHand 7: Prince on myself"
