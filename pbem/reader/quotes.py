@@ -648,7 +648,6 @@ def _drop_sign_off(out: list[str]) -> None:
 # Know your own words: runs of lines that repeat a mail the tool sent
 # --------------------------------------------------------------------------------------------
 
-_SPACES = re.compile(r"\s+")
 _REWRAPPED_MIN = 40  # a line this long found inside a sent mail's prose is a piece of it
 # "Key: value" lines above a repeated run: the header block a client wrote over the original.
 _KEY_LINE = re.compile(r"^\s*\*?\s*[^\W\d_][^:：]{0,30}[:：]")
@@ -657,7 +656,7 @@ _KEY_LINE = re.compile(r"^\s*\*?\s*[^\W\d_][^:：]{0,30}[:：]")
 def _plain(line: str) -> str:
     """A line as compared with the sent mails: no quote marks, spaces collapsed, case folded."""
     line = _QUOTE_MARKERS.sub("", unicodedata.normalize("NFC", line))
-    return _SPACES.sub(" ", line).strip().casefold()
+    return " ".join(line.split()).casefold()  # (str.split's whitespace is re's \s)
 
 
 @functools.lru_cache(maxsize=32)  # a batch answers the same few turn mails again and again
@@ -673,7 +672,7 @@ def _sent_index(answering: tuple[str, ...]) -> tuple[dict[str, tuple[int, ...]],
 
 def _order_hand(line: str) -> int | None:
     """The hand of a line that is an order with words after its hand ("Hand 3: Baron"), or None."""
-    found = HAND_REF.match(line) if _is_short(line) else None
+    found = HAND_REF.match(line)  # any length: HTML puts a paragraph on one line
     if found is None or not any(ch.isalpha() for ch in found.group("rest")):
         return None
     return int(found.group("h1") or found.group("h2"))
@@ -782,10 +781,10 @@ def _drop_repeats(
     for j, line in enumerate(out):
         if not any(ch.isalnum() for ch in line[:_SHORT_LINE]):
             continue  # blank lines and rules carry no words: they neither make nor break a run
-        found = position_after(line, last) if _is_short(line) else None
+        found = position_after(line, last)  # a line of any length (a linear cost)
         if found is None and run:  # out of the sent mail's order: a new run may start here
             close_run()
-            found = position_after(line, anywhere) if _is_short(line) else None
+            found = position_after(line, anywhere)
         if found is None:
             close_run()
             last = anywhere

@@ -339,3 +339,46 @@ def test_a_long_order_above_an_unmarked_form_orders_its_hand():
     form = f"{FORM_OPENING}\nHand 3: Guard on Bruno, guess Prince\nHand 7: Prince on myself\n"
     body = f"{LONG_ORDER.strip()}\n\n{HEADERS}{form}"
     assert own_words(body) == f"{LONG_ORDER.strip()}\n\nHand 7: Prince on myself"
+
+
+# -- long lines and the tool's own mails (the survivors _order_hand 3, _drop_repeats 85, 95) --
+
+# A line of the tool's mail over 500 characters: the public mail's list of events, one line.
+PLAYS = [("Bruno", "Guard"), ("Chloé", "Priest"), ("Arthur", "Baron")] * 9
+EVENTS = "Turn 3 of hand 3: " + ", ".join(f"{name} played the {card}" for name, card in PLAYS)
+SENT_LONG = f"Dear players,\n{EVENTS}\nOrders for turn 4:\nHand 3:\n"
+
+
+@pytest.mark.parametrize(
+    "own",
+    [
+        f"Hand 3: Baron on Bruno\n\n{EVENTS}",  # alone, after the player's words
+        f"Hand 3: Baron on Bruno\n\nOrders for turn 4:\nHand 3:\n{EVENTS}",  # out of the mail's order
+    ],
+    ids=["alone", "after lines that follow it in the sent mail"],
+)
+def test_a_long_line_of_the_tools_mail_is_the_tools(own):
+    """A line of the sent mail is the tool's whatever its length."""
+    assert len(EVENTS) > 500
+    assert drop_sent_words(own, [SENT_LONG]) == "Hand 3: Baron on Bruno"
+
+
+def test_a_long_order_orders_its_hand_against_a_run_of_the_tools():
+    """Hand 3 is ordered in a long line: a run of the card list that orders hand 3 again,
+    under the player's words, is the tool's."""
+    own = f"{LONG_ORDER.strip()}\n\nSee you!\nHand 3: Baron\nHand 4: Handmaid"
+    assert drop_sent_words(own, [CARD_LIST], {3, 4}) == f"{LONG_ORDER.strip()}\n\nSee you!"
+
+
+# -- attributions (the survivors of _attribution_strength) ----------------------------------------
+
+
+def test_a_dateless_chinese_attribution_with_a_full_width_colon_goes():
+    """ "Rita 写道：" (a full-width colon, no date, no address) above a quote."""
+    assert own_words(f"Hand 3: Baron on Bruno\n\nRita 写道：\n{QUOTED}") == "Hand 3: Baron on Bruno"
+
+
+def test_a_framed_attribution_without_colon_or_address_goes():
+    """Zoho frames its attribution in dashes and writes no colon; without the address."""
+    attribution = "---- On Tue, 01 Dec 2026 10:00:00 +0100 Rita wrote ----"
+    assert own_words(f"Hand 3: Baron on Bruno\n\n{attribution}\n{QUOTED}") == "Hand 3: Baron on Bruno"
