@@ -382,3 +382,25 @@ def test_a_framed_attribution_without_colon_or_address_goes():
     """Zoho frames its attribution in dashes and writes no colon; without the address."""
     attribution = "---- On Tue, 01 Dec 2026 10:00:00 +0100 Rita wrote ----"
     assert own_words(f"Hand 3: Baron on Bruno\n\n{attribution}\n{QUOTED}") == "Hand 3: Baron on Bruno"
+
+
+@pytest.mark.parametrize(
+    "attribution",
+    ["Le mar. 1 déc. 2026 à 10:00, Rita <gm@example.org> a écrit\u00a0:", "Rita a écrit\u202f:"],
+    ids=["no-break space", "narrow no-break space, no date"],
+)
+def test_a_french_attribution_with_a_no_break_space_before_its_colon_goes(attribution):
+    """French typography puts a no-break space before the colon (Gmail writes it)."""
+    assert own_words(f"Hand 3: Baron on Bruno\n\n{attribution}\n{QUOTED}") == "Hand 3: Baron on Bruno"
+
+
+def test_inline_answers_under_a_disclaimer_above_the_quote_are_read():
+    """Outlook puts the signature, disclaimer and all, above the original; the player answered
+    inline under the quoted form lines: those count as orders below the disclaimer."""
+    body = (
+        "Disclaimer:\nThis message is confidential and meant only for the person it is sent to.\n\n"
+        "> Orders for turn 3 -- fill in one line per hand and reply to this mail:\n"
+        "> Hand 3:\nBaron on Bruno\n> Hand 7:\nPrince on myself\n"
+    )
+    own = own_words(body)
+    assert own.endswith("Hand 3: Baron on Bruno\nHand 7: Prince on myself")
