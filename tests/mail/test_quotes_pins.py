@@ -404,3 +404,22 @@ def test_inline_answers_under_a_disclaimer_above_the_quote_are_read():
     )
     own = own_words(body)
     assert own.endswith("Hand 3: Baron on Bruno\nHand 7: Prince on myself")
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["On Tuesday Hugo wrote:", "In turn 2 Hugo wrote:"],
+    ids=["an opener, no date", "a number, no opener"],
+)
+def test_the_players_line_that_introduces_someone_elses_words_is_theirs(words):
+    """A line ending in "wrote:" with neither an opener and a date nor an address is a weak
+    attribution: with no quote under it, the player is citing another player, unquoted."""
+    body = f"{words}\nI never bluff.\nHand 3: Guard on Hugo, guess Princess"
+    assert own_words(body) == body
+
+
+@pytest.mark.parametrize("attribution", ["2026/12/1 Rita <gm@example.org>", "1/12/2026 Rita <gm@x.org>"])
+def test_a_date_and_an_address_without_colon_above_a_quote_go(attribution):
+    """ "2011/4/7 Nathan <support@example.com>" (a date, a name and an address, no colon or
+    verb) above a quote is its attribution, whether the date starts with one digit or more."""
+    assert own_words(f"Hand 3: Baron on Bruno\n\n{attribution}\n{QUOTED}") == "Hand 3: Baron on Bruno"
