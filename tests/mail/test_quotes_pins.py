@@ -423,3 +423,17 @@ def test_a_date_and_an_address_without_colon_above_a_quote_go(attribution):
     """ "2011/4/7 Nathan <support@example.com>" (a date, a name and an address, no colon or
     verb) above a quote is its attribution, whether the date starts with one digit or more."""
     assert own_words(f"Hand 3: Baron on Bruno\n\n{attribution}\n{QUOTED}") == "Hand 3: Baron on Bruno"
+
+
+# -- header blocks (the survivors of _is_header_block) ----------------------------------------------
+
+
+def test_header_lines_eight_lines_apart_are_the_players_letter():
+    """A player writes their message as a letter, "From:" at the top and "To:" and "Subject:"
+    lower down: the keys of a header block stand within 8 lines, so this is no header block."""
+    body = (
+        "From: Chloé, hand 3\n\nHand 3: Baron on Bruno\nHand 7: Prince on myself\n\n"
+        "Bruno, a word about the next turn.\n\nTo: Bruno\nSubject: an alliance\n"
+        "Let us not play the Guard on each other."
+    )
+    assert own_words(body) == body
