@@ -437,3 +437,11 @@ def test_header_lines_eight_lines_apart_are_the_players_letter():
         "Let us not play the Guard on each other."
     )
     assert own_words(body) == body
+
+
+def test_a_from_and_date_block_with_an_address_under_a_long_reply_cuts():
+    """ "From:" with the address and "Date:" (two keys) above an unquoted original, under a
+    reply of ten lines: the original is not the player's."""
+    reply = "\n".join(["Dear all,", "", "my orders:", "", ORDERS, "", "Some words", "about it.", "", "Chloé"])
+    original = f"From: Rita <gm@example.org>\nDate: Tue, 1 Dec 2026\n\n{FORM_OPENING}\nHand 3:\nHand 7:\n"
+    assert own_words(f"{reply}\n\n{original}") == reply
