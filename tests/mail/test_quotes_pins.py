@@ -445,3 +445,10 @@ def test_a_from_and_date_block_with_an_address_under_a_long_reply_cuts():
     reply = "\n".join(["Dear all,", "", "my orders:", "", ORDERS, "", "Some words", "about it.", "", "Chloé"])
     original = f"From: Rita <gm@example.org>\nDate: Tue, 1 Dec 2026\n\n{FORM_OPENING}\nHand 3:\nHand 7:\n"
     assert own_words(f"{reply}\n\n{original}") == reply
+
+
+def test_the_players_from_and_date_lines_with_an_address_far_below_are_theirs():
+    """Two keys need an address in the block's 8 lines: the player's "From:" and "Date:"
+    lines, their address 8 lines below in their signature, are their words."""
+    body = f"From: Chloé\nDate: Tuesday\n\n{ORDERS}\n\nSee you,\nChloé\nchloe@example.org"
+    assert ORDERS in own_words(body)
