@@ -452,3 +452,19 @@ def test_the_players_from_and_date_lines_with_an_address_far_below_are_theirs():
     lines, their address 8 lines below in their signature, are their words."""
     body = f"From: Chloé\nDate: Tuesday\n\n{ORDERS}\n\nSee you,\nChloé\nchloe@example.org"
     assert ORDERS in own_words(body)
+
+
+# -- attributions (the survivors of _attribution_span) ------------------------------------------------
+
+
+def test_a_paragraph_on_one_line_that_ends_in_wrote_is_the_players():
+    """HTML puts the player's paragraph on one line, over 500 characters: one that opens with
+    "On" and a date and ends in "Hugo wrote:" is no attribution (those are short)."""
+    paragraph = (
+        "On 1 December 2026 the game took a turn I did not expect. "
+        + "Bruno played the Baron on me and lost, then Arthur played the Prince on Hugo. " * 6
+        + "After all that, Hugo wrote:"
+    )
+    assert len(paragraph) > 500
+    body = f"{paragraph}\nI never bluff.\nHand 3: Guard on Hugo, guess Princess"
+    assert own_words(body) == body
