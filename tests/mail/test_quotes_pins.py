@@ -468,3 +468,27 @@ def test_a_paragraph_on_one_line_that_ends_in_wrote_is_the_players():
     assert len(paragraph) > 500
     body = f"{paragraph}\nI never bluff.\nHand 3: Guard on Hugo, guess Princess"
     assert own_words(body) == body
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "On Tuesday\nI am away, so\nI answer now\nwhat Rita wrote:",  # no date: more than 3 lines
+        "On 1 December I go\nto Lyon\nfor a week,\nso these are\nmy orders,\nand I answer\nwhat Rita wrote:",
+    ],
+    ids=["four lines, no date", "seven lines, a date"],
+)
+def test_the_players_short_lines_above_the_quote_they_answer_are_theirs(words):
+    """A phone wraps the player's words into short lines that end in "what Rita wrote:": an
+    attribution wraps over at most 3 lines without a date, 6 with one; the lines above the
+    last one ("what Rita wrote:" alone reads as an attribution) are the player's."""
+    above = words.rsplit("\n", 1)[0]
+    assert own_words(f"{ORDERS}\n\n{words}\n{QUOTED}") == f"{ORDERS}\n\n{above}"
+
+
+def test_a_framed_date_line_over_the_name_line_goes_with_the_original():
+    """The first line, framed in dashes, holds the opener and the date; the name and the verb
+    follow: with an opener and a date, it cuts even with the original unquoted below."""
+    original = f"{FORM_OPENING}\nHand 3:\nHand 7:\n"
+    body = f"{ORDERS}\n\n-------- On 1 Dec 2026 at 10:00 --------\nRita wrote:\n{original}"
+    assert own_words(body) == ORDERS
