@@ -492,3 +492,16 @@ def test_a_framed_date_line_over_the_name_line_goes_with_the_original():
     original = f"{FORM_OPENING}\nHand 3:\nHand 7:\n"
     body = f"{ORDERS}\n\n-------- On 1 Dec 2026 at 10:00 --------\nRita wrote:\n{original}"
     assert own_words(body) == ORDERS
+
+
+def test_an_attribution_on_the_last_line_goes():
+    """The client cut the quote off under its attribution, and no newline ends the text."""
+    attribution = "On Tue, 1 Dec 2026 at 10:00, Rita <gm@example.org> wrote:"
+    assert own_words(f"{ORDERS}\n\n{attribution}") == ORDERS
+
+
+def test_an_attribution_without_a_date_does_not_wrap_across_a_blank_line():
+    """ "On my side, all is well" (an opener, no date), a blank line, then "Rita wrote:" above
+    the quote: the player's line is no part of the attribution."""
+    words = "On my side, all is well"
+    assert own_words(f"{ORDERS}\n\n{words}\n\nRita wrote:\n{QUOTED}") == f"{ORDERS}\n\n{words}"
