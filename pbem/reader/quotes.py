@@ -315,7 +315,8 @@ def _attribution_span(lines: list[str], i: int) -> int:
             elif not opener and not re.search(r"[0-9@]", first):
                 return 0  # an attribution that wraps starts with its date or address
             elif _ATTRIBUTION_START.match(line) or (
-                _ends_a_reply(first) and _attribution_strength(line.strip(), False)
+                # (read as after an opener: its date may stand before its verb and name)
+                _ends_a_reply(first) and _attribution_strength(line.strip(), True)
             ):
                 return 0  # the attribution starts on the next line: this one is the reply's
         joined = (joined + " " + line.strip()).strip()

@@ -505,3 +505,12 @@ def test_an_attribution_without_a_date_does_not_wrap_across_a_blank_line():
     the quote: the player's line is no part of the attribution."""
     words = "On my side, all is well"
     assert own_words(f"{ORDERS}\n\n{words}\n\nRita wrote:\n{QUOTED}") == f"{ORDERS}\n\n{words}"
+
+
+def test_a_reply_line_above_a_dated_attribution_with_its_verb_first_is_the_players():
+    """Gmail's Norwegian attribution without the address ("... skrev Rita:": the verb before
+    the name) under the reply's last line, which opens with "On": the reply line is never
+    joined to it (the survivor _attribution_span 82 showed it was, and the order was lost)."""
+    reply = "Hand 3: Baron on Bruno\nOn second thought: H7 Prince on myself."
+    own = own_words(f"{reply}\ntir. 1. des. 2026 kl. 10:00 skrev Rita:\n{QUOTED}")
+    assert own.startswith(reply)
