@@ -306,6 +306,8 @@ def _attribution_span(lines: list[str], i: int) -> int:
             return 0
         line = lines[i + span - 1]
         if span > 1:
+            if not _is_short(line):
+                return 0  # a paragraph on one line (HTML) is the player's, never an attribution's end
             if not line.strip() or _is_quoted(line):
                 if not stretch:
                     return 0

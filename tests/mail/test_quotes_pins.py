@@ -514,3 +514,24 @@ def test_a_reply_line_above_a_dated_attribution_with_its_verb_first_is_the_playe
     reply = "Hand 3: Baron on Bruno\nOn second thought: H7 Prince on myself."
     own = own_words(f"{reply}\ntir. 1. des. 2026 kl. 10:00 skrev Rita:\n{QUOTED}")
     assert own.startswith(reply)
+
+
+@pytest.mark.parametrize("end", ["and so on.", "as Hugo wrote:"])
+def test_a_dated_line_over_a_long_paragraph_is_the_players(end):
+    """ "On 1 December, my plan" then a paragraph on one line (HTML), over 500 characters: no
+    attribution ends so, even when the paragraph ends in "Hugo wrote:" (a bug: the two were
+    joined and cut the message)."""
+    paragraph = "Bruno played the Baron on me and lost, then Arthur played the Prince on Hugo. " * 8 + end
+    assert 500 < len(paragraph) < 1000
+    body = f"On 1 December, my plan\n{paragraph}\nI never bluff.\nHand 3: Guard on Hugo, guess Princess"
+    assert own_words(body) == body
+
+
+def test_a_dated_line_over_paragraphs_of_over_a_thousand_characters_is_the_players():
+    """The same over three paragraphs of at most 500 characters: joined, over 1,000
+    characters, they are no attribution."""
+    paragraph = ("Bruno played the Baron on me and lost, then Arthur played the Prince on Hugo. " * 6).strip()
+    assert len(paragraph) <= 500
+    paragraphs = "\n".join([paragraph] * 3)
+    body = f"On 1 December, my plan\n{paragraphs}\nAfter all that, as Hugo wrote:\nI never bluff."
+    assert own_words(body) == body
