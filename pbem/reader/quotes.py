@@ -358,8 +358,9 @@ def _split_reply_line(line: str) -> tuple[str, str] | None:
     """(reply, attribution) when a line holds both: "reply On Wed, ... wrote:".
 
     Some clients put the attribution right after the last line of the reply, on the same line.
+    (The caller strips the line on the right.)
     """
-    if not _is_short(line) or not line.rstrip().endswith((":", "：")):
+    if not _is_short(line) or not line.endswith((":", "：")):
         return None
     candidates = list(_ATTRIBUTION_INSIDE.finditer(line))
     for index, found in enumerate(candidates):

@@ -535,3 +535,10 @@ def test_a_dated_line_over_paragraphs_of_over_a_thousand_characters_is_the_playe
     paragraphs = "\n".join([paragraph] * 3)
     body = f"On 1 December, my plan\n{paragraphs}\nAfter all that, as Hugo wrote:\nI never bluff."
     assert own_words(body) == body
+
+
+def test_a_chinese_attribution_on_the_reply_line_goes():
+    """Apple Mail in Chinese, its attribution right after the reply on one line, ending in a
+    full-width colon."""
+    line = "Hand 3: Baron on Bruno 在 2026年12月1日，上午10:00，Rita <gm@example.org> 写道："
+    assert own_words(f"{line}\n{QUOTED}") == "Hand 3: Baron on Bruno"
