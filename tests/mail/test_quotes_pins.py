@@ -542,3 +542,11 @@ def test_a_chinese_attribution_on_the_reply_line_goes():
     full-width colon."""
     line = "Hand 3: Baron on Bruno 在 2026年12月1日，上午10:00，Rita <gm@example.org> 写道："
     assert own_words(f"{line}\n{QUOTED}") == "Hand 3: Baron on Bruno"
+
+
+def test_the_reply_line_splits_at_the_opener_that_the_date_follows():
+    """ "Guard on Bruno On Tue, 1 Dec ... Rita Le Blanc <...> wrote:" on one line: three words
+    that open attributions ("on", "On", the French "Le"); the attribution starts at the one
+    the date follows, and the order before it is the player's."""
+    line = "Hand 3: Guard on Bruno On Tue, 1 Dec 2026 at 10:00, Rita Le Blanc <gm@example.org> wrote:"
+    assert own_words(f"{line}\n{QUOTED}") == "Hand 3: Guard on Bruno"
