@@ -550,3 +550,14 @@ def test_the_reply_line_splits_at_the_opener_that_the_date_follows():
     the date follows, and the order before it is the player's."""
     line = "Hand 3: Guard on Bruno On Tue, 1 Dec 2026 at 10:00, Rita Le Blanc <gm@example.org> wrote:"
     assert own_words(f"{line}\n{QUOTED}") == "Hand 3: Guard on Bruno"
+
+
+@pytest.mark.parametrize(
+    "attribution",
+    [" On Tue, 1 Dec 2026 at 10:00, Rita wrote:", " - On Tue, 1 Dec 2026 at 10:00, Rita <gm@x.org> wrote:"],
+    ids=["no address (Thunderbird)", "a dash between"],
+)
+def test_an_attribution_after_the_reply_on_its_line_goes(attribution):
+    """An opener and a date make the attribution after the reply sure without an address; a
+    dash between the two goes with it."""
+    assert own_words(f"Hand 3: Baron on Bruno{attribution}\n{QUOTED}") == "Hand 3: Baron on Bruno"
