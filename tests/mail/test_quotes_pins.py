@@ -561,3 +561,9 @@ def test_an_attribution_after_the_reply_on_its_line_goes(attribution):
     """An opener and a date make the attribution after the reply sure without an address; a
     dash between the two goes with it."""
     assert own_words(f"Hand 3: Baron on Bruno{attribution}\n{QUOTED}") == "Hand 3: Baron on Bruno"
+
+
+def test_the_reply_before_an_attribution_on_its_line_keeps_its_last_letter():
+    """A player who writes names in capitals: "Baron on MAX" keeps its X."""
+    line = "Hand 3: Baron on MAX On Tue, 1 Dec 2026 at 10:00, Rita <gm@x.org> wrote:"
+    assert own_words(f"{line}\n{QUOTED}") == "Hand 3: Baron on MAX"
