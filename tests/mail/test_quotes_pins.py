@@ -567,3 +567,10 @@ def test_the_reply_before_an_attribution_on_its_line_keeps_its_last_letter():
     """A player who writes names in capitals: "Baron on MAX" keeps its X."""
     line = "Hand 3: Baron on MAX On Tue, 1 Dec 2026 at 10:00, Rita <gm@x.org> wrote:"
     assert own_words(f"{line}\n{QUOTED}") == "Hand 3: Baron on MAX"
+
+
+def test_a_reply_that_starts_in_lowercase_keeps_its_first_line():
+    """Only a line under a long quoted line may be its wrapped end: the first line is the
+    player's, in lowercase too."""
+    body = f"ok, here are my orders:\n{ORDERS}"
+    assert own_words(body) == body
