@@ -14,7 +14,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Sequence
 
-from ..grammar import HAND_REF, HAND_WORD
+from ..grammar import HAND_REF, HAND_WORD, hand_of
 from .patterns import (
     ATTRIBUTION_OPENERS,
     ATTRIBUTION_VERBS,
@@ -306,6 +306,8 @@ def _attribution_span(lines: list[str], i: int) -> int:
             return 0
         line = lines[i + span - 1]
         if span > 1:
+            if not _is_short(line):
+                return 0  # a paragraph on one line (HTML) is the player's, never an attribution's end
             if not line.strip() or _is_quoted(line):
                 if not stretch:
                     return 0
@@ -315,7 +317,8 @@ def _attribution_span(lines: list[str], i: int) -> int:
             elif not opener and not re.search(r"[0-9@]", first):
                 return 0  # an attribution that wraps starts with its date or address
             elif _ATTRIBUTION_START.match(line) or (
-                _ends_a_reply(first) and _attribution_strength(line.strip(), False)
+                # (read as after an opener: its date may stand before its verb and name)
+                _ends_a_reply(first) and _attribution_strength(line.strip(), True)
             ):
                 return 0  # the attribution starts on the next line: this one is the reply's
         joined = (joined + " " + line.strip()).strip()
@@ -355,8 +358,9 @@ def _split_reply_line(line: str) -> tuple[str, str] | None:
     """(reply, attribution) when a line holds both: "reply On Wed, ... wrote:".
 
     Some clients put the attribution right after the last line of the reply, on the same line.
+    (The caller strips the line on the right.)
     """
-    if not _is_short(line) or not line.rstrip().endswith((":", "：")):
+    if not _is_short(line) or not line.endswith((":", "：")):
         return None
     candidates = list(_ATTRIBUTION_INSIDE.finditer(line))
     for index, found in enumerate(candidates):
@@ -389,7 +393,7 @@ def _answers_in_unmarked_form(lines: list[str], start: int) -> list[str]:
     previous = ""
     for line in lines[start:]:
         found = None
-        if not _is_quoted(line) and len(line) <= _SHORT_LINE:
+        if not _is_quoted(line):  # a filled line of any length (HTML puts a paragraph on one)
             found = HAND_REF.match(line.strip())
             if found is not None and not found.group("h1"):
                 found = None  # the form writes "Hand N:"
@@ -403,19 +407,11 @@ def _answers_in_unmarked_form(lines: list[str], start: int) -> list[str]:
     return answers
 
 
-def _hand_of(line: str) -> int | None:
-    """The hand an order line starts with ("Hand 3: ...", "* H3 ...", "3: ..."), if any."""
-    if not _is_short(line):
-        return None
-    found = HAND_REF.match(line)
-    return int(found.group("h1") or found.group("h2")) if found else None
-
-
 def _add_unmarked_answers(out: list[str], lines: list[str], start: int) -> int:
     """Append the filled form lines of an unquoted original, for hands not ordered above it;
     returns how many were appended (they end the own text: see `drop_sent_words`)."""
-    ordered = {_hand_of(line) for line in out} - {None}
-    answers = [line for line in _answers_in_unmarked_form(lines, start) if _hand_of(line) not in ordered]
+    ordered = {hand_of(line) for line in out} - {None}
+    answers = [line for line in _answers_in_unmarked_form(lines, start) if hand_of(line) not in ordered]
     out.extend(answers)
     return len(answers)
 
@@ -589,9 +585,9 @@ def drop_sent_words(
         tail = [line for line in tail if _plain(line) not in sent_lines]
     own = _finish(_drop_repeats(out, answering, playing) + tail)
     if full_text:
-        ordered = {_hand_of(line) for line in own.split("\n")} - {None}
+        ordered = {hand_of(line) for line in own.split("\n")} - {None}
         typed = [
-            line for line in _answers_on_quoted_form(full_text, answering) if _hand_of(line) not in ordered
+            line for line in _answers_on_quoted_form(full_text, answering) if hand_of(line) not in ordered
         ]
         own = "\n".join([own, *typed] if own else typed)
     return own
@@ -732,7 +728,6 @@ def _drop_sign_off(out: list[str]) -> None:
 # Know your own words: runs of lines that repeat a mail the tool sent
 # --------------------------------------------------------------------------------------------
 
-_SPACES = re.compile(r"\s+")
 _REWRAPPED_MIN = 40  # a line this long found inside a sent mail's prose is a piece of it
 # "Key: value" lines above a repeated run: the header block a client wrote over the original.
 _KEY_LINE = re.compile(r"^\s*\*?\s*[^\W\d_][^:：]{0,30}[:：]")
@@ -741,7 +736,7 @@ _KEY_LINE = re.compile(r"^\s*\*?\s*[^\W\d_][^:：]{0,30}[:：]")
 def _plain(line: str) -> str:
     """A line as compared with the sent mails: no quote marks, spaces collapsed, case folded."""
     line = _QUOTE_MARKERS.sub("", unicodedata.normalize("NFC", line))
-    return _SPACES.sub(" ", line).strip().casefold()
+    return " ".join(line.split()).casefold()  # (str.split's whitespace is re's \s)
 
 
 @functools.lru_cache(maxsize=32)  # a batch answers the same few turn mails again and again
@@ -757,7 +752,7 @@ def _sent_index(answering: tuple[str, ...]) -> tuple[dict[str, tuple[int, ...]],
 
 def _order_hand(line: str) -> int | None:
     """The hand of a line that is an order with words after its hand ("Hand 3: Baron"), or None."""
-    found = HAND_REF.match(line) if _is_short(line) else None
+    found = HAND_REF.match(line)  # any length: HTML puts a paragraph on one line
     if found is None or not any(ch.isalpha() for ch in found.group("rest")):
         return None
     return int(found.group("h1") or found.group("h2"))
@@ -866,10 +861,10 @@ def _drop_repeats(
     for j, line in enumerate(out):
         if not any(ch.isalnum() for ch in line[:_SHORT_LINE]):
             continue  # blank lines and rules carry no words: they neither make nor break a run
-        found = position_after(line, last) if _is_short(line) else None
+        found = position_after(line, last)  # a line of any length (a linear cost)
         if found is None and run:  # out of the sent mail's order: a new run may start here
             close_run()
-            found = position_after(line, anywhere) if _is_short(line) else None
+            found = position_after(line, anywhere)
         if found is None:
             close_run()
             last = anywhere

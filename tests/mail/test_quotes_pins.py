@@ -317,3 +317,260 @@ def test_an_order_written_twice_that_the_tools_mail_holds_once_is_the_players():
     ack = "Thank you for your orders.\n\nOrders on file for turn 3:\n  Hand 1: Countess\n"
     own = "Thanks!\n\nHand 1: Countess\nHand 1: Countess"
     assert drop_sent_words(own, [ack]) == own
+
+
+# -- a long line in an unmarked form (a bug the survivors of _answers_in_unmarked_form showed) --
+
+# HTML mail turned to text puts a paragraph on one line: an order with its reasons, over the
+# 500 characters the reader's heuristics look at.
+LONG_ORDER = "Hand 3: Baron on Bruno. " + "I know he holds the Princess: the Priest showed it to me. " * 9
+
+
+def test_a_long_filled_line_of_an_unmarked_form_is_read():
+    """The filled line is read whatever its length, as it is above the original."""
+    assert len(LONG_ORDER) > 500
+    form = f"{FORM_OPENING}\n{LONG_ORDER.strip()}\nHand 7:\n"
+    assert own_words(f"Thanks!\n\n{HEADERS}{form}") == f"Thanks!\n\n{LONG_ORDER.strip()}"
+
+
+def test_a_long_order_above_an_unmarked_form_orders_its_hand():
+    """Hand 3 is ordered above the original in a long line: the form's line for hand 3 is
+    older, and is not read beside it."""
+    form = f"{FORM_OPENING}\nHand 3: Guard on Bruno, guess Prince\nHand 7: Prince on myself\n"
+    body = f"{LONG_ORDER.strip()}\n\n{HEADERS}{form}"
+    assert own_words(body) == f"{LONG_ORDER.strip()}\n\nHand 7: Prince on myself"
+
+
+# -- long lines and the tool's own mails (the survivors _order_hand 3, _drop_repeats 85, 95) --
+
+# A line of the tool's mail over 500 characters: the public mail's list of events, one line.
+PLAYS = [("Bruno", "Guard"), ("Chloé", "Priest"), ("Arthur", "Baron")] * 9
+EVENTS = "Turn 3 of hand 3: " + ", ".join(f"{name} played the {card}" for name, card in PLAYS)
+SENT_LONG = f"Dear players,\n{EVENTS}\nOrders for turn 4:\nHand 3:\n"
+
+
+@pytest.mark.parametrize(
+    "own",
+    [
+        f"Hand 3: Baron on Bruno\n\n{EVENTS}",  # alone, after the player's words
+        f"Hand 3: Baron on Bruno\n\nOrders for turn 4:\nHand 3:\n{EVENTS}",  # out of the mail's order
+    ],
+    ids=["alone", "after lines that follow it in the sent mail"],
+)
+def test_a_long_line_of_the_tools_mail_is_the_tools(own):
+    """A line of the sent mail is the tool's whatever its length."""
+    assert len(EVENTS) > 500
+    assert drop_sent_words(own, [SENT_LONG]) == "Hand 3: Baron on Bruno"
+
+
+def test_a_long_order_orders_its_hand_against_a_run_of_the_tools():
+    """Hand 3 is ordered in a long line: a run of the card list that orders hand 3 again,
+    under the player's words, is the tool's."""
+    own = f"{LONG_ORDER.strip()}\n\nSee you!\nHand 3: Baron\nHand 4: Handmaid"
+    assert drop_sent_words(own, [CARD_LIST], {3, 4}) == f"{LONG_ORDER.strip()}\n\nSee you!"
+
+
+# -- attributions (the survivors of _attribution_strength) ----------------------------------------
+
+
+def test_a_dateless_chinese_attribution_with_a_full_width_colon_goes():
+    """ "Rita 写道：" (a full-width colon, no date, no address) above a quote."""
+    assert own_words(f"Hand 3: Baron on Bruno\n\nRita 写道：\n{QUOTED}") == "Hand 3: Baron on Bruno"
+
+
+def test_a_framed_attribution_without_colon_or_address_goes():
+    """Zoho frames its attribution in dashes and writes no colon; without the address."""
+    attribution = "---- On Tue, 01 Dec 2026 10:00:00 +0100 Rita wrote ----"
+    assert own_words(f"Hand 3: Baron on Bruno\n\n{attribution}\n{QUOTED}") == "Hand 3: Baron on Bruno"
+
+
+@pytest.mark.parametrize(
+    "attribution",
+    ["Le mar. 1 déc. 2026 à 10:00, Rita <gm@example.org> a écrit\u00a0:", "Rita a écrit\u202f:"],
+    ids=["no-break space", "narrow no-break space, no date"],
+)
+def test_a_french_attribution_with_a_no_break_space_before_its_colon_goes(attribution):
+    """French typography puts a no-break space before the colon (Gmail writes it)."""
+    assert own_words(f"Hand 3: Baron on Bruno\n\n{attribution}\n{QUOTED}") == "Hand 3: Baron on Bruno"
+
+
+def test_inline_answers_under_a_disclaimer_above_the_quote_are_read():
+    """Outlook puts the signature, disclaimer and all, above the original; the player answered
+    inline under the quoted form lines: those count as orders below the disclaimer."""
+    body = (
+        "Disclaimer:\nThis message is confidential and meant only for the person it is sent to.\n\n"
+        "> Orders for turn 3 -- fill in one line per hand and reply to this mail:\n"
+        "> Hand 3:\nBaron on Bruno\n> Hand 7:\nPrince on myself\n"
+    )
+    own = own_words(body)
+    assert own.endswith("Hand 3: Baron on Bruno\nHand 7: Prince on myself")
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["On Tuesday Hugo wrote:", "In turn 2 Hugo wrote:"],
+    ids=["an opener, no date", "a number, no opener"],
+)
+def test_the_players_line_that_introduces_someone_elses_words_is_theirs(words):
+    """A line ending in "wrote:" with neither an opener and a date nor an address is a weak
+    attribution: with no quote under it, the player is citing another player, unquoted."""
+    body = f"{words}\nI never bluff.\nHand 3: Guard on Hugo, guess Princess"
+    assert own_words(body) == body
+
+
+@pytest.mark.parametrize("attribution", ["2026/12/1 Rita <gm@example.org>", "1/12/2026 Rita <gm@x.org>"])
+def test_a_date_and_an_address_without_colon_above_a_quote_go(attribution):
+    """ "2011/4/7 Nathan <support@example.com>" (a date, a name and an address, no colon or
+    verb) above a quote is its attribution, whether the date starts with one digit or more."""
+    assert own_words(f"Hand 3: Baron on Bruno\n\n{attribution}\n{QUOTED}") == "Hand 3: Baron on Bruno"
+
+
+# -- header blocks (the survivors of _is_header_block) ----------------------------------------------
+
+
+def test_header_lines_eight_lines_apart_are_the_players_letter():
+    """A player writes their message as a letter, "From:" at the top and "To:" and "Subject:"
+    lower down: the keys of a header block stand within 8 lines, so this is no header block."""
+    body = (
+        "From: Chloé, hand 3\n\nHand 3: Baron on Bruno\nHand 7: Prince on myself\n\n"
+        "Bruno, a word about the next turn.\n\nTo: Bruno\nSubject: an alliance\n"
+        "Let us not play the Guard on each other."
+    )
+    assert own_words(body) == body
+
+
+def test_a_from_and_date_block_with_an_address_under_a_long_reply_cuts():
+    """ "From:" with the address and "Date:" (two keys) above an unquoted original, under a
+    reply of ten lines: the original is not the player's."""
+    reply = "\n".join(["Dear all,", "", "my orders:", "", ORDERS, "", "Some words", "about it.", "", "Chloé"])
+    original = f"From: Rita <gm@example.org>\nDate: Tue, 1 Dec 2026\n\n{FORM_OPENING}\nHand 3:\nHand 7:\n"
+    assert own_words(f"{reply}\n\n{original}") == reply
+
+
+def test_the_players_from_and_date_lines_with_an_address_far_below_are_theirs():
+    """Two keys need an address in the block's 8 lines: the player's "From:" and "Date:"
+    lines, their address 8 lines below in their signature, are their words."""
+    body = f"From: Chloé\nDate: Tuesday\n\n{ORDERS}\n\nSee you,\nChloé\nchloe@example.org"
+    assert ORDERS in own_words(body)
+
+
+# -- attributions (the survivors of _attribution_span) ------------------------------------------------
+
+
+def test_a_paragraph_on_one_line_that_ends_in_wrote_is_the_players():
+    """HTML puts the player's paragraph on one line, over 500 characters: one that opens with
+    "On" and a date and ends in "Hugo wrote:" is no attribution (those are short)."""
+    paragraph = (
+        "On 1 December 2026 the game took a turn I did not expect. "
+        + "Bruno played the Baron on me and lost, then Arthur played the Prince on Hugo. " * 6
+        + "After all that, Hugo wrote:"
+    )
+    assert len(paragraph) > 500
+    body = f"{paragraph}\nI never bluff.\nHand 3: Guard on Hugo, guess Princess"
+    assert own_words(body) == body
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "On Tuesday\nI am away, so\nI answer now\nwhat Rita wrote:",  # no date: more than 3 lines
+        "On 1 December I go\nto Lyon\nfor a week,\nso these are\nmy orders,\nand I answer\nwhat Rita wrote:",
+    ],
+    ids=["four lines, no date", "seven lines, a date"],
+)
+def test_the_players_short_lines_above_the_quote_they_answer_are_theirs(words):
+    """A phone wraps the player's words into short lines that end in "what Rita wrote:": an
+    attribution wraps over at most 3 lines without a date, 6 with one; the lines above the
+    last one ("what Rita wrote:" alone reads as an attribution) are the player's."""
+    above = words.rsplit("\n", 1)[0]
+    assert own_words(f"{ORDERS}\n\n{words}\n{QUOTED}") == f"{ORDERS}\n\n{above}"
+
+
+def test_a_framed_date_line_over_the_name_line_goes_with_the_original():
+    """The first line, framed in dashes, holds the opener and the date; the name and the verb
+    follow: with an opener and a date, it cuts even with the original unquoted below."""
+    original = f"{FORM_OPENING}\nHand 3:\nHand 7:\n"
+    body = f"{ORDERS}\n\n-------- On 1 Dec 2026 at 10:00 --------\nRita wrote:\n{original}"
+    assert own_words(body) == ORDERS
+
+
+def test_an_attribution_on_the_last_line_goes():
+    """The client cut the quote off under its attribution, and no newline ends the text."""
+    attribution = "On Tue, 1 Dec 2026 at 10:00, Rita <gm@example.org> wrote:"
+    assert own_words(f"{ORDERS}\n\n{attribution}") == ORDERS
+
+
+def test_an_attribution_without_a_date_does_not_wrap_across_a_blank_line():
+    """ "On my side, all is well" (an opener, no date), a blank line, then "Rita wrote:" above
+    the quote: the player's line is no part of the attribution."""
+    words = "On my side, all is well"
+    assert own_words(f"{ORDERS}\n\n{words}\n\nRita wrote:\n{QUOTED}") == f"{ORDERS}\n\n{words}"
+
+
+def test_a_reply_line_above_a_dated_attribution_with_its_verb_first_is_the_players():
+    """Gmail's Norwegian attribution without the address ("... skrev Rita:": the verb before
+    the name) under the reply's last line, which opens with "On": the reply line is never
+    joined to it (the survivor _attribution_span 82 showed it was, and the order was lost)."""
+    reply = "Hand 3: Baron on Bruno\nOn second thought: H7 Prince on myself."
+    own = own_words(f"{reply}\ntir. 1. des. 2026 kl. 10:00 skrev Rita:\n{QUOTED}")
+    assert own.startswith(reply)
+
+
+@pytest.mark.parametrize("end", ["and so on.", "as Hugo wrote:"])
+def test_a_dated_line_over_a_long_paragraph_is_the_players(end):
+    """ "On 1 December, my plan" then a paragraph on one line (HTML), over 500 characters: no
+    attribution ends so, even when the paragraph ends in "Hugo wrote:" (a bug: the two were
+    joined and cut the message)."""
+    paragraph = "Bruno played the Baron on me and lost, then Arthur played the Prince on Hugo. " * 8 + end
+    assert 500 < len(paragraph) < 1000
+    body = f"On 1 December, my plan\n{paragraph}\nI never bluff.\nHand 3: Guard on Hugo, guess Princess"
+    assert own_words(body) == body
+
+
+def test_a_dated_line_over_paragraphs_of_over_a_thousand_characters_is_the_players():
+    """The same over three paragraphs of at most 500 characters: joined, over 1,000
+    characters, they are no attribution."""
+    paragraph = ("Bruno played the Baron on me and lost, then Arthur played the Prince on Hugo. " * 6).strip()
+    assert len(paragraph) <= 500
+    paragraphs = "\n".join([paragraph] * 3)
+    body = f"On 1 December, my plan\n{paragraphs}\nAfter all that, as Hugo wrote:\nI never bluff."
+    assert own_words(body) == body
+
+
+def test_a_chinese_attribution_on_the_reply_line_goes():
+    """Apple Mail in Chinese, its attribution right after the reply on one line, ending in a
+    full-width colon."""
+    line = "Hand 3: Baron on Bruno 在 2026年12月1日，上午10:00，Rita <gm@example.org> 写道："
+    assert own_words(f"{line}\n{QUOTED}") == "Hand 3: Baron on Bruno"
+
+
+def test_the_reply_line_splits_at_the_opener_that_the_date_follows():
+    """ "Guard on Bruno On Tue, 1 Dec ... Rita Le Blanc <...> wrote:" on one line: three words
+    that open attributions ("on", "On", the French "Le"); the attribution starts at the one
+    the date follows, and the order before it is the player's."""
+    line = "Hand 3: Guard on Bruno On Tue, 1 Dec 2026 at 10:00, Rita Le Blanc <gm@example.org> wrote:"
+    assert own_words(f"{line}\n{QUOTED}") == "Hand 3: Guard on Bruno"
+
+
+@pytest.mark.parametrize(
+    "attribution",
+    [" On Tue, 1 Dec 2026 at 10:00, Rita wrote:", " - On Tue, 1 Dec 2026 at 10:00, Rita <gm@x.org> wrote:"],
+    ids=["no address (Thunderbird)", "a dash between"],
+)
+def test_an_attribution_after_the_reply_on_its_line_goes(attribution):
+    """An opener and a date make the attribution after the reply sure without an address; a
+    dash between the two goes with it."""
+    assert own_words(f"Hand 3: Baron on Bruno{attribution}\n{QUOTED}") == "Hand 3: Baron on Bruno"
+
+
+def test_the_reply_before_an_attribution_on_its_line_keeps_its_last_letter():
+    """A player who writes names in capitals: "Baron on MAX" keeps its X."""
+    line = "Hand 3: Baron on MAX On Tue, 1 Dec 2026 at 10:00, Rita <gm@x.org> wrote:"
+    assert own_words(f"{line}\n{QUOTED}") == "Hand 3: Baron on MAX"
+
+
+def test_a_reply_that_starts_in_lowercase_keeps_its_first_line():
+    """Only a line under a long quoted line may be its wrapped end: the first line is the
+    player's, in lowercase too."""
+    body = f"ok, here are my orders:\n{ORDERS}"
+    assert own_words(body) == body
