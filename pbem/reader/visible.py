@@ -279,11 +279,13 @@ def _declared(
         if element.tag == "body"
         else None
     )
-    if color:
-        put("color", (0, -1, (0, 0, 0), 0, 0), tinycss2.parse_component_value_list(color))
+    hint = _legacy_colour(color) if color else None
+    if hint:
+        put("color", (0, -1, (0, 0, 0), 0, 0), hint)
     bgcolor = element.get("bgcolor")
-    if bgcolor:
-        put("background-color", (0, -1, (0, 0, 0), 0, 0), tinycss2.parse_component_value_list(bgcolor))
+    hint = _legacy_colour(bgcolor) if bgcolor else None
+    if hint:
+        put("background-color", (0, -1, (0, 0, 0), 0, 0), hint)
     if matched:
         for specificity, _order, pseudo, (order, declarations) in matched:
             if pseudo is None:
@@ -304,6 +306,31 @@ def _declared(
         for name, (key, value) in inline.items():
             put(name, key, value)
     return declared
+
+
+def _legacy_colour(value: str) -> list[tinycss2.ast.Node] | None:
+    """An attribute's colour (<font color>, <body text>, bgcolor) as a browser reads it: HTML's
+    rules for parsing a legacy colour value, where "336699" is #336699, "fff" #0f0f0f and
+    "ffff" #ffff00; None for none ("transparent": the attribute is ignored)."""
+    text = value.strip(" \t\n\f\r")
+    if not text or text.lower() == "transparent":
+        return None
+    if text.isascii() and text.isalpha():
+        named = tinycss2.ast.IdentToken(0, 0, text)
+        if isinstance(color4.parse_color(named), color4.Color):
+            return [named]
+    if len(text) == 4 and text[0] == "#" and all(c in string.hexdigits for c in text[1:]):
+        return [tinycss2.ast.HashToken(0, 0, text[1:], True)]
+    text = "".join("00" if ord(c) > 0xFFFF else c for c in text)[:128].removeprefix("#")
+    digits = "".join(c if c in string.hexdigits else "0" for c in text)
+    while not digits or len(digits) % 3:
+        digits += "0"
+    length = len(digits) // 3
+    parts = [digits[i * length : (i + 1) * length][-8:] for i in range(3)]
+    while len(parts[0]) > 2 and all(part[0] == "0" for part in parts):
+        parts = [part[1:] for part in parts]
+    rgb = "".join(f"{int(part[:2], 16):02x}" for part in parts)
+    return [tinycss2.ast.HashToken(0, 0, rgb, True)]
 
 
 # -- the computed style ------------------------------------------------------------------------

@@ -539,16 +539,32 @@ def test_a_backdrop_over_a_picture_is_blended_on_white():
     ("attributes", "shown"),
     [
         ('color="#ffffff"', False),
-        ('color="fff"', False),
+        ('color="fff"', True),  # #0f0f0f to a browser (legacy parsing), near black
         ('color="FFFFFF"', False),
-        ('color="ffff"', True),
-        ('color="fffffg"', True),
+        ('color="ffff"', False),  # #ffff00, yellow on white
+        ('color="fffffg"', False),  # #fffff0, ivory
         ('color="#000" style="color:#fff"', False),  # the style beats the attribute
         ('color="#fff" style="color:#000"', True),
     ],
 )
 def test_a_font_colour_attribute(attributes, shown):
     read = _read(f"<font {attributes}>{P}</font>")
+    assert (P in read.own_text) is shown, read.own_text
+
+
+@pytest.mark.parametrize(
+    ("style", "shown"),
+    [
+        ("color:fff", False),
+        ("color:FFFFFF", False),
+        ("color:ffff", True),  # three or six digits, or no colour: the parent's stays
+        ("color:fffffg", True),
+    ],
+)
+def test_a_colour_without_a_hash_in_a_style(style, shown):
+    """A style's colour without "#" (a quirk of the browsers' quirks mode, where many mails
+    are shown): three or six hex digits, as if "#" stood before them."""
+    read = _read(_span(style))
     assert (P in read.own_text) is shown, read.own_text
 
 
@@ -905,3 +921,31 @@ def test_nested_media_rules_are_read_to_31_levels_and_no_deeper():
 def test_text_of_contrast_exactly_1_2_reads():
     grey = "25.46246979720271"  # on black, a contrast of 1.2 to the last bit
     _assert_read(_div(f"background:#000;color:rgb({grey} {grey} {grey})"))
+
+
+@pytest.mark.parametrize(
+    ("markup", "shown"),
+    [
+        (f'<div style="color:#fff"><font color="336699">{P}</font></div>', True),  # dark blue
+        (f'<div style="color:#fff"><font color="000000">{P}</font></div>', True),
+        (f'<div style="color:#fff"><font color="000fff">{P}</font></div>', True),
+        (f'<div style="color:#fff"><font color="rgb(255,255,255)">{P}</font></div>', True),  # #005025
+        (f'<div style="color:#000"><font color="transparent">{P}</font></div>', True),  # ignored
+        (f'<font color=" #ffffff ">{P}</font>', False),
+        (f'<font color="#FFF">{P}</font>', False),
+        (f'<font color="White">{P}</font>', False),
+        (f'<div style="color:#fff"><font color="fff">{P}</font></div>', True),  # #0f0f0f
+        (f'<font color="fffff0">{P}</font>', False),  # ivory
+        (f'<table bgcolor="000000"><tr><td><font color="111111">{P}</font></td></tr></table>', False),
+        (f'<table bgcolor="000000"><tr><td><font color="ffffff">{P}</font></td></tr></table>', True),
+        (f'<table bgcolor="transparent"><tr><td><font color="fffffe">{P}</font></td></tr></table>', False),
+    ],
+)
+def test_a_colour_attribute_is_read_as_a_browser_reads_it(markup, shown):
+    """<font color="336699"> (no "#", a digit first) is dark blue in every browser (HTML's
+    legacy colour parsing): it was no colour to the reader, the white around it stayed, and
+    the order was dropped; <table bgcolor="000000"> under <font color="111111"> is dark on
+    dark, and was read; <font color="transparent"> is ignored by a browser, not invisible."""
+    read = _read(markup)
+    assert (P in read.own_text) is shown, read.own_text
+    assert bool(_notes(read)) is not shown, read.defects
