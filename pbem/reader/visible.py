@@ -71,7 +71,8 @@ class _State:
     """What an element hands down to its children (inherited or cumulative)."""
 
     font_px: float = 16.0
-    color: tuple[float, float, float, float] | None = (0.0, 0.0, 0.0, 1.0)
+    color: tuple[float, float, float, float] | None = (0.0, 0.0, 0.0, 1.0)  # None: unknown
+    fill: tuple[float, float, float, float] | None = None  # the text's paint; None: its colour
     backdrop: tuple[float, float, float] | None = (1.0, 1.0, 1.0)  # None: unknown (an image)
     visible: bool = True
     indent_px: float = 0.0
@@ -359,7 +360,7 @@ def _compute(declared: Declarations, up: _State) -> tuple[_State, str | None]:
         short, long = declared.get(shorthand), declared.get(longhand)
         return short is not None and (long is None or short[0] > long[0])
 
-    state = _State(up.font_px, up.color, up.backdrop, up.visible, up.indent_px, up.opacity, up.mute)
+    state = _State(up.font_px, up.color, up.fill, up.backdrop, up.visible, up.indent_px, up.opacity, up.mute)
     # Font size first: em lengths of the other properties are of this element's font.
     font = _font_shorthand_size(value("font") or []) if later("font", "font-size") else value("font-size")
     if font is not None:
@@ -416,7 +417,7 @@ def _inherited(
 ) -> None:
     """Set in ``state`` the inherited properties the element declares (``value`` and
     ``ident`` read them, ``later`` tells a shorthand that wins; ``up`` is its parent's state),
-    which a child that sets them again undoes: visibility, text indent, text colour and the
+    which a child that sets them again undoes: visibility, text indent, text and fill colour, the
     backdrop behind the text."""
     visibility = ident("visibility")
     if visibility in ("hidden", "collapse"):
@@ -428,12 +429,16 @@ def _inherited(
         length = _length(indent, state.font_px, _VIEWPORT[0])  # a percentage: of the mail's width
         if length is not None:
             state.indent_px = length
-    for name in ("color", "-webkit-text-fill-color"):
-        tokens = value(name)
-        if tokens:
-            colour = _colour(tokens, up.color)
-            if not isinstance(colour, bool):
-                state.color = colour
+    tokens = value("color")
+    if tokens:
+        colour = _colour(tokens, up.color)
+        if not isinstance(colour, bool):
+            state.color = colour
+    tokens = value("-webkit-text-fill-color")
+    if tokens:
+        fill = _colour(tokens, None, None)  # currentColor and initial: the colour, inherited as such
+        if not isinstance(fill, bool):
+            state.fill = fill
     shorthand = value("background")
     background = (
         _background_colour(shorthand)
@@ -455,11 +460,12 @@ def _own_text_hidden(state: _State) -> str | None:
         return "a tiny font"
     if state.indent_px <= -_OFF_SCREEN:
         return "text-indent"
-    if state.color is not None:
-        if state.color[3] < _MIN_OPACITY:
+    paint = state.color if state.fill is None else state.fill
+    if paint is not None:
+        if paint[3] < _MIN_OPACITY:
             return "transparent text"
         if state.backdrop is not None:
-            text = _blend(state.color, state.backdrop)
+            text = _blend(paint, state.backdrop)
             if _contrast(text, state.backdrop) < _MIN_CONTRAST:
                 return "text the colour of its background"
     return None

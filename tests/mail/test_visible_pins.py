@@ -949,3 +949,32 @@ def test_a_colour_attribute_is_read_as_a_browser_reads_it(markup, shown):
     read = _read(markup)
     assert (P in read.own_text) is shown, read.own_text
     assert bool(_notes(read)) is not shown, read.defects
+
+
+@pytest.mark.parametrize(
+    ("markup", "shown"),
+    [
+        (f'<div style="color:#fff"><span style="-webkit-text-fill-color:initial">{P}</span></div>', False),
+        (_span("color:#fff;-webkit-text-fill-color:initial"), False),
+        (_span("-webkit-text-fill-color:#000;color:#fff;-webkit-text-fill-color:currentcolor"), False),
+        (f'<div style="-webkit-text-fill-color:#fff"><span style="color:#000">{P}</span></div>', False),
+        (
+            f'<div style="-webkit-text-fill-color:#fff"><span style="-webkit-text-fill-color:currentColor">'
+            f"{P}</span></div>",
+            True,
+        ),
+        (f'<div style="-webkit-text-fill-color:#fff"><span style="color:#fff">{P}</span></div>', False),
+        (f'<div style="color:#fff;-webkit-text-fill-color:#000"><span>{P}</span></div>', True),
+        (_div("color:#fff;-webkit-text-fill-color:#000;background:currentColor"), True),  # on white
+        (_div("color:#000;-webkit-text-fill-color:#fff;background:currentColor"), True),  # on black
+    ],
+)
+def test_the_fill_colour_is_the_text_colour_until_it_is_set(markup, shown):
+    """-webkit-text-fill-color paints the text; its initial value, and currentColor, are the
+    element's own colour, and it is inherited apart from colour: -webkit-text-fill-color:initial
+    under white text is white (it was read as black, and a white-on-white order read); a
+    child's color:#000 under a white fill stays white; currentColor in a background is the
+    colour, not the fill."""
+    read = _read(markup)
+    assert (P in read.own_text) is shown, read.own_text
+    assert bool(_notes(read)) is not shown, read.defects
