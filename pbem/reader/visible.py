@@ -615,11 +615,9 @@ def _clipped(clip: _Tokens, clip_path: _Tokens, font_px: float) -> bool:
 
 def _scaled_away(transform: _Tokens, font_px: float) -> bool:
     """A transform that shrinks the text to nothing or moves it out of sight."""
-    if not transform:
-        return False
+    if not transform or any(token.type != "function" for token in transform):
+        return False  # none, or not CSS (functions only): a client drops the declaration
     for function in transform:
-        if function.type != "function":
-            continue
         name = function.lower_name
         args = [a for a in function.arguments if a.type in ("number", "dimension", "percentage")]
         numbers = [float(a.value) / (100 if a.type == "percentage" else 1) for a in args]

@@ -978,3 +978,19 @@ def test_the_fill_colour_is_the_text_colour_until_it_is_set(markup, shown):
     read = _read(markup)
     assert (P in read.own_text) is shown, read.own_text
     assert bool(_notes(read)) is not shown, read.defects
+
+
+@pytest.mark.parametrize(
+    "transform",
+    [
+        "x scale(0)",  # a word that is no transform function
+        "scale(0) 0",
+        "scale(0), rotate(5deg)",  # a list of functions has no commas
+        "scale(0) 'x'",
+    ],
+)
+def test_a_transform_that_is_not_css_is_ignored(transform):
+    """transform:x scale(0) is not CSS (functions only, or none): a mail client drops the
+    declaration and shows the text; the reader skipped the word and read scale(0), and a
+    visible order was dropped."""
+    _assert_read(_div(f"transform:{transform}"))
