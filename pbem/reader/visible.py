@@ -624,7 +624,7 @@ def _scaled_away(transform: _Tokens, font_px: float) -> bool:
         if name in ("scale", "scalex", "scaley", "scale3d") and numbers:
             if any(abs(n) < _MIN_SCALE for n in numbers[:2]):
                 return True
-        if name in ("matrix", "matrix3d") and len(numbers) >= 4:
+        if (name, len(numbers)) in (("matrix", 6), ("matrix3d", 16)):  # else not CSS: dropped
             a, b, c, d = numbers[:4] if name == "matrix" else (numbers[0], numbers[1], numbers[4], numbers[5])
             if abs(a * d - b * c) < _MIN_SCALE**2:
                 return True

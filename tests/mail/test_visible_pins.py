@@ -376,6 +376,9 @@ TRANSFORM_EDGES = {
     "rotateY over": ("rotateY(264deg)", "rotateY(270deg)"),
     "rotateY in rad": ("rotateY(1.4rad)", "rotateY(1.5708rad)"),
     "rotateY in turns": ("rotateY(0.2turn)", "rotateY(0.25turn)"),
+    "rotateY in rad, at the edge": ("rotateY(1.4706rad)", "rotateY(1.4707rad)"),  # cos 0.10003, 0.09993
+    "rotateY in turns, at the edge": ("rotateY(0.234turn)", "rotateY(0.2341turn)"),  # 0.10036, 0.09974
+    "rotateX at a cosine of 0.1": ("rotateX(84.26082952273322deg)", "rotateX(84.2609deg)"),  # to the bit
     "capitals": ("SCALE(0.3)", "SCALE(0.299)"),
 }
 
@@ -994,3 +997,25 @@ def test_a_transform_that_is_not_css_is_ignored(transform):
     declaration and shows the text; the reader skipped the word and read scale(0), and a
     visible order was dropped."""
     _assert_read(_div(f"transform:{transform}"))
+
+
+@pytest.mark.parametrize(
+    ("transform", "shown"),
+    [
+        ("matrix(0, 0, 0, 0)", True),  # not CSS: a client drops it
+        ("matrix(0, 0, 0, 0, 0)", True),
+        ("matrix(0, 0, 0, 0, 0, 0)", False),
+        ("matrix(0, 0, 0, 0, 0, 0, 0)", True),
+        ("matrix3d(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)", True),
+        ("matrix3d(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)", False),
+        ("matrix3d(0, 0, 0, 0, 0, 0)", True),
+    ],
+)
+def test_a_matrix_has_six_numbers_and_a_matrix3d_sixteen(transform, shown):
+    """matrix(0, 0, 0, 0) is not CSS (a matrix has six numbers): a mail client drops the
+    declaration and shows the text; the reader took its first four, and a visible order was
+    dropped."""
+    if shown:
+        _assert_read(_div(f"transform:{transform}"))
+    else:
+        _assert_hidden(_div(f"transform:{transform}"), "transform")
