@@ -593,9 +593,8 @@ def _clipped(clip: _Tokens, clip_path: _Tokens, font_px: float) -> bool:
                 return True
     if clip_path and clip_path[0].type == "function":
         shape = clip_path[0]
-        args = [a for a in shape.arguments if a.type in ("dimension", "number", "percentage")]
-        if shape.lower_name == "inset" and args:
-            if any(a.type == "percentage" and a.value >= 50 for a in args):
+        if shape.lower_name == "inset":
+            if any(a.type == "percentage" and a.value >= 50 for a in shape.arguments):
                 return True
         if shape.lower_name in ("circle", "ellipse"):
             radii = []  # the radii, before "at" and the centre
