@@ -562,8 +562,11 @@ def _number(tokens: list[tinycss2.ast.Node] | None) -> float | None:
 def _off_screen(value: _Value, font_px: float) -> bool:
     """Positioned out of the mail's box, or pushed out by a huge negative margin."""
     tokens = value("position")
-    position = tokens[0].lower_value if tokens and tokens[0].type == "ident" else "static"
-    if position in ("absolute", "fixed", "relative", "sticky"):
+    if (
+        tokens
+        and tokens[0].type == "ident"
+        and tokens[0].lower_value in ("absolute", "fixed", "relative", "sticky")
+    ):
         for side in ("left", "top", "right", "bottom"):
             length = _length(value(side), font_px, _VIEWPORT[0])
             if length is None:
@@ -575,8 +578,9 @@ def _off_screen(value: _Value, font_px: float) -> bool:
         if length is not None and length <= -_FAR_RIGHT:
             return True
     margin = value("margin")
-    if margin:
-        for token in margin[:4]:
+    if margin and len(margin) <= 4:  # more values are not CSS: a client drops the declaration
+        # Its top, and its left: the 1st of 1, the 2nd of 2 or 3 (left and right), the 4th of 4.
+        for token in (margin[0], margin[(0, 1, 1, 3)[len(margin) - 1]]):
             length = _length([token], font_px, _VIEWPORT[0])
             if length is not None and length <= -_FAR_RIGHT:
                 return True
@@ -602,9 +606,11 @@ def _clipped(clip: _Tokens, clip_path: _Tokens, font_px: float) -> bool:
                 if a.type == "ident" and a.lower_value == "at":
                     break
                 if a.type in ("dimension", "number", "percentage"):
-                    radii.append(a)
-            if radii and all((_length([a], font_px, 100.0) or 0.0) <= 1 for a in radii[:2]):
-                return True
+                    radii.append(_length([a], font_px, 100.0))
+            # A circle has one radius, an ellipse two (none: to the sides); more are not CSS.
+            if len(radii) == (1 if shape.lower_name == "circle" else 2):
+                if all(r is not None and r <= 1 for r in radii):
+                    return True
         if shape.lower_name == "polygon":
             points = tinycss2.serialize(shape.arguments).split(",")
             if len({" ".join(p.split()) for p in points}) <= 2:

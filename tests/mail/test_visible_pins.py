@@ -236,6 +236,7 @@ OFF_SCREEN_EDGES = {
     "a margin": ("margin-left:-1999px", "margin-left:-2000px"),
     "a top margin": ("margin-top:-1999px", "margin-top:-2000px"),
     "a margin in percent": ("margin-left:-195%", "margin-left:-196%"),
+    "a margin in em": ("font-size:10px;margin-left:-199em", "margin-top:-125em"),
     "the margin shorthand": ("margin:0 0 0 -1999px", "margin:0 0 0 -2000px"),
     "the margin shorthand, first": ("margin:-1999px 0", "margin:-2000px 0"),
     "the margin shorthand in em": ("font-size:10px;margin:0 0 0 -199em", "margin:0 0 0 -125em"),
@@ -1019,3 +1020,47 @@ def test_a_matrix_has_six_numbers_and_a_matrix3d_sixteen(transform, shown):
         _assert_read(_div(f"transform:{transform}"))
     else:
         _assert_hidden(_div(f"transform:{transform}"), "transform")
+
+
+@pytest.mark.parametrize(
+    ("style", "shown"),
+    [
+        ("margin:0 -3000px 0 0", True),  # a right margin: the text stays where it was
+        ("margin:0 0 -3000px", True),  # a bottom margin
+        ("margin:0 0 -3000px 0", True),
+        ("margin:0 0 0 0 -3000px", True),  # five values: not CSS, dropped
+        ("margin:0 0 0 -3000px 0", True),
+        ("margin:-3000px", False),  # every side
+        ("margin:0 -3000px", False),  # left and right
+        ("margin:0 -3000px 0", False),
+        ("margin:-3000px 0 0 0", False),
+    ],
+)
+def test_the_margin_shorthand_moves_the_text_by_its_top_and_left(style, shown):
+    """margin:0 -3000px 0 0 is a right margin, which moves nothing out of sight (as
+    margin-right:-3000px does not): it was read as a left one and the text, a visible order,
+    dropped; five values are not CSS, and a client drops the declaration."""
+    if shown:
+        _assert_read(_div(style))
+    else:
+        _assert_hidden(_div(style), "off-screen position")
+
+
+@pytest.mark.parametrize(
+    ("clip_path", "shown"),
+    [
+        ("ellipse(1px 1px 50px)", True),  # three radii: not CSS, dropped
+        ("circle(0 0)", True),  # a circle has one radius
+        ("circle(1)", True),  # a number that is no length: not CSS
+        ("circle(0 at 5px 5px)", False),
+        ("ellipse(1px 0)", False),
+    ],
+)
+def test_a_clip_circle_that_is_not_css_is_dropped(clip_path, shown):
+    """ellipse(1px 1px 50px) and circle(0 0) are not CSS (an ellipse has two radii, a circle
+    one): a client drops the declaration and shows the text; the reader clipped it away, and
+    a visible order was dropped."""
+    if shown:
+        _assert_read(_div(f"clip-path:{clip_path}"))
+    else:
+        _assert_hidden(_div(f"clip-path:{clip_path}"), "clip")
