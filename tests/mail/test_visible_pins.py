@@ -239,6 +239,8 @@ OFF_SCREEN_EDGES = {
     "a margin in em": ("font-size:10px;margin-left:-199em", "margin-top:-125em"),
     "the margin shorthand": ("margin:0 0 0 -1999px", "margin:0 0 0 -2000px"),
     "the margin shorthand, first": ("margin:-1999px 0", "margin:-2000px 0"),
+    "the margin shorthand in percent": ("margin:0 0 0 -195%", "margin:0 0 0 -196%"),  # of the width
+    "the margin shorthand's top in percent": ("margin:-195% 0", "margin:-196% 0"),  # of the width too
     "the margin shorthand in em": ("font-size:10px;margin:0 0 0 -199em", "margin:0 0 0 -125em"),
 }
 
@@ -918,6 +920,18 @@ def test_nested_media_rules_are_read_to_31_levels_and_no_deeper():
     assert "Princess" not in read.full_text
     assert [_tricks(note) for note in _notes(read)] == [["display:none"]], read.defects
     read = _read(f"{nested(32)}<p class=a>{P}</p>")
+    assert "Princess" not in read.full_text
+    assert [_tricks(note) for note in _notes(read)] == [["styles too intricate to read"]], read.defects
+
+
+def test_calc_nested_30_deep_is_read_and_31_too_intricate():
+    """Deeper than any mail's CSS, the styles are too intricate: their text is not read."""
+
+    def nested(levels: int) -> str:
+        return "calc(" * levels + "16px" + ")" * levels
+
+    _assert_read(_span(f"font-size:{nested(30)}"))
+    read = _read(_span(f"font-size:{nested(31)}"))
     assert "Princess" not in read.full_text
     assert [_tricks(note) for note in _notes(read)] == [["styles too intricate to read"]], read.defects
 
