@@ -528,11 +528,13 @@ def _length(
             return number * _VIEWPORT[1] / 100
         return None
     if token.type == "function":
-        lengths = [
-            _length([arg], font_px, percent_of, depth + 1)
-            for arg in token.arguments
-            if arg.type not in ("whitespace", "comment", "literal")
-        ]
+        arguments: list[list[tinycss2.ast.Node]] = [[]]  # separated by commas
+        for arg in token.arguments:
+            if arg.type == "literal" and arg.value == ",":
+                arguments.append([])
+            elif arg.type not in ("whitespace", "comment"):
+                arguments[-1].append(arg)
+        lengths = [_length(argument, font_px, percent_of, depth + 1) for argument in arguments]
         if not lengths or any(x is None for x in lengths):
             return None
         known = [x for x in lengths if x is not None]
