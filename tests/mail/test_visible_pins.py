@@ -176,6 +176,8 @@ def test_a_keyword_in_a_font_shorthand_is_its_size():
         "font-size:calc(1px + 2px)",
         "font-size:min(3px, 2foo)",  # not CSS: a client drops it
         "font-size:max(1px, 2px 3px)",
+        "font-size:calc(1px, 2px, 3px)",  # calc() of three: not CSS
+        "font-size:clamp(1px, 2px)",  # clamp() of two: not CSS
     ],
 )
 def test_a_font_size_that_cannot_be_told_leaves_the_parents(style):
