@@ -394,9 +394,12 @@ def _hidden_whole(value: _Value, ident: Callable[[str], str], state: _State, up:
         state.opacity = up.opacity * max(0.0, min(1.0, opacity))
         if state.opacity < _MIN_OPACITY:
             return "opacity"
-    for function in value("filter") or []:
+    filters = value("filter") or []
+    if any(token.type not in ("function", "url") for token in filters):
+        filters = []  # none, or not CSS (functions and urls only): a client drops the declaration
+    for function in filters:
         if function.type == "function" and function.lower_name == "opacity":
-            amount = _number([a for a in function.arguments if a.type in ("number", "percentage")][:1])
+            amount = _number([a for a in function.arguments if a.type not in ("whitespace", "comment")])
             if amount is not None:
                 state.opacity *= max(0.0, min(1.0, amount))
                 if state.opacity < _MIN_OPACITY:

@@ -1091,3 +1091,23 @@ def test_a_clip_circle_that_is_not_css_is_dropped(clip_path, shown):
         _assert_read(_div(f"clip-path:{clip_path}"))
     else:
         _assert_hidden(_div(f"clip-path:{clip_path}"), "clip")
+
+
+@pytest.mark.parametrize(
+    ("style", "shown"),
+    [
+        ("filter:opacity(0.05 0.5)", True),  # opacity() of two: not CSS
+        ("filter:opacity(0, 1)", True),
+        ("filter:x opacity(0)", True),  # a word among the functions: not CSS
+        ("filter:opacity(0) 1", True),
+        ("filter:url(#soft) opacity(0)", False),
+        ("filter:opacity( 0.05 )", False),
+    ],
+)
+def test_a_filter_that_is_not_css_is_dropped(style, shown):
+    """filter:opacity(0.05 0.5) is not CSS (opacity() takes one amount): a mail client drops
+    the declaration and shows the text; the reader took 0.05, and a visible order was dropped."""
+    if shown:
+        _assert_read(_div(style))
+    else:
+        _assert_hidden(_div(style), "filter:opacity")
