@@ -120,19 +120,11 @@ def drop_invisible(
     for element in root.iter():
         if not isinstance(element.tag, str):
             continue
-        parent = element.getparent()
-        inherited = states.get(parent, default) if parent is not None else default
+        inherited = states.get(element.getparent(), default)  # the root's parent, None: default
         matched = matches.get(element)
-        color = (
-            element.get("color")
-            if element.tag == "font"
-            else element.get("text")
-            if element.tag == "body"
-            else None
-        )
         signature = (
             element.get("hidden") is not None,
-            color,
+            _colour_attribute(element),
             element.get("bgcolor"),
             element.get("style"),
             tuple((found_rule[0], found_rule[3][0]) for found_rule in matched) if matched else (),
@@ -273,13 +265,7 @@ def _declared(
     # Presentational hints, below every rule: hidden, <font color>, bgcolor.
     if element.get("hidden") is not None:
         put("display", (0, -1, (0, 0, 0), 0, 0), [tinycss2.ast.IdentToken(0, 0, "none")])
-    color = (
-        element.get("color")
-        if element.tag == "font"
-        else element.get("text")
-        if element.tag == "body"
-        else None
-    )
+    color = _colour_attribute(element)
     hint = _legacy_colour(color) if color else None
     if hint:
         put("color", (0, -1, (0, 0, 0), 0, 0), hint)
@@ -307,6 +293,12 @@ def _declared(
         for name, (key, value) in inline.items():
             put(name, key, value)
     return declared
+
+
+def _colour_attribute(element: lxml.etree._Element) -> str | None:
+    """The text colour an attribute gives: <font color>, <body text>."""
+    name = {"font": "color", "body": "text"}.get(element.tag)
+    return element.get(name) if name else None
 
 
 def _legacy_colour(value: str) -> list[tinycss2.ast.Node] | None:

@@ -11,10 +11,11 @@ reads wrong.
 
 from __future__ import annotations
 
+import lxml.html
 import pytest
 from reader_kit import html_message
 
-from pbem.reader import UnreadableMail, htmltext, read_mail
+from pbem.reader import UnreadableMail, htmltext, read_mail, visible
 
 P = "Hand 7: Princess"
 BARON = "Hand 3: Baron on Bruno"
@@ -1111,3 +1112,25 @@ def test_a_filter_that_is_not_css_is_dropped(style, shown):
         _assert_read(_div(style))
     else:
         _assert_hidden(_div(style), "filter:opacity")
+
+
+def test_a_hidden_element_inside_a_hidden_one_is_named_once():
+    """The GM is told the trick that hid the text: the outer one (the inner hid nothing more);
+    the hidden elements after them go too."""
+    read = _read(
+        '<div style="display:none"><p style="opacity:0">Hand 5: Guard</p></div>'
+        f'<span style="transform:scale(0)">{P}</span>'
+    )
+    assert "Guard" not in read.full_text and "Princess" not in read.full_text, read.full_text
+    assert [_tricks(note) for note in _notes(read)] == [["display:none", "transform"]], read.defects
+
+
+def test_a_comment_in_the_tree_stops_nothing():
+    """drop_invisible takes any tree: a comment (which the mail reader's parser drops) is
+    passed over, and the hidden element after it goes."""
+    root = lxml.html.fromstring(
+        f'<div><!-- a note --><span style="display:none">{P}</span><b>{BARON}</b></div>'
+    )
+    found = visible.drop_invisible(root, "")
+    assert found.tricks == ["display:none"]
+    assert "Princess" not in root.text_content() and BARON in root.text_content()
