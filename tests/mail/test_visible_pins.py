@@ -1125,6 +1125,16 @@ def test_a_hidden_element_inside_a_hidden_one_is_named_once():
     assert [_tricks(note) for note in _notes(read)] == [["display:none", "transform"]], read.defects
 
 
+def test_white_text_inside_a_hidden_element_does_not_stop_the_white_text_after_it():
+    read = _read(
+        '<div style="display:none"><p style="color:#fff">Hand 5: Guard</p></div>'
+        f'<span style="color:#fff">{P}</span>'
+    )
+    assert "Guard" not in read.full_text and "Princess" not in read.full_text, read.full_text
+    tricks = [_tricks(note) for note in _notes(read)]
+    assert tricks == [["display:none", "text the colour of its background"]], read.defects
+
+
 def test_a_comment_in_the_tree_stops_nothing():
     """drop_invisible takes any tree: a comment (which the mail reader's parser drops) is
     passed over, and the hidden element after it goes."""
