@@ -71,7 +71,8 @@ class _State:
     """What an element hands down to its children (inherited or cumulative)."""
 
     font_px: float = 16.0
-    color: tuple[float, float, float, float] | None = (0.0, 0.0, 0.0, 1.0)
+    color: tuple[float, float, float, float] | None = (0.0, 0.0, 0.0, 1.0)  # None: unknown
+    fill: tuple[float, float, float, float] | None = None  # the text's paint; None: its colour
     backdrop: tuple[float, float, float] | None = (1.0, 1.0, 1.0)  # None: unknown (an image)
     visible: bool = True
     indent_px: float = 0.0
@@ -119,19 +120,11 @@ def drop_invisible(
     for element in root.iter():
         if not isinstance(element.tag, str):
             continue
-        parent = element.getparent()
-        inherited = states.get(parent, default) if parent is not None else default
+        inherited = states.get(element.getparent(), default)  # the root's parent, None: default
         matched = matches.get(element)
-        color = (
-            element.get("color")
-            if element.tag == "font"
-            else element.get("text")
-            if element.tag == "body"
-            else None
-        )
         signature = (
             element.get("hidden") is not None,
-            color,
+            _colour_attribute(element),
             element.get("bgcolor"),
             element.get("style"),
             tuple((found_rule[0], found_rule[3][0]) for found_rule in matched) if matched else (),
@@ -272,18 +265,14 @@ def _declared(
     # Presentational hints, below every rule: hidden, <font color>, bgcolor.
     if element.get("hidden") is not None:
         put("display", (0, -1, (0, 0, 0), 0, 0), [tinycss2.ast.IdentToken(0, 0, "none")])
-    color = (
-        element.get("color")
-        if element.tag == "font"
-        else element.get("text")
-        if element.tag == "body"
-        else None
-    )
-    if color:
-        put("color", (0, -1, (0, 0, 0), 0, 0), tinycss2.parse_component_value_list(color))
+    color = _colour_attribute(element)
+    hint = _legacy_colour(color) if color else None
+    if hint:
+        put("color", (0, -1, (0, 0, 0), 0, 0), hint)
     bgcolor = element.get("bgcolor")
-    if bgcolor:
-        put("background-color", (0, -1, (0, 0, 0), 0, 0), tinycss2.parse_component_value_list(bgcolor))
+    hint = _legacy_colour(bgcolor) if bgcolor else None
+    if hint:
+        put("background-color", (0, -1, (0, 0, 0), 0, 0), hint)
     if matched:
         for specificity, _order, pseudo, (order, declarations) in matched:
             if pseudo is None:
@@ -304,6 +293,37 @@ def _declared(
         for name, (key, value) in inline.items():
             put(name, key, value)
     return declared
+
+
+def _colour_attribute(element: lxml.etree._Element) -> str | None:
+    """The text colour an attribute gives: <font color>, <body text>."""
+    name = {"font": "color", "body": "text"}.get(element.tag)
+    return element.get(name) if name else None
+
+
+def _legacy_colour(value: str) -> list[tinycss2.ast.Node] | None:
+    """An attribute's colour (<font color>, <body text>, bgcolor) as a browser reads it: HTML's
+    rules for parsing a legacy colour value, where "336699" is #336699, "fff" #0f0f0f and
+    "ffff" #ffff00; None for none ("transparent": the attribute is ignored)."""
+    text = value.strip(" \t\n\f\r")
+    if not text or text.lower() == "transparent":
+        return None
+    if text.isascii() and text.isalpha():
+        named = tinycss2.ast.IdentToken(0, 0, text)
+        if isinstance(color4.parse_color(named), color4.Color):
+            return [named]
+    if len(text) == 4 and text[0] == "#" and all(c in string.hexdigits for c in text[1:]):
+        return [tinycss2.ast.HashToken(0, 0, text[1:], True)]
+    text = "".join("00" if ord(c) > 0xFFFF else c for c in text)[:128].removeprefix("#")
+    digits = "".join(c if c in string.hexdigits else "0" for c in text)
+    while not digits or len(digits) % 3:
+        digits += "0"
+    length = len(digits) // 3
+    parts = [digits[i * length : (i + 1) * length][-8:] for i in range(3)]
+    while len(parts[0]) > 2 and all(part[0] == "0" for part in parts):
+        parts = [part[1:] for part in parts]
+    rgb = "".join(f"{int(part[:2], 16):02x}" for part in parts)
+    return [tinycss2.ast.HashToken(0, 0, rgb, True)]
 
 
 # -- the computed style ------------------------------------------------------------------------
@@ -332,7 +352,7 @@ def _compute(declared: Declarations, up: _State) -> tuple[_State, str | None]:
         short, long = declared.get(shorthand), declared.get(longhand)
         return short is not None and (long is None or short[0] > long[0])
 
-    state = _State(up.font_px, up.color, up.backdrop, up.visible, up.indent_px, up.opacity, up.mute)
+    state = _State(up.font_px, up.color, up.fill, up.backdrop, up.visible, up.indent_px, up.opacity, up.mute)
     # Font size first: em lengths of the other properties are of this element's font.
     font = _font_shorthand_size(value("font") or []) if later("font", "font-size") else value("font-size")
     if font is not None:
@@ -366,9 +386,12 @@ def _hidden_whole(value: _Value, ident: Callable[[str], str], state: _State, up:
         state.opacity = up.opacity * max(0.0, min(1.0, opacity))
         if state.opacity < _MIN_OPACITY:
             return "opacity"
-    for function in value("filter") or []:
+    filters = value("filter") or []
+    if any(token.type not in ("function", "url") for token in filters):
+        filters = []  # none, or not CSS (functions and urls only): a client drops the declaration
+    for function in filters:
         if function.type == "function" and function.lower_name == "opacity":
-            amount = _number([a for a in function.arguments if a.type in ("number", "percentage")][:1])
+            amount = _number([a for a in function.arguments if a.type not in ("whitespace", "comment")])
             if amount is not None:
                 state.opacity *= max(0.0, min(1.0, amount))
                 if state.opacity < _MIN_OPACITY:
@@ -389,7 +412,7 @@ def _inherited(
 ) -> None:
     """Set in ``state`` the inherited properties the element declares (``value`` and
     ``ident`` read them, ``later`` tells a shorthand that wins; ``up`` is its parent's state),
-    which a child that sets them again undoes: visibility, text indent, text colour and the
+    which a child that sets them again undoes: visibility, text indent, text and fill colour, the
     backdrop behind the text."""
     visibility = ident("visibility")
     if visibility in ("hidden", "collapse"):
@@ -401,12 +424,16 @@ def _inherited(
         length = _length(indent, state.font_px, _VIEWPORT[0])  # a percentage: of the mail's width
         if length is not None:
             state.indent_px = length
-    for name in ("color", "-webkit-text-fill-color"):
-        tokens = value(name)
-        if tokens:
-            colour = _colour(tokens, up.color)
-            if not isinstance(colour, bool):
-                state.color = colour
+    tokens = value("color")
+    if tokens:
+        colour = _colour(tokens, up.color)
+        if not isinstance(colour, bool):
+            state.color = colour
+    tokens = value("-webkit-text-fill-color")
+    if tokens:
+        fill = _colour(tokens, None, None)  # currentColor and initial: the colour, inherited as such
+        if not isinstance(fill, bool):
+            state.fill = fill
     shorthand = value("background")
     background = (
         _background_colour(shorthand)
@@ -428,11 +455,12 @@ def _own_text_hidden(state: _State) -> str | None:
         return "a tiny font"
     if state.indent_px <= -_OFF_SCREEN:
         return "text-indent"
-    if state.color is not None:
-        if state.color[3] < _MIN_OPACITY:
+    paint = state.color if state.fill is None else state.fill
+    if paint is not None:
+        if paint[3] < _MIN_OPACITY:
             return "transparent text"
         if state.backdrop is not None:
-            text = _blend(state.color, state.backdrop)
+            text = _blend(paint, state.backdrop)
             if _contrast(text, state.backdrop) < _MIN_CONTRAST:
                 return "text the colour of its background"
     return None
@@ -495,11 +523,13 @@ def _length(
             return number * _VIEWPORT[1] / 100
         return None
     if token.type == "function":
-        lengths = [
-            _length([arg], font_px, percent_of, depth + 1)
-            for arg in token.arguments
-            if arg.type not in ("whitespace", "comment", "literal")
-        ]
+        arguments: list[list[tinycss2.ast.Node]] = [[]]  # separated by commas
+        for arg in token.arguments:
+            if arg.type == "literal" and arg.value == ",":
+                arguments.append([])
+            elif arg.type not in ("whitespace", "comment"):
+                arguments[-1].append(arg)
+        lengths = [_length(argument, font_px, percent_of, depth + 1) for argument in arguments]
         if not lengths or any(x is None for x in lengths):
             return None
         known = [x for x in lengths if x is not None]
@@ -529,8 +559,11 @@ def _number(tokens: list[tinycss2.ast.Node] | None) -> float | None:
 def _off_screen(value: _Value, font_px: float) -> bool:
     """Positioned out of the mail's box, or pushed out by a huge negative margin."""
     tokens = value("position")
-    position = tokens[0].lower_value if tokens and tokens[0].type == "ident" else "static"
-    if position in ("absolute", "fixed", "relative", "sticky"):
+    if (
+        tokens
+        and tokens[0].type == "ident"
+        and tokens[0].lower_value in ("absolute", "fixed", "relative", "sticky")
+    ):
         for side in ("left", "top", "right", "bottom"):
             length = _length(value(side), font_px, _VIEWPORT[0])
             if length is None:
@@ -542,8 +575,9 @@ def _off_screen(value: _Value, font_px: float) -> bool:
         if length is not None and length <= -_FAR_RIGHT:
             return True
     margin = value("margin")
-    if margin:
-        for token in margin[:4]:
+    if margin and len(margin) <= 4:  # more values are not CSS: a client drops the declaration
+        # Its top, and its left: the 1st of 1, the 2nd of 2 or 3 (left and right), the 4th of 4.
+        for token in (margin[0], margin[(0, 1, 1, 3)[len(margin) - 1]]):
             length = _length([token], font_px, _VIEWPORT[0])
             if length is not None and length <= -_FAR_RIGHT:
                 return True
@@ -560,9 +594,8 @@ def _clipped(clip: _Tokens, clip_path: _Tokens, font_px: float) -> bool:
                 return True
     if clip_path and clip_path[0].type == "function":
         shape = clip_path[0]
-        args = [a for a in shape.arguments if a.type in ("dimension", "number", "percentage")]
-        if shape.lower_name == "inset" and args:
-            if any(a.type == "percentage" and a.value >= 50 for a in args):
+        if shape.lower_name == "inset":
+            if any(a.type == "percentage" and a.value >= 50 for a in shape.arguments):
                 return True
         if shape.lower_name in ("circle", "ellipse"):
             radii = []  # the radii, before "at" and the centre
@@ -570,9 +603,11 @@ def _clipped(clip: _Tokens, clip_path: _Tokens, font_px: float) -> bool:
                 if a.type == "ident" and a.lower_value == "at":
                     break
                 if a.type in ("dimension", "number", "percentage"):
-                    radii.append(a)
-            if radii and all((_length([a], font_px, 100.0) or 0.0) <= 1 for a in radii[:2]):
-                return True
+                    radii.append(_length([a], font_px, 100.0))
+            # A circle has one radius, an ellipse two (none: to the sides); more are not CSS.
+            if len(radii) == (1 if shape.lower_name == "circle" else 2):
+                if all(r is not None and r <= 1 for r in radii):
+                    return True
         if shape.lower_name == "polygon":
             points = tinycss2.serialize(shape.arguments).split(",")
             if len({" ".join(p.split()) for p in points}) <= 2:
@@ -582,18 +617,16 @@ def _clipped(clip: _Tokens, clip_path: _Tokens, font_px: float) -> bool:
 
 def _scaled_away(transform: _Tokens, font_px: float) -> bool:
     """A transform that shrinks the text to nothing or moves it out of sight."""
-    if not transform:
-        return False
+    if not transform or any(token.type != "function" for token in transform):
+        return False  # none, or not CSS (functions only): a client drops the declaration
     for function in transform:
-        if function.type != "function":
-            continue
         name = function.lower_name
         args = [a for a in function.arguments if a.type in ("number", "dimension", "percentage")]
         numbers = [float(a.value) / (100 if a.type == "percentage" else 1) for a in args]
         if name in ("scale", "scalex", "scaley", "scale3d") and numbers:
             if any(abs(n) < _MIN_SCALE for n in numbers[:2]):
                 return True
-        if name in ("matrix", "matrix3d") and len(numbers) >= 4:
+        if (name, len(numbers)) in (("matrix", 6), ("matrix3d", 16)):  # else not CSS: dropped
             a, b, c, d = numbers[:4] if name == "matrix" else (numbers[0], numbers[1], numbers[4], numbers[5])
             if abs(a * d - b * c) < _MIN_SCALE**2:
                 return True

@@ -11,10 +11,11 @@ reads wrong.
 
 from __future__ import annotations
 
+import lxml.html
 import pytest
 from reader_kit import html_message
 
-from pbem.reader import UnreadableMail, htmltext, read_mail
+from pbem.reader import UnreadableMail, htmltext, read_mail, visible
 
 P = "Hand 7: Princess"
 BARON = "Hand 3: Baron on Bruno"
@@ -80,6 +81,9 @@ FONT_EDGES = {
     "vmin": ("0.52187vmin", "0.51979vmin"),
     "percent": ("25.05%", "24.95%"),
     "calc()": ("calc(4px)", "calc(3.99px)"),
+    "calc() in em": ("calc(0.2505em)", "calc(0.2495em)"),
+    "calc() in percent": ("calc(25.05%)", "calc(24.95%)"),
+    "calc() with a comment": ("calc(/* a size */ 4px)", "calc(/* a size */ 3.99px)"),
     "min()": ("min(4px, 20px)", "min(20px, 3.99px)"),
     "max()": ("max(1px, 4px)", "max(3.99px, 1px)"),
     "clamp() low": ("clamp(4px, 1px, 20px)", "clamp(1px, 0.5px, 3.99px)"),
@@ -165,7 +169,17 @@ def test_a_keyword_in_a_font_shorthand_is_its_size():
 
 
 @pytest.mark.parametrize(
-    "style", ["font-size:3", "font-size:auto", "font-size:3px 2px", "font-size:calc(1px + 2px)"]
+    "style",
+    [
+        "font-size:3",
+        "font-size:auto",
+        "font-size:3px 2px",
+        "font-size:calc(1px + 2px)",
+        "font-size:min(3px, 2foo)",  # not CSS: a client drops it
+        "font-size:max(1px, 2px 3px)",
+        "font-size:calc(1px, 2px, 3px)",  # calc() of three: not CSS
+        "font-size:clamp(1px, 2px)",  # clamp() of two: not CSS
+    ],
 )
 def test_a_font_size_that_cannot_be_told_leaves_the_parents(style):
     _assert_read(_span(style))
@@ -236,8 +250,11 @@ OFF_SCREEN_EDGES = {
     "a margin": ("margin-left:-1999px", "margin-left:-2000px"),
     "a top margin": ("margin-top:-1999px", "margin-top:-2000px"),
     "a margin in percent": ("margin-left:-195%", "margin-left:-196%"),
+    "a margin in em": ("font-size:10px;margin-left:-199em", "margin-top:-125em"),
     "the margin shorthand": ("margin:0 0 0 -1999px", "margin:0 0 0 -2000px"),
     "the margin shorthand, first": ("margin:-1999px 0", "margin:-2000px 0"),
+    "the margin shorthand in percent": ("margin:0 0 0 -195%", "margin:0 0 0 -196%"),  # of the width
+    "the margin shorthand's top in percent": ("margin:-195% 0", "margin:-196% 0"),  # of the width too
     "the margin shorthand in em": ("font-size:10px;margin:0 0 0 -199em", "margin:0 0 0 -125em"),
 }
 
@@ -376,6 +393,9 @@ TRANSFORM_EDGES = {
     "rotateY over": ("rotateY(264deg)", "rotateY(270deg)"),
     "rotateY in rad": ("rotateY(1.4rad)", "rotateY(1.5708rad)"),
     "rotateY in turns": ("rotateY(0.2turn)", "rotateY(0.25turn)"),
+    "rotateY in rad, at the edge": ("rotateY(1.4706rad)", "rotateY(1.4707rad)"),  # cos 0.10003, 0.09993
+    "rotateY in turns, at the edge": ("rotateY(0.234turn)", "rotateY(0.2341turn)"),  # 0.10036, 0.09974
+    "rotateX at a cosine of 0.1": ("rotateX(84.26082952273322deg)", "rotateX(84.2609deg)"),  # to the bit
     "capitals": ("SCALE(0.3)", "SCALE(0.299)"),
 }
 
@@ -539,16 +559,32 @@ def test_a_backdrop_over_a_picture_is_blended_on_white():
     ("attributes", "shown"),
     [
         ('color="#ffffff"', False),
-        ('color="fff"', False),
+        ('color="fff"', True),  # #0f0f0f to a browser (legacy parsing), near black
         ('color="FFFFFF"', False),
-        ('color="ffff"', True),
-        ('color="fffffg"', True),
+        ('color="ffff"', False),  # #ffff00, yellow on white
+        ('color="fffffg"', False),  # #fffff0, ivory
         ('color="#000" style="color:#fff"', False),  # the style beats the attribute
         ('color="#fff" style="color:#000"', True),
     ],
 )
 def test_a_font_colour_attribute(attributes, shown):
     read = _read(f"<font {attributes}>{P}</font>")
+    assert (P in read.own_text) is shown, read.own_text
+
+
+@pytest.mark.parametrize(
+    ("style", "shown"),
+    [
+        ("color:fff", False),
+        ("color:FFFFFF", False),
+        ("color:ffff", True),  # three or six digits, or no colour: the parent's stays
+        ("color:fffffg", True),
+    ],
+)
+def test_a_colour_without_a_hash_in_a_style(style, shown):
+    """A style's colour without "#" (a quirk of the browsers' quirks mode, where many mails
+    are shown): three or six hex digits, as if "#" stood before them."""
+    read = _read(_span(style))
     assert (P in read.own_text) is shown, read.own_text
 
 
@@ -902,6 +938,209 @@ def test_nested_media_rules_are_read_to_31_levels_and_no_deeper():
     assert [_tricks(note) for note in _notes(read)] == [["styles too intricate to read"]], read.defects
 
 
+def test_calc_nested_30_deep_is_read_and_31_too_intricate():
+    """Deeper than any mail's CSS, the styles are too intricate: their text is not read."""
+
+    def nested(levels: int) -> str:
+        return "calc(" * levels + "16px" + ")" * levels
+
+    _assert_read(_span(f"font-size:{nested(30)}"))
+    read = _read(_span(f"font-size:{nested(31)}"))
+    assert "Princess" not in read.full_text
+    assert [_tricks(note) for note in _notes(read)] == [["styles too intricate to read"]], read.defects
+
+
 def test_text_of_contrast_exactly_1_2_reads():
     grey = "25.46246979720271"  # on black, a contrast of 1.2 to the last bit
     _assert_read(_div(f"background:#000;color:rgb({grey} {grey} {grey})"))
+
+
+@pytest.mark.parametrize(
+    ("markup", "shown"),
+    [
+        (f'<div style="color:#fff"><font color="336699">{P}</font></div>', True),  # dark blue
+        (f'<div style="color:#fff"><font color="000000">{P}</font></div>', True),
+        (f'<div style="color:#fff"><font color="000fff">{P}</font></div>', True),
+        (f'<div style="color:#fff"><font color="rgb(255,255,255)">{P}</font></div>', True),  # #005025
+        (f'<div style="color:#000"><font color="transparent">{P}</font></div>', True),  # ignored
+        (f'<font color=" #ffffff ">{P}</font>', False),
+        (f'<font color="#FFF">{P}</font>', False),
+        (f'<font color="White">{P}</font>', False),
+        (f'<div style="color:#fff"><font color="fff">{P}</font></div>', True),  # #0f0f0f
+        (f'<font color="fffff0">{P}</font>', False),  # ivory
+        (f'<table bgcolor="000000"><tr><td><font color="111111">{P}</font></td></tr></table>', False),
+        (f'<table bgcolor="000000"><tr><td><font color="ffffff">{P}</font></td></tr></table>', True),
+        (f'<table bgcolor="transparent"><tr><td><font color="fffffe">{P}</font></td></tr></table>', False),
+    ],
+)
+def test_a_colour_attribute_is_read_as_a_browser_reads_it(markup, shown):
+    """<font color="336699"> (no "#", a digit first) is dark blue in every browser (HTML's
+    legacy colour parsing): it was no colour to the reader, the white around it stayed, and
+    the order was dropped; <table bgcolor="000000"> under <font color="111111"> is dark on
+    dark, and was read; <font color="transparent"> is ignored by a browser, not invisible."""
+    read = _read(markup)
+    assert (P in read.own_text) is shown, read.own_text
+    assert bool(_notes(read)) is not shown, read.defects
+
+
+@pytest.mark.parametrize(
+    ("markup", "shown"),
+    [
+        (f'<div style="color:#fff"><span style="-webkit-text-fill-color:initial">{P}</span></div>', False),
+        (_span("color:#fff;-webkit-text-fill-color:initial"), False),
+        (_span("-webkit-text-fill-color:#000;color:#fff;-webkit-text-fill-color:currentcolor"), False),
+        (f'<div style="-webkit-text-fill-color:#fff"><span style="color:#000">{P}</span></div>', False),
+        (
+            f'<div style="-webkit-text-fill-color:#fff"><span style="-webkit-text-fill-color:currentColor">'
+            f"{P}</span></div>",
+            True,
+        ),
+        (f'<div style="-webkit-text-fill-color:#fff"><span style="color:#fff">{P}</span></div>', False),
+        (f'<div style="color:#fff;-webkit-text-fill-color:#000"><span>{P}</span></div>', True),
+        (_div("color:#fff;-webkit-text-fill-color:#000;background:currentColor"), True),  # on white
+        (_div("color:#000;-webkit-text-fill-color:#fff;background:currentColor"), True),  # on black
+    ],
+)
+def test_the_fill_colour_is_the_text_colour_until_it_is_set(markup, shown):
+    """-webkit-text-fill-color paints the text; its initial value, and currentColor, are the
+    element's own colour, and it is inherited apart from colour: -webkit-text-fill-color:initial
+    under white text is white (it was read as black, and a white-on-white order read); a
+    child's color:#000 under a white fill stays white; currentColor in a background is the
+    colour, not the fill."""
+    read = _read(markup)
+    assert (P in read.own_text) is shown, read.own_text
+    assert bool(_notes(read)) is not shown, read.defects
+
+
+@pytest.mark.parametrize(
+    "transform",
+    [
+        "x scale(0)",  # a word that is no transform function
+        "scale(0) 0",
+        "scale(0), rotate(5deg)",  # a list of functions has no commas
+        "scale(0) 'x'",
+    ],
+)
+def test_a_transform_that_is_not_css_is_ignored(transform):
+    """transform:x scale(0) is not CSS (functions only, or none): a mail client drops the
+    declaration and shows the text; the reader skipped the word and read scale(0), and a
+    visible order was dropped."""
+    _assert_read(_div(f"transform:{transform}"))
+
+
+@pytest.mark.parametrize(
+    ("transform", "shown"),
+    [
+        ("matrix(0, 0, 0, 0)", True),  # not CSS: a client drops it
+        ("matrix(0, 0, 0, 0, 0)", True),
+        ("matrix(0, 0, 0, 0, 0, 0)", False),
+        ("matrix(0, 0, 0, 0, 0, 0, 0)", True),
+        ("matrix3d(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)", True),
+        ("matrix3d(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)", False),
+        ("matrix3d(0, 0, 0, 0, 0, 0)", True),
+    ],
+)
+def test_a_matrix_has_six_numbers_and_a_matrix3d_sixteen(transform, shown):
+    """matrix(0, 0, 0, 0) is not CSS (a matrix has six numbers): a mail client drops the
+    declaration and shows the text; the reader took its first four, and a visible order was
+    dropped."""
+    if shown:
+        _assert_read(_div(f"transform:{transform}"))
+    else:
+        _assert_hidden(_div(f"transform:{transform}"), "transform")
+
+
+@pytest.mark.parametrize(
+    ("style", "shown"),
+    [
+        ("margin:0 -3000px 0 0", True),  # a right margin: the text stays where it was
+        ("margin:0 0 -3000px", True),  # a bottom margin
+        ("margin:0 0 -3000px 0", True),
+        ("margin:0 0 0 0 -3000px", True),  # five values: not CSS, dropped
+        ("margin:0 0 0 -3000px 0", True),
+        ("margin:-3000px", False),  # every side
+        ("margin:0 -3000px", False),  # left and right
+        ("margin:0 -3000px 0", False),
+        ("margin:-3000px 0 0 0", False),
+    ],
+)
+def test_the_margin_shorthand_moves_the_text_by_its_top_and_left(style, shown):
+    """margin:0 -3000px 0 0 is a right margin, which moves nothing out of sight (as
+    margin-right:-3000px does not): it was read as a left one and the text, a visible order,
+    dropped; five values are not CSS, and a client drops the declaration."""
+    if shown:
+        _assert_read(_div(style))
+    else:
+        _assert_hidden(_div(style), "off-screen position")
+
+
+@pytest.mark.parametrize(
+    ("clip_path", "shown"),
+    [
+        ("ellipse(1px 1px 50px)", True),  # three radii: not CSS, dropped
+        ("circle(0 0)", True),  # a circle has one radius
+        ("circle(1)", True),  # a number that is no length: not CSS
+        ("circle(0 at 5px 5px)", False),
+        ("ellipse(1px 0)", False),
+    ],
+)
+def test_a_clip_circle_that_is_not_css_is_dropped(clip_path, shown):
+    """ellipse(1px 1px 50px) and circle(0 0) are not CSS (an ellipse has two radii, a circle
+    one): a client drops the declaration and shows the text; the reader clipped it away, and
+    a visible order was dropped."""
+    if shown:
+        _assert_read(_div(f"clip-path:{clip_path}"))
+    else:
+        _assert_hidden(_div(f"clip-path:{clip_path}"), "clip")
+
+
+@pytest.mark.parametrize(
+    ("style", "shown"),
+    [
+        ("filter:opacity(0.05 0.5)", True),  # opacity() of two: not CSS
+        ("filter:opacity(0, 1)", True),
+        ("filter:x opacity(0)", True),  # a word among the functions: not CSS
+        ("filter:opacity(0) 1", True),
+        ("filter:url(#soft) opacity(0)", False),
+        ("filter:opacity( 0.05 )", False),
+    ],
+)
+def test_a_filter_that_is_not_css_is_dropped(style, shown):
+    """filter:opacity(0.05 0.5) is not CSS (opacity() takes one amount): a mail client drops
+    the declaration and shows the text; the reader took 0.05, and a visible order was dropped."""
+    if shown:
+        _assert_read(_div(style))
+    else:
+        _assert_hidden(_div(style), "filter:opacity")
+
+
+def test_a_hidden_element_inside_a_hidden_one_is_named_once():
+    """The GM is told the trick that hid the text: the outer one (the inner hid nothing more);
+    the hidden elements after them go too."""
+    read = _read(
+        '<div style="display:none"><p style="opacity:0">Hand 5: Guard</p></div>'
+        f'<span style="transform:scale(0)">{P}</span>'
+    )
+    assert "Guard" not in read.full_text and "Princess" not in read.full_text, read.full_text
+    assert [_tricks(note) for note in _notes(read)] == [["display:none", "transform"]], read.defects
+
+
+def test_white_text_inside_a_hidden_element_does_not_stop_the_white_text_after_it():
+    read = _read(
+        '<div style="display:none"><p style="color:#fff">Hand 5: Guard</p></div>'
+        f'<span style="color:#fff">{P}</span>'
+    )
+    assert "Guard" not in read.full_text and "Princess" not in read.full_text, read.full_text
+    tricks = [_tricks(note) for note in _notes(read)]
+    assert tricks == [["display:none", "text the colour of its background"]], read.defects
+
+
+def test_a_comment_in_the_tree_stops_nothing():
+    """drop_invisible takes any tree: a comment (which the mail reader's parser drops) is
+    passed over, and the hidden element after it goes."""
+    root = lxml.html.fromstring(
+        f'<div><!-- a note --><span style="display:none">{P}</span><b>{BARON}</b></div>'
+    )
+    found = visible.drop_invisible(root, "")
+    assert found.tricks == ["display:none"]
+    assert "Princess" not in root.text_content() and BARON in root.text_content()
