@@ -534,13 +534,13 @@ class _Play:
                 self.target, self.player_slot = as_player, "target"  # "Hand 3: Charles, Guard"
                 self.early = True
             return False
+        if self.look_next and _named(as_player):
+            self.look, self.player_slot, self.look_next = as_player, "look", False
+            return False
         if self.early and aimed and _named(as_player):
             # A player named before the card gives way to one the card is aimed at: "I will
             # play the Guard on Rose" (with a player called Will) is aimed at Rose.
             self.target, self.early = as_player, False
-            return False
-        if self.look_next and _named(as_player):
-            self.look, self.player_slot, self.look_next = as_player, "look", False
             return False
         if (
             self.target is None
@@ -580,7 +580,7 @@ class _Play:
         elif as_card != self.kept_card:
             self.kept_two = True  # "not the Baron, not the Prince": both kept, none played
 
-    def written(self, hand: int, text: str, look: str | None) -> WrittenOrder:
+    def written(self, hand: int, text: str) -> WrittenOrder:
         # Positional, as every WrittenOrder built here: pbem.tuples' quick road (keywords cost 3 us).
         kept = None if self.kept_two else self.kept_card
         target, second = self.target, self.second
@@ -588,7 +588,7 @@ class _Play:
             target, second = self.pair_before, target  # one player named again: the second's place
         return WrittenOrder(
             hand, self.card, target, self.guess, text, self.target_text, self.guess_text,
-            second, look, None, kept,
+            second, self.look, None, kept,
         )  # fmt: skip
 
 
@@ -677,7 +677,7 @@ def _read_play(
         correcting = 1 if correcting else 0  # a digit only right after it: "I mean 3", not "I have 2"
         card_was_last = play.fill(word, as_card, number, as_player, after_guess, sure, aiming)
         aiming = False
-    return play.written(hand, text, play.look)
+    return play.written(hand, text)
 
 
 def _named(player: str | None) -> bool:

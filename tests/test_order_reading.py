@@ -927,6 +927,8 @@ def test_a_pair_aimed_at_after_the_card_is_the_pair_not_the_player_named_before(
     assert (order.card, order.target, order.second) == (CA, "Carla", "Dario")
     (order,) = parse_orders("Hand 2: Carla, Cardinal and Dario", players, "Ada").orders
     assert (order.target, order.second) == ("Carla", "Dario")
+    (order,) = parse_orders("Hand 2: Carla, Cardinal and Dario, look at Carla", players, "Ada").orders
+    assert (order.target, order.second, order.look) == ("Carla", "Dario", "Carla")
 
 
 @pytest.mark.parametrize(
