@@ -646,8 +646,8 @@ def _form_intros(answering: tuple[str, ...]) -> tuple[dict[str, frozenset[int]],
         lines = [line.strip() for line in text.split("\n")]
         for i, line in enumerate(lines):
             hands: list[int] = []
-            for below in lines[i + 1 :]:
-                found = HAND_REF.match(below)
+            for j in range(i + 1, len(lines)):  # most lines stop at the first: no copy of the rest
+                found = HAND_REF.match(lines[j])
                 if found is None or not found.group("h1") or found.group("rest").strip():
                     break
                 hands.append(int(found.group("h1")))
