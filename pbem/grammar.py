@@ -26,19 +26,54 @@ from .tuples import NamedTuple
 #: The hand reference at the start of an order line, and what follows it: "Hand 3: ...",
 #: "H3 ...", "hand #3 - ...", "* Hand 3", "• H3", "1. Hand 3", "3: ...", "#3) ...".  Groups: ``h1`` the
 #: hand after "Hand"/"H", ``h2`` a bare number (an order only with a card after it: "2. I
-#: think" and "20:00" are not orders), ``rest`` the order.  The order parser and the mail
+#: think" and "20:00" are not orders), ``h3`` a hand spelled out after "Hand" (an order only
+#: with a card after it too: "Hand three is a mess"), ``rest`` the order.  The order parser and the mail
 #: reader (blank form lines, inline answers) both read hands with this one pattern.
 #: The word for "hand" before its number: English and German "Hand" ("H" for short), French
 #: "main", Spanish and Italian "mano", Portuguese "mão"; and for several hands ("Hands 3
 #: and 7", "mains", "manos", "mani", "mãos"). Every pattern that finds a hand uses these.
 HAND_WORD = r"(?:hand|main|mano|m[aã]o|h)"
 HANDS_WORD = r"(?:hands?|mains?|manos?|mani|m[aã]os?|h)"
+#: What may stand between the word for "hand" and its number: "#", "No.", "number", German
+#: "Nr."/"Nummer", French "n°", Spanish and Portuguese "nº"/"núm.", Italian "n.".
+NUMBER_SIGN = r"(?:\#|n\s?[°º]|n\.|no\.?|nr\.?|nro\.?|n[uú]m\.?|number|nummer|n[uú]mero)?"
+#: A hand's number spelled out after the word for "hand" ("Hand three:", "Hand drei:", "Main
+#: trois :"), one to thirteen in the languages of the hand words and Dutch; accents optional.
+SPELLED_HANDS = {
+    word: number
+    for number, words in enumerate(
+        [
+            "",
+            "one eins een één un une uno um uma",
+            "two zwei twee deux dos due dois duas",
+            "three drei drie trois tres três tre",
+            "four vier quatre cuatro quattro quatro",
+            "five fünf funf fuenf vijf cinq cinco cinque",
+            "six sechs zes seis sei",
+            "seven sieben zeven sept siete sette sete",
+            "eight acht huit ocho otto oito",
+            "nine neun negen neuf nueve nove",
+            "ten zehn tien dix diez dieci dez",
+            "eleven elf onze once undici",
+            "twelve zwölf zwolf zwoelf twaalf douze doce dodici doze",
+            "thirteen dreizehn dertien treize trece tredici treze",
+        ]
+    )
+    for word in words.split()
+}
+_SPELLED = "|".join(sorted(SPELLED_HANDS, key=len, reverse=True))
+#: "Hand three", the hand spelled out after the word for "hand" written whole.
+SPELLED_HAND = rf"(?:hand|main|mano|m[aã]o)\s*{NUMBER_SIGN}\s*(?:{_SPELLED})(?![^\W\d_])"
 
+_SEPARATOR = r"[:.)\]\-\u2013\u2014=]"
+_AFTER_HAND = r"[:.)\]\-\u2013\u2014=*_]"  # and the end of markdown's "*Hand 3*:", "_Hand 3_"
 HAND_REF = re.compile(
-    rf"""^[\s*\u2022·-]*                        # bullets
-        (?:\(?\d{{1,2}}[.)]\s*(?={HAND_WORD}\s*\#?\s*\d))?  # a numbered list's "1. " before "Hand 3"
-        (?:{HAND_WORD}\s*\#?\s*(?P<h1>\d{{1,3}})\b\s*[:.)\]\-\u2013\u2014=]*   # "Hand 3:", "H3", "hand #3 -"
-          |\#?(?P<h2>\d{{1,3}})\s*[:.)\]\-\u2013\u2014=]+)                   # "3:", "3)", "3 -"
+    rf"""^[\s*_\u2022·-]*                                       # bullets, markdown
+        (?:\(?\d{{1,2}}[.)]\s*(?={HAND_WORD}\s*{NUMBER_SIGN}\s*\d))?  # a list's "1. " before "Hand 3"
+        (?:{HAND_WORD}\s*{NUMBER_SIGN}\s*(?P<h1>\d{{1,3}})(?![^\W_])\s*{_AFTER_HAND}*  # "Hand 3:", "H3"
+          |\#?(?P<h2>\d{{1,3}})\s*{_SEPARATOR}+                           # "3:", "3)", "3 -"
+          |(?:hand|main|mano|m[aã]o)\s*{NUMBER_SIGN}\s*                    # "Hand three:"
+           (?P<h3>{_SPELLED})(?![^\W\d_])\s*{_AFTER_HAND}*)
         \s*(?P<rest>.*)$""",
     re.IGNORECASE | re.VERBOSE,
 )
@@ -49,7 +84,15 @@ def hand_of(line: str) -> int | None:
     found = HAND_REF.match(line)
     if found is None:
         return None
-    return int(found.group("h1") or found.group("h2"))
+    return hand_number(found)
+
+
+def hand_number(found: re.Match[str]) -> int:
+    """The hand a match of :data:`HAND_REF` names, in digits or spelled out."""
+    digits = found.group("h1") or found.group("h2")
+    if digits:
+        return int(digits)
+    return SPELLED_HANDS[found.group("h3").casefold()]
 
 
 # --------------------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ from .engine import (
     may_target_self,
     redirect,
 )
-from .grammar import HAND_REF, HAND_WORD, HANDS_WORD
+from .grammar import HAND_REF, HAND_WORD, HANDS_WORD, NUMBER_SIGN, SPELLED_HAND, hand_number
 from .tuples import NamedTuple
 
 ACCEPTED, COMPLETED, REJECTED = "accepted", "completed", "rejected"
@@ -262,10 +262,10 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
                 blank_form = True
             if not match or not rest:
                 continue
-            hand = int(match.group("h1") or match.group("h2"))
+            hand = hand_number(match)
             order = _read_order(hand, rest, segment.strip(), players, me)
-            if order.card is None and order.standing is None and match.group("h2"):
-                continue  # "2. I think..." or "20:00": a bare number is an order only with a card
+            if order.card is None and order.standing is None and not match.group("h1"):
+                continue  # "2. I think...", "20:00", "Hand three is a mess": an order only with a card
             found = True
             orders.append(order)
         if not found and not blank_form:
@@ -341,8 +341,8 @@ def _segments(line: str, premium: bool) -> list[str]:
 _AND = r"(?:,|&|\+|/|and|und|et|y|e|en)"
 #: "Hand 3 & 7: Handmaid", "Hands 3 and 7:", "H3/H7:", "Hand 3, 7:": one order, several hands.
 _HAND_LIST = re.compile(
-    rf"""^[\s*\u2022·-]*{HANDS_WORD}\s*\#?\s*(?P<first>\d{{1,3}})
-        (?P<more>(?:\s*{_AND}\s*(?:{HAND_WORD}\s*\#?\s*)?\d{{1,3}}(?!\d))+)
+    rf"""^[\s*\u2022·-]*{HANDS_WORD}\s*{NUMBER_SIGN}\s*(?P<first>\d{{1,3}})
+        (?P<more>(?:\s*{_AND}\s*(?:{HAND_WORD}\s*{NUMBER_SIGN}\s*)?\d{{1,3}}(?!\d))+)
         (?P<sep>\s*[:.)\]\-\u2013\u2014=]+|\s+)(?P<rest>.+)$""",
     re.IGNORECASE | re.VERBOSE,
 )
@@ -362,11 +362,13 @@ def _for_each_hand(piece: str) -> list[str]:
 
 #: Where an order may start inside a line, at "Hand N" or "HN": after the end of a
 #: sentence or a comma (". ! ? : ) ," and a space: "Oops typo. H4 Prince on Hugo"),
-#: after "and" or "&", or after a space before "Hand N" spelled out ("Hand 3 Handmaid
-#: Hand 7 Prince Hugo"). :func:`_after_sentences` cuts there only before a card's name.
+#: after "and", "&", "/" or "|", or after a space before "Hand N" spelled out ("Hand 3
+#: Handmaid Hand 7 Prince Hugo"); markdown's "*" may open the hand ("*Hand 7*:"), and the
+#: hand may be spelled ("Hand seven"). :func:`_after_sentences` cuts there only before a
+#: card's name.
 _MID_LINE_HAND = re.compile(
-    rf"(?:(?<=[.!?:)…,])\s+|\s+(?:and|und|et|&|\+)\s+|\s+(?=hand\s*\#?\s*\d))"
-    rf"(?={HAND_WORD}\s*\#?\s*\d{{1,3}}\b)",
+    rf"(?:(?<=[.!?:)…,])\s+|\s+(?:and|und|et|&|\+|/|\|)\s+|\s+(?=hand\s*{NUMBER_SIGN}\s*\d|{SPELLED_HAND}))"
+    rf"(?=[*_]*(?:{HAND_WORD}\s*{NUMBER_SIGN}\s*\d{{1,3}}\b|{SPELLED_HAND}))",
     re.IGNORECASE,
 )
 
@@ -400,7 +402,7 @@ def _opens_with_card(text: str, premium: bool) -> bool:
     """Whether ``text`` is "Hand N" or "HN" followed (filler words aside) by a card's name.
     Its first words only: asked at every cut point of a line, it reads no more than these."""
     match = HAND_REF.match(text[:_OPENING])
-    if match is None or not match.group("h1"):
+    if match is None or not (match.group("h1") or match.group("h3")):
         return False
     for word in _WORD.findall(name_key(match.group("rest"))):
         if word in FILLER:

@@ -947,3 +947,88 @@ def test_the_cardinal_on_the_writers_own_card_names_the_writer(line):
 def test_my_card_beside_a_card_for_one_player_is_no_player():
     (order,) = parse_orders("Hand 2: King, swap my card with Carla", SIX, "Bruno").orders
     assert (order.card, order.target) == (K, "Carla")
+
+
+# -- a hand's number after "No.", "Nr.", "n°", or spelled out ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Hand No. 3: Baron on Hugo", ["Hand 3: Baron on Hugo"]),
+        ("Hand no 3 - Baron on Hugo", ["Hand 3: Baron on Hugo"]),
+        ("Hand number 3: Baron on Hugo", ["Hand 3: Baron on Hugo"]),
+        ("Hand Nr. 3: Baron auf Hugo", ["Hand 3: Baron on Hugo"]),
+        ("Hand Nummer 3: Baron auf Hugo", ["Hand 3: Baron on Hugo"]),
+        ("Main n° 3 : Baron sur Hugo", ["Hand 3: Baron on Hugo"]),
+        ("Main n°3 : Baron sur Hugo", ["Hand 3: Baron on Hugo"]),
+        ("Mano nº 3: Barón contra Hugo", ["Hand 3: Baron on Hugo"]),
+        ("mano n. 3: Barone su Hugo", ["Hand 3: Baron on Hugo"]),
+        ("Mão nº 3: Barão no Hugo", ["Hand 3: Baron on Hugo"]),
+        ("Hands No. 3 and 7: Handmaid", ["Hand 3: Handmaid", "Hand 7: Handmaid"]),
+        ("Sorry. Hand Nr. 4: Prince on Hugo", ["Hand 4: Prince on Hugo"]),
+        ("Hand three: Baron on Hugo", ["Hand 3: Baron on Hugo"]),
+        ("hand Eleven - Handmaid", ["Hand 11: Handmaid"]),
+        ("Hand thirteen Baron on Hugo", ["Hand 13: Baron on Hugo"]),
+        ("* Hand one: Prince on me", ["Hand 1: Prince on Greta"]),
+        ("Hand drei: Baron auf Hugo", ["Hand 3: Baron on Hugo"]),
+        ("Hand zwölf: Zofe", ["Hand 12: Handmaid"]),
+        ("Main trois : Baron sur Hugo", ["Hand 3: Baron on Hugo"]),
+        ("Mano cinco: Príncipe contra Hugo", ["Hand 5: Prince on Hugo"]),
+        ("Hand number ten: Handmaid", ["Hand 10: Handmaid"]),
+    ],
+)
+def test_a_hands_number_after_a_number_sign_or_spelled_out_is_read(text, expected):
+    assert [o.canonical() for o in parse_orders(text, FOUR, "Greta").orders] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand one of your cards to Ines, she said",  # the verb "to hand": no card, no order
+        "Hand three is a mess, I know",
+        "Hand no, not again",
+        "Handsome three of them",
+        "Hand fourteen: Baron on Hugo",  # no such hand: not read as a number
+    ],
+)
+def test_a_spelled_number_after_hand_without_a_card_is_no_order(text):
+    parsed = parse_orders(text, FOUR, "Greta")
+    assert parsed.orders == []
+    assert parsed.ignored == [text]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Hand three, Baron on Hugo. Hand seven, Prince on myself.",  # dictated to a phone
+            ["Hand 3: Baron on Hugo", "Hand 7: Prince on Greta"],
+        ),
+        ("H3 Baron Hugo / H7 Prince me", ["Hand 3: Baron on Hugo", "Hand 7: Prince on Greta"]),
+        ("H3 Baron Hugo | H7 Prince me", ["Hand 3: Baron on Hugo", "Hand 7: Prince on Greta"]),
+        (
+            "*Hand 3*: Baron on Hugo\n_Hand 7_: Prince on me",
+            ["Hand 3: Baron on Hugo", "Hand 7: Prince on Greta"],
+        ),
+        ("H3 / H7: Handmaid", ["Hand 3: Handmaid", "Hand 7: Handmaid"]),
+        (
+            "Hand No. 3: Baron on Hugo / *Hand Nr. 7*: Prince on me",
+            ["Hand 3: Baron on Hugo", "Hand 7: Prince on Greta"],
+        ),
+    ],
+)
+def test_orders_apart_on_one_line_or_in_markdown_are_each_read(text, expected):
+    assert [o.canonical() for o in parse_orders(text, FOUR, "Greta").orders] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "hands"),
+    [
+        ("Hand 3: Baron on Hugo / Ines, whoever is open", [3]),  # a slash between names cuts no order
+        ("Hand 3rd: Baron on Hugo", []),  # "3rd" is no hand's number
+        ("Hand 3: Baron on Hugo | Hand 3rd time lucky", [3]),
+    ],
+)
+def test_what_only_looks_like_a_second_order_or_a_hand_is_not_one(text, hands):
+    assert [o.hand for o in parse_orders(text, FOUR, "Greta").orders] == hands
