@@ -14,7 +14,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Sequence
 
-from ..grammar import HAND_REF, HAND_WORD, hand_of
+from ..grammar import HAND_REF, HAND_WORD, hand_number, hand_of
 from .patterns import (
     ATTRIBUTION_OPENERS,
     ATTRIBUTION_VERBS,
@@ -573,7 +573,7 @@ def drop_sent_words(
     unquoted original; one that repeats a line of a sent mail is the tool's (a filled form
     line is never in the mail the tool sent: its form lines are blank).  `full_text`: the
     whole body, whose quoted form lines of a sent mail may hold the player's answers
-    (`_answers_on_quoted_form`), for hands not ordered above.
+    (`_answers_on_form`), for hands not ordered above.
     """
     if not answering:
         return own_text
@@ -586,9 +586,7 @@ def drop_sent_words(
     own = _finish(_drop_repeats(out, answering, playing) + tail)
     if full_text:
         ordered = {hand_of(line) for line in own.split("\n")} - {None}
-        typed = [
-            line for line in _answers_on_quoted_form(full_text, answering) if hand_of(line) not in ordered
-        ]
+        typed = [line for line in _answers_on_form(full_text, answering) if hand_of(line) not in ordered]
         own = "\n".join([own, *typed] if own else typed)
     return own
 
@@ -597,43 +595,61 @@ def drop_sent_words(
 _FIRST_DEPTH = re.compile(r"^[ \t]*>(?![ \t]*>)[ \t]?")
 
 
-def _answers_on_quoted_form(full_text: str, answering: Sequence[str]) -> list[str]:
-    """Order lines the player typed on the quoted form lines of a mail the tool sent.
+def _answers_on_form(full_text: str, answering: Sequence[str]) -> list[str]:
+    """Order lines the player typed into the form of a mail the tool sent, quoted or not.
 
     Clients that leave the cursor in the quote quote what is typed there (Gmail's web client
     after a click in the quoted mail, Thunderbird's plain-text editor): the reply carries
-    "> Hand 3: Baron on Bruno" where the turn mail has "Hand 3:". Such a line is the
-    player's only where nothing else can have written it: quoted once (a form filled in an
-    earlier reply is quoted twice in a reply to it), in a run of form lines right under the
-    line that stands above a form in a sent mail, on a form line that mail leaves blank,
-    and no line of any sent mail (an acknowledgement's echo is the tool's)."""
+    "> Hand 3: Baron on Bruno" where the turn mail has "Hand 3:", or "> Baron on Bruno" on
+    the line under it. Outlook quotes nothing: the answer stands in the unmarked original,
+    on the form line or under it, plain or as Outlook marks a comment ("[Chloé Martin]
+    Baron on Bruno"). Such a line is the player's only where nothing else can have written
+    it: in a run of form lines right under the line that stands above a form in a sent
+    mail, quoted as that line is (once, or not at all: a form filled in an earlier reply is
+    quoted twice in a reply to it), on a form line that mail leaves blank or under one (blank
+    lines between), and no line of any sent mail (an acknowledgement's echo is the tool's;
+    "Examples: ..." under the turn mail's form is the tool's, and ends the run). An answer
+    under its form line is read as "Hand 3: Baron on Bruno"."""
     intros, openings = _form_intros(tuple(answering))
     folded = full_text.casefold()
     starts = [at for at in map(folded.find, intros) if at >= 0]
     if not starts:
-        return []  # no form of a sent mail is quoted
+        return []  # no form of a sent mail is in the text
     # From the line of the first intro on (where casefolding kept every character's place).
     first = full_text.rfind("\n", 0, min(starts)) + 1 if len(folded) == len(full_text) else 0
     sent_lines = _sent_index(tuple(answering))[0]
     answers: list[str] = []
     form: frozenset[int] | None = None  # the hands of the form whose run the line is in
+    quoted = False  # whether that run is quoted once (else it is unmarked)
+    waiting: int | None = None  # the form line above, left blank: its answer may follow
     for line in full_text[first:].split("\n"):
+        if not line.strip():
+            continue  # a blank line keeps the run
         mark = _FIRST_DEPTH.match(line) if _is_short(line) else None
-        rest = line[mark.end() :].strip() if mark else ""
+        if mark is None and (not _is_short(line) or _is_quoted(line)):
+            form = waiting = None  # a line quoted deeper, or too long to be a form's
+            continue
+        rest = line[mark.end() :].strip() if mark else line.strip()
         if not rest:
-            form = form if mark or not line.strip() else None  # a blank line keeps the run
-            continue
-        found = HAND_REF.match(rest) if form is not None else None
-        if found is not None and form is not None and found.group("h1") and int(found.group("h1")) in form:
-            if found.group("rest").strip() and _plain(rest) not in sent_lines:
-                answers.append(rest)
-            continue
+            continue  # ">" alone: a blank line of the quote
+        if form is not None and quoted == (mark is not None):
+            found = HAND_REF.match(rest)
+            if found is not None and found.group("h1") and int(found.group("h1")) in form:
+                waiting = None if found.group("rest").strip() else int(found.group("h1"))
+                if waiting is None and _plain(rest) not in sent_lines:
+                    answers.append(rest)
+                continue
+            if waiting is not None and found is None and _plain(rest) not in sent_lines:
+                answers.append(f"Hand {waiting}: {rest}")
+                waiting = None
+                continue
         # Only a line that opens as an intro does is compared whole (`_plain` costs).
         form = intros.get(_plain(rest)) if rest[:_OPENING].casefold() in openings else None
+        quoted, waiting = mark is not None, None
     return answers
 
 
-_OPENING = 8  # the characters of a line `_answers_on_quoted_form` looks at first
+_OPENING = 8  # the characters of a line `_answers_on_form` looks at first
 
 
 @functools.lru_cache(maxsize=32)
@@ -755,7 +771,7 @@ def _order_hand(line: str) -> int | None:
     found = HAND_REF.match(line)  # any length: HTML puts a paragraph on one line
     if found is None or not any(ch.isalpha() for ch in found.group("rest")):
         return None
-    return int(found.group("h1") or found.group("h2"))
+    return hand_number(found)
 
 
 def _is_players_run(

@@ -678,6 +678,51 @@ def style_hard_wrapped(plan, player, turn):
     return [first]
 
 
+SPELLED = "zero one two three four five six seven eight nine ten eleven twelve thirteen".split()
+
+
+def style_dictated(plan, player, turn):
+    """The orders dictated to a phone: hands spelled out, one sentence each, on one line
+    ("Hand three, Baron on Bruno. Hand seven, Prince on myself.")."""
+
+    def first(ack):
+        text = " ".join(f"Hand {SPELLED[h]}, {o.rest()}." for h, o in plan.final.items())
+        return turn.mail, top_posted(text, turn.mail, player)
+
+    return [first]
+
+
+def style_signs_and_slashes(plan, player, turn):
+    """Hands after a number sign, orders apart by slashes on one line, and markdown:
+    "Hand No. 3: Baron on Bruno / *Hand Nr. 7*: Prince on myself"."""
+    signs = ["Hand No. {}: {}", "*Hand Nr. {}*: {}", "Hand #{} - {}", "_Hand number {}_: {}"]
+
+    def first(ack):
+        text = " / ".join(signs[i % 4].format(h, o.rest()) for i, (h, o) in enumerate(plan.final.items()))
+        return turn.mail, top_posted(text, turn.mail, player)
+
+    return [first]
+
+
+def style_outlook_inline_under(plan, player, turn):
+    """Outlook's inline answers: the original unmarked, each answer typed on the line under
+    its form line, as Outlook marks a comment ("[Chloé] Baron on Bruno")."""
+
+    def first(ack):
+        block = outlook_block(turn.mail, player)
+        for hand, order in plan.final.items():
+            answer = f"[{player.name}] {order.rest()}"
+            block = re.sub(
+                rf"(?m)^(Hand {hand}:)\s*?$",
+                lambda m, answer=answer: f"{m.group(1)}\n{answer}",
+                block,
+                count=1,
+            )
+        return turn.mail, "My answers are inline.\n\n" + block
+
+    return [first]
+
+
 OWN_STYLES = {
     "top": style_top,
     "top-terse": lambda plan, player, turn: style_top(plan, player, turn, "terse"),
@@ -706,6 +751,9 @@ READER_STYLES = {
     "corrected-in-order": style_corrected_in_order,
     "kept-card": style_kept_card,
     "hard-wrapped": style_hard_wrapped,
+    "dictated": style_dictated,
+    "signs-and-slashes": style_signs_and_slashes,
+    "outlook-inline-under": style_outlook_inline_under,
 }
 
 

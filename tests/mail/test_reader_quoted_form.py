@@ -110,3 +110,108 @@ def test_answers_on_the_quoted_form_are_read_under_words_that_casefold_longer():
     body = f"Viele Grüße aus der Straße (ß folds to ss)\n\n{ATTRIBUTION}\n{quote(filled())}\n"
     own = read_mail(message(body), answering=SENT).own_text
     assert own.splitlines()[1:] == ["Hand 3: Baron on Bruno", "Hand 7: Prince on myself"], own
+
+
+# -- answers under the form lines of an original that has no quote marks (Outlook) ----------------
+
+OUTLOOK_HEADER = (
+    "-----Original Message-----\nFrom: Rita (pbem) <gm@example.org>\n"
+    "Sent: Tuesday, December 1, 2026 10:00 AM\nTo: Chloé Martin <chloe@example.org>\n"
+    "Subject: [game7] Turn 3: your cards and orders\n\n"
+)
+
+
+def under(
+    text: str = TURN_MAIL, three: str | None = "Baron on Bruno", seven: str | None = "Prince on myself"
+) -> str:
+    """The turn mail with answers typed on the line under its form lines."""
+    if three is not None:
+        text = text.replace("\nHand 3:\n", f"\nHand 3:\n{three}\n")
+    if seven is not None:
+        text = text.replace("\nHand 7:\n", f"\nHand 7:\n{seven}\n")
+    return text
+
+
+@pytest.mark.parametrize(
+    "original",
+    [
+        under(),  # Enter pressed after "Hand 3:"
+        under(three="\nBaron on Bruno\n", seven="\nPrince on myself\n"),  # a paragraph of its own
+        under(three="[Chloé Martin] Baron on Bruno", seven="[Chloé Martin] Prince on myself"),  # marked
+    ],
+)
+def test_answers_under_the_form_lines_of_an_unmarked_original_are_read(original):
+    own = read_mail(message(f"See my answers inline.\n\n{OUTLOOK_HEADER}{original}"), answering=SENT).own_text
+    assert own.splitlines()[0] == "See my answers inline."
+    assert "Baron on Bruno" in own.split("Hand 3:")[1].splitlines()[0], own
+    assert "Prince on myself" in own.split("Hand 7:")[1].splitlines()[0], own
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        OUTLOOK_HEADER + TURN_MAIL,  # nothing typed: the line after the form is the tool's
+        f"Thanks, nothing yet.\n\n{OUTLOOK_HEADER}{TURN_MAIL}",
+        # A quoted line under an unmarked form line is a quote, not an answer.
+        OUTLOOK_HEADER + TURN_MAIL.replace("\nHand 3:\n", "\nHand 3:\n> Baron on Bruno\n"),
+    ],
+)
+def test_nothing_under_an_unmarked_blank_form_is_read_as_an_answer(body):
+    own = read_mail(message(body), answering=SENT).own_text
+    assert "Hand 3" not in own and "Hand 7" not in own, own
+
+
+def test_an_answer_under_an_unmarked_form_line_gives_way_to_the_order_above_the_original():
+    body = f"Hand 3: Guard on Dario, guess Priest\n\n{OUTLOOK_HEADER}{under()}"
+    own = read_mail(message(body), answering=SENT).own_text
+    assert own.splitlines() == ["Hand 3: Guard on Dario, guess Priest", "Hand 7: Prince on myself"]
+
+
+def test_an_answer_under_a_form_line_is_read_only_knowing_the_mail_sent():
+    own = read_mail(message(f"See my answers inline.\n\n{OUTLOOK_HEADER}{under()}")).own_text
+    assert own == "See my answers inline."
+
+
+def test_an_answer_typed_in_the_quote_under_its_form_line_is_read():
+    body = f"{ATTRIBUTION}\n{quote(under())}\n"  # "> Hand 3:" then "> Baron on Bruno"
+    own = read_mail(message(body), answering=SENT).own_text
+    assert own.splitlines() == ["Hand 3: Baron on Bruno", "Hand 7: Prince on myself"]
+
+
+def test_an_answer_under_a_form_line_of_outlooks_html_original_is_read():
+    original = "".join(
+        f"<div>{line}</div>" if line else "<div>&nbsp;</div>"
+        for line in under(three='<span style="color:#C00000">[Chloé Martin] Baron on Bruno</span>').split(
+            "\n"
+        )
+    )
+    markup = (
+        '<html><body><div>My answers inline.</div><div id="appendonsend"></div>'
+        '<hr style="display:inline-block;width:98%"><div id="divRplyFwdMsg" dir="ltr"><font face="Calibri">'
+        "<b>From:</b> Rita &lt;gm@example.org&gt;<br><b>Sent:</b> Tuesday, December 1, 2026 10:00<br>"
+        "<b>To:</b> Chloé Martin<br><b>Subject:</b> [game7] Turn 3</font><div>&nbsp;</div></div>"
+        f"{original}</body></html>"
+    )
+    own = read_mail(html_message(markup), answering=SENT).own_text
+    assert own.splitlines() == [
+        "My answers inline.",
+        "Hand 3: [Chloé Martin] Baron on Bruno",
+        "Hand 7: Prince on myself",
+    ]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # Quoted twice: the player's earlier answer, quoted again in a reply to their own mail.
+        f"{ATTRIBUTION}\n{quote(quote(under()))}\n",
+        # Under a quoted form line, a line quoted deeper, or one typed outside the quote (that
+        # one is the player's own text, read as such, not as the form's answer).
+        f"{ATTRIBUTION}\n" + quote(TURN_MAIL).replace("> Hand 3:\n", "> Hand 3:\n>> Baron on Bruno\n"),
+        # The turn mail quoted with nothing typed: the line after its form is the tool's.
+        f"Not yet.\n\n{ATTRIBUTION}\n{quote(TURN_MAIL)}\n",
+    ],
+)
+def test_nothing_under_a_quoted_form_line_that_is_not_the_players_answer_is_read(body):
+    own = read_mail(message(body), answering=SENT).own_text
+    assert "Hand 3" not in own and "Hand 7" not in own, own
