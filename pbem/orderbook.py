@@ -143,6 +143,7 @@ class OrderBook:
         self.absences = store.read_absences() if absence_policy is not None else []
         self._absences_changed = False
         self.log: list[dict[str, Any]] = []
+        self._unlogged = _unlogged_entries(self.on_file, store.logged_sources(self.turn))
 
     def player(self, given: str) -> str:
         return self.find_player(given, self.position.players)
@@ -275,8 +276,16 @@ class OrderBook:
         return missing_hands(self.position, self.on_file).get(name, [])
 
     def save(self) -> None:
-        """The orders file first, then the log: a crash in between loses no order."""
+        """The orders file first, then the log: a crash in between loses no order.
+
+        Such a crash leaves orders on file that no log line names; the lines for them are
+        written first here (they tell of orders recorded before), so that a newer order that
+        replaces one on file can never erase the last trace that its message was applied (the
+        message would be read again, and applied again, over the newer order)."""
         store = self.store
+        if self._unlogged:
+            store.log_submissions(self.turn, self._unlogged)
+            self._unlogged = []
         store.write_orders(self.turn, self.on_file)
         if self.standing:
             store.write_standing(self.turn, self.standing)
@@ -288,6 +297,41 @@ class OrderBook:
             self._absences_changed = False
         store.log_submissions(self.turn, self.log)
         self.log = []
+
+
+def _unlogged_entries(on_file: dict[str, dict[str, Any]], logged: set[str]) -> list[dict[str, Any]]:
+    """The log lines a crash between an orders file and its log left out: one per kept
+    message whose orders are on file with no log line naming it, rebuilt from those orders
+    and marked ``"again": true``."""
+    entries: dict[str, dict[str, Any]] = {}
+    for name, hands in on_file.items():
+        if not isinstance(hands, dict):
+            continue  # a file edited by hand: the campaign's own checks tell of it
+        for hand, record in sorted(hands.items(), key=lambda kv: (len(kv[0]), kv[0])):
+            if not isinstance(record, dict):
+                continue
+            source = record.get("source")
+            if not CampaignStore.is_kept_message(source) or source in logged:
+                continue
+            entry = entries.setdefault(
+                source,
+                {
+                    "received": record.get("received"),
+                    "player": name,
+                    "source": source,
+                    "again": True,
+                    "results": [],
+                },
+            )
+            entry["results"].append(
+                {
+                    "hand": int(hand) if hand.isdigit() else hand,
+                    "status": record.get("status"),
+                    "reason": record.get("reason") or record.get("note"),
+                    "order": record.get("text"),
+                }
+            )
+    return list(entries.values())
 
 
 def _order_record(

@@ -45,7 +45,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 from .errors import PbemError
 
@@ -90,7 +90,8 @@ TURN_MAIL_INDEX = f"{TURN_MAIL}/index.jsonl"
 
 # A kept message named as the source of an order (JSON as pbem writes it: not inside a
 # quoted text, where its quotes would be escaped).
-_RECEIVED_SOURCE = re.compile(r'(?<!\\)"source": "(mail/received/[0-9a-f]{20}\.eml)"')
+_KEPT_MESSAGE = r"mail/received/[0-9a-f]{20}\.eml"  # a kept message, as an order's source names it
+_RECEIVED_SOURCE = re.compile(rf'(?<!\\)"source": "({_KEPT_MESSAGE})"')
 
 
 def private_report(name: str) -> str:
@@ -476,6 +477,19 @@ class CampaignStore:
                 self.orders_path(turn).with_suffix(".log"),
                 "\n".join(json.dumps(e, ensure_ascii=False) for e in entries),
             )
+
+    @staticmethod
+    def is_kept_message(source: object) -> TypeGuard[str]:
+        """Whether an order's ``source`` names a kept message (``mail/received/<name>.eml``)."""
+        return isinstance(source, str) and re.fullmatch(_KEPT_MESSAGE, source) is not None
+
+    def logged_sources(self, turn: int) -> set[str]:
+        """The kept messages the turn's orders log names."""
+        try:
+            text = self.orders_path(turn).with_suffix(".log").read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            return set()
+        return set(_RECEIVED_SOURCE.findall(text))
 
     def received_sources(self) -> set[str]:
         """The kept messages (``mail/received/<name>.eml``) whose orders were recorded

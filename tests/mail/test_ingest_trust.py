@@ -161,6 +161,37 @@ def test_a_replayed_batch_never_reverts_a_newer_order(game):
     assert on_file(game, "Arthur", hand)["target"] == "Dominik"
 
 
+def test_a_batch_killed_between_its_orders_and_their_log_is_logged_when_read_again(game, monkeypatch):
+    """The orders file written, the process killed before the log line (and the index): the
+    message is read again; its orders are not applied twice, and the log gets its line then,
+    marked as written after the restart, so that the audit trail names every message."""
+    from pbem.store import CampaignStore
+
+    hand, card = targeted_hand(game)
+    drop(game, "1764579600.M4P1.host", mail("arthur@example.org", order_text(hand, card, "Bruno"), "<a4@x>"))
+
+    def killed(self, turn, entries):
+        raise KeyboardInterrupt  # the kill: nothing after the orders file is written
+
+    with monkeypatch.context() as m:
+        m.setattr(CampaignStore, "log_submissions", killed)
+        with pytest.raises(KeyboardInterrupt):
+            inbox.fetch_maildir(game)
+    turn = game.position().game.turn
+    log = game.store.orders_path(turn).with_suffix(".log")
+    assert on_file(game, "Arthur", hand)["target"] == "Bruno"  # recorded
+    assert not log.exists() or log.read_text(encoding="utf-8") == ""  # but not logged
+    run("order", game.folder, "--player", "Arthur", order_text(hand, card, "Chloe"))  # newer, by the GM
+    run("fetch", game.folder)
+    assert on_file(game, "Arthur", hand)["target"] == "Chloe"  # not applied again
+    entries = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    from_mail = [e for e in entries if e["source"].startswith("mail/received/")]
+    assert len(from_mail) == 1 and from_mail[0]["again"] is True, entries
+    assert from_mail[0]["results"][0]["order"].endswith("on Bruno")
+    run("fetch", game.folder)  # and never logged twice
+    assert len(log.read_text(encoding="utf-8").splitlines()) == len(entries)
+
+
 # -- 4: the same Message-ID, another message ------------------------------------------------------------
 
 
