@@ -316,11 +316,15 @@ def _attribution_span(lines: list[str], i: int) -> int:
                 line = _QUOTE_MARKERS.sub("", line)
             elif not opener and not re.search(r"[0-9@]", first):
                 return 0  # an attribution that wraps starts with its date or address
-            elif _ATTRIBUTION_START.match(line) or (
-                # (read as after an opener: its date may stand before its verb and name)
-                _ends_a_reply(first) and _attribution_strength(line.strip(), True)
+            elif (
+                _is_order_line(line)
+                or _ATTRIBUTION_START.match(line)
+                or (
+                    # (read as after an opener: its date may stand before its verb and name)
+                    _ends_a_reply(first) and _attribution_strength(line.strip(), True)
+                )
             ):
-                return 0  # the attribution starts on the next line: this one is the reply's
+                return 0  # an order, or the attribution starts on the next line: the reply's
         joined = (joined + " " + line.strip()).strip()
         if len(joined) > 2 * _SHORT_LINE:
             return 0

@@ -574,3 +574,24 @@ def test_a_reply_that_starts_in_lowercase_keeps_its_first_line():
     player's, in lowercase too."""
     body = f"ok, here are my orders:\n{ORDERS}"
     assert own_words(body) == body
+
+
+# -- the sixth run: own_words_read and the open survivors ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "On 1 Dec I leave, so my orders:",
+        "On Tuesday, 1 Dec, my orders:",
+        "On turn 3 I play:",
+        "Am 1. Dezember bin ich weg, also:",
+    ],
+)
+@pytest.mark.parametrize("attribution", ["Rita wrote:", "Rita <gm@example.org> wrote:"])
+def test_orders_under_a_dated_line_right_above_an_attribution_are_the_players(opening, attribution):
+    """A line that opens like an attribution ("On", a date) and ends in a colon, the
+    player's orders under it, then a dateless attribution: the orders are never joined to
+    the attribution (they were: the message read as no words at all, both orders lost)."""
+    body = f"{opening}\nHand 3: Baron on Bruno\nHand 7: Prince on myself\n{attribution}\n{QUOTED}"
+    assert own_words(body) == f"{opening}\nHand 3: Baron on Bruno\nHand 7: Prince on myself"
