@@ -595,3 +595,42 @@ def test_orders_under_a_dated_line_right_above_an_attribution_are_the_players(op
     the attribution (they were: the message read as no words at all, both orders lost)."""
     body = f"{opening}\nHand 3: Baron on Bruno\nHand 7: Prince on myself\n{attribution}\n{QUOTED}"
     assert own_words(body) == f"{opening}\nHand 3: Baron on Bruno\nHand 7: Prince on myself"
+
+
+def test_a_sender_line_with_its_date_and_a_date_line_without_an_address_are_the_players():
+    """The date on a "From:" line and a "Date:" line are one key, the date: with the sender,
+    two keys without an address, which never cut the player's words (a header block needs
+    three keys, or an address)."""
+    body = (
+        "From: Hugo, at the club  Date: Monday\n"
+        "Date: Friday 4 December, at Hugo's, if you can come\n"
+        "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+    )
+    assert own_words(body) == body
+
+
+@pytest.mark.parametrize("depth", [1, 10, 72])
+def test_a_blank_form_line_quoted_deep_awaits_the_answer(depth):
+    """A turn mail quoted in a long thread: its blank form line "Hand 3:" under many quote
+    marks (up to 80 characters, 72 marks) still awaits the player's answer below it."""
+    form_line = ">" * depth + " Hand 3:"
+    assert len(form_line) <= 80
+    assert own_words(f"{form_line}\nBaron on Bruno\n") == "Hand 3: Baron on Bruno"
+
+
+def _names(length: int) -> str:
+    """A line of the players' names, exactly `length` characters, no space at either end."""
+    line = ("Arthur, Bruno, Chloé, Dario, Hugo, Rita, " * 20)[:length]
+    return line[:-1] + "s" if line[-1] in " ," else line
+
+
+@pytest.mark.parametrize(("length", "goes"), [(1000, True), (1001, False)])
+def test_an_attribution_wrapped_over_lines_is_joined_up_to_a_thousand_characters(length, goes):
+    """A dated attribution wrapped over four lines is joined up to 1,000 characters (it
+    goes); longer, it is no attribution, and its lines above "wrote:" stay the player's."""
+    first, last = "On Tue, 1 Dec 2026 at 10:00, Rita Le Blanc for the table of", "wrote:"
+    middle = length - len(first) - len(last) - 3  # the two lines of names, three joining spaces
+    lines = [first, _names(middle // 2), _names(middle - middle // 2), last]
+    assert len(" ".join(lines)) == length
+    own = own_words("Hand 3: Baron on Bruno\n\n" + "\n".join(lines) + "\n" + QUOTED)
+    assert own == "\n".join(["Hand 3: Baron on Bruno"] + ([] if goes else ["", *lines[:3]]))
