@@ -372,8 +372,10 @@ def _split_reply_line(line: str) -> tuple[str, str] | None:
         if digit is None:
             continue  # the date follows the opener closely: "On Tue, 1 Dec ..."
         later = candidates[index + 1] if index + 1 < len(candidates) else None
-        if later is not None and later.start() < found.end() + digit.start():
-            continue  # "Baron on Bruno On Tue, 1 Dec": the next opener is the one
+        if later is not None and (
+            later.start() < found.end() + digit.start() or found.group(0).lstrip("- ")[:1].islower()
+        ):
+            continue  # "Baron on Bruno On Tue, 1 Dec", "on Bruno, guess 4 On Tue": the next opener is the one
         reply, rest = line[: found.start()], line[found.start() :]
         if reply.strip(" -") and _attribution_strength(rest.strip(), True) == _STRONG:
             return reply.rstrip(" -"), rest.strip()

@@ -634,3 +634,20 @@ def test_an_attribution_wrapped_over_lines_is_joined_up_to_a_thousand_characters
     assert len(" ".join(lines)) == length
     own = own_words("Hand 3: Baron on Bruno\n\n" + "\n".join(lines) + "\n" + QUOTED)
     assert own == "\n".join(["Hand 3: Baron on Bruno"] + ([] if goes else ["", *lines[:3]]))
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Hand 3: Guard on Bruno, guess 4",
+        "Hand 3: Guard on Bruno guess 4, H7 Prince on Chloé",
+        "Hand 3: Guard on Bruno, guess 4. Hand 7: Baron on Chloé",
+        "Hand 3: Baron on Bruno",
+    ],
+)
+def test_a_number_after_on_in_the_reply_does_not_start_the_attribution_on_its_line(reply):
+    """The attribution right after the reply on one line: the reply's "on Bruno" with a
+    number close after it ("guess 4") is not the attribution's "On Tue, 1 Dec" (it was: the
+    reply read as "Hand 3: Guard", its target and guess lost, and the order after it)."""
+    attribution = "On Tue, 1 Dec 2026 at 10:00, Rita <gm@example.org> wrote:"
+    assert own_words(f"{reply} {attribution}\n{QUOTED}") == reply
