@@ -651,3 +651,20 @@ def test_a_number_after_on_in_the_reply_does_not_start_the_attribution_on_its_li
     reply read as "Hand 3: Guard", its target and guess lost, and the order after it)."""
     attribution = "On Tue, 1 Dec 2026 at 10:00, Rita <gm@example.org> wrote:"
     assert own_words(f"{reply} {attribution}\n{QUOTED}") == reply
+
+
+def test_a_bullet_before_the_attribution_on_its_line_leaves_no_line():
+    """HTML turned to text can put the attribution after a list bullet ("- On Tue, ...
+    wrote:"): the bullet is nobody's words, and no blank line is left in its place between
+    the player's answers."""
+    attribution = "On Tue, 1 Dec 2026 at 10:00, Rita <gm@example.org> wrote:"
+    body = f"Hand 3: Baron on Bruno\n- {attribution}\n> Hand 7:\nPrince on myself"
+    assert own_words(body) == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+
+
+def test_a_kiss_before_the_attribution_on_its_line_stays_the_players():
+    """ "XX" (kisses) closing the reply, the attribution right after it on its line: the
+    kisses are the player's words, only the attribution goes."""
+    attribution = "On Tue, 1 Dec 2026 at 10:00, Rita <gm@example.org> wrote:"
+    body = f"Hand 3: Baron on Bruno\n\nXX {attribution}\n{QUOTED}"
+    assert own_words(body) == "Hand 3: Baron on Bruno\n\nXX"
