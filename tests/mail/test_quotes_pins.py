@@ -668,3 +668,13 @@ def test_a_kiss_before_the_attribution_on_its_line_stays_the_players():
     attribution = "On Tue, 1 Dec 2026 at 10:00, Rita <gm@example.org> wrote:"
     body = f"Hand 3: Baron on Bruno\n\nXX {attribution}\n{QUOTED}"
     assert own_words(body) == "Hand 3: Baron on Bruno\n\nXX"
+
+
+@pytest.mark.parametrize("answer", ["2nd thought: H7 Prince on myself", "(and Hand 7: Prince on myself)"])
+def test_a_line_under_a_long_quoted_line_that_starts_with_no_letter_is_the_players(answer):
+    """Only a line that starts with a lowercase letter may be the wrapped end of a long quoted
+    line; the player's line typed right under it that starts with a digit or a bracket stays
+    theirs, order and all."""
+    long_quoted = "> Orders for turn 3 -- fill in one line per hand and reply to this mail, please"
+    body = f"Hand 3: Baron on Bruno\n{long_quoted}\n{answer}\n"
+    assert own_words(body) == f"Hand 3: Baron on Bruno\n{answer}"
