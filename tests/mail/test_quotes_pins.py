@@ -678,3 +678,23 @@ def test_a_line_under_a_long_quoted_line_that_starts_with_no_letter_is_the_playe
     long_quoted = "> Orders for turn 3 -- fill in one line per hand and reply to this mail, please"
     body = f"Hand 3: Baron on Bruno\n{long_quoted}\n{answer}\n"
     assert own_words(body) == f"Hand 3: Baron on Bruno\n{answer}"
+
+
+def test_the_trackers_mark_among_the_players_words_keeps_their_line():
+    """Gmail's tracker (Streak, Mailtrack) leaves "ᐧ" alone on its line, which goes; the same
+    mark at the end of the player's line (HTML turned to text joins them) leaves the order."""
+    body = "Hand 3: Baron on Bruno \u1427\nHand 7: Prince on myself"
+    assert own_words(body) == body
+
+
+@pytest.mark.parametrize(
+    ("body", "own"),
+    [
+        ("\u1427\nHand 3: Baron on Bruno", "Hand 3: Baron on Bruno"),
+        ("Hand 3: Baron on Bruno\n\u1427\n-- \nRita Le Blanc\nwww.example.org", "Hand 3: Baron on Bruno"),
+    ],
+)
+def test_the_line_under_a_tracker_line_is_read(body, own):
+    """Only the tracker's line goes: the player's order under it stays, a signature separator
+    under it still cuts the signature off."""
+    assert own_words(body) == own
