@@ -698,3 +698,10 @@ def test_the_line_under_a_tracker_line_is_read(body, own):
     """Only the tracker's line goes: the player's order under it stays, a signature separator
     under it still cuts the signature off."""
     assert own_words(body) == own
+
+
+def test_a_banner_like_sentence_inside_the_players_paragraph_stays():
+    """A gateway puts its banner at the top of the body, or in a paragraph of its own: a
+    sentence of the player's that opens like one right under their own line is theirs."""
+    body = "Hand 3: Baron on Bruno\nExternal email: this is my work address, write to my home one."
+    assert own_words(body) == body
