@@ -705,3 +705,12 @@ def test_a_banner_like_sentence_inside_the_players_paragraph_stays():
     sentence of the player's that opens like one right under their own line is theirs."""
     body = "Hand 3: Baron on Bruno\nExternal email: this is my work address, write to my home one."
     assert own_words(body) == body
+
+
+def test_own_words_drop_an_acknowledgements_echo_under_a_device_footer():
+    """Outlook mobile puts the original under its footer, unquoted: the acknowledgement's echo
+    there reads as a filled form line, and it repeats the sent mail, so it is the tool's."""
+    ack = "Orders on file for turn 3:\n  Hand 1: Countess\n"
+    body = f"Thanks!\n\nGet Outlook for iOS\n\n{ack}"
+    assert own_words(body) == "Thanks!\n\nHand 1: Countess"  # read bare, a filled form
+    assert own_words(body, [ack], {1}) == "Thanks!"
