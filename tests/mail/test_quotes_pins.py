@@ -714,3 +714,18 @@ def test_own_words_drop_an_acknowledgements_echo_under_a_device_footer():
     body = f"Thanks!\n\nGet Outlook for iOS\n\n{ack}"
     assert own_words(body) == "Thanks!\n\nHand 1: Countess"  # read bare, a filled form
     assert own_words(body, [ack], {1}) == "Thanks!"
+
+
+def test_an_attribution_on_its_own_line_is_never_split_at_its_am():
+    """Gmail's "On Tue, Dec 1, 2026 at 10:00 AM Rita <...> wrote:" holds "AM" (German's
+    opener "Am") with digits close after it: the line starts as an attribution and goes whole."""
+    attribution = "On Tue, Dec 1, 2026 at 10:00 AM Rita <rita2026@example.org> wrote:"
+    assert own_words(f"Hand 3: Baron on Bruno\n\n{attribution}\n{QUOTED}") == "Hand 3: Baron on Bruno"
+
+
+def test_inline_answers_below_an_attribution_on_the_reply_line_are_read():
+    """The attribution right after the reply on its line, then the quoted form with the
+    player's answer typed under its line: the reading goes on after the split line."""
+    attribution = "On Tue, 1 Dec 2026 at 10:00, Rita <gm@example.org> wrote:"
+    body = f"Hand 3: Baron on Bruno {attribution}\n> Hand 7:\nPrince on myself\n"
+    assert own_words(body) == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
