@@ -316,11 +316,15 @@ def _attribution_span(lines: list[str], i: int) -> int:
                 line = _QUOTE_MARKERS.sub("", line)
             elif not opener and not re.search(r"[0-9@]", first):
                 return 0  # an attribution that wraps starts with its date or address
-            elif _ATTRIBUTION_START.match(line) or (
-                # (read as after an opener: its date may stand before its verb and name)
-                _ends_a_reply(first) and _attribution_strength(line.strip(), True)
+            elif (
+                _is_order_line(line)
+                or _ATTRIBUTION_START.match(line)
+                or (
+                    # (read as after an opener: its date may stand before its verb and name)
+                    _ends_a_reply(first) and _attribution_strength(line.strip(), True)
+                )
             ):
-                return 0  # the attribution starts on the next line: this one is the reply's
+                return 0  # an order, or the attribution starts on the next line: the reply's
         joined = (joined + " " + line.strip()).strip()
         if len(joined) > 2 * _SHORT_LINE:
             return 0
@@ -368,8 +372,10 @@ def _split_reply_line(line: str) -> tuple[str, str] | None:
         if digit is None:
             continue  # the date follows the opener closely: "On Tue, 1 Dec ..."
         later = candidates[index + 1] if index + 1 < len(candidates) else None
-        if later is not None and later.start() < found.end() + digit.start():
-            continue  # "Baron on Bruno On Tue, 1 Dec": the next opener is the one
+        if later is not None and (
+            later.start() < found.end() + digit.start() or found.group(0).lstrip("- ")[:1].islower()
+        ):
+            continue  # "Baron on Bruno On Tue, 1 Dec", "on Bruno, guess 4 On Tue": the next opener is the one
         reply, rest = line[: found.start()], line[found.start() :]
         if reply.strip(" -") and _attribution_strength(rest.strip(), True) == _STRONG:
             return reply.rstrip(" -"), rest.strip()

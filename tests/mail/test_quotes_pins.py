@@ -574,3 +574,158 @@ def test_a_reply_that_starts_in_lowercase_keeps_its_first_line():
     player's, in lowercase too."""
     body = f"ok, here are my orders:\n{ORDERS}"
     assert own_words(body) == body
+
+
+# -- the sixth run: own_words_read and the open survivors ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "On 1 Dec I leave, so my orders:",
+        "On Tuesday, 1 Dec, my orders:",
+        "On turn 3 I play:",
+        "Am 1. Dezember bin ich weg, also:",
+    ],
+)
+@pytest.mark.parametrize("attribution", ["Rita wrote:", "Rita <gm@example.org> wrote:"])
+def test_orders_under_a_dated_line_right_above_an_attribution_are_the_players(opening, attribution):
+    """A line that opens like an attribution ("On", a date) and ends in a colon, the
+    player's orders under it, then a dateless attribution: the orders are never joined to
+    the attribution (they were: the message read as no words at all, both orders lost)."""
+    body = f"{opening}\nHand 3: Baron on Bruno\nHand 7: Prince on myself\n{attribution}\n{QUOTED}"
+    assert own_words(body) == f"{opening}\nHand 3: Baron on Bruno\nHand 7: Prince on myself"
+
+
+def test_a_sender_line_with_its_date_and_a_date_line_without_an_address_are_the_players():
+    """The date on a "From:" line and a "Date:" line are one key, the date: with the sender,
+    two keys without an address, which never cut the player's words (a header block needs
+    three keys, or an address)."""
+    body = (
+        "From: Hugo, at the club  Date: Monday\n"
+        "Date: Friday 4 December, at Hugo's, if you can come\n"
+        "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+    )
+    assert own_words(body) == body
+
+
+@pytest.mark.parametrize("depth", [1, 10, 72])
+def test_a_blank_form_line_quoted_deep_awaits_the_answer(depth):
+    """A turn mail quoted in a long thread: its blank form line "Hand 3:" under many quote
+    marks (up to 80 characters, 72 marks) still awaits the player's answer below it."""
+    form_line = ">" * depth + " Hand 3:"
+    assert len(form_line) <= 80
+    assert own_words(f"{form_line}\nBaron on Bruno\n") == "Hand 3: Baron on Bruno"
+
+
+def _names(length: int) -> str:
+    """A line of the players' names, exactly `length` characters, no space at either end."""
+    line = ("Arthur, Bruno, Chloé, Dario, Hugo, Rita, " * 20)[:length]
+    return line[:-1] + "s" if line[-1] in " ," else line
+
+
+@pytest.mark.parametrize(("length", "goes"), [(1000, True), (1001, False)])
+def test_an_attribution_wrapped_over_lines_is_joined_up_to_a_thousand_characters(length, goes):
+    """A dated attribution wrapped over four lines is joined up to 1,000 characters (it
+    goes); longer, it is no attribution, and its lines above "wrote:" stay the player's."""
+    first, last = "On Tue, 1 Dec 2026 at 10:00, Rita Le Blanc for the table of", "wrote:"
+    middle = length - len(first) - len(last) - 3  # the two lines of names, three joining spaces
+    lines = [first, _names(middle // 2), _names(middle - middle // 2), last]
+    assert len(" ".join(lines)) == length
+    own = own_words("Hand 3: Baron on Bruno\n\n" + "\n".join(lines) + "\n" + QUOTED)
+    assert own == "\n".join(["Hand 3: Baron on Bruno"] + ([] if goes else ["", *lines[:3]]))
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Hand 3: Guard on Bruno, guess 4",
+        "Hand 3: Guard on Bruno guess 4, H7 Prince on Chloé",
+        "Hand 3: Guard on Bruno, guess 4. Hand 7: Baron on Chloé",
+        "Hand 3: Baron on Bruno",
+    ],
+)
+def test_a_number_after_on_in_the_reply_does_not_start_the_attribution_on_its_line(reply):
+    """The attribution right after the reply on one line: the reply's "on Bruno" with a
+    number close after it ("guess 4") is not the attribution's "On Tue, 1 Dec" (it was: the
+    reply read as "Hand 3: Guard", its target and guess lost, and the order after it)."""
+    attribution = "On Tue, 1 Dec 2026 at 10:00, Rita <gm@example.org> wrote:"
+    assert own_words(f"{reply} {attribution}\n{QUOTED}") == reply
+
+
+def test_a_bullet_before_the_attribution_on_its_line_leaves_no_line():
+    """HTML turned to text can put the attribution after a list bullet ("- On Tue, ...
+    wrote:"): the bullet is nobody's words, and no blank line is left in its place between
+    the player's answers."""
+    attribution = "On Tue, 1 Dec 2026 at 10:00, Rita <gm@example.org> wrote:"
+    body = f"Hand 3: Baron on Bruno\n- {attribution}\n> Hand 7:\nPrince on myself"
+    assert own_words(body) == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+
+
+def test_a_kiss_before_the_attribution_on_its_line_stays_the_players():
+    """ "XX" (kisses) closing the reply, the attribution right after it on its line: the
+    kisses are the player's words, only the attribution goes."""
+    attribution = "On Tue, 1 Dec 2026 at 10:00, Rita <gm@example.org> wrote:"
+    body = f"Hand 3: Baron on Bruno\n\nXX {attribution}\n{QUOTED}"
+    assert own_words(body) == "Hand 3: Baron on Bruno\n\nXX"
+
+
+@pytest.mark.parametrize("answer", ["2nd thought: H7 Prince on myself", "(and Hand 7: Prince on myself)"])
+def test_a_line_under_a_long_quoted_line_that_starts_with_no_letter_is_the_players(answer):
+    """Only a line that starts with a lowercase letter may be the wrapped end of a long quoted
+    line; the player's line typed right under it that starts with a digit or a bracket stays
+    theirs, order and all."""
+    long_quoted = "> Orders for turn 3 -- fill in one line per hand and reply to this mail, please"
+    body = f"Hand 3: Baron on Bruno\n{long_quoted}\n{answer}\n"
+    assert own_words(body) == f"Hand 3: Baron on Bruno\n{answer}"
+
+
+def test_the_trackers_mark_among_the_players_words_keeps_their_line():
+    """Gmail's tracker (Streak, Mailtrack) leaves "ᐧ" alone on its line, which goes; the same
+    mark at the end of the player's line (HTML turned to text joins them) leaves the order."""
+    body = "Hand 3: Baron on Bruno \u1427\nHand 7: Prince on myself"
+    assert own_words(body) == body
+
+
+@pytest.mark.parametrize(
+    ("body", "own"),
+    [
+        ("\u1427\nHand 3: Baron on Bruno", "Hand 3: Baron on Bruno"),
+        ("Hand 3: Baron on Bruno\n\u1427\n-- \nRita Le Blanc\nwww.example.org", "Hand 3: Baron on Bruno"),
+    ],
+)
+def test_the_line_under_a_tracker_line_is_read(body, own):
+    """Only the tracker's line goes: the player's order under it stays, a signature separator
+    under it still cuts the signature off."""
+    assert own_words(body) == own
+
+
+def test_a_banner_like_sentence_inside_the_players_paragraph_stays():
+    """A gateway puts its banner at the top of the body, or in a paragraph of its own: a
+    sentence of the player's that opens like one right under their own line is theirs."""
+    body = "Hand 3: Baron on Bruno\nExternal email: this is my work address, write to my home one."
+    assert own_words(body) == body
+
+
+def test_own_words_drop_an_acknowledgements_echo_under_a_device_footer():
+    """Outlook mobile puts the original under its footer, unquoted: the acknowledgement's echo
+    there reads as a filled form line, and it repeats the sent mail, so it is the tool's."""
+    ack = "Orders on file for turn 3:\n  Hand 1: Countess\n"
+    body = f"Thanks!\n\nGet Outlook for iOS\n\n{ack}"
+    assert own_words(body) == "Thanks!\n\nHand 1: Countess"  # read bare, a filled form
+    assert own_words(body, [ack], {1}) == "Thanks!"
+
+
+def test_an_attribution_on_its_own_line_is_never_split_at_its_am():
+    """Gmail's "On Tue, Dec 1, 2026 at 10:00 AM Rita <...> wrote:" holds "AM" (German's
+    opener "Am") with digits close after it: the line starts as an attribution and goes whole."""
+    attribution = "On Tue, Dec 1, 2026 at 10:00 AM Rita <rita2026@example.org> wrote:"
+    assert own_words(f"Hand 3: Baron on Bruno\n\n{attribution}\n{QUOTED}") == "Hand 3: Baron on Bruno"
+
+
+def test_inline_answers_below_an_attribution_on_the_reply_line_are_read():
+    """The attribution right after the reply on its line, then the quoted form with the
+    player's answer typed under its line: the reading goes on after the split line."""
+    attribution = "On Tue, 1 Dec 2026 at 10:00, Rita <gm@example.org> wrote:"
+    body = f"Hand 3: Baron on Bruno {attribution}\n> Hand 7:\nPrince on myself\n"
+    assert own_words(body) == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
