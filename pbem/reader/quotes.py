@@ -42,7 +42,6 @@ def _alternation(table: tuple[tuple[str, ...], ...]) -> str:
     return "|".join(r"\s+".join(re.escape(word) for word in phrase.split()) for phrase in words_of(table))
 
 
-_FORM_LINE_MAX = 80
 # Quote marks: ">" (any depth, some clients indent it), "|" and Supercite's initials ("RB> ").
 _MARK = r"[ \t]*(?:>|\||[A-Za-z]{1,4}>)"
 _QUOTE_START = re.compile(_MARK)
@@ -169,8 +168,8 @@ _FORM_LINE_ENDS = frozenset("0123456789:.)]-=\u2013\u2014")
 
 def _quoted_form_hand(line: str) -> int | None:
     """The hand of a quoted blank form line ("> Hand 3:"), None for any other line."""
-    if len(line) > _FORM_LINE_MAX or line[-1:] not in _FORM_LINE_ENDS:
-        return None  # a blank form line is short and ends with its number or a colon
+    if line[-1:] not in _FORM_LINE_ENDS:
+        return None  # a blank form line ends with its number or a colon (cheap test first)
     found = _QUOTED_HAND_REF.match(line)
     if found is None or not found.group("h1") or found.group("rest").strip():
         return None
@@ -609,15 +608,12 @@ def _answers_on_quoted_form(full_text: str, answering: Sequence[str]) -> list[st
     and no line of any sent mail (an acknowledgement's echo is the tool's)."""
     intros, openings = _form_intros(tuple(answering))
     folded = full_text.casefold()
-    starts = [at for at in map(folded.find, intros) if at >= 0]
-    if not starts:
-        return []  # no form of a sent mail is quoted
-    # From the line of the first intro on (where casefolding kept every character's place).
-    first = full_text.rfind("\n", 0, min(starts)) + 1 if len(folded) == len(full_text) else 0
+    if not any(intro in folded for intro in intros):
+        return []  # no form of a sent mail is quoted (cheap test first)
     sent_lines = _sent_index(tuple(answering))[0]
     answers: list[str] = []
     form: frozenset[int] | None = None  # the hands of the form whose run the line is in
-    for line in full_text[first:].split("\n"):
+    for line in full_text.split("\n"):
         mark = _FIRST_DEPTH.match(line) if _is_short(line) else None
         rest = line[mark.end() :].strip() if mark else ""
         if not rest:
