@@ -614,16 +614,17 @@ def _answers_on_quoted_form(full_text: str, answering: Sequence[str]) -> list[st
     answers: list[str] = []
     form: frozenset[int] | None = None  # the hands of the form whose run the line is in
     for line in full_text.split("\n"):
-        mark = _FIRST_DEPTH.match(line) if _is_short(line) else None
+        mark = _FIRST_DEPTH.match(line)  # a line of any length (HTML puts a paragraph on one)
         rest = line[mark.end() :].strip() if mark else ""
-        if not rest:
-            form = form if mark or not line.strip() else None  # a blank line keeps the run
+        if not rest:  # a blank line or the player's own (typed under a form line) keeps the run
+            form = form if mark or not _is_quoted(line) else None
             continue
-        found = HAND_REF.match(rest) if form is not None else None
-        if found is not None and form is not None and found.group("h1") and int(found.group("h1")) in form:
-            if found.group("rest").strip() and _plain(rest) not in sent_lines:
-                answers.append(rest)
-            continue
+        if form is not None:
+            found = HAND_REF.match(rest)
+            if found is not None and found.group("h1") and int(found.group("h1")) in form:
+                if found.group("rest").strip() and _plain(rest) not in sent_lines:
+                    answers.append(rest)
+                continue
         # Only a line that opens as an intro does is compared whole (`_plain` costs).
         form = intros.get(_plain(rest)) if rest[:_OPENING].casefold() in openings else None
     return answers

@@ -57,3 +57,32 @@ def test_answers_on_the_quoted_form_are_read_under_a_long_german_reply():
     body = f"{letter}\n{ATTRIBUTION}\n{quote(filled())}\n"
     own = read_mail(message(body), answering=SENT).own_text
     assert own.splitlines()[-2:] == ["Hand 3: Baron on Bruno", "Hand 7: Prince on myself"], own
+
+
+def test_a_long_answer_typed_on_a_quoted_form_line_is_read():
+    """HTML puts a paragraph on one line: an answer of over 500 characters typed on the
+    quoted form line is the player's, as a short one is."""
+    reason = "I know he holds the Princess, " * 20
+    long_three = f"Baron on Bruno. {reason}so the Baron wins."
+    body = f"{ATTRIBUTION}\n{quote(filled(three=long_three))}\n"
+    own = read_mail(message(body), answering=SENT).own_text
+    assert own.splitlines() == [f"Hand 3: {long_three}", "Hand 7: Prince on myself"], own
+
+
+@pytest.mark.parametrize("blank", ["", ">"])
+def test_a_blank_line_between_the_quoted_form_lines_keeps_the_form(blank):
+    """Enter pressed after an answer typed in the quote leaves a blank line, quoted or not
+    (Thunderbird splits the quote there): the next form line is still the form's."""
+    quoted = quote(filled()).replace("> Hand 3: Baron on Bruno\n", f"> Hand 3: Baron on Bruno\n{blank}\n")
+    body = f"{ATTRIBUTION}\n{quoted}\n"
+    own = read_mail(message(body), answering=SENT).own_text
+    assert own.splitlines() == ["Hand 3: Baron on Bruno", "Hand 7: Prince on myself"], own
+
+
+def test_an_answer_typed_under_a_quoted_form_line_and_one_typed_on_the_next_are_both_read():
+    """The player pressed Enter after "> Hand 3:" and answered on a line of their own, then
+    typed the next answer on the quoted "> Hand 7:" line: their line is inside the form."""
+    quoted = quote(filled(three=None)).replace("> Hand 3:\n", "> Hand 3:\nBaron on Bruno\n")
+    body = f"{ATTRIBUTION}\n{quoted}\n"
+    own = read_mail(message(body), answering=SENT).own_text
+    assert own.splitlines() == ["Hand 3: Baron on Bruno", "Hand 7: Prince on myself"], own
