@@ -86,3 +86,36 @@ def test_an_answer_typed_under_a_quoted_form_line_and_one_typed_on_the_next_are_
     body = f"{ATTRIBUTION}\n{quoted}\n"
     own = read_mail(message(body), answering=SENT).own_text
     assert own.splitlines() == ["Hand 3: Baron on Bruno", "Hand 7: Prince on myself"], own
+
+
+# -- a reply's last line right above an attribution without a date (_ends_a_reply) ---------------
+
+QUOTED_TURN = quote(
+    "Orders for turn 3 -- fill in one line per hand and reply to this mail:\nHand 3:\nHand 7:"
+)
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        "See you on the 10th!",  # an exclamation
+        "Is the deadline still the 10th?",  # a question
+        "I am away until the 10th. ",  # a sentence, a space typed after it
+    ],
+)
+def test_a_reply_ending_in_a_sentence_right_above_rita_wrote_is_the_players(last):
+    """A sentence ends the reply, whatever its mark and a space after it: the attribution
+    ("Rita wrote:") starts on the next line, and the sentence is never joined to it."""
+    body = f"Hand 3: Baron on Bruno\n{last}\nRita wrote:\n{QUOTED_TURN}\n"
+    assert own_words(body) == f"Hand 3: Baron on Bruno\n{last.rstrip()}"
+
+
+# -- orders above the quote and answers on its form (drop_sent_words) -----------------------------
+
+
+def test_orders_written_above_the_quote_stand_over_both_quoted_form_lines():
+    """Two orders above the quote, one without a colon: both hands are ordered, and the
+    older answers on the quoted form are not read beside them."""
+    above = "Hand 3 Guard on Dario, guess Prince\nHand 7: King on Bruno"
+    body = f"{above}\n\n{ATTRIBUTION}\n{quote(filled())}\n"
+    assert read_mail(message(body), answering=SENT).own_text == above
