@@ -119,3 +119,35 @@ def test_orders_written_above_the_quote_stand_over_both_quoted_form_lines():
     above = "Hand 3 Guard on Dario, guess Prince\nHand 7: King on Bruno"
     body = f"{above}\n\n{ATTRIBUTION}\n{quote(filled())}\n"
     assert read_mail(message(body), answering=SENT).own_text == above
+
+
+# -- a legal disclaimer under the reply (_is_disclaimer) ------------------------------------------
+
+
+def test_a_disclaimer_whose_legal_words_wrap_over_two_lines_goes():
+    """ "intended recipient" broken over two lines by the client is still a disclaimer's."""
+    body = (
+        "Hand 3: Baron on Bruno\n\nDisclaimer: This e-mail is meant for the intended\n"
+        "recipient only and may not be passed on.\n"
+    )
+    assert own_words(body) == "Hand 3: Baron on Bruno"
+
+
+# -- which sent lines stand above a form (_form_intros; checked by hand-made mutants) -------------
+
+
+def test_a_reminder_with_the_same_forms_intro_leaves_the_turn_mails_form_whole():
+    """The reminder asks again for hand 7 only, under the same intro: the player answered the
+    turn mail's quoted form, both of whose hands are answerable."""
+    reminder = "Reminder: hand 7 still awaits your order.\n\n" + INTRO + "\nHand 7:\n"
+    body = f"{ATTRIBUTION}\n{quote(filled())}\n"
+    own = read_mail(message(body), answering=[TURN_MAIL, reminder]).own_text
+    assert own.splitlines() == ["Hand 3: Baron on Bruno", "Hand 7: Prince on myself"], own
+
+
+def test_an_order_typed_into_the_quoted_card_list_is_not_read():
+    """Only the form's blank lines are answerable: a line typed under "Your cards" in the
+    quote, above the card list, is no answer (the card list is no form)."""
+    quoted = quote(TURN_MAIL).replace("> Your cards\n", "> Your cards\n> Hand 3: Baron on Bruno\n")
+    body = f"Thanks!\n\n{ATTRIBUTION}\n{quoted}\n"
+    assert read_mail(message(body), answering=SENT).own_text == "Thanks!"
