@@ -678,7 +678,7 @@ def _is_disclaimer(lines: list[str], i: int) -> bool:
         return False
     if found.group("text"):
         paragraph = " ".join(lines[i : _paragraph_end(lines, i)])
-        return _DISCLAIMER_WORD.search(paragraph[: _SHORT_LINE * 4]) is not None
+        return _DISCLAIMER_WORD.search(paragraph) is not None
     return _next_nonblank(lines, i + 1) is not None
 
 

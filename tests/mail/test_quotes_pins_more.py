@@ -151,3 +151,19 @@ def test_an_order_typed_into_the_quoted_card_list_is_not_read():
     quoted = quote(TURN_MAIL).replace("> Your cards\n", "> Your cards\n> Hand 3: Baron on Bruno\n")
     body = f"Thanks!\n\n{ATTRIBUTION}\n{quoted}\n"
     assert read_mail(message(body), answering=SENT).own_text == "Thanks!"
+
+
+def test_a_disclaimer_heading_with_nothing_under_it_is_the_players():
+    """ "Important notice" as the reply's last line heads no disclaimer: it is the player's."""
+    body = "Hand 3: Baron on Bruno\n\nImportant notice\n"
+    assert own_words(body) == "Hand 3: Baron on Bruno\n\nImportant notice"
+
+
+def test_a_long_disclaimer_whose_legal_words_come_late_goes():
+    """A bank's disclaimer runs to some thousands of characters before it names the
+    intended recipient: the whole paragraph is the disclaimer's."""
+    legal = "This message and any attachment may not be copied, forwarded or relied upon.\n" * 30
+    body = (
+        f"Hand 3: Baron on Bruno\n\nDisclaimer: read this.\n{legal}It is for the intended recipient only.\n"
+    )
+    assert own_words(body) == "Hand 3: Baron on Bruno"
