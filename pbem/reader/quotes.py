@@ -113,12 +113,13 @@ def _is_footer(line: str) -> bool:
     """A device footer: "Sent from my iPhone", "發自我的iPhone", "Outlook für iOS beziehen".
 
     Never a line that names a hand: "Elküldve H3 Baron on Bruno" opens like a Hungarian
-    footer, but the order parser reads an order after other words on its line."""
+    footer, but the order parser reads an order after other words on its line.  (The caller
+    strips the line on the right.)"""
     if _HAND_INSIDE.search(line):
         return False
     if _FOOTERS.match(line):
         return True
-    bare = _FOOTER_LINK.sub("", line) if line.endswith(">") else line.rstrip()
+    bare = _FOOTER_LINK.sub("", line) if line.endswith(">") else line  # (stripped on the right)
     if len(bare) > 60 or not bare.casefold().endswith(_FOOTER_ENDS):
         return False
     head = bare[: len(bare) - next(len(end) for end in _FOOTER_ENDS if bare.casefold().endswith(end))]

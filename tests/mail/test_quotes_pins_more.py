@@ -167,3 +167,19 @@ def test_a_long_disclaimer_whose_legal_words_come_late_goes():
         f"Hand 3: Baron on Bruno\n\nDisclaimer: read this.\n{legal}It is for the intended recipient only.\n"
     )
     assert own_words(body) == "Hand 3: Baron on Bruno"
+
+
+# -- a device footer that names the app first (_is_footer) ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("app", "footer"),
+    [("Outlook Mobile Business Edition 26", True), ("Outlook Mobile Business Edition 261", False)],
+)
+def test_a_footer_that_names_the_app_first_is_at_most_sixty_characters(app, footer):
+    """ "<app> für Android herunterladen" is a footer up to 60 characters; a longer line is a
+    sentence of the player's."""
+    line = f"{app} für Android herunterladen"
+    assert len(line) == (60 if footer else 61)
+    body = f"Hand 3: Baron on Bruno\n\n{line}\n"
+    assert own_words(body) == ("Hand 3: Baron on Bruno" if footer else body.strip())
