@@ -183,3 +183,21 @@ def test_a_footer_that_names_the_app_first_is_at_most_sixty_characters(app, foot
     assert len(line) == (60 if footer else 61)
     body = f"Hand 3: Baron on Bruno\n\n{line}\n"
     assert own_words(body) == ("Hand 3: Baron on Bruno" if footer else body.strip())
+
+
+def test_a_sentence_that_ends_like_a_footer_is_the_players():
+    """Turkish "gönderildi" ("was sent") ends a footer, but a sentence with a comma before it
+    is the player's: "OK, my orders were sent yesterday"."""
+    body = "Hand 3: Baron on Bruno\n\nTamam, emirlerim dün gönderildi\n"
+    assert own_words(body) == body.strip()
+
+
+# -- header lines of a quoted original (_header_key) -----------------------------------------------
+
+
+def test_a_paragraph_on_one_line_is_no_header_line():
+    """HTML puts a paragraph on one line: one that opens with "Subject:" beside the player's
+    own "From:" and "To:" lines is no header block, and the orders under it stand."""
+    subject = ("Subject: my plan for this turn, " + "and why I think Bruno holds the Princess, " * 14).strip()
+    body = f"From: Chloé\nTo: everyone\n{subject}\nHand 3: Baron on Bruno\n"
+    assert own_words(body) == body.strip()
