@@ -42,7 +42,6 @@ def _alternation(table: tuple[tuple[str, ...], ...]) -> str:
     return "|".join(r"\s+".join(re.escape(word) for word in phrase.split()) for phrase in words_of(table))
 
 
-_FORM_LINE_MAX = 80
 # Quote marks: ">" (any depth, some clients indent it), "|" and Supercite's initials ("RB> ").
 _MARK = r"[ \t]*(?:>|\||[A-Za-z]{1,4}>)"
 _QUOTE_START = re.compile(_MARK)
@@ -114,12 +113,13 @@ def _is_footer(line: str) -> bool:
     """A device footer: "Sent from my iPhone", "發自我的iPhone", "Outlook für iOS beziehen".
 
     Never a line that names a hand: "Elküldve H3 Baron on Bruno" opens like a Hungarian
-    footer, but the order parser reads an order after other words on its line."""
+    footer, but the order parser reads an order after other words on its line.  (The caller
+    strips the line on the right.)"""
     if _HAND_INSIDE.search(line):
         return False
     if _FOOTERS.match(line):
         return True
-    bare = _FOOTER_LINK.sub("", line) if line.endswith(">") else line.rstrip()
+    bare = _FOOTER_LINK.sub("", line) if line.endswith(">") else line  # (stripped on the right)
     if len(bare) > 60 or not bare.casefold().endswith(_FOOTER_ENDS):
         return False
     head = bare[: len(bare) - next(len(end) for end in _FOOTER_ENDS if bare.casefold().endswith(end))]
@@ -169,8 +169,8 @@ _FORM_LINE_ENDS = frozenset("0123456789:.)]-=\u2013\u2014")
 
 def _quoted_form_hand(line: str) -> int | None:
     """The hand of a quoted blank form line ("> Hand 3:"), None for any other line."""
-    if len(line) > _FORM_LINE_MAX or line[-1:] not in _FORM_LINE_ENDS:
-        return None  # a blank form line is short and ends with its number or a colon
+    if line[-1:] not in _FORM_LINE_ENDS:
+        return None  # a blank form line ends with its number or a colon (cheap test first)
     found = _QUOTED_HAND_REF.match(line)
     if found is None or not found.group("h1") or found.group("rest").strip():
         return None
@@ -618,26 +618,26 @@ def _answers_on_form(full_text: str, answering: Sequence[str]) -> list[str]:
     under its form line is read as "Hand 3: Baron on Bruno"."""
     intros, openings = _form_intros(tuple(answering))
     folded = full_text.casefold()
-    starts = [at for at in map(folded.find, intros) if at >= 0]
-    if not starts:
-        return []  # no form of a sent mail is in the text
-    # From the line of the first intro on (where casefolding kept every character's place).
-    first = full_text.rfind("\n", 0, min(starts)) + 1 if len(folded) == len(full_text) else 0
+    if not any(intro in folded for intro in intros):
+        return []  # no form of a sent mail is in the text (cheap test first)
     sent_lines = _sent_index(tuple(answering))[0]
     answers: list[str] = []
     form: frozenset[int] | None = None  # the hands of the form whose run the line is in
     quoted = False  # whether that run is quoted once (else it is unmarked)
     waiting: int | None = None  # the form line above, left blank: its answer may follow
-    for line in full_text[first:].split("\n"):
+    for line in full_text.split("\n"):
         if not line.strip():
             continue  # a blank line keeps the run
-        mark = _FIRST_DEPTH.match(line) if _is_short(line) else None
-        if mark is None and (not _is_short(line) or _is_quoted(line)):
-            form = waiting = None  # a line quoted deeper, or too long to be a form's
+        mark = _FIRST_DEPTH.match(line)  # a line of any length (HTML puts a paragraph on one)
+        if mark is None and _is_quoted(line):
+            form = waiting = None  # a line quoted deeper
             continue
         rest = line[mark.end() :].strip() if mark else line.strip()
         if not rest:
             continue  # ">" alone: a blank line of the quote
+        if form is not None and quoted and mark is None:
+            waiting = None  # the player's own line, typed under a quoted form line: the run goes on
+            continue
         if form is not None and quoted == (mark is not None):
             found = HAND_REF.match(rest)
             if found is not None and found.group("h1") and int(found.group("h1")) in form:
@@ -703,7 +703,7 @@ def _is_disclaimer(lines: list[str], i: int) -> bool:
         return False
     if found.group("text"):
         paragraph = " ".join(lines[i : _paragraph_end(lines, i)])
-        return _DISCLAIMER_WORD.search(paragraph[: _SHORT_LINE * 4]) is not None
+        return _DISCLAIMER_WORD.search(paragraph) is not None
     return _next_nonblank(lines, i + 1) is not None
 
 

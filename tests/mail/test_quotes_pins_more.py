@@ -5,3 +5,199 @@ Each test fails against the mutant it was written for (checked by hand in mutant
 """
 
 from __future__ import annotations
+
+import pytest
+from reader_kit import ATTRIBUTION, TURN_MAIL, message, quote
+
+from pbem.reader import own_words, read_mail
+
+SENT = [TURN_MAIL]
+
+
+def filled(three: str | None = "Baron on Bruno", seven: str | None = "Prince on myself") -> str:
+    """The turn mail with answers typed after its form lines."""
+    text = TURN_MAIL
+    if three is not None:
+        text = text.replace("\nHand 3:\n", f"\nHand 3: {three}\n")
+    if seven is not None:
+        text = text.replace("\nHand 7:\n", f"\nHand 7: {seven}\n")
+    return text
+
+
+# -- a blank form line quoted at any depth (_quoted_form_hand) ------------------------------------
+
+
+@pytest.mark.parametrize("depth", [1, 2, 36, 40])
+def test_a_blank_form_line_quoted_deep_in_a_long_thread_awaits_the_answer_under_it(depth):
+    """A thread of forty replies quotes the form forty deep: the line the player types under
+    its blank "Hand 3:" answers hand 3, as under a form quoted once (the line grows past 80
+    characters, and is still a blank form line)."""
+    marks = "> " * depth
+    body = f"{marks}Hand 3:\nBaron on Bruno\n{marks}Hand 7:\nPrince on myself\n"
+    assert own_words(body) == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+
+
+# -- answers typed on the quoted form (_answers_on_quoted_form) -----------------------------------
+
+INTRO = "Orders for turn 3 -- fill in one line per hand and reply to this mail:"
+
+
+def test_answers_on_the_quoted_form_are_read_under_a_reply_that_opens_with_the_forms_intro():
+    """The player copied the form's intro line as the first line of the reply: the form
+    quoted below still holds their answers."""
+    body = f"{INTRO} see below.\n\n{ATTRIBUTION}\n{quote(filled())}\n"
+    own = read_mail(message(body), answering=SENT).own_text
+    assert own.splitlines()[-2:] == ["Hand 3: Baron on Bruno", "Hand 7: Prince on myself"], own
+
+
+def test_answers_on_the_quoted_form_are_read_under_a_long_german_reply():
+    """Casefolding makes each "ß" two letters: under a long German letter the form is
+    found at a place some hundred characters further down than it is."""
+    letter = "Grüße aus der Straße, ich weiß nicht, ob das heißt, dass Bruno groß spielt.\n" * 20
+    body = f"{letter}\n{ATTRIBUTION}\n{quote(filled())}\n"
+    own = read_mail(message(body), answering=SENT).own_text
+    assert own.splitlines()[-2:] == ["Hand 3: Baron on Bruno", "Hand 7: Prince on myself"], own
+
+
+def test_a_long_answer_typed_on_a_quoted_form_line_is_read():
+    """HTML puts a paragraph on one line: an answer of over 500 characters typed on the
+    quoted form line is the player's, as a short one is."""
+    reason = "I know he holds the Princess, " * 20
+    long_three = f"Baron on Bruno. {reason}so the Baron wins."
+    body = f"{ATTRIBUTION}\n{quote(filled(three=long_three))}\n"
+    own = read_mail(message(body), answering=SENT).own_text
+    assert own.splitlines() == [f"Hand 3: {long_three}", "Hand 7: Prince on myself"], own
+
+
+@pytest.mark.parametrize("blank", ["", ">"])
+def test_a_blank_line_between_the_quoted_form_lines_keeps_the_form(blank):
+    """Enter pressed after an answer typed in the quote leaves a blank line, quoted or not
+    (Thunderbird splits the quote there): the next form line is still the form's."""
+    quoted = quote(filled()).replace("> Hand 3: Baron on Bruno\n", f"> Hand 3: Baron on Bruno\n{blank}\n")
+    body = f"{ATTRIBUTION}\n{quoted}\n"
+    own = read_mail(message(body), answering=SENT).own_text
+    assert own.splitlines() == ["Hand 3: Baron on Bruno", "Hand 7: Prince on myself"], own
+
+
+def test_an_answer_typed_under_a_quoted_form_line_and_one_typed_on_the_next_are_both_read():
+    """The player pressed Enter after "> Hand 3:" and answered on a line of their own, then
+    typed the next answer on the quoted "> Hand 7:" line: their line is inside the form."""
+    quoted = quote(filled(three=None)).replace("> Hand 3:\n", "> Hand 3:\nBaron on Bruno\n")
+    body = f"{ATTRIBUTION}\n{quoted}\n"
+    own = read_mail(message(body), answering=SENT).own_text
+    assert own.splitlines() == ["Hand 3: Baron on Bruno", "Hand 7: Prince on myself"], own
+
+
+# -- a reply's last line right above an attribution without a date (_ends_a_reply) ---------------
+
+QUOTED_TURN = quote(
+    "Orders for turn 3 -- fill in one line per hand and reply to this mail:\nHand 3:\nHand 7:"
+)
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        "See you on the 10th!",  # an exclamation
+        "Is the deadline still the 10th?",  # a question
+        "I am away until the 10th. ",  # a sentence, a space typed after it
+    ],
+)
+def test_a_reply_ending_in_a_sentence_right_above_rita_wrote_is_the_players(last):
+    """A sentence ends the reply, whatever its mark and a space after it: the attribution
+    ("Rita wrote:") starts on the next line, and the sentence is never joined to it."""
+    body = f"Hand 3: Baron on Bruno\n{last}\nRita wrote:\n{QUOTED_TURN}\n"
+    assert own_words(body) == f"Hand 3: Baron on Bruno\n{last.rstrip()}"
+
+
+# -- orders above the quote and answers on its form (drop_sent_words) -----------------------------
+
+
+def test_orders_written_above_the_quote_stand_over_both_quoted_form_lines():
+    """Two orders above the quote, one without a colon: both hands are ordered, and the
+    older answers on the quoted form are not read beside them."""
+    above = "Hand 3 Guard on Dario, guess Prince\nHand 7: King on Bruno"
+    body = f"{above}\n\n{ATTRIBUTION}\n{quote(filled())}\n"
+    assert read_mail(message(body), answering=SENT).own_text == above
+
+
+# -- a legal disclaimer under the reply (_is_disclaimer) ------------------------------------------
+
+
+def test_a_disclaimer_whose_legal_words_wrap_over_two_lines_goes():
+    """ "intended recipient" broken over two lines by the client is still a disclaimer's."""
+    body = (
+        "Hand 3: Baron on Bruno\n\nDisclaimer: This e-mail is meant for the intended\n"
+        "recipient only and may not be passed on.\n"
+    )
+    assert own_words(body) == "Hand 3: Baron on Bruno"
+
+
+# -- which sent lines stand above a form (_form_intros; checked by hand-made mutants) -------------
+
+
+def test_a_reminder_with_the_same_forms_intro_leaves_the_turn_mails_form_whole():
+    """The reminder asks again for hand 7 only, under the same intro: the player answered the
+    turn mail's quoted form, both of whose hands are answerable."""
+    reminder = "Reminder: hand 7 still awaits your order.\n\n" + INTRO + "\nHand 7:\n"
+    body = f"{ATTRIBUTION}\n{quote(filled())}\n"
+    own = read_mail(message(body), answering=[TURN_MAIL, reminder]).own_text
+    assert own.splitlines() == ["Hand 3: Baron on Bruno", "Hand 7: Prince on myself"], own
+
+
+def test_an_order_typed_into_the_quoted_card_list_is_not_read():
+    """Only the form's blank lines are answerable: a line typed under "Your cards" in the
+    quote, above the card list, is no answer (the card list is no form)."""
+    quoted = quote(TURN_MAIL).replace("> Your cards\n", "> Your cards\n> Hand 3: Baron on Bruno\n")
+    body = f"Thanks!\n\n{ATTRIBUTION}\n{quoted}\n"
+    assert read_mail(message(body), answering=SENT).own_text == "Thanks!"
+
+
+def test_a_disclaimer_heading_with_nothing_under_it_is_the_players():
+    """ "Important notice" as the reply's last line heads no disclaimer: it is the player's."""
+    body = "Hand 3: Baron on Bruno\n\nImportant notice\n"
+    assert own_words(body) == "Hand 3: Baron on Bruno\n\nImportant notice"
+
+
+def test_a_long_disclaimer_whose_legal_words_come_late_goes():
+    """A bank's disclaimer runs to some thousands of characters before it names the
+    intended recipient: the whole paragraph is the disclaimer's."""
+    legal = "This message and any attachment may not be copied, forwarded or relied upon.\n" * 30
+    body = (
+        f"Hand 3: Baron on Bruno\n\nDisclaimer: read this.\n{legal}It is for the intended recipient only.\n"
+    )
+    assert own_words(body) == "Hand 3: Baron on Bruno"
+
+
+# -- a device footer that names the app first (_is_footer) ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("app", "footer"),
+    [("Outlook Mobile Business Edition 26", True), ("Outlook Mobile Business Edition 261", False)],
+)
+def test_a_footer_that_names_the_app_first_is_at_most_sixty_characters(app, footer):
+    """ "<app> für Android herunterladen" is a footer up to 60 characters; a longer line is a
+    sentence of the player's."""
+    line = f"{app} für Android herunterladen"
+    assert len(line) == (60 if footer else 61)
+    body = f"Hand 3: Baron on Bruno\n\n{line}\n"
+    assert own_words(body) == ("Hand 3: Baron on Bruno" if footer else body.strip())
+
+
+def test_a_sentence_that_ends_like_a_footer_is_the_players():
+    """Turkish "gönderildi" ("was sent") ends a footer, but a sentence with a comma before it
+    is the player's: "OK, my orders were sent yesterday"."""
+    body = "Hand 3: Baron on Bruno\n\nTamam, emirlerim dün gönderildi\n"
+    assert own_words(body) == body.strip()
+
+
+# -- header lines of a quoted original (_header_key) -----------------------------------------------
+
+
+def test_a_paragraph_on_one_line_is_no_header_line():
+    """HTML puts a paragraph on one line: one that opens with "Subject:" beside the player's
+    own "From:" and "To:" lines is no header block, and the orders under it stand."""
+    subject = ("Subject: my plan for this turn, " + "and why I think Bruno holds the Princess, " * 14).strip()
+    body = f"From: Chloé\nTo: everyone\n{subject}\nHand 3: Baron on Bruno\n"
+    assert own_words(body) == body.strip()
