@@ -14,7 +14,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Sequence
 
-from ..grammar import HAND_REF, HAND_WORD, hand_number, hand_of
+from ..grammar import HAND_REF, HAND_WORD, NUMBER_SIGN, hand_number, hand_of
 from .patterns import (
     ATTRIBUTION_OPENERS,
     ATTRIBUTION_VERBS,
@@ -106,7 +106,7 @@ _FOOTERS = re.compile(
 _FOOTER_ENDS = tuple(phrase.casefold() for phrase in words_of(DEVICE_FOOTER_ENDS))
 _FOOTER_LINK = re.compile(r"\s*<[^<>\s]{1,200}>\s*$")
 _FOOTER_HEAD = re.compile(r"^\s*[^\s,;!?<>:][^,;!?<>:]{0,40}$")
-_HAND_INSIDE = re.compile(rf"(?<![^\W\d_]){HAND_WORD}\s*#?\s*\d{{1,3}}(?![^\W_])", re.IGNORECASE)
+_HAND_INSIDE = re.compile(rf"(?<![^\W\d_]){HAND_WORD}\s*{NUMBER_SIGN}\s*\d{{1,3}}(?![^\W_])", re.IGNORECASE)
 
 
 def _is_footer(line: str) -> bool:
@@ -344,7 +344,7 @@ def _is_order_line(line: str) -> bool:
 
 
 # An order after other words on its line: "Oops, typo. H4 Prince on Hugo".
-_ORDER_INSIDE = re.compile(rf"[.!?:)]\s+{HAND_WORD}\s*#?\s*\d{{1,3}}\b", re.IGNORECASE)
+_ORDER_INSIDE = re.compile(rf"[.!?:)]\s+{HAND_WORD}\s*{NUMBER_SIGN}\s*\d{{1,3}}\b", re.IGNORECASE)
 
 
 def _ends_a_reply(line: str) -> bool:

@@ -224,6 +224,8 @@ def test_a_device_footer_in_more_languages_is_dropped(footer):
         "Elküldve H3 Baron on Bruno",
         "Lähetetty hand 7: Prince on myself",
         "Sent from my phone: h3 baron bruno",
+        "Gesendet von meinem iPhone Hand Nr. 3",  # the hand after a number sign
+        "Envoyé de mon iPhone main n° 3",
     ],
 )
 def test_a_line_that_opens_like_a_footer_but_names_a_hand_is_the_players(line):
