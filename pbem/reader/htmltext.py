@@ -183,11 +183,13 @@ _PREFORMATTED = lxml.etree.XPath(
 
 
 def _keep_preformatted_lines(root: lxml.etree._Element) -> None:
-    """Put a <br> at each line end inside preformatted elements, so that their lines stay lines."""
+    """Put a <br> at each line end inside preformatted elements, so that their lines stay lines.
+
+    Every node is an element (`_HTML_PARSER` drops comments and processing instructions), and
+    each one below `element` has a parent (only <br> elements are added).
+    """
     for element in _PREFORMATTED(root):
         for node in list(element.iter()):
-            if not isinstance(node.tag, str):
-                continue  # a comment or a processing instruction: its text is not shown
             if node.text and "\n" in node.text:
                 first, *rest = node.text.split("\n")
                 node.text = first
@@ -197,10 +199,9 @@ def _keep_preformatted_lines(root: lxml.etree._Element) -> None:
                 first, *rest = node.tail.split("\n")
                 node.tail = first
                 parent = node.getparent()
-                at = parent.index(node) + 1 if parent is not None else 0
+                at = parent.index(node) + 1
                 for index, line in enumerate(rest):
-                    if parent is not None:
-                        parent.insert(at + index, _line_break(line))
+                    parent.insert(at + index, _line_break(line))
 
 
 def _line_break(tail: str) -> lxml.etree._Element:
