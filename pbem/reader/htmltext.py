@@ -92,22 +92,33 @@ def _outermost_specials(
 def _outlook_start(root: lxml.etree._Element) -> lxml.etree._Element | None:
     """The first element (document order) whose id is appendonsend or divRplyFwdMsg.
 
-    Searched in the whole document, not only under `root`: libxml2 leaves what it finds after
-    a closing </html> in a second top-level element now and then.
+    Searched in the whole document, as XPath's //*: `root` is the first top-level element
+    (`fromstring` returns it) and those after it (`_join_top_elements`) come next.
     """
-    tops = [
-        *reversed(list(root.itersiblings(preceding=True))),
-        root,
-        *root.itersiblings(),
-    ]
-    for top in tops:
+    for top in (root, *root.itersiblings()):
         for element in top.iter():
-            if not isinstance(element.tag, str):
-                continue
             ident = element.get("id")
             if ident is not None and ident.translate(_ASCII_LOWER) in _OUTLOOK_IDS:
                 return element
     return None
+
+
+def _join_top_elements(root: lxml.etree._Element) -> None:
+    """Move what libxml2 left in later top-level elements (the markup after a closing
+    </html>) to the end of the body, where a browser shows it, as <div> elements.
+
+    `root` is the first top-level element (`fromstring` returns it) and, as everywhere
+    here, every node is an element: `_HTML_PARSER` drops comments and processing instructions.
+    """
+    later = list(root.itersiblings())
+    if not later:
+        return
+    body = root.find("body")
+    container = body if body is not None else root
+    for top in later:
+        for element in top.iter("html", "body"):
+            element.tag = "div"
+        container.append(top)
 
 
 _INVISIBLE = (
@@ -161,6 +172,7 @@ def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
             root = lxml.etree.fromstring(data, _HTML_PARSER)
             if root is None:
                 return ""
+            _join_top_elements(root)
             _hide_invisible(root, notes)  # before the <style> elements go
             lxml.etree.strip_elements(root, *_INVISIBLE, with_tail=False)
             lxml.etree.strip_tags(root, "wbr")  # a place a word may break: no space in it

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from reader_kit import html_message
 
-from pbem.reader import html_to_text, read_mail
+from pbem.reader import UnreadableMail, html_to_text, read_mail
 from pbem.reader.notes import _Notes
 
 
@@ -51,3 +51,40 @@ def test_preformatted_lines_around_formatted_words_are_read_as_lines(markup):
     read = _html(markup)
     assert read.own_text == THREE_LINES
     assert read.defects == ("no text part; read the HTML part",)  # nothing malformed
+
+
+# -- what the HTML parser gives nothing for ------------------------------------------------------
+
+
+@pytest.mark.parametrize("markup", ["<!DOCTYPE html>", "<!-- Hand 3: Baron on Bruno -->"])
+def test_html_that_holds_no_element_is_an_empty_mail(markup):
+    """A doctype alone, or an order commented out: nothing a client shows."""
+    with pytest.raises(UnreadableMail, match="Your message is empty"):
+        read_mail(html_message(markup))
+
+
+# -- markup after a closing </html> ------------------------------------------------------------
+
+
+def test_text_after_the_closing_html_tag_is_read_as_a_browser_shows_it():
+    """Browsers show what follows </html> at the end of the body (a footer some servers
+    append, a client's broken markup); libxml2 leaves it in a second top-level element."""
+    read = read_mail(
+        html_message(
+            "<html><head><style>.o{display:none}</style></head><body><div>Hand 3: Baron on Bruno</div>"
+            '</body></html><div>Hand 7: Prince on myself</div><div class="o">Hand 9: Guard</div>'
+        )
+    )
+    assert read.own_text == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+    assert "the HTML hides text from the reader (display:none); that text was not read" in read.defects
+
+
+def test_outlooks_original_after_the_closing_html_tag_is_quoted():
+    read = read_mail(
+        html_message(
+            '<html><body><div>Hand 3: Baron on Bruno</div><div id="appendonsend"></div></body></html>'
+            '<div id="divRplyFwdMsg">From: Rita (pbem)</div><div>Hand 3:<br>Hand 7:</div>'
+        )
+    )
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert "> Hand 7:" in read.full_text
