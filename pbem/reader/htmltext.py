@@ -77,9 +77,7 @@ def _outermost_specials(
     """
     found: list[tuple[lxml.etree._Element, str]] = []
     walk = element.iterdescendants()
-    for node in walk:
-        if not isinstance(node.tag, str):
-            continue  # not an element (the parser drops comments and PIs anyway)
+    for node in walk:  # all elements: `_HTML_PARSER` drops comments and processing instructions
         kind = _special_kind(node)
         if kind is not None:
             found.append((node, kind))
@@ -313,7 +311,7 @@ class _ElementPlan:
             def put_back(found: re.Match[str]) -> str:
                 if found.group(1, 2) != wanted:
                     return found.group(0)
-                return "\n" + filled.get(found.group(3), "") + "\n"
+                return "\n" + filled[found.group(3)] + "\n"  # each word of the nonce is ours
 
             text = _PLACEHOLDER.sub(put_back, text)
         return text
@@ -332,9 +330,7 @@ def _element_plan(element: lxml.etree._Element, depth: int, nonce: str) -> _Elem
     replacements: dict[str, tuple[_ElementPlan, str]] = {}
     if depth < _MAX_HTML_QUOTE_DEPTH:
         for index, (node, kind) in enumerate(_outermost_specials(element)):
-            parent = node.getparent()
-            if parent is None:
-                continue
+            parent = node.getparent()  # a descendant's, never None
             holder = lxml.etree.Element("div")
             holder.text = f"pbemq{nonce}d{depth}n{index}q"
             holder.tail, node.tail = node.tail, None
