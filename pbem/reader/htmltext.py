@@ -91,7 +91,7 @@ def _outlook_start(root: lxml.etree._Element) -> lxml.etree._Element | None:
     """The first element (document order) whose id is appendonsend or divRplyFwdMsg.
 
     Searched in the whole document, as XPath's //*: `root` is the first top-level element
-    (`fromstring` returns it) and those after it (`_join_top_elements`) come next.
+    (`fromstring` returns it) and those after it (`_gather_body`) come next.
     """
     for top in (root, *root.itersiblings()):
         for element in top.iter():
@@ -101,17 +101,21 @@ def _outlook_start(root: lxml.etree._Element) -> lxml.etree._Element | None:
     return None
 
 
-def _join_top_elements(root: lxml.etree._Element) -> None:
-    """Move what libxml2 left in later top-level elements (the markup after a closing
-    </html>) to the end of the body, where a browser shows it, as <div> elements.
+def _gather_body(root: lxml.etree._Element) -> None:
+    """Move what libxml2 left after the body to the end of the body, where a browser shows it:
+    the markup after a closing </body> (the body's tail and later siblings) and after a
+    closing </html> (later top-level elements, made <div> elements).
 
-    `root` is the first top-level element (`fromstring` returns it) and, as everywhere
-    here, every node is an element: `_HTML_PARSER` drops comments and processing instructions.
+    `root` is the first top-level element (`fromstring` returns it) and, as everywhere here,
+    every node is an element: `_HTML_PARSER` drops comments and processing instructions.
     """
+    body = root.find(".//body")
     later = list(root.itersiblings())
-    if not later:
-        return
-    body = root.find("body")
+    if body is not None:
+        if body.tail and body.tail.strip():
+            lxml.etree.SubElement(body, "span").text = body.tail
+        body.tail = None
+        later = [*body.itersiblings(), *later]
     container = body if body is not None else root
     for top in later:
         for element in top.iter("html", "body"):
@@ -170,7 +174,7 @@ def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
             root = lxml.etree.fromstring(data, _HTML_PARSER)
             if root is None:
                 return ""
-            _join_top_elements(root)
+            _gather_body(root)
             _hide_invisible(root, notes)  # before the <style> elements go
             lxml.etree.strip_elements(root, *_INVISIBLE, with_tail=False)
             lxml.etree.strip_tags(root, "wbr")  # a place a word may break: no space in it

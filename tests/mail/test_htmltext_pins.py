@@ -17,6 +17,10 @@ def _html(markup: str):
     return read_mail(html_message(f"<html><body>{markup}</body></html>"))
 
 
+def _html_raw(markup: str):
+    return read_mail(html_message(markup))
+
+
 # -- html_to_text, the public function ---------------------------------------------------------
 
 
@@ -88,3 +92,23 @@ def test_outlooks_original_after_the_closing_html_tag_is_quoted():
     )
     assert read.own_text == "Hand 3: Baron on Bruno"
     assert "> Hand 7:" in read.full_text
+
+
+def test_what_follows_the_closing_body_tag_below_outlooks_original_is_quoted_with_it():
+    """Outlook's original runs to the end of what a browser shows: a footer after </body>
+    (or after </html>) comes below it, so it is quoted too; the player's own text stays."""
+    after_body = "</body>Hand 9: Guard on Rita<p>Hand 9: Baron</p></html>"
+    for after in (after_body, "</body></html><p>Hand 9: Baron</p>"):
+        read = read_mail(
+            html_message(
+                '<html><body><div>Hand 3: Baron on Bruno</div><div id="appendonsend"></div>'
+                f'<div id="divRplyFwdMsg">From: Rita (pbem)</div><div>Hand 3:<br>Hand 7:</div>{after}'
+            )
+        )
+        assert read.own_text == "Hand 3: Baron on Bruno", after
+        assert "> Hand 9: Baron" in read.full_text.split("\n"), after
+
+
+def test_text_after_the_closing_body_tag_is_read_after_the_body():
+    read = _html_raw("<html><body><div>Hand 3: Baron on Bruno</div></body>Hand 7: Prince on myself</html>")
+    assert read.own_text == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
