@@ -280,8 +280,8 @@ def _quote_outlook_original(root: lxml.etree._Element) -> None:
     node = start
     while True:
         moving.extend(node.itersiblings())
-        parent = node.getparent()
-        if parent is None or parent is container or parent is root:
+        parent = node.getparent()  # never None: `_gather_body` put every element under root
+        if parent is container or parent is root:
             break
         if parent.tail and parent.tail.strip():
             holder = lxml.etree.Element("span")

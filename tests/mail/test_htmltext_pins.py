@@ -112,3 +112,19 @@ def test_what_follows_the_closing_body_tag_below_outlooks_original_is_quoted_wit
 def test_text_after_the_closing_body_tag_is_read_after_the_body():
     read = _html_raw("<html><body><div>Hand 3: Baron on Bruno</div></body>Hand 7: Prince on myself</html>")
     assert read.own_text == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+
+
+@pytest.mark.parametrize("tag", ["html", "body"])
+def test_an_outlook_marker_on_the_page_itself_quotes_nothing(tag):
+    """The marker on the <html> or <body> element would make the whole page the original:
+    no client writes that; the page is read as the player's, whole and without a note."""
+    markup = "<html><body><div>Hand 3: Baron on Bruno</div><div>Hand 7: Prince on myself</div></body></html>"
+    read = _html_raw(markup.replace(f"<{tag}>", f'<{tag} id="divRplyFwdMsg">'))
+    assert read.own_text == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+    assert read.defects == ("no text part; read the HTML part",)
+
+
+def test_a_page_of_a_head_alone_is_empty_whatever_its_ids():
+    """A title is no text of the page (a client shows none), even with Outlook's id on it."""
+    with pytest.raises(UnreadableMail, match="Your message is empty"):
+        _html_raw('<html id="appendonsend"><head><title>Hand 3: Baron</title></head></html>')
