@@ -128,3 +128,19 @@ def test_a_page_of_a_head_alone_is_empty_whatever_its_ids():
     """A title is no text of the page (a client shows none), even with Outlook's id on it."""
     with pytest.raises(UnreadableMail, match="Your message is empty"):
         _html_raw('<html id="appendonsend"><head><title>Hand 3: Baron</title></head></html>')
+
+
+# -- quotes and signatures inside a line of the player's ------------------------------------
+
+
+def test_a_quote_inside_a_line_stands_apart_from_the_text_around_it():
+    """A client that quotes inside the player's paragraph (the answer typed around the
+    quote): the quote is a block of its own, the text after it a line of its own, with no
+    space left over at its start, nor a line glued to the quote."""
+    read = _html(
+        "<div>Hand 3: Baron on Bruno <blockquote>Hand 7:</blockquote> Hand 7: Prince on myself</div>"
+    )
+    assert read.full_text == "Hand 3: Baron on Bruno\n\n> Hand 7:\n\nHand 7: Prince on myself"
+    assert read.own_text == "Hand 3: Baron on Bruno\n\nHand 7: Prince on myself"
+    read = _html('<div>Hand 3: Baron on Bruno <span class="gmail_signature">Max</span></div>')
+    assert read.full_text == "Hand 3: Baron on Bruno\n\n--\nMax"
