@@ -144,3 +144,18 @@ def test_a_quote_inside_a_line_stands_apart_from_the_text_around_it():
     assert read.own_text == "Hand 3: Baron on Bruno\n\nHand 7: Prince on myself"
     read = _html('<div>Hand 3: Baron on Bruno <span class="gmail_signature">Max</span></div>')
     assert read.full_text == "Hand 3: Baron on Bruno\n\n--\nMax"
+
+
+def test_gmails_quote_block_without_a_blockquote_is_quoted_whatever_it_holds():
+    """Gmail's div.gmail_quote is the quote when no blockquote is inside (a forward): also
+    when its lines are elements of their own, not only text and <br>."""
+    read = _html(
+        '<div>Hand 7: Prince</div><div class="gmail_quote"><div>Rita wrote:</div><div>Hand 3:</div></div>'
+    )
+    assert read.full_text == "Hand 7: Prince\n\n> Rita wrote:\n> Hand 3:"
+
+
+def test_html_to_text_reads_a_lone_surrogate_as_a_question_mark():
+    """A str that holds a lone surrogate (bytes decoded with "surrogateescape") is no
+    error: the character is replaced, the rest read."""
+    assert html_to_text("<p>Hand 3: Baron on Bruno\udce9</p>") == "Hand 3: Baron on Bruno?"
