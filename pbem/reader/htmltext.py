@@ -77,9 +77,7 @@ def _outermost_specials(
     """
     found: list[tuple[lxml.etree._Element, str]] = []
     walk = element.iterdescendants()
-    for node in walk:
-        if not isinstance(node.tag, str):
-            continue  # not an element (the parser drops comments and PIs anyway)
+    for node in walk:  # all elements: `_HTML_PARSER` drops comments and processing instructions
         kind = _special_kind(node)
         if kind is not None:
             found.append((node, kind))
@@ -92,22 +90,37 @@ def _outermost_specials(
 def _outlook_start(root: lxml.etree._Element) -> lxml.etree._Element | None:
     """The first element (document order) whose id is appendonsend or divRplyFwdMsg.
 
-    Searched in the whole document, not only under `root`: libxml2 leaves what it finds after
-    a closing </html> in a second top-level element now and then.
+    Searched in the whole document, as XPath's //*: `root` is the first top-level element
+    (`fromstring` returns it) and those after it (`_gather_body`) come next.
     """
-    tops = [
-        *reversed(list(root.itersiblings(preceding=True))),
-        root,
-        *root.itersiblings(),
-    ]
-    for top in tops:
+    for top in (root, *root.itersiblings()):
         for element in top.iter():
-            if not isinstance(element.tag, str):
-                continue
             ident = element.get("id")
             if ident is not None and ident.translate(_ASCII_LOWER) in _OUTLOOK_IDS:
                 return element
     return None
+
+
+def _gather_body(root: lxml.etree._Element) -> None:
+    """Move what libxml2 left after the body to the end of the body, where a browser shows it:
+    the markup after a closing </body> (the body's tail and later siblings) and after a
+    closing </html> (later top-level elements, made <div> elements).
+
+    `root` is the first top-level element (`fromstring` returns it) and, as everywhere here,
+    every node is an element: `_HTML_PARSER` drops comments and processing instructions.
+    """
+    body = root.find(".//body")
+    later = list(root.itersiblings())
+    if body is not None:
+        if body.tail and body.tail.strip():
+            lxml.etree.SubElement(body, "span").text = body.tail
+        body.tail = None
+        later = [*body.itersiblings(), *later]
+    container = body if body is not None else root
+    for top in later:
+        for element in top.iter("html", "body"):
+            element.tag = "div"
+        container.append(top)
 
 
 _INVISIBLE = (
@@ -161,6 +174,7 @@ def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
             root = lxml.etree.fromstring(data, _HTML_PARSER)
             if root is None:
                 return ""
+            _gather_body(root)
             _hide_invisible(root, notes)  # before the <style> elements go
             lxml.etree.strip_elements(root, *_INVISIBLE, with_tail=False)
             lxml.etree.strip_tags(root, "wbr")  # a place a word may break: no space in it
@@ -183,11 +197,13 @@ _PREFORMATTED = lxml.etree.XPath(
 
 
 def _keep_preformatted_lines(root: lxml.etree._Element) -> None:
-    """Put a <br> at each line end inside preformatted elements, so that their lines stay lines."""
+    """Put a <br> at each line end inside preformatted elements, so that their lines stay lines.
+
+    Every node is an element (`_HTML_PARSER` drops comments and processing instructions), and
+    each one below `element` has a parent (only <br> elements are added).
+    """
     for element in _PREFORMATTED(root):
         for node in list(element.iter()):
-            if not isinstance(node.tag, str):
-                continue  # a comment or a processing instruction: its text is not shown
             if node.text and "\n" in node.text:
                 first, *rest = node.text.split("\n")
                 node.text = first
@@ -197,10 +213,9 @@ def _keep_preformatted_lines(root: lxml.etree._Element) -> None:
                 first, *rest = node.tail.split("\n")
                 node.tail = first
                 parent = node.getparent()
-                at = parent.index(node) + 1 if parent is not None else 0
+                at = parent.index(node) + 1
                 for index, line in enumerate(rest):
-                    if parent is not None:
-                        parent.insert(at + index, _line_break(line))
+                    parent.insert(at + index, _line_break(line))
 
 
 def _line_break(tail: str) -> lxml.etree._Element:
@@ -265,8 +280,8 @@ def _quote_outlook_original(root: lxml.etree._Element) -> None:
     node = start
     while True:
         moving.extend(node.itersiblings())
-        parent = node.getparent()
-        if parent is None or parent is container or parent is root:
+        parent = node.getparent()  # never None: `_gather_body` put every element under root
+        if parent is container or parent is root:
             break
         if parent.tail and parent.tail.strip():
             holder = lxml.etree.Element("span")
@@ -300,7 +315,7 @@ class _ElementPlan:
             def put_back(found: re.Match[str]) -> str:
                 if found.group(1, 2) != wanted:
                     return found.group(0)
-                return "\n" + filled.get(found.group(3), "") + "\n"
+                return "\n" + filled[found.group(3)] + "\n"  # each word of the nonce is ours
 
             text = _PLACEHOLDER.sub(put_back, text)
         return text
@@ -319,9 +334,7 @@ def _element_plan(element: lxml.etree._Element, depth: int, nonce: str) -> _Elem
     replacements: dict[str, tuple[_ElementPlan, str]] = {}
     if depth < _MAX_HTML_QUOTE_DEPTH:
         for index, (node, kind) in enumerate(_outermost_specials(element)):
-            parent = node.getparent()
-            if parent is None:
-                continue
+            parent = node.getparent()  # a descendant's, never None
             holder = lxml.etree.Element("div")
             holder.text = f"pbemq{nonce}d{depth}n{index}q"
             holder.tail, node.tail = node.tail, None
