@@ -361,7 +361,8 @@ def test_knowing_the_sent_mail_later_reads_the_same_orders(body_lines, sent_line
     from pbem.reader.quotes import drop_sent_words, own_words_read
 
     body, sent = "\n".join(body_lines), ["\n".join(sent_lines)]
-    later = drop_sent_words(*own_words_read(body)[:1], sent, None, own_words_read(body)[1])
+    own, answers_below = own_words_read(body)
+    later = drop_sent_words(own, sent, None, answers_below, body)  # as ReadMail.answering calls it
     at_once = own_words(body, sent)
     players = ["Bruno", "Chloé", "Rita"]
     assert parse_orders(later, players, "Chloé").orders == parse_orders(at_once, players, "Chloé").orders
