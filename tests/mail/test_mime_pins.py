@@ -545,3 +545,22 @@ def test_an_empty_parameter_or_list_is_rendered_as_policy_default_renders_it(kin
     simple = policy._simple_mime_header(kind, value)
     assert simple is not None
     assert simple.text == str(email.policy.default.header_factory(kind, value))
+
+
+# -- a boundary in the syntax of an encoded word is used as written -------------------------------
+#
+# RFC 2047 (section 5) forbids encoded words inside a quoted string, so a MIME parameter holds
+# none: boundary="=?utf-8?q?b1?=" is that string of characters, and the delimiter lines say so.
+# policy.default decodes it to "b1", finds no delimiter, and the mail read as empty (an order lost).
+
+ENCODED_WORD_BOUNDARY = "=?utf-8?q?b1?="
+
+
+@pytest.mark.parametrize("nested", [False, True], ids=["top", "inside-mixed"])
+def test_a_boundary_written_as_an_encoded_word_is_used_as_written(nested):
+    entity = multipart("alternative", [part("Hand 3: Baron on Bruno")], boundary=ENCODED_WORD_BOUNDARY)
+    if nested:
+        entity = multipart("mixed", [entity], boundary="outer")
+    read = read_mail(multipart_message(entity))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert read.defects == ()
