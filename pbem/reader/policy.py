@@ -162,23 +162,26 @@ def _unfold(value: str) -> str:
     return value
 
 
+# A quoted boundary parameter, its characters as written (no quoted pairs).
+_QUOTED_BOUNDARY = re.compile(r';[ \t]*boundary[ \t]*=[ \t]*"([^"\\]*)"', re.IGNORECASE)
+
+
 class _ReaderMessage(email.message.Message):
     """compat32's Message, but a boundary that has an encoded word's syntax is used as written."""
 
     def get_boundary(self, failobj: Any = None) -> Any:  # the stdlib's signature
-        """policy.default's boundary, but one in the syntax of an encoded word as compat32 reads it.
+        """policy.default's boundary, but a quoted one in the syntax of an encoded word as written.
 
         RFC 2047 (section 5) forbids encoded words in a quoted string, so a parameter holds none;
         policy.default decodes them anyway: boundary="=?utf-8?q?b1?=" became "b1", the delimiter
-        lines "--=?utf-8?q?b1?=" were not found and the mail read as empty.
+        lines "--=?utf-8?q?b1?=" were not found and the mail read as empty.  (Encoded words in a
+        comment are allowed, and decoded or dropped as policy.default does.)
         """
         raw = _raw_first(self, "content-type")
         if raw is not None and "=?" in raw:
-            as_written = email.message.Message()
-            as_written["content-type"] = _unfold(raw)
-            boundary = as_written.get_boundary()
-            if boundary is not None and "=?" in boundary:
-                return boundary
+            quoted = _QUOTED_BOUNDARY.search(_unfold(raw))
+            if quoted is not None and "=?" in quoted.group(1):
+                return quoted.group(1)
         return super().get_boundary(failobj)
 
 

@@ -564,3 +564,22 @@ def test_a_boundary_written_as_an_encoded_word_is_used_as_written(nested):
     read = read_mail(multipart_message(entity))
     assert read.own_text == "Hand 3: Baron on Bruno"
     assert read.defects == ()
+
+
+def test_an_encoded_word_in_a_comment_beside_the_boundary_is_no_part_of_it():
+    # RFC 2047 allows encoded words in a comment: the boundary is "b1", as policy.default reads it.
+    entity = multipart("mixed", [part("Hand 3: Baron on Bruno")]).replace(
+        'boundary="b1"', "boundary=b1 (=?utf-8?q?Pegasus_Mail?=)", 1
+    )
+    read = read_mail(multipart_message(entity))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert read.defects == ()
+
+
+def test_a_multipart_with_an_encoded_word_but_no_boundary_has_its_boundary_guessed():
+    entity = multipart("mixed", [part("Hand 3: Baron on Bruno")]).replace(
+        'boundary="b1"', 'name="=?utf-8?q?Orders?="', 1
+    )
+    read = read_mail(multipart_message(entity))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert "multipart mixed without a usable boundary; guessed it from the body" in read.defects

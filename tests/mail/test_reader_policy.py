@@ -61,10 +61,10 @@ def _shape(msg) -> list:
 
 
 class _BoundaryAsWritten(email.message.EmailMessage):
-    """policy.default's message, but a boundary in the syntax of an encoded word used as written.
+    """policy.default's message, but a quoted boundary holding an encoded word used as written.
 
     The reader's one departure from policy.default (the lead's decision, issue 21): RFC 2047
-    forbids encoded words in a quoted parameter, and policy.default decoded
+    forbids encoded words in a quoted string, and policy.default decoded
     boundary="=?utf-8?q?b1?=" to "b1", found no delimiter and read the mail as empty.
     """
 
@@ -73,9 +73,10 @@ class _BoundaryAsWritten(email.message.EmailMessage):
         if raw is not None:
             unfolded = raw.replace("\r", "").replace("\n", "")
             written = email.message_from_string(f"Content-Type: {unfolded}\n\n", policy=compat32)
-            boundary = written.get_boundary()
-            if boundary is not None and "=?" in boundary:
-                return boundary
+            value = written.get_param("boundary", unquote=False)  # compat32's: the quotes kept
+            if isinstance(value, str) and len(value) > 1 and value[0] == value[-1] == '"':
+                if "=?" in value and "\\" not in value:
+                    return value[1:-1]
         return super().get_boundary(failobj)
 
 
