@@ -583,3 +583,21 @@ def test_a_multipart_with_an_encoded_word_but_no_boundary_has_its_boundary_guess
     read = read_mail(multipart_message(entity))
     assert read.own_text == "Hand 3: Baron on Bruno"
     assert "multipart mixed without a usable boundary; guessed it from the body" in read.defects
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Content-Type: application/pdf\n"
+        'Content-Disposition: attachment; filename="=?utf-8?q?Z=C3=BCge.pdf?="',
+        'Content-Type: application/pdf; name="=?utf-8?b?WsO8Z2UucGRm?="',
+    ],
+    ids=["filename", "name"],
+)
+def test_the_gm_is_told_of_an_attachment_by_its_name_an_encoded_word_decoded(header):
+    # Outlook and Gmail write a file's non-ASCII name as an encoded word in quotes (RFC 2231
+    # says otherwise; everyone reads it): the note names the file as the player sees it.
+    attachment = f"{header}\nContent-Transfer-Encoding: base64\n\nJVBERi0K\n"
+    read = read_mail(multipart_message(multipart("mixed", [part(ORDERS), attachment])))
+    assert read.own_text == ORDERS
+    assert read.defects == ("ignored attachment Züge.pdf (application/pdf)",)
