@@ -601,3 +601,14 @@ def test_the_gm_is_told_of_an_attachment_by_its_name_an_encoded_word_decoded(hea
     read = read_mail(multipart_message(multipart("mixed", [part(ORDERS), attachment])))
     assert read.own_text == ORDERS
     assert read.defects == ("ignored attachment Züge.pdf (application/pdf)",)
+
+
+def test_a_boundary_written_unquoted_with_an_equals_sign_is_guessed_and_the_gm_told():
+    # RFC 2045 wants a value with "=" quoted; policy.default reads boundary=----=_Part_1 as
+    # "----", which no delimiter line is: the boundary is guessed from the body, and the GM told.
+    entity = multipart("mixed", [part(ORDERS)], boundary="----=_Part_1").replace(
+        'boundary="----=_Part_1"', "boundary=----=_Part_1", 1
+    )
+    read = read_mail(multipart_message(entity))
+    assert read.own_text == ORDERS
+    assert "multipart mixed without a usable boundary; guessed it from the body" in read.defects
