@@ -23,7 +23,8 @@ from typing import Any, cast
 # exactly `str()` of policy.default's header object: worked out directly for the values real
 # mail has (a plain token, "type/subtype; name=value; ..."), and by policy.default itself for
 # anything else.  Every Message method (get_content_type, get_boundary, get_payload, ...) only
-# looks at that string, so the parse and the decoding are the same as with policy.default.
+# looks at that string, so the parse and the decoding are the same as with policy.default, but
+# for one thing: a boundary in the syntax of an encoded word is used as written (`_ReaderMessage`).
 
 _DEFAULT_HEADER_CLASSES: dict[str, type] = {}
 # Readings of header values are remembered (the parser asks for a part's Content-Type several
@@ -161,8 +162,33 @@ def _unfold(value: str) -> str:
     return value
 
 
+# A quoted boundary parameter, its characters as written (no quoted pairs).
+_QUOTED_BOUNDARY = re.compile(r';[ \t]*boundary[ \t]*=[ \t]*"([^"\\]*)"', re.IGNORECASE)
+
+
+class _ReaderMessage(email.message.Message):
+    """compat32's Message, but a boundary that has an encoded word's syntax is used as written."""
+
+    def get_boundary(self, failobj: Any = None) -> Any:  # the stdlib's signature
+        """policy.default's boundary, but a quoted one in the syntax of an encoded word as written.
+
+        RFC 2047 (section 5) forbids encoded words in a quoted string, so a parameter holds none;
+        policy.default decodes them anyway: boundary="=?utf-8?q?b1?=" became "b1", the delimiter
+        lines "--=?utf-8?q?b1?=" were not found and the mail read as empty.  (Encoded words in a
+        comment are allowed, and decoded or dropped as policy.default does.)
+        """
+        raw = _raw_first(self, "content-type")
+        if raw is not None and "=?" in raw:
+            quoted = _QUOTED_BOUNDARY.search(_unfold(raw))
+            if quoted is not None and "=?" in quoted.group(1):
+                return quoted.group(1)
+        return super().get_boundary(failobj)
+
+
 class _ReaderPolicy(email.policy.Compat32):
     """compat32, but header values come out as policy.default would give them (see above)."""
+
+    message_factory = _ReaderMessage
 
     def header_fetch_parse(self, name: str, value: str) -> str:  # the stdlib's signature (typeshed's Policy)
         """The value as str() of policy.default's parsed header."""

@@ -355,3 +355,32 @@ def test_a_subject_the_stdlib_cannot_parse_is_read_with_the_older_api_and_a_note
     read = read_mail(message("Hand 3: Baron\n", subject="=?utf-8?q?Re=3A_=5Bgame7=5D_Turn_3?="))
     assert (read.subject, read.tag, read.turn) == ("Re: [game7] Turn 3", "game7", 3)
     assert "the subject header is malformed; read it as it stands" in read.defects
+
+
+# -- api.py: the parse reads MIME parameters by the reader's rules --------------------------------
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [
+        'multipart/mixed; boundary="b1" (written by Pegasus Mail)',  # a comment (RFC 2045)
+        "multipart/mixed; boundary=b1 (comment)",
+        'multipart/mixed; boundary="b1',  # an open quote, closed as policy.default closes it
+    ],
+)
+def test_a_boundary_read_by_the_readers_rules_needs_no_guess(content_type):
+    """The boundary is read as policy.default reads it: its parts are found by it, without a
+    guess from the body (compat32 read 'b1 (comment)' and '"b1', and guessed)."""
+    entity = multipart("mixed", [part("Hand 3: Baron on Bruno")]).replace(
+        'multipart/mixed; boundary="b1"', content_type, 1
+    )
+    read = read_mail(multipart_message(entity))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert read.defects == ()
+
+
+def test_a_boundary_written_as_an_encoded_word_gives_its_text_to_text_of():
+    # RFC 2047 forbids encoded words in a quoted parameter: the boundary is used as written.
+    entity = multipart("mixed", [part("Hand 3: Baron on Bruno")], boundary="=?utf-8?q?b1?=")
+    raw = multipart_message(entity)
+    assert text_of(raw) == read_mail(raw).full_text == "Hand 3: Baron on Bruno"

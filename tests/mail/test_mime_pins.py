@@ -545,3 +545,70 @@ def test_an_empty_parameter_or_list_is_rendered_as_policy_default_renders_it(kin
     simple = policy._simple_mime_header(kind, value)
     assert simple is not None
     assert simple.text == str(email.policy.default.header_factory(kind, value))
+
+
+# -- a boundary in the syntax of an encoded word is used as written -------------------------------
+#
+# RFC 2047 (section 5) forbids encoded words inside a quoted string, so a MIME parameter holds
+# none: boundary="=?utf-8?q?b1?=" is that string of characters, and the delimiter lines say so.
+# policy.default decodes it to "b1", finds no delimiter, and the mail read as empty (an order lost).
+
+ENCODED_WORD_BOUNDARY = "=?utf-8?q?b1?="
+
+
+@pytest.mark.parametrize("nested", [False, True], ids=["top", "inside-mixed"])
+def test_a_boundary_written_as_an_encoded_word_is_used_as_written(nested):
+    entity = multipart("alternative", [part("Hand 3: Baron on Bruno")], boundary=ENCODED_WORD_BOUNDARY)
+    if nested:
+        entity = multipart("mixed", [entity], boundary="outer")
+    read = read_mail(multipart_message(entity))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert read.defects == ()
+
+
+def test_an_encoded_word_in_a_comment_beside_the_boundary_is_no_part_of_it():
+    # RFC 2047 allows encoded words in a comment: the boundary is "b1", as policy.default reads it.
+    entity = multipart("mixed", [part("Hand 3: Baron on Bruno")]).replace(
+        'boundary="b1"', "boundary=b1 (=?utf-8?q?Pegasus_Mail?=)", 1
+    )
+    read = read_mail(multipart_message(entity))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert read.defects == ()
+
+
+def test_a_multipart_with_an_encoded_word_but_no_boundary_has_its_boundary_guessed():
+    entity = multipart("mixed", [part("Hand 3: Baron on Bruno")]).replace(
+        'boundary="b1"', 'name="=?utf-8?q?Orders?="', 1
+    )
+    read = read_mail(multipart_message(entity))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert "multipart mixed without a usable boundary; guessed it from the body" in read.defects
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Content-Type: application/pdf\n"
+        'Content-Disposition: attachment; filename="=?utf-8?q?Z=C3=BCge.pdf?="',
+        'Content-Type: application/pdf; name="=?utf-8?b?WsO8Z2UucGRm?="',
+    ],
+    ids=["filename", "name"],
+)
+def test_the_gm_is_told_of_an_attachment_by_its_name_an_encoded_word_decoded(header):
+    # Outlook and Gmail write a file's non-ASCII name as an encoded word in quotes (RFC 2231
+    # says otherwise; everyone reads it): the note names the file as the player sees it.
+    attachment = f"{header}\nContent-Transfer-Encoding: base64\n\nJVBERi0K\n"
+    read = read_mail(multipart_message(multipart("mixed", [part(ORDERS), attachment])))
+    assert read.own_text == ORDERS
+    assert read.defects == ("ignored attachment Züge.pdf (application/pdf)",)
+
+
+def test_a_boundary_written_unquoted_with_an_equals_sign_is_guessed_and_the_gm_told():
+    # RFC 2045 wants a value with "=" quoted; policy.default reads boundary=----=_Part_1 as
+    # "----", which no delimiter line is: the boundary is guessed from the body, and the GM told.
+    entity = multipart("mixed", [part(ORDERS)], boundary="----=_Part_1").replace(
+        'boundary="----=_Part_1"', "boundary=----=_Part_1", 1
+    )
+    read = read_mail(multipart_message(entity))
+    assert read.own_text == ORDERS
+    assert "multipart mixed without a usable boundary; guessed it from the body" in read.defects
