@@ -101,7 +101,8 @@ def _read_sender(msg: email.message.Message, notes: _Notes) -> tuple[str, str, s
     return address, name, odd or _sender_problem(msg, value, address, name)
 
 
-_PLAIN_ADDRESS = re.compile(r"[^\s<>()\"',;:@\[\]]+@[^\s<>()\"',;:@\[\]]+")
+# An apostrophe may stand inside a local part (o'brien@example.ie), not first: 'a@b.c' is quoted.
+_PLAIN_ADDRESS = re.compile(r"[^\s<>()\"',;:@\[\]][^\s<>()\",;:@\[\]]*@[^\s<>()\"',;:@\[\]]+")
 # An address with a second "@" ("bruno@example.org@attacker.example"): whose is it?
 _DOUBLE_AT = re.compile(r"[^\s<>()\"',;:@\[\]]*@[^\s<>()\"',;:@\[\]]*@")
 
