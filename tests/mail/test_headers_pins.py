@@ -35,3 +35,55 @@ def test_an_apostrophe_in_the_local_part_is_part_of_the_address(sender, address,
     is the player's address; it was read as brien@example.ie, someone else's mailbox."""
     read = _read(sender=sender)
     assert (read.sender, read.sender_name, read.sender_problem) == (address, name, None)
+
+
+# -- the From header's shortcut (_simple_sender): the name as a person reads it --------------------
+
+
+@pytest.mark.parametrize(
+    ("sender", "name"),
+    [
+        ("Chloé Martin <chloe@example.fr>", "Chloé Martin"),
+        ("Dominik =?UTF-8?Q?M=C3=BCller?= <dominik@example.de>", "Dominik Müller"),
+        ('"Arthur Pendleton" <arthur@example.org>', "Arthur Pendleton"),
+        ('"P." Ng <ng@example.sg>', "P. Ng"),
+    ],
+)
+def test_a_display_name_of_several_words_is_read_whole(sender, name):
+    read = _read(sender=sender)
+    assert (read.sender, read.sender_name) == (sender.rpartition("<")[2].rstrip(">").lower(), name)
+
+
+# -- the subject: its tag and turn -------------------------------------------------------------------
+
+
+def test_a_turn_number_of_nine_digits_is_read_and_of_ten_ignored_with_a_note():
+    read = _read(subject="Re: [game7] Turn 123456789")
+    assert (read.tag, read.turn) == ("game7", 123456789)
+    assert read.defects == ()
+    read = _read(subject="Re: [game7] Turn 1234567890")
+    assert (read.tag, read.turn) == ("game7", None)
+    assert read.defects == ("the turn number in the subject is absurdly long; ignored it",)
+
+
+def test_a_mail_without_a_subject_has_an_empty_one():
+    raw = b"From: Bruno <bruno@example.org>\nMessage-ID: <b1@example.org>\n\nHand 3: Baron on Chloe\n"
+    read = read_mail(raw)
+    assert (read.subject, read.tag, read.turn) == ("", None, None)
+
+
+def test_a_long_subject_is_read_to_its_4000th_character():
+    subject = "Re: [game7] Turn 3 " + "very " * 1000
+    read = _read(subject=subject)
+    assert read.subject == subject[:4000].strip()
+    assert (read.tag, read.turn) == ("game7", 3)
+
+
+# -- message ids --------------------------------------------------------------------------------------
+
+
+def test_a_message_id_without_brackets_is_kept_as_written():
+    raw = message(ORDERS).replace(
+        b"Message-ID: <reply-1@example.org>", b"Message-ID: reply-1@example.org (Bruno)"
+    )
+    assert read_mail(raw).message_id == "reply-1@example.org"
