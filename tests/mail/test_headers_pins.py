@@ -87,3 +87,12 @@ def test_a_message_id_without_brackets_is_kept_as_written():
         b"Message-ID: <reply-1@example.org>", b"Message-ID: reply-1@example.org (Bruno)"
     )
     assert read_mail(raw).message_id == "reply-1@example.org"
+
+
+def test_a_comment_before_the_message_id_is_no_part_of_it():
+    """RFC 5322 allows a comment around a msg-id; the id is what stands in the brackets (the
+    replies to the GM's mail are matched by it)."""
+    raw = message(ORDERS).replace(
+        b"Message-ID: <reply-1@example.org>", b"Message-ID: (sent from my phone) <reply-1@example.org>"
+    )
+    assert read_mail(raw).message_id == "<reply-1@example.org>"
