@@ -96,3 +96,20 @@ def test_a_comment_before_the_message_id_is_no_part_of_it():
         b"Message-ID: <reply-1@example.org>", b"Message-ID: (sent from my phone) <reply-1@example.org>"
     )
     assert read_mail(raw).message_id == "<reply-1@example.org>"
+
+
+def test_a_folded_subject_and_from_are_read_on_one_line():
+    """A client folds a long header onto the next line (a line break, then a space): the
+    header is one line, the break no part of it."""
+    raw = message(
+        ORDERS, subject="Re: [game7]\n Turn 3: your cards", sender="Bruno\n Keller\n <bruno@example.org>"
+    )
+    read = read_mail(raw)
+    assert (read.subject, read.tag, read.turn) == ("Re: [game7] Turn 3: your cards", "game7", 3)
+    assert (read.sender, read.sender_name) == ("bruno@example.org", "Bruno Keller")
+
+
+def test_a_folded_from_cut_short_is_quoted_to_the_gm_on_one_line():
+    read = read_mail(message(ORDERS, sender="Bruno Keller\n <bruno@"))
+    assert read.sender == ""
+    assert read.sender_problem == "the From header 'Bruno Keller <bruno@' holds no plain name@domain address"
