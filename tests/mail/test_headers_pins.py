@@ -113,3 +113,11 @@ def test_a_folded_from_cut_short_is_quoted_to_the_gm_on_one_line():
     read = read_mail(message(ORDERS, sender="Bruno Keller\n <bruno@"))
     assert read.sender == ""
     assert read.sender_problem == "the From header 'Bruno Keller <bruno@' holds no plain name@domain address"
+
+
+def test_a_display_name_that_decodes_to_two_lines_is_named_to_the_gm():
+    """An encoded word hiding a line break in the name (=0A) is a crafted header: the name is
+    read on one line, and the GM is told the From header is malformed."""
+    read = _read(sender="=?utf-8?q?Bruno=0AKeller?= <bruno@example.org>")
+    assert (read.sender, read.sender_name) == ("bruno@example.org", "Bruno Keller")
+    assert "the From header is malformed" in read.defects
