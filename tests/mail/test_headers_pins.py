@@ -121,3 +121,19 @@ def test_a_display_name_that_decodes_to_two_lines_is_named_to_the_gm():
     read = _read(sender="=?utf-8?q?Bruno=0AKeller?= <bruno@example.org>")
     assert (read.sender, read.sender_name) == ("bruno@example.org", "Bruno Keller")
     assert "the From header is malformed" in read.defects
+
+
+@pytest.mark.parametrize(
+    "sender",
+    [
+        "=?utf-8?q?bruno?=@example.org",
+        "Bruno <=?utf-8?q?bruno?=@example.org>",
+        '"Bruno, K" <=?utf-8?q?bruno?=@example.org>',
+    ],
+)
+def test_an_encoded_word_in_the_address_is_not_decoded(sender):
+    """RFC 2047 forbids an encoded word in an address: "=?utf-8?q?bruno?=@example.org" is a
+    mailbox of its own, delivered to as it stands, not bruno@example.org (policy.default
+    decodes it, and the reader read the sender as bruno@example.org)."""
+    read = _read(sender=sender)
+    assert read.sender == "=?utf-8?q?bruno?=@example.org"
