@@ -78,7 +78,9 @@ def _read_sender(msg: email.message.Message, notes: _Notes) -> tuple[str, str, s
     else:
         try:
             header = _default_header("from", value)
-            addresses = list(header.addresses)
+            # policy.default decodes an encoded word in an address, which RFC 2047 forbids
+            # there: the mailbox is the text as it stands (the guess below reads it).
+            addresses = [] if _ENCODED_IN_ADDRESS.search(value) else list(header.addresses)
             if addresses:
                 address = addresses[0].addr_spec  # "<>" for an empty one, never ""
                 name = addresses[0].display_name or ""
@@ -101,7 +103,10 @@ def _read_sender(msg: email.message.Message, notes: _Notes) -> tuple[str, str, s
     return address, name, odd or _sender_problem(msg, value, address, name)
 
 
-_PLAIN_ADDRESS = re.compile(r"[^\s<>()\"',;:@\[\]]+@[^\s<>()\"',;:@\[\]]+")
+# An apostrophe may stand inside a local part (o'brien@example.ie), not first: 'a@b.c' is quoted.
+_PLAIN_ADDRESS = re.compile(r"[^\s<>()\"',;:@\[\]][^\s<>()\",;:@\[\]]*@[^\s<>()\"',;:@\[\]]+")
+# An encoded word in an addr-spec (its local part), as policy.default would decode it.
+_ENCODED_IN_ADDRESS = re.compile(r"=\?[^?\s]*\?[BbQq]\?[^?\s]*\?=[^\s<>@]*@")
 # An address with a second "@" ("bruno@example.org@attacker.example"): whose is it?
 _DOUBLE_AT = re.compile(r"[^\s<>()\"',;:@\[\]]*@[^\s<>()\"',;:@\[\]]*@")
 
@@ -156,13 +161,14 @@ def _simple_sender(value: str) -> tuple[str, str] | None:
     that decodes cleanly.  The name is only right up to whitespace (policy.default keeps some
     runs of it that `_read_sender` collapses anyway), and only when the address is a plain one
     (`_guess_sender` would look at the name otherwise): None for everything else, and the
-    caller asks policy.default itself.
+    caller asks policy.default itself.  An encoded word in the address is left as it stands
+    (policy.default would decode it; `_read_sender` does not let it).
     """
     found = _SIMPLE_FROM.fullmatch(value)
     if found is None:
         return None
     phrase, address = found.group(1) or "", found.group(2) or found.group(3)
-    if "=?" in address or not _PLAIN_ADDRESS.fullmatch(address):
+    if not _PLAIN_ADDRESS.fullmatch(address):
         return None
     if phrase and not _NAME_WORDS.fullmatch(phrase):
         return None  # words not apart, or odd whitespace

@@ -1144,3 +1144,35 @@ def test_a_comment_in_the_tree_stops_nothing():
     found = visible.drop_invisible(root, "")
     assert found.tricks == ["display:none"]
     assert "Princess" not in root.text_content() and BARON in root.text_content()
+
+
+# -- the sixth run: the stylesheet's bound, the cascade's origins ------------------------------------
+
+
+def test_a_stylesheet_is_read_to_its_5000th_rule():
+    """A bound on work: a template's 4,999 rules and the 5,000th that hides an order are read
+    (hidden, the GM told); a rule past the 5,000th is not (the text reads)."""
+    filler = "".join(f".r{i}{{color:red}}" for i in range(4999))
+    read = _read(f"<style>{filler} .a{{display:none}}</style><p class=a>{P}</p>")
+    assert P not in read.full_text and _notes(read), read.defects
+    _assert_read(f"<style>{filler} .r{{color:red}} .a{{display:none}}</style><p class=a>{P}</p>")
+
+
+@pytest.mark.parametrize(
+    ("markup", "shown"),
+    [
+        ("<style>p.a{display:none}</style><p class=a style=display:block>PRINCESS</p>", True),
+        ("<style>p.a{display:block}</style><p class=a style=display:none>PRINCESS</p>", False),
+        ("<style>p.a{display:none!important}</style><p class=a style=display:block>PRINCESS</p>", False),
+        ("<style>p.a{color:#fff}</style><p class=a style=color:#000>PRINCESS</p>", True),
+        ('<font color="#ffffff" style="color:#000">PRINCESS</font>', True),
+        ('<table><tr><td bgcolor="#000000" style="background-color:#fff">PRINCESS</td></tr></table>', True),
+        ('<div hidden style="display:block">PRINCESS</div>', True),
+    ],
+)
+def test_a_style_attribute_beats_the_stylesheet_and_both_beat_the_attributes(markup, shown):
+    """The cascade's origins: an element's own style over any rule of the stylesheet (whatever
+    its specificity), an !important rule over the style, both over <font color>, bgcolor and
+    hidden."""
+    read = _read(markup.replace("PRINCESS", P))
+    assert (P in read.own_text) is shown, read.own_text
