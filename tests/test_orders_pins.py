@@ -821,3 +821,22 @@ def test_the_cardinals_look_corrected_is_the_later():
 def test_stays_after_a_player_named_keeps_the_card_played(text, players, card):
     (written,) = parse_orders(text, players, "Arthur").orders
     assert written.card == card
+
+
+# -- the sixth run (docs/mutation/orders.md) ------------------------------------------
+
+IN_TWO = ["Arthur", "Bruno", "Ines", "Ingrid"]  # "in" starts two players' names
+
+
+def test_a_word_before_the_card_that_starts_two_names_is_no_target():
+    # "In my view" before the card: "in" is the start of Ines and of Ingrid, so it names
+    # neither; the player named after the card is the target, not an ambiguous "in".
+    (written,) = parse_orders("Hand 1: In my view Guard, Bruno, guess Baron", IN_TWO, "Arthur").orders
+    assert (written.card, written.target, written.guess) == (G, "Bruno", B)
+
+
+def test_an_order_that_opens_with_say_plays_the_card_it_names():
+    # "say" (like "name" and "call") may open a play: "I say Baron on Bruno" plays the
+    # Baron. Nothing has been named yet for its card to correct.
+    (written,) = parse_orders("Hand 1: I say Baron on Bruno", PLAYERS, "Arthur").orders
+    assert (written.card, written.target, written.guess) == (B, "Bruno", None)
