@@ -840,3 +840,11 @@ def test_an_order_that_opens_with_say_plays_the_card_it_names():
     # Baron. Nothing has been named yet for its card to correct.
     (written,) = parse_orders("Hand 1: I say Baron on Bruno", PLAYERS, "Arthur").orders
     assert (written.card, written.target, written.guess) == (B, "Bruno", None)
+
+
+def test_an_order_that_ends_on_nicht_after_its_card_keeps_the_card():
+    # German puts "not" after the card, and an order may end there ("Prinzessin nicht":
+    # not the Princess): the card is kept, not played, and the word read without a look
+    # past the order's end.
+    (written,) = parse_orders("Hand 1: Prinzessin nicht", PLAYERS, "Arthur").orders
+    assert written.card is None
