@@ -848,3 +848,20 @@ def test_an_order_that_ends_on_nicht_after_its_card_keeps_the_card():
     # past the order's end.
     (written,) = parse_orders("Hand 1: Prinzessin nicht", PLAYERS, "Arthur").orders
     assert written.card is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # German "nicht" before a card keeps it out, as the first word of the order...
+        "Hand 1: nicht die Prinzessin, Wächterin auf Bruno, rate Baron",
+        # ... after a target named before the card...
+        "Hand 1: Bruno: nicht die Prinzessin, die Wächterin, rate Baron",
+        # ... and after a card that stays ("Prinzessin bleibt").
+        "Hand 1: Prinzessin bleibt, nicht die Gräfin: Wächterin auf Bruno, rate Baron",
+    ],
+)
+def test_nicht_before_a_card_keeps_it_out_wherever_it_comes(text):
+    # The Princess played is a player out: a card written after "nicht" is never the one played.
+    (written,) = parse_orders(text, PLAYERS, "Arthur").orders
+    assert (written.card, written.target, written.guess) == (G, "Bruno", B)
