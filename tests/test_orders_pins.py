@@ -857,8 +857,10 @@ def test_an_order_that_ends_on_nicht_after_its_card_keeps_the_card():
         "Hand 1: nicht die Prinzessin, Wächterin auf Bruno, rate Baron",
         # ... after a target named before the card...
         "Hand 1: Bruno: nicht die Prinzessin, die Wächterin, rate Baron",
-        # ... and after a card that stays ("Prinzessin bleibt").
+        # ... after a card that stays ("Prinzessin bleibt")...
         "Hand 1: Prinzessin bleibt, nicht die Gräfin: Wächterin auf Bruno, rate Baron",
+        # ... and after a correction word ("nein, nicht die Prinzessin": no, not the Princess).
+        "Hand 1: Wächterin auf Bruno, rate Baron, nein, nicht die Prinzessin",
     ],
 )
 def test_nicht_before_a_card_keeps_it_out_wherever_it_comes(text):
