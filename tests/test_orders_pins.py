@@ -859,8 +859,10 @@ def test_an_order_that_ends_on_nicht_after_its_card_keeps_the_card():
         "Hand 1: Bruno: nicht die Prinzessin, die Wächterin, rate Baron",
         # ... after a card that stays ("Prinzessin bleibt")...
         "Hand 1: Prinzessin bleibt, nicht die Gräfin: Wächterin auf Bruno, rate Baron",
-        # ... and after a correction word ("nein, nicht die Prinzessin": no, not the Princess).
+        # ... after a correction word ("nein, nicht die Prinzessin": no, not the Princess)...
         "Hand 1: Wächterin auf Bruno, rate Baron, nein, nicht die Prinzessin",
+        # ... and after a target corrected ("auf Charles, nein, auf Bruno").
+        "Hand 1: Wächterin auf Charles, nein, auf Bruno, nicht die Prinzessin, rate Baron",
     ],
 )
 def test_nicht_before_a_card_keeps_it_out_wherever_it_comes(text):
