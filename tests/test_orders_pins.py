@@ -869,3 +869,12 @@ def test_nicht_before_a_card_keeps_it_out_wherever_it_comes(text):
     # The Princess played is a player out: a card written after "nicht" is never the one played.
     (written,) = parse_orders(text, PLAYERS, "Arthur").orders
     assert (written.card, written.target, written.guess) == (G, "Bruno", B)
+
+
+def test_a_number_a_few_words_after_a_correction_word_is_no_correction():
+    # "wait" corrects only the name right after it: "wait, only 2 of them left" is a remark,
+    # and its 2 does not replace the guess of 5 (a digit corrects only right after the word).
+    (written,) = parse_orders(
+        "Hand 1: Guard on Bruno, guess 5 (wait, only 2 of them left!)", SIX, "Arthur"
+    ).orders
+    assert (written.card, written.target, written.guess) == (G, "Bruno", 5)
