@@ -878,3 +878,12 @@ def test_a_number_a_few_words_after_a_correction_word_is_no_correction():
         "Hand 1: Guard on Bruno, guess 5 (wait, only 2 of them left!)", SIX, "Arthur"
     ).orders
     assert (written.card, written.target, written.guess) == (G, "Bruno", 5)
+
+
+def test_a_player_named_before_the_card_gives_way_only_to_one_aimed_at():
+    # "Bruno, my Guard": Bruno is the target; a player named later without "on" or the
+    # like ("Charles, you are next!") is an aside, not the target.
+    (written,) = parse_orders(
+        "Hand 1: Bruno, my Guard, guess Baron. Charles, you are next!", PLAYERS, "Arthur"
+    ).orders
+    assert (written.card, written.target, written.guess) == (G, "Bruno", B)
