@@ -887,3 +887,9 @@ def test_a_player_named_before_the_card_gives_way_only_to_one_aimed_at():
         "Hand 1: Bruno, my Guard, guess Baron. Charles, you are next!", PLAYERS, "Arthur"
     ).orders
     assert (written.card, written.target, written.guess) == (G, "Bruno", B)
+
+
+def test_spanish_mi_with_its_accent_in_capitals_is_the_writer():
+    # "MÍ" typed in capitals is "mí" (me), not "mi" (my): the Prince on the writer.
+    (written,) = parse_orders("HAND 1: PRÍNCIPE SOBRE MÍ", PLAYERS, "Arthur").orders
+    assert (written.card, written.target) == (P, "Arthur")
