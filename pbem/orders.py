@@ -521,7 +521,7 @@ class _Play:
         as_player: str | None,
         after_guess: bool,
         sure: bool,
-        aimed: bool = False,
+        aimed: bool,
     ) -> bool:
         """Fill the slot ``word`` names (read as a card, a number, a player), in the order
         written; whether it named the card played. ``aimed``: the word comes after "on",

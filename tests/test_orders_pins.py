@@ -821,3 +821,75 @@ def test_the_cardinals_look_corrected_is_the_later():
 def test_stays_after_a_player_named_keeps_the_card_played(text, players, card):
     (written,) = parse_orders(text, players, "Arthur").orders
     assert written.card == card
+
+
+# -- the sixth run (docs/mutation/orders.md) ------------------------------------------
+
+IN_TWO = ["Arthur", "Bruno", "Ines", "Ingrid"]  # "in" starts two players' names
+
+
+def test_a_word_before_the_card_that_starts_two_names_is_no_target():
+    # "In my view" before the card: "in" is the start of Ines and of Ingrid, so it names
+    # neither; the player named after the card is the target, not an ambiguous "in".
+    (written,) = parse_orders("Hand 1: In my view Guard, Bruno, guess Baron", IN_TWO, "Arthur").orders
+    assert (written.card, written.target, written.guess) == (G, "Bruno", B)
+
+
+def test_an_order_that_opens_with_say_plays_the_card_it_names():
+    # "say" (like "name" and "call") may open a play: "I say Baron on Bruno" plays the
+    # Baron. Nothing has been named yet for its card to correct.
+    (written,) = parse_orders("Hand 1: I say Baron on Bruno", PLAYERS, "Arthur").orders
+    assert (written.card, written.target, written.guess) == (B, "Bruno", None)
+
+
+def test_an_order_that_ends_on_nicht_after_its_card_keeps_the_card():
+    # German puts "not" after the card, and an order may end there ("Prinzessin nicht":
+    # not the Princess): the card is kept, not played, and the word read without a look
+    # past the order's end.
+    (written,) = parse_orders("Hand 1: Prinzessin nicht", PLAYERS, "Arthur").orders
+    assert written.card is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # German "nicht" before a card keeps it out, as the first word of the order...
+        "Hand 1: nicht die Prinzessin, Wächterin auf Bruno, rate Baron",
+        # ... after a target named before the card...
+        "Hand 1: Bruno: nicht die Prinzessin, die Wächterin, rate Baron",
+        # ... after a card that stays ("Prinzessin bleibt")...
+        "Hand 1: Prinzessin bleibt, nicht die Gräfin: Wächterin auf Bruno, rate Baron",
+        # ... after a correction word ("nein, nicht die Prinzessin": no, not the Princess)...
+        "Hand 1: Wächterin auf Bruno, rate Baron, nein, nicht die Prinzessin",
+        # ... and after a target corrected ("auf Charles, nein, auf Bruno").
+        "Hand 1: Wächterin auf Charles, nein, auf Bruno, nicht die Prinzessin, rate Baron",
+    ],
+)
+def test_nicht_before_a_card_keeps_it_out_wherever_it_comes(text):
+    # The Princess played is a player out: a card written after "nicht" is never the one played.
+    (written,) = parse_orders(text, PLAYERS, "Arthur").orders
+    assert (written.card, written.target, written.guess) == (G, "Bruno", B)
+
+
+def test_a_number_a_few_words_after_a_correction_word_is_no_correction():
+    # "wait" corrects only the name right after it: "wait, only 2 of them left" is a remark,
+    # and its 2 does not replace the guess of 5 (a digit corrects only right after the word).
+    (written,) = parse_orders(
+        "Hand 1: Guard on Bruno, guess 5 (wait, only 2 of them left!)", SIX, "Arthur"
+    ).orders
+    assert (written.card, written.target, written.guess) == (G, "Bruno", 5)
+
+
+def test_a_player_named_before_the_card_gives_way_only_to_one_aimed_at():
+    # "Bruno, my Guard": Bruno is the target; a player named later without "on" or the
+    # like ("Charles, you are next!") is an aside, not the target.
+    (written,) = parse_orders(
+        "Hand 1: Bruno, my Guard, guess Baron. Charles, you are next!", PLAYERS, "Arthur"
+    ).orders
+    assert (written.card, written.target, written.guess) == (G, "Bruno", B)
+
+
+def test_spanish_mi_with_its_accent_in_capitals_is_the_writer():
+    # "MÍ" typed in capitals is "mí" (me), not "mi" (my): the Prince on the writer.
+    (written,) = parse_orders("HAND 1: PRÍNCIPE SOBRE MÍ", PLAYERS, "Arthur").orders
+    assert (written.card, written.target) == (P, "Arthur")
