@@ -618,14 +618,18 @@ def _answers_on_form(full_text: str, answering: Sequence[str]) -> list[str]:
     under its form line is read as "Hand 3: Baron on Bruno"."""
     intros, openings = _form_intros(tuple(answering))
     folded = full_text.casefold()
-    if not any(intro in folded for intro in intros):
-        return []  # no form of a sent mail is in the text (cheap test first)
+    starts = [at for at in map(folded.find, intros) if at >= 0]
+    if not starts:
+        return []  # no form of a sent mail is in the text
+    # From the line of the first intro on (where casefolding kept every character's place):
+    # the turn mail's form is at its end, so most of a reply is never looked at.
+    first = full_text.rfind("\n", 0, min(starts)) + 1 if len(folded) == len(full_text) else 0
     sent_lines = _sent_index(tuple(answering))[0]
     answers: list[str] = []
     form: frozenset[int] | None = None  # the hands of the form whose run the line is in
     quoted = False  # whether that run is quoted once (else it is unmarked)
     waiting: int | None = None  # the form line above, left blank: its answer may follow
-    for line in full_text.split("\n"):
+    for line in full_text[first:].split("\n"):
         if not line.strip():
             continue  # a blank line keeps the run
         mark = _FIRST_DEPTH.match(line)  # a line of any length (HTML puts a paragraph on one)
