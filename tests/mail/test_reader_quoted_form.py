@@ -19,13 +19,17 @@ SENT = [TURN_MAIL]
 
 
 def filled(
-    text: str = TURN_MAIL, three: str | None = "Baron on Bruno", seven: str | None = "Prince on myself"
+    text: str = TURN_MAIL,
+    three: str | None = "Baron on Bruno",
+    seven: str | None = "Prince on myself",
+    between: str = " ",
 ) -> str:
-    """The turn mail with answers typed after its form lines."""
+    """The turn mail with answers typed after its form lines (``between="\\n"``: on the line
+    under each)."""
     if three is not None:
-        text = text.replace("\nHand 3:\n", f"\nHand 3: {three}\n")
+        text = text.replace("\nHand 3:\n", f"\nHand 3:{between}{three}\n")
     if seven is not None:
-        text = text.replace("\nHand 7:\n", f"\nHand 7: {seven}\n")
+        text = text.replace("\nHand 7:\n", f"\nHand 7:{between}{seven}\n")
     return text
 
 
@@ -125,11 +129,7 @@ def under(
     text: str = TURN_MAIL, three: str | None = "Baron on Bruno", seven: str | None = "Prince on myself"
 ) -> str:
     """The turn mail with answers typed on the line under its form lines."""
-    if three is not None:
-        text = text.replace("\nHand 3:\n", f"\nHand 3:\n{three}\n")
-    if seven is not None:
-        text = text.replace("\nHand 7:\n", f"\nHand 7:\n{seven}\n")
-    return text
+    return filled(text, three, seven, between="\n")
 
 
 @pytest.mark.parametrize(
