@@ -62,8 +62,9 @@ SPELLED_HANDS = {
     for word in words.split()
 }
 _SPELLED = "|".join(sorted(SPELLED_HANDS, key=len, reverse=True))
+_HAND_WORD_WHOLE = r"(?:hand|main|mano|m[aã]o)"  # not "H": "H three" is no hand
 #: "Hand three", the hand spelled out after the word for "hand" written whole.
-SPELLED_HAND = rf"(?:hand|main|mano|m[aã]o)\s*{NUMBER_SIGN}\s*(?:{_SPELLED})(?![^\W\d_])"
+SPELLED_HAND = rf"{_HAND_WORD_WHOLE}\s*{NUMBER_SIGN}\s*(?:{_SPELLED})(?![^\W\d_])"
 
 _SEPARATOR = r"[:.)\]\-\u2013\u2014=]"
 _AFTER_HAND = r"[:.)\]\-\u2013\u2014=*_]"  # and the end of markdown's "*Hand 3*:", "_Hand 3_"
@@ -72,7 +73,7 @@ HAND_REF = re.compile(
         (?:\(?\d{{1,2}}[.)]\s*(?={HAND_WORD}\s*{NUMBER_SIGN}\s*\d))?  # a list's "1. " before "Hand 3"
         (?:{HAND_WORD}\s*{NUMBER_SIGN}\s*(?P<h1>\d{{1,3}})(?![^\W_])\s*{_AFTER_HAND}*  # "Hand 3:", "H3"
           |\#?(?P<h2>\d{{1,3}})\s*{_SEPARATOR}+                           # "3:", "3)", "3 -"
-          |(?:hand|main|mano|m[aã]o)\s*{NUMBER_SIGN}\s*                    # "Hand three:"
+          |{_HAND_WORD_WHOLE}\s*{NUMBER_SIGN}\s*                            # "Hand three:"
            (?P<h3>{_SPELLED})(?![^\W\d_])\s*{_AFTER_HAND}*)
         \s*(?P<rest>.*)$""",
     re.IGNORECASE | re.VERBOSE,
