@@ -126,6 +126,22 @@ CORRECTION_WORDS = frozenset(
     liever bedoel nee correctie alias melhor correcao
 """.split()
 )
+#: Words that make an order hang on a condition: "if Hugo is protected, Guard on Ines, else
+#: on Hugo", "Wenn ..., sonst ...", "Si ..., sinon ...". The tool weighs no condition (a play
+#: aimed at a protected player goes on round by the rules), so an order with one of these
+#: that names a card or player it does not play is refused, not played on one branch.
+#: Compared without accents ("senão" is "senao"; Spanish "sí", yes, is "si" too, harmless:
+#: alone it refuses nothing).
+CONDITION_WORDS = frozenset(
+    """
+    if unless otherwise else
+    wenn falls sonst ansonsten
+    si sinon
+    se altrimenti
+    als indien tenzij anders
+    senao caso
+""".split()
+)
 #: German "nicht" behind a card keeps the card ("Prinzessin nicht!"), but before one of these
 #: the target that follows ("Wächterin nicht auf Hugo": the Guard is played, not on Hugo).
 _NOT_ON = frozenset({"auf", "an", "gegen"})
@@ -192,6 +208,9 @@ class WrittenOrder(NamedTuple):
     ``standing``: "discard" or "keep" for the order "if Bishop, ..." (no card).
     ``kept``: the card an order that names no card to play says the player keeps
     ("Hand 3: not the Princess"): :func:`check_order` plays the other one.
+    ``condition``: the word, as written, that makes the order hang on a condition
+    ("if", "unless", "sonst") when the order also names a card or a player it does
+    not play: :func:`check_order` refuses it rather than play one branch at a guess.
     """
 
     hand: int
@@ -205,6 +224,7 @@ class WrittenOrder(NamedTuple):
     look: str | None = None
     standing: str | None = None
     kept: Card | None = None
+    condition: str | None = None
 
     def canonical(self) -> str:
         """The canonical form echoed back: ``Hand 3: Guard on Charles, guess Prince``."""
@@ -631,8 +651,12 @@ def _read_play(
     guessing = aiming = False  # the word before this one was "guess" (or the like); "on" (_AIMING)
     surely = False  # ... and that word was one that only says "guess" (not "say" or "name")
     correcting = 0  # 2: the word before this one corrects what was named (CORRECTION_WORDS); 1: one before
+    condition = None  # the first word that makes the order hang on a condition (CONDITION_WORDS)
+    said: list[Card | int | str] = []  # every card, number and player named, in order
     words = _TOKEN.findall(body)
     for at, word in enumerate(words):
+        if condition is None and word in CONDITION_WORDS:
+            condition = word
         if word in _SENTENCE_ENDS:
             play.player_slot = play.card_slot = ""  # a correction corrects its own sentence only
             continue
@@ -667,6 +691,10 @@ def _read_play(
         if word == "mine" and play.card in PAIRED:
             as_player = me  # "Cardinal: swap my card with Bruno's": the writer is one of the two
         named = as_card is not None or number is not None or as_player is not None
+        if named:
+            said.append(
+                as_card if as_card is not None else number if number is not None else cast(str, as_player)
+            )
         if kept:  # "not the Princess", "not Ines": named to be left out; "not sure": no word of the order
             kept = False
             if named:
@@ -674,12 +702,29 @@ def _read_play(
             continue
         if correcting and named and (correcting == 2 or after_guess or not word.isdigit()):
             correcting = 0  # a correction lasts to the next name ("no wait, that's wrong, Ines")
+            before = (play.card, play.target, play.guess, play.second, play.look)
             if play.corrected(as_player, as_card, number, after_guess):
+                replaced = set(before) - {play.card, play.target, play.guess, play.second, play.look}
+                said = [name for name in said if name not in replaced]  # no longer named
                 continue
         correcting = 1 if correcting else 0  # a digit only right after it: "I mean 3", not "I have 2"
         card_was_last = play.fill(word, as_card, number, as_player, after_guess, sure, aiming)
         aiming = False
-    return play.written(hand, text)
+    written = play.written(hand, text)
+    if condition is not None and _names_another_play(written, said, premium):
+        written = written._replace(condition=as_written(condition, text))
+    return written
+
+
+def _names_another_play(written: WrittenOrder, said: list[Card | int | str], premium: bool) -> bool:
+    """Whether an order names a card, number or player that its play does not take (as
+    :func:`_fit_to_card` will leave it): "if Hugo is protected, Guard on Ines, else on
+    Hugo" plays the Guard on one of them only."""
+    fitted = _fit_to_card(written, premium)
+    placed = {fitted.card, fitted.kept, fitted.target, fitted.second, fitted.look, fitted.guess}
+    if fitted.guess is not None:
+        placed.add(written.guess)  # a Premium guess named by a card is played as its rank
+    return any(name not in placed for name in said if not (isinstance(name, str) and name.startswith("?")))
 
 
 def _named(player: str | None) -> bool:
@@ -715,6 +760,7 @@ def _fit_to_card(order: WrittenOrder, premium: bool) -> WrittenOrder:
         look,
         order.standing,
         kept,
+        order.condition,
     )
 
 
@@ -807,6 +853,13 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
         return CheckedOrder(written, REJECTED, f"you are out of hand {h}")
     if written.standing:  # any player in the hand, at any time (RULES 10.3)
         return _standing_order(written, hand, seat)
+    if written.condition and hand.active == seat:
+        reason = (
+            f'this order hangs on a condition ("{written.condition}") and names more than its play: '
+            f"the tool weighs no condition and plays each order as written. Write the one play you "
+            f"want for hand {h} (a play aimed at a protected player goes on to the next player round)"
+        )
+        return CheckedOrder(written, REJECTED, reason)
     written, kept_note = _play_the_other(written, hand, seat)
     refusal = _play_refusal(written, hand, seat, players)
     if refusal:

@@ -1032,3 +1032,75 @@ def test_orders_apart_on_one_line_or_in_markdown_are_each_read(text, expected):
 )
 def test_what_only_looks_like_a_second_order_or_a_hand_is_not_one(text, hands):
     assert [o.hand for o in parse_orders(text, FOUR, "Greta").orders] == hands
+
+
+# -- an order that hangs on a condition: refused, never played on one branch ----------------------
+# The tool weighs no condition (RULES 4 passes a play aimed at a protected player on round), so an
+# "if ..., else ..." that names two plays or two targets must not be read as one of them: before,
+# "if Hugo is protected, Guard on Ines, else Guard on Hugo" played the Guard on Ines.
+
+CONDITIONAL = [
+    "Hand 1: if Hugo is protected, Guard on Ines, else Guard on Hugo, guess Priest",
+    "Hand 1: Guard on Hugo, or if he is protected, on Ines, guess Baron",
+    "Hand 1: Guard on Jonas unless Ines is open again, guess Prince",
+    "Hand 1: Guard on Hugo, guess Baron, or Priest if he just drew",
+    "Hand 1: Guard on Hugo, otherwise Prince on Ines",
+    "Hand 1: Prince on Ines if she still has the Princess",
+    "Hand 1: if Ines still has the Princess, Prince on her",
+    "Hand 1: Wenn Hugo geschützt ist, Wächterin auf Ines, sonst auf Hugo",
+    "Hand 1: Falls Jonas geschützt ist: Prinz auf Ines",
+    "Hand 1: Si Hugo est protégé, Garde sur Ines, sinon sur Hugo",
+    "Hand 1: Se Hugo è protetto, Guardia su Ines, altrimenti su Hugo",
+    "Hand 1: Als Hugo beschermd is, Guard op Ines, anders op Hugo",
+    "Hand 1: Se o Hugo estiver protegido, Guard em Ines, senão em Hugo",
+]
+
+
+@pytest.mark.parametrize("line", CONDITIONAL)
+def test_an_order_that_hangs_on_a_condition_is_refused_with_the_reason(line):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)  # Greta plays: Guard and Prince
+    (checked,) = read(line, game, active(1))
+    assert checked.status == REJECTED, checked
+    assert checked.order is None
+    assert (
+        "hangs on a condition" in checked.reason
+        and "Write the one play you want for hand 1" in checked.reason
+    )
+
+
+def test_a_conditional_order_never_blocks_the_plain_one_the_player_adds():
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    text = "Hand 1: if Hugo is protected, Guard on Ines, else on Hugo\nHand 1: Guard on Hugo, guess Baron"
+    statuses = [(c.status, c.written.canonical()) for c in read(text, game, active(1))]
+    assert (ACCEPTED, "Hand 1: Guard on Hugo, guess Baron") in statuses
+    assert [s for s, _ in statuses].count(REJECTED) == 1
+
+
+def test_a_conditional_order_for_a_hand_where_it_is_not_ones_turn_says_so_first():
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    (checked,) = read("Hand 1: if Greta is protected, Baron on Ines, else on Greta", game, "Hugo")
+    assert checked.status == REJECTED and checked.reason.startswith("it is not your turn in hand 1")
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        # A condition word that names no other play changes nothing the tool would do.
+        (
+            "Hand 1: Guard on Hugo, guess Priest. If that misses, good luck",
+            "Hand 1: Guard on Hugo, guess Spy",
+        ),
+        ("Hand 1: Prince on Hugo unless he is protected", "Hand 1: Prince on Hugo"),
+        ("Hand 1: Prince on Ines, if I may", "Hand 1: Prince on Ines"),
+        ("Hand 1: Sí, Guard on Hugo, guess Baron", "Hand 1: Guard on Hugo, guess Baron"),  # Spanish "yes"
+        ("Hand 1: Guard auf Ines, Tipp Baron, wenn das geht", "Hand 1: Guard on Ines, guess Baron"),
+        # A name taken back by a correction is no second play.
+        (
+            "Hand 1: Guard on Hugo, or rather Ines, guess Baron, if that's OK",
+            "Hand 1: Guard on Ines, guess Baron",
+        ),
+    ],
+)
+def test_a_condition_that_names_no_other_play_leaves_the_order_as_written(line, expected):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    assert canonical(read(line, game, active(1))) == [(ACCEPTED, expected)]

@@ -177,3 +177,14 @@ def test_an_ack_suggests_plays_from_the_cards_held_for_the_hands_missing(tmp_pat
         held = {c.title for c in pos.game.hand(h).cards[0]}
         shown = set(re.findall(rf'^    (\w+): +"Hand {h}: ', body, re.M))
         assert shown and shown <= held, (h, held, shown)
+
+
+def test_an_order_that_hangs_on_a_condition_is_refused_in_the_ack_with_what_to_do(tmp_path):
+    campaign = make(tmp_path)
+    outcome, ack = send(
+        campaign, "arthur@example.org", "Hand 1: if Bruno is protected, Spy on Charles, else Spy on Bruno"
+    )
+    body = " ".join(ack.get_content().split())
+    assert ack["Subject"].startswith("[ERROR] ")
+    assert 'hangs on a condition ("if")' in body and "Write the one play you want for hand 1" in body
+    assert outcome.receipt is not None and not outcome.receipt.on_file  # nothing played on a guess
