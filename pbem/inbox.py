@@ -48,6 +48,7 @@ from .campaign import Campaign, order_code
 from .config import CampaignConfig, ConfigError
 from .grammar import SUBJECT_TAG, codes_in, is_absence_text, mask_codes
 from .orderbook import OrderBook, Position, Receipt
+from .orders import orders_with_subject
 from .outbox import Outbox, make_message, seat_part
 from .store import RECEIVED, CampaignStore, fsync_dir, fsync_files, write_atomic
 
@@ -455,7 +456,9 @@ class Mailroom:
         if "CLEAR" in outcome.keywords and not again:
             book.clear(player, source=relative)
         before = self.campaign.deadline() if is_absence_text(mail.own_text) else None
-        outcome.receipt = book.submit(player, mail.own_text, source=relative, turn=turn, record=not again)
+        players = book.position.players
+        text = orders_with_subject(mail.subject, mail.own_text, players, player)
+        outcome.receipt = book.submit(player, text, source=relative, turn=turn, record=not again)
         absence = outcome.receipt.absence
         if absence is not None and absence["status"] in ("accepted", "back"):
             book.save_absences()  # now, so that the deadline it moves is told (and acknowledged)

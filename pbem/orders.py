@@ -293,6 +293,32 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
     return ParsedText(orders, ignored)
 
 
+#: What a subject carries before its own words: "Re:", "Fwd:", "AW:", "SV:"..., the campaign's
+#: tag and turn ("[words] Turn 3:").
+_SUBJECT_LEAD = re.compile(
+    r"^(?:\s*(?:(?:re|fwd?|aw|wg|sv|vs|antw|tr|rif|res|enc)(?:\[\d+\])?\s*:|\[[^\]]*\]|turn\s+\d+\s*:))*\s*",
+    re.IGNORECASE,
+)
+
+
+def orders_with_subject(subject: str, text: str, players: list[str], me: str) -> str:
+    """The text a message's orders are read from: its own words, with its subject's order
+    on the first line when only the subject names a play (a fresh mail from a phone:
+    "Subject: H3 Baron on Bruno", a body of "Sent from my iPhone"). A subject that names
+    no card ("Hand 3 question") adds nothing, and the body's orders stand over it."""
+    words = _SUBJECT_LEAD.sub("", subject)
+    if not HAND_REF.search(words) or _names_a_play(text, players, me):
+        return text
+    return f"{words}\n{text}" if _names_a_play(words, players, me) else text
+
+
+def _names_a_play(text: str, players: list[str], me: str) -> bool:
+    """Whether ``text`` holds an order that names a card, a card kept or a standing order."""
+    return any(
+        w.card is not None or w.kept is not None or w.standing for w in parse_orders(text, players, me).orders
+    )
+
+
 def _answers_joined(lines: list[str], premium: bool) -> list[str]:
     """The lines of a message, each in its compatibility form (an input method left in full
     width types "Ｈａｎｄ ３：" for "Hand 3:"), and an answer typed on the line under a bare

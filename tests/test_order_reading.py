@@ -26,6 +26,7 @@ from pbem.orders import (
     REJECTED,
     check_order,
     one_order_per_hand,
+    orders_with_subject,
     parse_orders,
 )
 
@@ -1104,3 +1105,35 @@ def test_a_conditional_order_for_a_hand_where_it_is_not_ones_turn_says_so_first(
 def test_a_condition_that_names_no_other_play_leaves_the_order_as_written(line, expected):
     game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
     assert canonical(read(line, game, active(1))) == [(ACCEPTED, expected)]
+
+
+# -- an order written in the subject ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "subject, read_as",
+    [
+        ("H1 Prince on Ines", "Hand 1: Prince on Ines"),
+        ("AW: [words] Turn 1: Hand 1: Guard auf Hugo, Tipp Baron", "Hand 1: Guard on Hugo, guess Baron"),
+        ("Re: Re[2]: Hand 1 - Prince on myself", "Hand 1: Prince on Greta"),
+        ("SV: hand 1: not the Guard", "Hand 1: Prince"),
+    ],
+)
+def test_a_play_written_only_in_the_subject_is_read(subject, read_as):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    text = orders_with_subject(subject, "Sent from my phone", FOUR, active(1))
+    assert canonical(read(text, game, active(1)))[0][1] == read_as
+
+
+@pytest.mark.parametrize(
+    "subject, body",
+    [
+        ("Re: [words] Turn 1: your cards and orders", "Thanks!"),  # the tool's own subject
+        ("Hand 1 question", "Can I play the Prince on myself?"),  # a hand, no card
+        ("H1 Prince on Ines", "Hand 1: Guard on Hugo, guess Baron"),  # the body's order stands
+        ("H1 Prince on Ines", "Hand 1: not the Prince"),
+        ("Hand 1: if Bishop, discard", "Hand 1: Guard on Hugo, guess Baron"),
+    ],
+)
+def test_a_subject_adds_no_order_beside_the_body_s_own_or_without_a_card(subject, body):
+    assert orders_with_subject(subject, body, FOUR, active(1)) == body

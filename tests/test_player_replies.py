@@ -188,3 +188,32 @@ def test_an_order_that_hangs_on_a_condition_is_refused_in_the_ack_with_what_to_d
     assert ack["Subject"].startswith("[ERROR] ")
     assert 'hangs on a condition ("if")' in body and "Write the one play you want for hand 1" in body
     assert outcome.receipt is not None and not outcome.receipt.on_file  # nothing played on a guess
+
+
+# -- an order written in the subject (a phone's fresh mail with an empty body) ---------------------
+
+
+def test_an_order_written_only_in_the_subject_is_read(tmp_path):
+    campaign = make(tmp_path)
+    outcome, ack = send(campaign, "arthur@example.org", "Sent from my iPhone", subject="H1 Spy on Bruno")
+    assert outcome.receipt is not None
+    assert [c.written.canonical() for c in outcome.receipt.checked] == ["Hand 1: Spy on Bruno"]
+    assert ack["Subject"] == "[words] Turn 1: orders received"
+    _, ack = send(campaign, "arthur@example.org", "-- \nArthur", subject="Fwd: Hand 1: Handmaid", name="m2")
+    assert "Hand 1: Handmaid" in ack.get_content() and "no order could be read" not in ack.get_content()
+
+
+def test_the_body_s_orders_stand_over_the_subject_s(tmp_path):
+    campaign = make(tmp_path)
+    outcome, _ = send(campaign, "arthur@example.org", "Hand 1: Handmaid", subject="H1 Spy on Bruno")
+    assert outcome.receipt is not None
+    assert [c.written.canonical() for c in outcome.receipt.checked] == ["Hand 1: Handmaid"]
+
+
+def test_a_subject_that_names_a_hand_without_a_card_is_no_order(tmp_path):
+    campaign = make(tmp_path)
+    outcome, ack = send(
+        campaign, "arthur@example.org", "Can I play the Spy on myself there?", subject="Hand 1 question"
+    )
+    assert outcome.receipt is not None and not outcome.receipt.checked
+    assert "no card named" not in ack.get_content()
