@@ -217,3 +217,22 @@ def test_a_subject_that_names_a_hand_without_a_card_is_no_order(tmp_path):
     )
     assert outcome.receipt is not None and not outcome.receipt.checked
     assert "no card named" not in ack.get_content()
+
+
+def test_a_copy_of_the_form_with_blank_lines_above_the_quoted_mail_invents_no_order(tmp_path):
+    """Seen in play: "Hand 13:" left blank above "On Tue, 1 Dec 2026 ..., Rita wrote:" took
+    the attribution as its answer, and "1 Dec" was read as a Guard (rank 1)."""
+    campaign = make(tmp_path)
+    sent = campaign.folder / "mail" / "outbox" / "t000-private-seat1.eml"
+    turn_mail = message_from_bytes(sent.read_bytes(), policy=default).get_content()
+    quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in turn_mail.splitlines())
+    body = (
+        "Orders for turn 1:\nHand 1: Spy on Bruno\nHand 4:\nHand 7: Handmaid\nHand 10:\nHand 13:\n\n"
+        f"On Tue, 1 Dec 2026 at 10:00, Rita <gm@example.org> wrote:\n{quoted}\n"
+    )
+    outcome, _ = send(campaign, "arthur@example.org", body)
+    assert outcome.receipt is not None
+    assert sorted(c.written.canonical() for c in outcome.receipt.checked) == [
+        "Hand 1: Spy on Bruno",
+        "Hand 7: Handmaid",
+    ]

@@ -649,7 +649,12 @@ def _answers_on_form(full_text: str, answering: Sequence[str]) -> list[str]:
                 if waiting is None and _plain(rest) not in sent_lines:
                     answers.append(rest)
                 continue
-            if waiting is not None and found is None and _plain(rest) not in sent_lines:
+            if (
+                waiting is not None
+                and found is None
+                and not _ends_the_form(rest)
+                and _plain(rest) not in sent_lines
+            ):
                 answers.append(f"Hand {waiting}: {rest}")
                 waiting = None
                 continue
@@ -660,6 +665,13 @@ def _answers_on_form(full_text: str, answering: Sequence[str]) -> list[str]:
 
 
 _OPENING = 8  # the characters of a line `_answers_on_form` looks at first
+
+
+def _ends_the_form(line: str) -> bool:
+    """Whether ``line``, under a blank form line, opens a quote (an attribution, a separator,
+    a header line): the form's run is over, and it is no answer ("On Tue, 1 Dec ..." would
+    read as a Guard, rank 1)."""
+    return bool(_ATTRIBUTION_START.match(line) or _CUT_LINE.match(line) or _HEADER_LINE.match(line))
 
 
 @functools.lru_cache(maxsize=32)
@@ -677,6 +689,9 @@ def _form_intros(answering: tuple[str, ...]) -> tuple[dict[str, frozenset[int]],
                 if found is None or not found.group("h1") or found.group("rest").strip():
                     break
                 hands.append(int(found.group("h1")))
+            form_line = HAND_REF.match(line)
+            if form_line is not None and form_line.group("h1") and not form_line.group("rest").strip():
+                continue  # a form line is no intro: a player's own copy of the form is no original
             if hands and line:
                 intros[_plain(line)] = intros.get(_plain(line), frozenset()) | frozenset(hands)
     return intros, frozenset(intro[:_OPENING] for intro in intros)

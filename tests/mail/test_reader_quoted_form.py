@@ -215,3 +215,29 @@ def test_an_answer_under_a_form_line_of_outlooks_html_original_is_read():
 def test_nothing_under_a_quoted_form_line_that_is_not_the_players_answer_is_read(body):
     own = read_mail(message(body), answering=SENT).own_text
     assert "Hand 3" not in own and "Hand 7" not in own, own
+
+
+@pytest.mark.parametrize(
+    "own",
+    [
+        # The player's own copy of the form, some lines blank, above the quoted mail: a blank
+        # line of theirs is no form of the tool's, and the attribution under it no answer
+        # (before, "Hand 7:" left blank took the attribution: "1 Dec" read as a Guard).
+        "Orders for turn 3:\nHand 3: Baron on Bruno\nHand 7:\n\n",
+        "Hand 3: Baron on Bruno\nHand 7:\n",
+        "Hand 3:\nHand 7:\n\n",
+        # The form's own intro copied too: an attribution, a rule or a header line under a
+        # blank form line is the quote's, never the answer.
+        "Orders for turn 3 -- fill in one line per hand and reply to this mail:\nHand 3: Baron on Bruno\nHand 7:\n\n",
+    ],
+)
+def test_a_blank_form_line_of_the_players_own_copy_takes_no_line_of_the_quote_as_its_answer(own):
+    header_block = (
+        "From: Rita <gm@example.org>\nSent: Tuesday, 1 December 2026 10:00\nTo: Chloé\nSubject: Turn 3"
+    )
+    for under_it in (ATTRIBUTION, "-----Original Message-----", header_block):
+        body = f"{own}{under_it}\n{quote(TURN_MAIL)}\n"
+        read = read_mail(message(body), answering=SENT).own_text
+        assert not any(
+            line.startswith("Hand 7:") and line.strip() != "Hand 7:" for line in read.split("\n")
+        ), read
