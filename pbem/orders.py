@@ -92,6 +92,7 @@ FILLER = frozenset(
     that which who he she they it him her them his hers their its i i'm im you
     has have having hold holds holding holds is are was be being maybe probably
     card cards my your please thanks thank
+    i'll i’ll i'd i’d i’m we we'll let's lets ok okay go going gonna want wanna like just now
 """.split()
 ) | frozenset(w for words in WORDS_ABROAD.values() for w in words.split())
 
@@ -892,6 +893,12 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
         return CheckedOrder(written, REJECTED, refusal)
     card = written.card
     assert card is not None, "_play_refusal refuses an order that names no card"
+    if CARD_RULES[card].nmr_avoid and not _named_alone(written, card, len(players) in PREMIUM_PLAYERS):
+        reason = (
+            f"the {card.title} would put you out of hand {h}, so she is played only on an order "
+            f'that names her alone: "Hand {h}: {card.title}"'
+        )
+        return CheckedOrder(written, REJECTED, reason)
     completions: list[str] = []
     notes: list[str] = [kept_note] if kept_note else []
     target_seat, second_seat, look_seat, target_replaced = _check_target(
@@ -901,6 +908,34 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
     order = Order(card, target_seat, guess, second_seat, look_seat)
     status = COMPLETED if completions else ACCEPTED
     return CheckedOrder(written, status, "; ".join(completions), "; ".join(notes), order, target_replaced)
+
+
+#: The words an order may hold beside a card played that puts its player out (the Princess):
+#: articles, "my", "play"/"discard", "please", in the languages of WORDS_ABROAD. Any other word
+#: ("Hand 4 has the Princess, sadly") makes the line talk about her, not play her.
+_BESIDE_A_PLAY = frozenset(
+    """
+    the a an my i play plays playing discard discarding lay please card now ok okay
+    die der das meine spiele spiel lege ausspielen bitte
+    la le les ma mon je joue jouer carte svp
+    el mi juego jugar carta por favor
+    il mia gioco giocare
+    de het mijn speel spelen kaart
+    o minha jogo jogar
+""".split()
+)
+
+
+def _named_alone(written: WrittenOrder, card: Card, premium: bool) -> bool:
+    """Whether ``written`` plays ``card`` on its own words: the card named, and beside it only
+    the words of :data:`_BESIDE_A_PLAY` (no question, no card kept: "Hand 4: not the Baron"
+    plays the Princess only by inference)."""
+    found = HAND_REF.match(written.text)
+    rest = found.group("rest") if found is not None else written.text
+    if "?" in rest:
+        return False
+    words = [word for word in _WORD.findall(name_key(rest)) if word not in _BESIDE_A_PLAY]
+    return len(words) == 1 and _card_word(words[0], premium) is card
 
 
 def _play_the_other(written: WrittenOrder, hand: Hand, seat: int) -> tuple[WrittenOrder, str]:

@@ -1137,3 +1137,51 @@ def test_a_play_written_only_in_the_subject_is_read(subject, read_as):
 )
 def test_a_subject_adds_no_order_beside_the_body_s_own_or_without_a_card(subject, body):
     assert orders_with_subject(subject, body, FOUR, active(1)) == body
+
+
+# -- the Princess, played only on an order that names her alone ------------------------------------
+# Playing her puts the player out (RULES 6), and the default never does. A line that mentions her
+# beside other words ("Hand 4 has the Princess, sadly") is the player talking about their hand:
+# before, it was read as her play, and the player was out.
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Thanks. Hand 4 has the Princess, sadly",
+        "Hand 4 has the Princess, sadly",
+        "Hand 4: the Princess is killing me",
+        "Hand 4: is the Princess",
+        "Hand 4: Princess?",
+        "Hand 4: Princess (I know, I'm out)",
+        "Hand 4: not the Baron",  # the other card played: the Princess
+        "Hand 4: keep the Baron",
+        "Hand 4: die Prinzessin ist leider dabei",
+    ],
+)
+def test_the_princess_named_beside_other_words_is_not_played(line):
+    game = game4(4, {3: X, 0: B, 1: H, 2: G}, draw=P)  # Jonas (first in hand 4) holds the Princess
+    game.hand(4).cards[3] = [X, B]
+    (checked,) = read(line, game, active(4))
+    assert checked.status == REJECTED, checked
+    assert checked.order is None
+    assert 'names her alone: "Hand 4: Princess"' in checked.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hand 4: Princess",
+        "Hand 4: the Princess",
+        "Hand 4: play the Princess",
+        "Hand 4: Princess, please",
+        "Hand 4: discard the Princess.",
+        "Hand 4: Prinzessin",
+        "Main 4 : la Princesse",
+    ],
+)
+def test_the_princess_named_alone_is_played(line):
+    game = game4(4, {3: X, 0: B, 1: H, 2: G}, draw=P)
+    game.hand(4).cards[3] = [X, B]
+    (checked,) = read(line, game, active(4))
+    assert (checked.status, checked.written.canonical()) == (ACCEPTED, "Hand 4: Princess"), checked
