@@ -92,7 +92,7 @@ FILLER = frozenset(
     that which who he she they it him her them his hers their its i i'm im you
     has have having hold holds holding holds is are was be being maybe probably
     card cards my your please thanks thank
-    i'll i’ll i'd i’d i’m we we'll let's lets ok okay go going gonna want wanna like just now
+    i'll i’ll i'd i’d i’m we we'll let's lets ok okay go going gonna want wanna like
 """.split()
 ) | frozenset(w for words in WORDS_ABROAD.values() for w in words.split())
 

@@ -1185,3 +1185,17 @@ def test_the_princess_named_alone_is_played(line):
     game.hand(4).cards[3] = [X, B]
     (checked,) = read(line, game, active(4))
     assert (checked.status, checked.written.canonical()) == (ACCEPTED, "Hand 4: Princess"), checked
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "In hand 4 I'll play the Guard on Ines and guess Baron.",
+        "Sorry for the delay. In hand 4 I’d like to play the Guard on Ines, guess Baron",
+        "OK so in hand 4 we go with the Guard on Ines, guess Baron",
+        "Right. Hand 4 I'm gonna play the Guard on Ines, guess Baron",
+    ],
+)
+def test_an_order_in_prose_after_i_ll_or_we_go_with_is_read(line):
+    game = game4(4, {3: G, 0: B, 1: H, 2: X}, draw=P)
+    assert canonical(read(line, game, active(4))) == [(ACCEPTED, "Hand 4: Guard on Ines, guess Baron")]
