@@ -926,12 +926,16 @@ _BESIDE_A_PLAY = frozenset(
 )
 
 
+#: Outlook's mark before a comment typed into the original: "[Chloé Martin] Princess".
+_OUTLOOK_MARK = re.compile(r"^\s*\[[^\]]{1,80}\]")
+
+
 def _named_alone(written: WrittenOrder, card: Card, premium: bool) -> bool:
     """Whether ``written`` plays ``card`` on its own words: the card named, and beside it only
     the words of :data:`_BESIDE_A_PLAY` (no question, no card kept: "Hand 4: not the Baron"
     plays the Princess only by inference)."""
     found = HAND_REF.match(written.text)
-    rest = found.group("rest") if found is not None else written.text
+    rest = _OUTLOOK_MARK.sub("", found.group("rest") if found is not None else written.text)
     if "?" in rest:
         return False
     words = [word for word in _WORD.findall(name_key(rest)) if word not in _BESIDE_A_PLAY]

@@ -1178,6 +1178,7 @@ def test_the_princess_named_beside_other_words_is_not_played(line):
         "Hand 4: discard the Princess.",
         "Hand 4: Prinzessin",
         "Main 4 : la Princesse",
+        "Hand 4: [Jonas Berg] Princess",  # Outlook's mark before a comment in the original
     ],
 )
 def test_the_princess_named_alone_is_played(line):
