@@ -497,12 +497,14 @@ _MI = re.compile(r"(?<!\w)mí(?!\w)", re.IGNORECASE)
 
 
 def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) -> WrittenOrder:
+    premium = len(players) in PREMIUM_PLAYERS
+    if rest[:1] == "[":
+        rest = _without_outlook_mark(rest, premium)
     body = name_key(_MI.sub("myself", rest) if "í" in rest or "Í" in rest else rest)
     standing = _STANDING.match(body)
     if standing:  # read in any game, so that a classic game can say it has no Bishop
         return WrittenOrder(hand, None, text=text, standing=standing.group("what").lower())
     folded, long = _folded_names(tuple(players))
-    premium = len(players) in PREMIUM_PLAYERS
     return _fit_to_card(_read_play(hand, body, text, folded, me, premium, long), premium)
 
 
@@ -928,6 +930,16 @@ _BESIDE_A_PLAY = frozenset(
 
 #: Outlook's mark before a comment typed into the original: "[Chloé Martin] Princess".
 _OUTLOOK_MARK = re.compile(r"^\s*\[[^\]]{1,80}\]")
+
+
+def _without_outlook_mark(rest: str, premium: bool) -> str:
+    """An order's words without Outlook's mark of who typed them ("[Chloé Martin] Guard,
+    guess Baron": the writer's name is no target). A card in brackets is the order's own
+    word ("[Guard] on Ines")."""
+    mark = _OUTLOOK_MARK.match(rest)
+    if mark is None or any(_card_word(word, premium) for word in _WORD.findall(name_key(mark.group(0)))):
+        return rest
+    return rest[mark.end() :]
 
 
 def _named_alone(written: WrittenOrder, card: Card, premium: bool) -> bool:

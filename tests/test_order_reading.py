@@ -1200,3 +1200,24 @@ def test_the_princess_named_alone_is_played(line):
 def test_an_order_in_prose_after_i_ll_or_we_go_with_is_read(line):
     game = game4(4, {3: G, 0: B, 1: H, 2: X}, draw=P)
     assert canonical(read(line, game, active(4))) == [(ACCEPTED, "Hand 4: Guard on Ines, guess Baron")]
+
+
+# -- Outlook's comment mark before an answer typed into the original ---------------------------------
+# Outlook marks a comment typed into the quoted original with the writer's name: "[Greta Holm]
+# Guard, guess Baron". The name is the mark, not the order's target (found by the play-through:
+# a Guard with no target named was aimed at its own player).
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("Hand 1: [Greta] Guard, guess Baron", "Hand 1: Guard, guess Baron"),
+        ("Hand 1: [Greta Holm] Prince", "Hand 1: Prince"),
+        ("Hand 1: [Greta] Guard on Ines, guess Baron", "Hand 1: Guard on Ines, guess Baron"),
+        ("Hand 1: [Guard] on Ines, guess Baron", "Hand 1: Guard on Ines, guess Baron"),  # a card in brackets
+    ],
+)
+def test_outlooks_comment_mark_is_no_target(line, expected):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    (checked,) = read(line, game, active(1))
+    assert checked.written.canonical() == expected

@@ -263,12 +263,16 @@ class Player:
 
         return wait_for(found, f"the acknowledgement of {self.name}'s {message_id}")
 
-    def send(self, original, text: str, references: list[str] | None = None) -> str:
+    def send(
+        self, original, text: str, references: list[str] | None = None, subject: str | None = None
+    ) -> str:
         msg = EmailMessage()
         msg["From"] = f"{self.name} <{self.address}>"
         msg["To"] = str(original["From"])
-        subject = str(original["Subject"])
-        msg["Subject"] = subject if subject.lower().startswith(("re:", "aw:")) else "Re: " + subject
+        if subject is None:
+            subject = str(original["Subject"])
+            subject = subject if subject.lower().startswith(("re:", "aw:")) else "Re: " + subject
+        msg["Subject"] = subject
         msg["Date"] = formatdate(localtime=True)
         msg["Message-ID"] = make_msgid(domain="players.example.test")
         msg["In-Reply-To"] = str(original["Message-ID"])
@@ -723,6 +727,55 @@ def style_outlook_inline_under(plan, player, turn):
     return [first]
 
 
+def style_conditional(plan, player, turn):
+    """An order on a condition ("if Bruno is protected, A, otherwise B"): the tool weighs no
+    condition, so it is refused (the acknowledgement says why) and nothing is on file for its
+    hand; it must never be played on one of its branches. The other orders are plain."""
+    hand, order = next(iter(plan.final.items()))
+    branch = plan.other.get(hand, order)
+    named = {player.name, order.target, order.second, order.look, branch.target, branch.second, branch.look}
+    someone = next(n for n in NAMES[:4] if n not in named)  # at every table of three players or more
+    del plan.final[hand]  # what the player means for it: nothing played at a guess
+
+    def first(ack):
+        rest = [o.words() for o in plan.final.values()]
+        condition = f"Hand {hand}: if {someone} is protected, {branch.rest()}, otherwise {order.rest()}"
+        return turn.mail, top_posted("\n".join([condition, *rest]), turn.mail, player)
+
+    return [first]
+
+
+def style_princess_lament(plan, player, turn):
+    """A line about a hand's Princess above the orders ("Hand 3 has the Princess, sadly."): talk,
+    never her play, which would put the player out of the hand."""
+    hand = next(
+        (h for h, options in turn.options.items() if any(o.card == "Princess" for o in options)),
+        next(iter(plan.final)),
+    )
+
+    def first(ack):
+        text = f"Thanks. Hand {hand} has the Princess, sadly.\n\n" + lines(plan.final.values())
+        return turn.mail, top_posted(text, turn.mail, player)
+
+    return [first]
+
+
+def style_subject_order(plan, player, turn):
+    """A reply from a phone with one order as its subject and nothing but the phone's footer in
+    the body; then the other orders in a reply to the acknowledgement."""
+    hand, order = next(iter(plan.final.items()))
+
+    def first(ack):
+        return turn.mail, "Sent from my phone\n", None, order.words("en", "terse")
+
+    def second(ack):
+        rest = [o for h, o in plan.final.items() if h != hand]
+        text = lines(rest) if rest else "Thanks!"
+        return ack, f"{text}\n\n{gmail_attribution(player)}\n{quoted(ack)}\n"
+
+    return [first, second]
+
+
 OWN_STYLES = {
     "top": style_top,
     "top-terse": lambda plan, player, turn: style_top(plan, player, turn, "terse"),
@@ -754,6 +807,9 @@ READER_STYLES = {
     "dictated": style_dictated,
     "signs-and-slashes": style_signs_and_slashes,
     "outlook-inline-under": style_outlook_inline_under,
+    "conditional": style_conditional,
+    "princess-lament": style_princess_lament,
+    "subject-order": style_subject_order,
 }
 
 
@@ -840,7 +896,7 @@ def play_game(
                 if p.name not in plans or step >= len(plans[p.name][1]):
                     continue
                 original, text, *references = plans[p.name][1][step](acks.get(p.name))
-                tally.lines_sent += order_lines(text, original)
+                tally.lines_sent += order_lines(text, original) + (len(references) > 1)  # an order as subject
                 message_id = p.send(original, text, *references)
                 plans[p.name] = (*plans[p.name][:2], plans[p.name][2], message_id)
                 sent += 1
@@ -896,7 +952,7 @@ def _report(case: str, tally: Tally) -> None:
     "case, games",
     [
         ("own", [(2, 40), (3, 4), (4, 4), (6, 3)]),
-        ("reader", [(4, 2), (6, 2)]),
+        ("reader", [(4, 3), (6, 2)]),
     ],
 )
 def test_play_through(tmp_path, dovecot, smtp_server, monkeypatch, case, games):
