@@ -290,8 +290,34 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
             found = True
             orders.append(order)
         if not found and not blank_form:
+            last = _hand_named_last(line, premium)
+            if last is not None:
+                orders.append(_read_order(last[0], last[1], line.strip(), players, me))
+                continue
             ignored.append(line.strip())
     return ParsedText(orders, ignored)
+
+
+#: A correction that names its hand at the end: "Sorry, make that Handmaid for hand 1". Only
+#: after a verb of play or change (and a few small words before it), up to the end of the line:
+#: "Thanks for the Guard in hand 1", "I used to play ... in hand 1" and questions stay prose.
+_HAND_NAMED_LAST = re.compile(
+    r"^\s*(?:(?:sorry|oops|ok|okay|actually|correction|please|so|and|then|instead)\W+){0,3}"
+    r"(?:i'?ll\s+|i\s+will\s+|i'?d\s+like\s+to\s+|let'?s\s+)?"
+    r"(?:make\s+(?:that|it)|change\s+(?:that\s+|it\s+)?to|switch\s+(?:that\s+|it\s+)?to|play|use)\s+"
+    rf"(?P<order>[^?]+?),?\s+(?:for|in)\s+(?:the\s+)?{HAND_WORD}\s*{NUMBER_SIGN}\s*(?P<hand>\d{{1,2}})\s*[.!]*\s*$",
+    re.IGNORECASE,
+)
+
+
+def _hand_named_last(line: str, premium: bool) -> tuple[int, str] | None:
+    """The hand and the order's words of a correction that names its hand last, when its
+    words open with a card's name (filler words aside); None for any other line."""
+    found = _HAND_NAMED_LAST.match(line)
+    if found is None:
+        return None
+    hand, words = int(found.group("hand")), found.group("order")
+    return (hand, words) if _opens_with_card(f"Hand {hand}: {words}", premium) else None
 
 
 #: What a subject carries before its own words: "Re:", "Fwd:", "AW:", "SV:"..., the campaign's

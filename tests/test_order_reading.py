@@ -1221,3 +1221,39 @@ def test_outlooks_comment_mark_is_no_target(line, expected):
     game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
     (checked,) = read(line, game, active(1))
     assert checked.written.canonical() == expected
+
+
+# -- a correction that names its hand at the end ---------------------------------------------------
+# "Sorry, make that Handmaid for hand 1" in a reply to the acknowledgement was "not orders" (found
+# by replying to acknowledgements as players do). Only after a verb of play or change, and at the
+# very end of the line: "Thanks for the Guard in hand 1" and questions stay prose.
+
+
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("Sorry, make that Prince on Ines for hand 1", "Hand 1: Prince on Ines"),
+        ("Make it the Prince on Ines for hand 1.", "Hand 1: Prince on Ines"),
+        ("Oops, change that to Guard on Hugo, guess Baron for hand 1", "Hand 1: Guard on Hugo, guess Baron"),
+        ("Actually I'll play the Guard on Hugo, guess Baron in hand 1", "Hand 1: Guard on Hugo, guess Baron"),
+        ("Please switch to the Prince on Ines in hand 1!", "Hand 1: Prince on Ines"),
+    ],
+)
+def test_a_correction_that_names_its_hand_last_is_read(line, expected):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    assert canonical(read(line, game, active(1))) == [(ACCEPTED, expected)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Thanks for the Guard in hand 1",
+        "Why did you play the Guard in hand 1?",
+        "I used to play the Guard in hand 1",
+        "Last turn I played the Guard in hand 1",
+        "Make that Prince on Ines for hand 1 and hand 4 later",
+        "Should I play the Prince in hand 1?",
+    ],
+)
+def test_prose_that_ends_with_a_hand_is_no_order(line):
+    assert parse_orders(line, FOUR, "Greta").orders == []
