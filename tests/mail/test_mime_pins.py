@@ -612,3 +612,27 @@ def test_a_boundary_written_unquoted_with_an_equals_sign_is_guessed_and_the_gm_t
     read = read_mail(multipart_message(entity))
     assert read.own_text == ORDERS
     assert "multipart mixed without a usable boundary; guessed it from the body" in read.defects
+
+
+# -- a text part's bytes: a few stray control bytes are text, more are a file -------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "read"),
+    [
+        # 60 characters, 3 of them NUL padding (one in twenty): still the player's words.
+        (ORDERS.ljust(57) + "\0" * 3, True),
+        (ORDERS.ljust(57) + "\0" * 4, False),
+        # Under 20 characters a text is too short to judge by its control bytes.
+        ("Hand 3: Countess" + "\0" * 3, True),
+        ("Hand 3: Countess" + "\0" * 4, False),
+    ],
+)
+def test_a_text_with_a_few_control_bytes_is_read_more_than_one_in_twenty_is_a_file(body, read):
+    if read:
+        assert read_mail(message(body)).own_text == body.rstrip("\0 ")
+    else:
+        with pytest.raises(
+            UnreadableMail, match=r"only parts I cannot read as text \(binary data sent as text/plain\)"
+        ):
+            read_mail(message(body))
