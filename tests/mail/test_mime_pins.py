@@ -636,3 +636,15 @@ def test_a_text_with_a_few_control_bytes_is_read_more_than_one_in_twenty_is_a_fi
             UnreadableMail, match=r"only parts I cannot read as text \(binary data sent as text/plain\)"
         ):
             read_mail(message(body))
+
+
+# -- the parser's defects, told to the GM in words ----------------------------------------------
+
+
+def test_a_header_line_without_a_name_is_told_to_the_gm_in_words():
+    # A line ": ..." among the headers (a name lost in copying): the parser skips it.
+    read = read_mail(message("Hand 3: Countess\n", extra=": 2 attachments\n"))
+    assert (read.own_text, read.defects) == (
+        "Hand 3: Countess",
+        ("MIME: a header line without a name; ignored it",),
+    )
