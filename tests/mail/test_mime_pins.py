@@ -388,6 +388,17 @@ def test_a_flowed_text_whose_lines_end_in_a_bare_cr_is_unflowed():
     assert read.own_text == ORDERS
 
 
+def test_a_flowed_text_with_delsp_yes_joins_a_word_split_at_a_soft_line_break():
+    # RFC 3676 DelSp=yes (Apple Mail, for scripts without spaces): the space before a soft
+    # line break was added by the sender's program and is deleted when the lines are joined.
+    body = "Hand 3: Baron on Bru \nno\nHand 7: Prince on my \nself\n"
+    read = read_mail(message(body, content_type="text/plain; charset=utf-8; format=flowed; delsp=yes"))
+    assert (read.own_text, read.defects) == (ORDERS, ())
+    # Without DelSp the space is the sender's: the words stay apart.
+    read = read_mail(message(body, content_type="text/plain; charset=utf-8; format=flowed"))
+    assert read.own_text == "Hand 3: Baron on Bru no\nHand 7: Prince on my self"
+
+
 # -- attachments: a text file attached is not the body --------------------------------------------
 
 RULES = "Rule 1: a Countess held with the King or a Prince is played\n"
