@@ -59,6 +59,7 @@ _MIME_DEFECT_NOTES = {
     "FirstHeaderLineIsContinuationDefect": "the first header line is a continuation line",
     "MisplacedEnvelopeHeaderDefect": "a 'From ' envelope line among the headers",
     "MissingHeaderBodySeparatorDefect": "a malformed header line; the rest was read as body",
+    "InvalidHeaderDefect": "a header line without a name; ignored it",  # ": value" (the only one on a part)
     "MultipartInvariantViolationDefect": "a multipart part holds no parts",
     "InvalidMultipartContentTransferEncodingDefect": "a multipart part declares a transfer encoding",
     "InvalidBase64PaddingDefect": "base64 text with bad padding",

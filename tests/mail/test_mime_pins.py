@@ -388,6 +388,17 @@ def test_a_flowed_text_whose_lines_end_in_a_bare_cr_is_unflowed():
     assert read.own_text == ORDERS
 
 
+def test_a_flowed_text_with_delsp_yes_joins_a_word_split_at_a_soft_line_break():
+    # RFC 3676 DelSp=yes (Apple Mail, for scripts without spaces): the space before a soft
+    # line break was added by the sender's program and is deleted when the lines are joined.
+    body = "Hand 3: Baron on Bru \nno\nHand 7: Prince on my \nself\n"
+    read = read_mail(message(body, content_type="text/plain; charset=utf-8; format=flowed; delsp=yes"))
+    assert (read.own_text, read.defects) == (ORDERS, ())
+    # Without DelSp the space is the sender's: the words stay apart.
+    read = read_mail(message(body, content_type="text/plain; charset=utf-8; format=flowed"))
+    assert read.own_text == "Hand 3: Baron on Bru no\nHand 7: Prince on my self"
+
+
 # -- attachments: a text file attached is not the body --------------------------------------------
 
 RULES = "Rule 1: a Countess held with the King or a Prince is played\n"
@@ -612,3 +623,39 @@ def test_a_boundary_written_unquoted_with_an_equals_sign_is_guessed_and_the_gm_t
     read = read_mail(multipart_message(entity))
     assert read.own_text == ORDERS
     assert "multipart mixed without a usable boundary; guessed it from the body" in read.defects
+
+
+# -- a text part's bytes: a few stray control bytes are text, more are a file -------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "read"),
+    [
+        # 60 characters, 3 of them NUL padding (one in twenty): still the player's words.
+        (ORDERS.ljust(57) + "\0" * 3, True),
+        (ORDERS.ljust(57) + "\0" * 4, False),
+        # Under 20 characters a text is too short to judge by its control bytes.
+        ("Hand 3: Countess" + "\0" * 3, True),
+        ("Hand 3: Countess" + "\0" * 4, False),
+    ],
+)
+def test_a_text_with_a_few_control_bytes_is_read_more_than_one_in_twenty_is_a_file(body, read):
+    if read:
+        assert read_mail(message(body)).own_text == body.rstrip("\0 ")
+    else:
+        with pytest.raises(
+            UnreadableMail, match=r"only parts I cannot read as text \(binary data sent as text/plain\)"
+        ):
+            read_mail(message(body))
+
+
+# -- the parser's defects, told to the GM in words ----------------------------------------------
+
+
+def test_a_header_line_without_a_name_is_told_to_the_gm_in_words():
+    # A line ": ..." among the headers (a name lost in copying): the parser skips it.
+    read = read_mail(message("Hand 3: Countess\n", extra=": 2 attachments\n"))
+    assert (read.own_text, read.defects) == (
+        "Hand 3: Countess",
+        ("MIME: a header line without a name; ignored it",),
+    )
