@@ -893,3 +893,58 @@ def test_spanish_mi_with_its_accent_in_capitals_is_the_writer():
     # "MÍ" typed in capitals is "mí" (me), not "mi" (my): the Prince on the writer.
     (written,) = parse_orders("HAND 1: PRÍNCIPE SOBRE MÍ", PLAYERS, "Arthur").orders
     assert (written.card, written.target) == (P, "Arthur")
+
+
+# -- a double negative: "do not keep" (the seventh mutation run: _read_play 72) ----------------
+
+DOUBLE_NEGATIVE = (
+    "your order plays the Guard and says not to keep the Countess: only one card is played; "
+    'write only the card you play, e.g. "Hand 1: Guard"'
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 1: Wächterin auf Bruno, rate Baron, behalte nicht die Gräfin",
+        "Hand 1: Guard on Bruno, guess Baron, don't keep the Countess",
+        "Hand 1: Garde sur Bruno, devine Baron, ne garde pas la Comtesse",
+        "Hand 1: never keep the Countess! Guard on Bruno, guess Baron",
+    ],
+)
+def test_an_order_that_plays_a_card_and_says_not_to_keep_the_other_is_refused(text):
+    # Played as written, both cards would go: the order contradicts itself, and neither
+    # card is played at a guess (the Guard, or the Countess the player said not to keep).
+    c = check(text, game_with({0: G, 1: B, 2: P}, draw=C))
+    assert (c.status, c.reason, c.order) == (REJECTED, DOUBLE_NEGATIVE, None), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 1: don't keep the Countess",
+        "Hand 1: behalte nicht die Gräfin",
+        "Hand 1: ne garde pas la Comtesse",
+    ],
+)
+def test_an_order_that_only_says_not_to_keep_a_card_is_refused(text):
+    # "Do not keep the Countess" is the Countess played to one reader and a "keep" to
+    # another (the order was read as "keep the Countess": the Guard played): not played.
+    c = check(text, game_with({0: G, 1: B, 2: P}, draw=C))
+    reason = 'your order says not to keep the Countess: write only the card you play, e.g. "Hand 1: Countess"'
+    assert (c.status, c.reason, c.order) == (REJECTED, reason, None), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 1: keep the Countess, Guard on Bruno, guess Baron",
+        "Hand 1: Guard on Bruno, guess Baron, not the Countess",
+        "Hand 1: Wächterin auf Bruno, rate Baron, nicht die Gräfin",
+        "Hand 1: Garde sur Bruno, devine Baron, pas la Comtesse",
+        "Hand 1: not the Countess, don't worry. Guard on Bruno, guess Baron",
+    ],
+)
+def test_one_negative_still_keeps_the_card_out(text):
+    c = check(text, game_with({0: G, 1: B, 2: P}, draw=C))
+    assert (c.status, c.order) == (ACCEPTED, Order(G, 1, B)), text
