@@ -948,3 +948,32 @@ def test_an_order_that_only_says_not_to_keep_a_card_is_refused(text):
 def test_one_negative_still_keeps_the_card_out(text):
     c = check(text, game_with({0: G, 1: B, 2: P}, draw=C))
     assert (c.status, c.order) == (ACCEPTED, Order(G, 1, B)), text
+
+
+# -- the seventh run: _Play.fill ---------------------------------------------------------------
+
+WILL = ["Arthur", "Will", "Rose", "Bruno"]  # "I will play...": Will is named before the card
+
+
+def test_a_target_named_before_the_card_gives_way_once_only():
+    # "Will" gives way to "on Rose", the player the Guard is aimed at; a later "on Bruno"
+    # in a remark does not take Rose's place.
+    (written,) = parse_orders(
+        "Hand 1: I will play the Guard on Rose, guess Baron, as I did on Bruno last turn", WILL, "Arthur"
+    ).orders
+    assert (written.card, written.target, written.guess) == (G, "Rose", B)
+
+
+@pytest.mark.parametrize(
+    ("text", "players", "card"),
+    [
+        # after a target that took the place of one named before the card...
+        ("Hand 1: Bruno is safe: Prince on Charles, he stays in", PLAYERS, P),
+        # ... and after a pair's second player
+        ("Hand 1: Cardinal on Bruno and Charles, they stay in the game", SIX, CA),
+    ],
+)
+def test_stays_after_the_last_player_named_keeps_the_card_played(text, players, card):
+    # "he stays in" is about the player: the card named stays the one played.
+    (written,) = parse_orders(text, players, "Arthur").orders
+    assert written.card == card
