@@ -8,7 +8,7 @@ these tests pin the whole wording of each refusal, completion and note, and the 
 from __future__ import annotations
 
 import pytest
-from builders import BS, CA, B, C, G, H, K, P, S, deck
+from builders import BS, CA, B, C, G, H, J, K, P, S, deck
 
 from pbem.cards import Card
 from pbem.engine import Game, Order, shuffled_deck
@@ -977,3 +977,10 @@ def test_stays_after_the_last_player_named_keeps_the_card_played(text, players, 
     # "he stays in" is about the player: the card named stays the one played.
     (written,) = parse_orders(text, players, "Arthur").orders
     assert written.card == card
+
+
+def test_a_premium_card_under_a_bare_hand_line_is_its_answer():
+    # An order form's "Hand 1:" answered on the line under it, as a phone writes it: in a
+    # Premium game, a Premium card's name opens an answer as a classic one does.
+    (written,) = parse_orders("Hand 1:\nJester on Bruno", SIX, "Arthur").orders
+    assert (written.hand, written.card, written.target) == (1, J, "Bruno")
