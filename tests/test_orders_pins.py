@@ -984,3 +984,16 @@ def test_a_premium_card_under_a_bare_hand_line_is_its_answer():
     # Premium game, a Premium card's name opens an answer as a classic one does.
     (written,) = parse_orders("Hand 1:\nJester on Bruno", SIX, "Arthur").orders
     assert (written.hand, written.card, written.target) == (1, J, "Bruno")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 1: Guard on Bruno, guess Baron, the Princess stays",
+        "Hand 1: Wächterin auf Bruno, rate Baron, die Prinzessin bleibt",
+    ],
+)
+def test_a_card_that_stays_after_the_guess_leaves_the_card_played(text):
+    # The Princess named after the guess is the card kept: the Guard is still the one played.
+    (written,) = parse_orders(text, PLAYERS, "Arthur").orders
+    assert (written.card, written.target, written.guess) == (G, "Bruno", B)
