@@ -997,3 +997,10 @@ def test_a_card_that_stays_after_the_guess_leaves_the_card_played(text):
     # The Princess named after the guess is the card kept: the Guard is still the one played.
     (written,) = parse_orders(text, PLAYERS, "Arthur").orders
     assert (written.card, written.target, written.guess) == (G, "Bruno", B)
+
+
+def test_a_wrapped_order_keeps_its_text_as_one_line():
+    # A mail client that wraps lines (format=flowed) leaves a space at the end of the
+    # line it cut: the order's text, kept in the record, reads as the player wrote it.
+    (written,) = parse_orders("Hand 3: Baron on \nBruno", PLAYERS, "Arthur").orders
+    assert (written.card, written.target, written.text) == (B, "Bruno", "Hand 3: Baron on Bruno")
