@@ -1004,3 +1004,27 @@ def test_a_wrapped_order_keeps_its_text_as_one_line():
     # line it cut: the order's text, kept in the record, reads as the player wrote it.
     (written,) = parse_orders("Hand 3: Baron on \nBruno", PLAYERS, "Arthur").orders
     assert (written.card, written.target, written.text) == (B, "Bruno", "Hand 3: Baron on Bruno")
+
+
+def test_a_wrapped_order_takes_only_the_line_it_wants():
+    # "Hand 1: Guard on" wants its target from the next line; the line after that is the
+    # player's own remark, not more of the order (its Prince is no guess).
+    parsed = parse_orders(
+        "Hand 1: Guard on\nBruno\nPS: Charles played the Prince last turn.", PLAYERS, "Arthur"
+    )
+    assert [(o.card, o.target, o.guess) for o in parsed.orders] == [(G, "Bruno", None)]
+    assert parsed.ignored == ["PS: Charles played the Prince last turn."]
+
+
+def test_a_form_line_answered_under_it_keeps_its_text_as_one_line():
+    # An order form's "Hand 3: " (a space after the colon) answered on the next line.
+    (written,) = parse_orders("Hand 3: \nBaron on Bruno", PLAYERS, "Arthur").orders
+    assert (written.card, written.target, written.text) == (B, "Bruno", "Hand 3: Baron on Bruno")
+
+
+def test_an_order_before_an_echo_pasted_on_its_line_is_read():
+    # The acknowledgement's echo, "(read) Hand 3: ...", pasted on the line after the
+    # player's own order: the echo is no order, the player's order before it is one.
+    text = "Thanks. Hand 1: Prince on Charles. Is this right? (read) Hand 3: Guard on Bruno, guess Baron"
+    (written,) = parse_orders(text, PLAYERS, "Arthur").orders
+    assert (written.hand, written.card, written.target) == (1, P, "Charles")
