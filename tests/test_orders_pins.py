@@ -1028,3 +1028,25 @@ def test_an_order_before_an_echo_pasted_on_its_line_is_read():
     text = "Thanks. Hand 1: Prince on Charles. Is this right? (read) Hand 3: Guard on Bruno, guess Baron"
     (written,) = parse_orders(text, PLAYERS, "Arthur").orders
     assert (written.hand, written.card, written.target) == (1, P, "Charles")
+
+
+def test_the_line_after_an_answered_form_line_reads_on():
+    # "Hand 3:" answered on the line under it, then the player's sign-off: read, no crash.
+    parsed = parse_orders("Hand 3:\nBaron on Bruno\n\nThanks, Arthur", PLAYERS, "Arthur")
+    assert [(o.hand, o.card, o.target) for o in parsed.orders] == [(3, B, "Bruno")]
+    assert parsed.ignored == ["Thanks, Arthur"]
+
+
+def test_words_two_blank_lines_under_a_form_line_are_not_its_answer():
+    # One blank line at most between "Hand 3:" and its answer: a remark further down
+    # that happens to open with a card's name is the player thinking aloud, not a play.
+    parsed = parse_orders("Hand 3:\n\n\nBaron or Guard? I will decide tomorrow.", PLAYERS, "Arthur")
+    assert (parsed.orders, parsed.ignored) == ([], ["Baron or Guard? I will decide tomorrow."])
+
+
+@pytest.mark.parametrize(
+    "text", ["Hand 3: Handmaid; H7: Prince on Charles", "3: Handmaid; 7: Prince on Charles"]
+)
+def test_two_orders_on_a_line_split_at_a_semicolon(text):
+    parsed = parse_orders(text, PLAYERS, "Arthur")
+    assert [(o.hand, o.card) for o in parsed.orders] == [(3, H), (7, P)]
