@@ -1050,3 +1050,10 @@ def test_words_two_blank_lines_under_a_form_line_are_not_its_answer():
 def test_two_orders_on_a_line_split_at_a_semicolon(text):
     parsed = parse_orders(text, PLAYERS, "Arthur")
     assert [(o.hand, o.card) for o in parsed.orders] == [(3, H), (7, P)]
+
+
+def test_an_order_not_to_keep_a_card_not_held_suggests_a_card_held():
+    # The example in the reason is a card the player can play: the first one held.
+    c = check("Hand 1: don't keep the Princess", game_with({0: G, 1: B, 2: P}, draw=C))
+    reason = 'your order says not to keep the Princess: write only the card you play, e.g. "Hand 1: Guard"'
+    assert (c.status, c.reason, c.order) == (REJECTED, reason, None)
