@@ -111,6 +111,12 @@ NOT_PLAYED = frozenset(
 """.split()
 )
 _HOLD = frozenset({"hold", "holding"})
+#: The words of NOT_PLAYED that say "keep": after or before a "not" word ("don't keep the
+#: Countess", "behalte nicht die Gräfin") they say the card is *not* kept, a double negative.
+_KEEPING = frozenset("keep keeps keeping kept save saving behalte behalten houd".split())
+#: French "ne garde pas" (do not keep): "garde" is also the Guard's name, so it is read as
+#: "pas keep" before the words are read.
+_NE_GARDE = re.compile(r"\bne gard(?:e|es|ez|ons|er)? pas\b")
 #: After a card: it stays in the hand ("Princess stays, Guard on Bruno"; German puts its
 #: "not" after the card: "Prinzessin nicht!").
 _STAYS = frozenset({"stays", "stay", "remains", "bleibt", "nicht", "reste", "blijft", "resta", "fica"})
@@ -209,6 +215,8 @@ class WrittenOrder(NamedTuple):
     ``standing``: "discard" or "keep" for the order "if Bishop, ..." (no card).
     ``kept``: the card an order that names no card to play says the player keeps
     ("Hand 3: not the Princess"): :func:`check_order` plays the other one.
+    ``unkept``: the card an order says not to keep ("don't keep the Countess", a double
+    negative): :func:`check_order` refuses the order rather than read it one way.
     ``condition``: the word, as written, that makes the order hang on a condition
     ("if", "unless", "sonst") when the order also names a card or a player it does
     not play: :func:`check_order` refuses it rather than play one branch at a guess.
@@ -225,6 +233,7 @@ class WrittenOrder(NamedTuple):
     look: str | None = None
     standing: str | None = None
     kept: Card | None = None
+    unkept: Card | None = None
     condition: str | None = None
 
     def canonical(self) -> str:
@@ -541,7 +550,7 @@ class _Play:
     __slots__ = (
         "card", "target", "guess", "target_text", "guess_text", "second", "look",
         "kept_card", "kept_two", "player_slot", "card_slot", "look_next", "guess_said", "pair_before",
-        "early",
+        "early", "unkept",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -560,6 +569,7 @@ class _Play:
         self.guess_said = False  # the guess was named after a guess word
         self.pair_before: str | None = None  # a pair's first player before a correction named it anew
         self.early = False  # the target was named before the card (it gives way to one aimed at)
+        self.unkept: Card | None = None  # a card named after "don't keep" (a double negative)
 
     def corrected(self, as_player: str | None, as_card: Card | None, number: int | None, guess: bool) -> bool:
         """Whether the name after a correction word took the place of the last name of its
@@ -648,8 +658,13 @@ class _Play:
             self.guess_text = word
         return False
 
-    def keep(self, as_card: Card | None) -> None:
-        """A card (or nobody: a player) named to be kept out of the order."""
+    def keep(self, as_card: Card | None, unkept: bool) -> None:
+        """A card (or nobody: a player) named to be kept out of the order; ``unkept``:
+        named after "not" and "keep" together, to be *not* kept."""
+        if unkept:
+            if self.unkept is None:
+                self.unkept = as_card
+            return
         if self.card is not None or as_card is None:
             return
         if self.kept_card is None:
@@ -665,7 +680,7 @@ class _Play:
             target, second = self.pair_before, target  # one player named again: the second's place
         return WrittenOrder(
             hand, self.card, target, self.guess, text, self.target_text, self.guess_text,
-            second, self.look, None, kept,
+            second, self.look, None, kept, self.unkept,
         )  # fmt: skip
 
 
@@ -699,9 +714,13 @@ def _read_play(
     players' names of several words (`_folded_names`)."""
     if "ich meine" in body or "my " in body:
         body = _MY_CARD.sub("mine", _ICH_MEINE.sub("meinte", body))
+    if "ne gard" in body:
+        body = _NE_GARDE.sub("pas keep", body)
     body, slots = _slot_long_names(body, long) if long else (body, {})
     play = _Play()
     kept = False  # the next card or player named is one the order keeps out (NOT_PLAYED)
+    kept_by = ""  # the NOT_PLAYED word that set ``kept``
+    unkept = False  # ... or one it says not to keep: "not" and "keep" together
     card_was_last = False  # the word before this one named the card played
     guessing = aiming = False  # the word before this one was "guess" (or the like); "on" (_AIMING)
     surely = False  # ... and that word was one that only says "guess" (not "say" or "name")
@@ -723,7 +742,9 @@ def _read_play(
                 play.card = None  # "Princess stays": kept, not played
             continue
         if word in NOT_PLAYED or (play.card is None and word in _HOLD):
-            kept, card_was_last = True, False
+            if kept and (word in _KEEPING) != (kept_by in _KEEPING):
+                unkept = True  # "don't keep", "behalte nicht": a double negative
+            kept, kept_by, card_was_last = True, word, False
             continue
         if word in CORRECTION_WORDS:
             correcting, card_was_last = 2, False
@@ -753,7 +774,8 @@ def _read_play(
         if kept:  # "not the Princess", "not Ines": named to be left out; "not sure": no word of the order
             kept = False
             if named:
-                play.keep(as_card)
+                play.keep(as_card, unkept)
+            unkept = False
             continue
         if correcting and named and (correcting == 2 or after_guess or not word.isdigit()):
             correcting = 0  # a correction lasts to the next name ("no wait, that's wrong, Ines")
@@ -815,6 +837,7 @@ def _fit_to_card(order: WrittenOrder, premium: bool) -> WrittenOrder:
         look,
         order.standing,
         kept,
+        order.unkept,
         order.condition,
     )
 
@@ -1025,6 +1048,18 @@ def _play_refusal(written: WrittenOrder, hand: Hand, seat: int, players: list[st
     held = hand.cards[seat]
     holding = " and ".join(c.title for c in held)
     card = written.card
+    unkept = written.unkept
+    if unkept is not None:
+        if card is None or card == unkept:
+            instead = unkept if unkept in held else held[0]
+            return (
+                f"your order says not to keep the {unkept.title}: write only the card you play, "
+                f'e.g. "Hand {h}: {instead.title}"'
+            )
+        return (
+            f"your order plays the {card.title} and says not to keep the {unkept.title}: only one card "
+            f'is played; write only the card you play, e.g. "Hand {h}: {card.title}"'
+        )
     if card is None:
         hint = _did_you_mean_card(written, held)
         example = f'"Hand {h}: {held[0].title}"'

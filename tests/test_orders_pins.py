@@ -8,7 +8,7 @@ these tests pin the whole wording of each refusal, completion and note, and the 
 from __future__ import annotations
 
 import pytest
-from builders import BS, CA, B, C, G, H, K, P, S, deck
+from builders import BS, CA, B, C, G, H, J, K, P, S, deck
 
 from pbem.cards import Card
 from pbem.engine import Game, Order, shuffled_deck
@@ -893,3 +893,167 @@ def test_spanish_mi_with_its_accent_in_capitals_is_the_writer():
     # "MÍ" typed in capitals is "mí" (me), not "mi" (my): the Prince on the writer.
     (written,) = parse_orders("HAND 1: PRÍNCIPE SOBRE MÍ", PLAYERS, "Arthur").orders
     assert (written.card, written.target) == (P, "Arthur")
+
+
+# -- a double negative: "do not keep" (the seventh mutation run: _read_play 72) ----------------
+
+DOUBLE_NEGATIVE = (
+    "your order plays the Guard and says not to keep the Countess: only one card is played; "
+    'write only the card you play, e.g. "Hand 1: Guard"'
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 1: Wächterin auf Bruno, rate Baron, behalte nicht die Gräfin",
+        "Hand 1: Guard on Bruno, guess Baron, don't keep the Countess",
+        "Hand 1: Garde sur Bruno, devine Baron, ne garde pas la Comtesse",
+        "Hand 1: never keep the Countess! Guard on Bruno, guess Baron",
+    ],
+)
+def test_an_order_that_plays_a_card_and_says_not_to_keep_the_other_is_refused(text):
+    # Played as written, both cards would go: the order contradicts itself, and neither
+    # card is played at a guess (the Guard, or the Countess the player said not to keep).
+    c = check(text, game_with({0: G, 1: B, 2: P}, draw=C))
+    assert (c.status, c.reason, c.order) == (REJECTED, DOUBLE_NEGATIVE, None), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 1: don't keep the Countess",
+        "Hand 1: behalte nicht die Gräfin",
+        "Hand 1: ne garde pas la Comtesse",
+    ],
+)
+def test_an_order_that_only_says_not_to_keep_a_card_is_refused(text):
+    # "Do not keep the Countess" is the Countess played to one reader and a "keep" to
+    # another (the order was read as "keep the Countess": the Guard played): not played.
+    c = check(text, game_with({0: G, 1: B, 2: P}, draw=C))
+    reason = 'your order says not to keep the Countess: write only the card you play, e.g. "Hand 1: Countess"'
+    assert (c.status, c.reason, c.order) == (REJECTED, reason, None), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 1: keep the Countess, Guard on Bruno, guess Baron",
+        "Hand 1: Guard on Bruno, guess Baron, not the Countess",
+        "Hand 1: Wächterin auf Bruno, rate Baron, nicht die Gräfin",
+        "Hand 1: Garde sur Bruno, devine Baron, pas la Comtesse",
+        "Hand 1: not the Countess, don't worry. Guard on Bruno, guess Baron",
+    ],
+)
+def test_one_negative_still_keeps_the_card_out(text):
+    c = check(text, game_with({0: G, 1: B, 2: P}, draw=C))
+    assert (c.status, c.order) == (ACCEPTED, Order(G, 1, B)), text
+
+
+# -- the seventh run: _Play.fill ---------------------------------------------------------------
+
+WILL = ["Arthur", "Will", "Rose", "Bruno"]  # "I will play...": Will is named before the card
+
+
+def test_a_target_named_before_the_card_gives_way_once_only():
+    # "Will" gives way to "on Rose", the player the Guard is aimed at; a later "on Bruno"
+    # in a remark does not take Rose's place.
+    (written,) = parse_orders(
+        "Hand 1: I will play the Guard on Rose, guess Baron, as I did on Bruno last turn", WILL, "Arthur"
+    ).orders
+    assert (written.card, written.target, written.guess) == (G, "Rose", B)
+
+
+@pytest.mark.parametrize(
+    ("text", "players", "card"),
+    [
+        # after a target that took the place of one named before the card...
+        ("Hand 1: Bruno is safe: Prince on Charles, he stays in", PLAYERS, P),
+        # ... and after a pair's second player
+        ("Hand 1: Cardinal on Bruno and Charles, they stay in the game", SIX, CA),
+    ],
+)
+def test_stays_after_the_last_player_named_keeps_the_card_played(text, players, card):
+    # "he stays in" is about the player: the card named stays the one played.
+    (written,) = parse_orders(text, players, "Arthur").orders
+    assert written.card == card
+
+
+def test_a_premium_card_under_a_bare_hand_line_is_its_answer():
+    # An order form's "Hand 1:" answered on the line under it, as a phone writes it: in a
+    # Premium game, a Premium card's name opens an answer as a classic one does.
+    (written,) = parse_orders("Hand 1:\nJester on Bruno", SIX, "Arthur").orders
+    assert (written.hand, written.card, written.target) == (1, J, "Bruno")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 1: Guard on Bruno, guess Baron, the Princess stays",
+        "Hand 1: Wächterin auf Bruno, rate Baron, die Prinzessin bleibt",
+    ],
+)
+def test_a_card_that_stays_after_the_guess_leaves_the_card_played(text):
+    # The Princess named after the guess is the card kept: the Guard is still the one played.
+    (written,) = parse_orders(text, PLAYERS, "Arthur").orders
+    assert (written.card, written.target, written.guess) == (G, "Bruno", B)
+
+
+def test_a_wrapped_order_keeps_its_text_as_one_line():
+    # A mail client that wraps lines (format=flowed) leaves a space at the end of the
+    # line it cut: the order's text, kept in the record, reads as the player wrote it.
+    (written,) = parse_orders("Hand 3: Baron on \nBruno", PLAYERS, "Arthur").orders
+    assert (written.card, written.target, written.text) == (B, "Bruno", "Hand 3: Baron on Bruno")
+
+
+def test_a_wrapped_order_takes_only_the_line_it_wants():
+    # "Hand 1: Guard on" wants its target from the next line; the line after that is the
+    # player's own remark, not more of the order (its Prince is no guess).
+    parsed = parse_orders(
+        "Hand 1: Guard on\nBruno\nPS: Charles played the Prince last turn.", PLAYERS, "Arthur"
+    )
+    assert [(o.card, o.target, o.guess) for o in parsed.orders] == [(G, "Bruno", None)]
+    assert parsed.ignored == ["PS: Charles played the Prince last turn."]
+
+
+def test_a_form_line_answered_under_it_keeps_its_text_as_one_line():
+    # An order form's "Hand 3: " (a space after the colon) answered on the next line.
+    (written,) = parse_orders("Hand 3: \nBaron on Bruno", PLAYERS, "Arthur").orders
+    assert (written.card, written.target, written.text) == (B, "Bruno", "Hand 3: Baron on Bruno")
+
+
+def test_an_order_before_an_echo_pasted_on_its_line_is_read():
+    # The acknowledgement's echo, "(read) Hand 3: ...", pasted on the line after the
+    # player's own order: the echo is no order, the player's order before it is one.
+    text = "Thanks. Hand 1: Prince on Charles. Is this right? (read) Hand 3: Guard on Bruno, guess Baron"
+    (written,) = parse_orders(text, PLAYERS, "Arthur").orders
+    assert (written.hand, written.card, written.target) == (1, P, "Charles")
+
+
+def test_the_line_after_an_answered_form_line_reads_on():
+    # "Hand 3:" answered on the line under it, then the player's sign-off: read, no crash.
+    parsed = parse_orders("Hand 3:\nBaron on Bruno\n\nThanks, Arthur", PLAYERS, "Arthur")
+    assert [(o.hand, o.card, o.target) for o in parsed.orders] == [(3, B, "Bruno")]
+    assert parsed.ignored == ["Thanks, Arthur"]
+
+
+def test_words_two_blank_lines_under_a_form_line_are_not_its_answer():
+    # One blank line at most between "Hand 3:" and its answer: a remark further down
+    # that happens to open with a card's name is the player thinking aloud, not a play.
+    parsed = parse_orders("Hand 3:\n\n\nBaron or Guard? I will decide tomorrow.", PLAYERS, "Arthur")
+    assert (parsed.orders, parsed.ignored) == ([], ["Baron or Guard? I will decide tomorrow."])
+
+
+@pytest.mark.parametrize(
+    "text", ["Hand 3: Handmaid; H7: Prince on Charles", "3: Handmaid; 7: Prince on Charles"]
+)
+def test_two_orders_on_a_line_split_at_a_semicolon(text):
+    parsed = parse_orders(text, PLAYERS, "Arthur")
+    assert [(o.hand, o.card) for o in parsed.orders] == [(3, H), (7, P)]
+
+
+def test_an_order_not_to_keep_a_card_not_held_suggests_a_card_held():
+    # The example in the reason is a card the player can play: the first one held.
+    c = check("Hand 1: don't keep the Princess", game_with({0: G, 1: B, 2: P}, draw=C))
+    reason = 'your order says not to keep the Princess: write only the card you play, e.g. "Hand 1: Guard"'
+    assert (c.status, c.reason, c.order) == (REJECTED, reason, None)
