@@ -6,10 +6,13 @@ Each test fails against the mutant it was written for (checked by hand in mutant
 
 from __future__ import annotations
 
+import email
+import email.policy
+
 import pytest
 from reader_kit import message
 
-from pbem.reader import read_mail
+from pbem.reader import policy, read_mail
 
 ORDERS = "Hand 3: Baron on Bruno"
 
@@ -69,3 +72,28 @@ def test_a_folded_boundary_written_as_an_encoded_word_is_used_as_written(eol):
     characters, on the folded line as well as on the first (decoded, no delimiter is found)."""
     read = read_mail(_mixed('multipart/mixed;\n boundary="=?utf-8?q?b1?="', "=?utf-8?q?b1?=", eol))
     assert (read.own_text, read.defects) == (ORDERS, ())
+
+
+# -- the other headers the parser asks for (_default_str): as policy.default gives them ------------
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("Content-Transfer-Encoding", "quoted-printable"),
+        ("Content-Transfer-Encoding", "=?us-ascii?q?base64?="),
+        ("Content-Transfer-Encoding", "base64; x=y"),
+        ("Content-ID", "<root@example.org>"),
+        ("Content-ID", "<root@example.org> (the letter)"),
+        ("Content-ID", "=?utf-8?q?root?="),
+        ("Content-ID", "root; v=1"),
+    ],
+)
+def test_a_parts_transfer_encoding_and_id_read_as_policy_default_gives_them(name, value):
+    """The reader's policy promises the header values of policy.default (policy.py's design):
+    the stdlib decodes a part by its Content-Transfer-Encoding and the reader finds related's
+    root by its Content-ID, so an encoded word there is decoded and a parameter left as written,
+    as policy.default does (not rendered anew as a Content-Type's parameters are)."""
+    raw = f"MIME-Version: 1.0\nContent-Type: text/plain\n{name}: {value}\n\n{ORDERS}\n".encode()
+    expected = str(email.message_from_bytes(raw, policy=email.policy.default)[name])
+    assert email.message_from_bytes(raw, policy=policy._POLICY)[name] == expected
