@@ -28,6 +28,7 @@ from hypothesis import Phase, settings
 from kit import config, snapshot, write_config
 
 from pbem.cli import main as pbem_main
+from pbem.reader import policy
 
 # -- mutation testing ---------------------------------------------------------------
 
@@ -45,6 +46,22 @@ settings.register_profile(
 )
 if "MUTANT_UNDER_TEST" in os.environ:
     settings.load_profile("mutmut")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_policy_caches():
+    """Under mutmut, each test starts with the reader policy's caches empty.
+
+    mutmut forks every mutant's run from a process that ran the tests on the original
+    code, so a header reading remembered there would be handed to the mutant unread (its
+    survivors were no survivors). The normal suite keeps the caches, as the reader does.
+    """
+    if os.environ.get("MUTANT_UNDER_TEST"):
+        policy._DEFAULT_STR_CACHE.clear()
+        policy._SIMPLE_MIME_CACHE.clear()
+        policy._DEFAULT_HEADER_CLASSES.clear()
+    yield
+
 
 # -- running pbem -------------------------------------------------------------------
 

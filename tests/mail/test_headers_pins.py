@@ -137,3 +137,19 @@ def test_an_encoded_word_in_the_address_is_not_decoded(sender):
     decodes it, and the reader read the sender as bruno@example.org)."""
     read = _read(sender=sender)
     assert read.sender == "=?utf-8?q?bruno?=@example.org"
+
+
+@pytest.mark.parametrize(
+    "sender",
+    [
+        "Bruno (home) <=?utf-8?q?bruno?=@example.org>",
+        '"Bruno \\"le Baron\\" Keller" <=?utf-8?q?bruno?=@example.org>',
+        "=?utf-8?q?bruno?=@example.org (Bruno)",
+    ],
+)
+def test_an_encoded_word_in_the_address_is_not_decoded_beside_a_comment_or_quoted_pair(sender):
+    """The same mailbox of its own when the From header also holds a comment or a nickname in
+    quotes (values the parser reads, not the reader's shortcut): policy.default decodes the
+    address there too, and the reader must not take bruno@example.org from it."""
+    read = _read(sender=sender)
+    assert (read.sender, read.sender_problem) == ("=?utf-8?q?bruno?=@example.org", None)
