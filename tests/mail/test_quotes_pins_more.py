@@ -201,3 +201,29 @@ def test_a_paragraph_on_one_line_is_no_header_line():
     subject = ("Subject: my plan for this turn, " + "and why I think Bruno holds the Princess, " * 14).strip()
     body = f"From: Chloé\nTo: everyone\n{subject}\nHand 3: Baron on Bruno\n"
     assert own_words(body) == body.strip()
+
+
+@pytest.mark.parametrize(
+    "memo",
+    [
+        "From: Hugo, hands 3 and 7\n*To:* Bruno, about our deal\nTo: everyone else, no deals this turn",
+        "De : Hugo\nÀ : Bruno, pour notre accord\nÀ: les autres, pas d'accord ce tour",
+    ],
+)
+def test_one_key_written_in_two_styles_is_one_key_of_the_players_memo(memo):
+    """A player heads their orders like a memo, "To:" once in bold (Markdown's "*To:*") and
+    once plain, or "À :" with the French space and once without: that is a sender and one
+    other key, no address, the player's own lines (a header block needs three keys)."""
+    body = f"{memo}\nHand 3: Baron on Bruno\nHand 7: Prince on myself"
+    assert own_words(body) == body
+
+
+def test_a_forwarded_header_block_in_mixed_styles_is_one_block():
+    """Gmail's plain text of Outlook's bold header keys, with a plain "Date:" line a phone
+    added: one header block, the original under it is not the player's."""
+    body = (
+        "Hand 3: Baron on Bruno\n\n"
+        "*From:* Rita\n*To:* Hugo\nDate: Tuesday 1 December 2026\n*Subject:* Turn 3\n\n"
+        "Hand 7:\nYour cards: Guard\n"
+    )
+    assert own_words(body) == "Hand 3: Baron on Bruno"
