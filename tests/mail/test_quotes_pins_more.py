@@ -227,3 +227,34 @@ def test_a_forwarded_header_block_in_mixed_styles_is_one_block():
         "Hand 7:\nYour cards: Guard\n"
     )
     assert own_words(body) == "Hand 3: Baron on Bruno"
+
+
+# -- answers typed on the form of a sent mail (_answers_on_form) ----------------------------------
+
+
+def test_answers_on_a_quoted_form_at_the_top_of_a_german_reply_are_read():
+    """The player cut the quote down to the form, so the reply opens with the quoted intro,
+    typed the answers on its quoted lines and signed "Grüße" (casefolding makes "ß" two
+    letters, so the text's length changes): both answers are read."""
+    body = (
+        "> Orders for turn 3 -- fill in one line per hand and reply to this mail:\n"
+        "> Hand 3: Baron on Bruno\n> Hand 7: Prince on myself\n\nGrüße, Chloé\n"
+    )
+    own = read_mail(message(body), answering=SENT).own_text
+    assert own.splitlines()[-2:] == ["Hand 3: Baron on Bruno", "Hand 7: Prince on myself"], own
+
+
+def test_a_quoted_list_footer_under_the_players_answers_is_not_read_as_an_answer():
+    """The turn mail reached the player through a mailing list, which put its footer under
+    the form: the answers typed under the quoted form lines are read, and the quoted footer
+    (no line of the sent mail) is nobody's answer."""
+    footer = (
+        "> You received this message because you are subscribed to the Google Groups "
+        '"Love Letter club" group.\n'
+    )
+    body = (
+        f"{ATTRIBUTION}\n> Orders for turn 3 -- fill in one line per hand and reply to this mail:\n"
+        f"> Hand 3:\nBaron on Bruno\n> Hand 7:\nPrince on myself\n>\n{footer}"
+    )
+    own = read_mail(message(body), answering=SENT).own_text
+    assert own == "Hand 3: Baron on Bruno\nHand 7: Prince on myself", own
