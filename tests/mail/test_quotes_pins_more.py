@@ -244,17 +244,19 @@ def test_answers_on_a_quoted_form_at_the_top_of_a_german_reply_are_read():
     assert own.splitlines()[-2:] == ["Hand 3: Baron on Bruno", "Hand 7: Prince on myself"], own
 
 
-def test_a_quoted_list_footer_under_the_players_answers_is_not_read_as_an_answer():
+@pytest.mark.parametrize("mark", ["", "> "])
+def test_a_quoted_list_footer_under_the_players_answers_is_not_read_as_an_answer(mark):
     """The turn mail reached the player through a mailing list, which put its footer under
-    the form: the answers typed under the quoted form lines are read, and the quoted footer
-    (no line of the sent mail) is nobody's answer."""
+    the form: the answers typed under the quoted form lines (below the quote, or in it, as
+    Thunderbird leaves them) are read, and the quoted footer (no line of the sent mail) is
+    nobody's answer."""
     footer = (
         "> You received this message because you are subscribed to the Google Groups "
         '"Love Letter club" group.\n'
     )
     body = (
         f"{ATTRIBUTION}\n> Orders for turn 3 -- fill in one line per hand and reply to this mail:\n"
-        f"> Hand 3:\nBaron on Bruno\n> Hand 7:\nPrince on myself\n>\n{footer}"
+        f"> Hand 3:\n{mark}Baron on Bruno\n> Hand 7:\n{mark}Prince on myself\n>\n{footer}"
     )
     own = read_mail(message(body), answering=SENT).own_text
     assert own == "Hand 3: Baron on Bruno\nHand 7: Prince on myself", own
