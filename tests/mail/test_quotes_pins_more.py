@@ -260,3 +260,15 @@ def test_a_quoted_list_footer_under_the_players_answers_is_not_read_as_an_answer
     )
     own = read_mail(message(body), answering=SENT).own_text
     assert own == "Hand 3: Baron on Bruno\nHand 7: Prince on myself", own
+
+
+# -- a separator above a quote (own_words_read) ------------------------------------------------
+
+
+@pytest.mark.parametrize("separator", ["-----Original Message-----", "Begin forwarded message:"])
+def test_answers_under_a_quoted_form_trimmed_to_its_lines_below_a_separator_are_read(separator):
+    """The player kept the separator and cut the quoted original down to its form lines,
+    then answered under each: the words under a separator over a quote stand, and each
+    answer belongs to the form line right above it."""
+    body = f"{separator}\n> Hand 3:\nBaron on Bruno\n> Hand 7:\nPrince on myself\n"
+    assert own_words(body) == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
