@@ -272,3 +272,15 @@ def test_answers_under_a_quoted_form_trimmed_to_its_lines_below_a_separator_are_
     answer belongs to the form line right above it."""
     body = f"{separator}\n> Hand 3:\nBaron on Bruno\n> Hand 7:\nPrince on myself\n"
     assert own_words(body) == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+
+
+# -- what is a quote (_is_quoted) ------------------------------------------------------------------
+
+
+def test_a_quote_indented_by_many_spaces_is_a_quote():
+    """Some clients indent the quote mark; an original indented as a block by twelve spaces
+    (a web archive's preformatted text pasted whole) is still quoted: its order lines are
+    not the player's, and the answer under its blank form line is."""
+    indent = " " * 12
+    body = f"{indent}> Hand 3: Guard on Bruno\n{indent}> Hand 7:\nPrince on myself\n"
+    assert own_words(body) == "Hand 7: Prince on myself"
