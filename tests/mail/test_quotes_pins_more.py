@@ -284,3 +284,14 @@ def test_a_quote_indented_by_many_spaces_is_a_quote():
     indent = " " * 12
     body = f"{indent}> Hand 3: Guard on Bruno\n{indent}> Hand 7:\nPrince on myself\n"
     assert own_words(body) == "Hand 7: Prince on myself"
+
+
+# -- the reply and the attribution on one line (_split_reply_line) ---------------------------------
+
+
+def test_a_capitalised_opener_in_the_reply_right_before_the_attribution_stays_the_players():
+    """A French player names the card with its article, "Le Prince", and the client puts
+    "Le mar. 1 déc. 2026 ..., Rita a écrit :" on the same line: the reply's "Le" comes
+    before the attribution's own "Le", which is where the attribution starts."""
+    body = "Hand 7: Le Prince Le mar. 1 déc. 2026 à 10:00, Rita <gm@example.org> a écrit :\n> Hand 7:\n"
+    assert own_words(body) == "Hand 7: Le Prince"
