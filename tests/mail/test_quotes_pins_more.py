@@ -295,3 +295,13 @@ def test_a_capitalised_opener_in_the_reply_right_before_the_attribution_stays_th
     before the attribution's own "Le", which is where the attribution starts."""
     body = "Hand 7: Le Prince Le mar. 1 déc. 2026 à 10:00, Rita <gm@example.org> a écrit :\n> Hand 7:\n"
     assert own_words(body) == "Hand 7: Le Prince"
+
+
+# -- the player's lines as written (_finish) -------------------------------------------------------
+
+
+def test_the_players_indented_orders_keep_their_indent_the_first_too():
+    """A player who indents the orders as a list sees the same list read back: the first
+    line keeps its indent like the ones under it (only blank lines around the words go)."""
+    body = "\n  Hand 3: Baron on Bruno\n  Hand 7: Prince on myself\n\n> Hand 3:\n"
+    assert own_words(body) == "  Hand 3: Baron on Bruno\n  Hand 7: Prince on myself"
