@@ -305,3 +305,15 @@ def test_the_players_indented_orders_keep_their_indent_the_first_too():
     line keeps its indent like the ones under it (only blank lines around the words go)."""
     body = "\n  Hand 3: Baron on Bruno\n  Hand 7: Prince on myself\n\n> Hand 3:\n"
     assert own_words(body) == "  Hand 3: Baron on Bruno\n  Hand 7: Prince on myself"
+
+
+# -- a sign-off (_drop_sign_off) -----------------------------------------------------------------
+
+
+def test_a_sign_off_under_a_single_order_goes_when_the_name_is_set_apart():
+    """One order, "Best regards," and the name set apart by a blank line (a name block, as
+    a signature is): the sign-off goes even under a reply of one line; right under the
+    valediction, a bare name stays (reply parsers disagree on it)."""
+    assert own_words("Hand 3: Baron on Bruno\n\nBest regards,\n\nChloé Martin\n") == "Hand 3: Baron on Bruno"
+    kept = "Hand 3: Baron on Bruno\nBest regards,\nChloé Martin"
+    assert own_words(kept) == kept
