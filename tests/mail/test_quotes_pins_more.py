@@ -317,3 +317,11 @@ def test_a_sign_off_under_a_single_order_goes_when_the_name_is_set_apart():
     assert own_words("Hand 3: Baron on Bruno\n\nBest regards,\n\nChloé Martin\n") == "Hand 3: Baron on Bruno"
     kept = "Hand 3: Baron on Bruno\nBest regards,\nChloé Martin"
     assert own_words(kept) == kept
+
+
+def test_a_sign_off_of_four_lines_under_the_valediction_goes():
+    """Name, title, club and phone under "Regards,": the whole sign-off goes, and the
+    orders above it stand."""
+    sign_off = "Regards,\nChloé Martin\nClub secretary\nLove Letter club of Lyon\n+33 6 12 34 56 78"
+    body = f"Hand 3: Baron on Bruno\nHand 7: Prince on myself\n\n{sign_off}\n"
+    assert own_words(body) == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
