@@ -325,3 +325,19 @@ def test_a_sign_off_of_four_lines_under_the_valediction_goes():
     sign_off = "Regards,\nChloé Martin\nClub secretary\nLove Letter club of Lyon\n+33 6 12 34 56 78"
     body = f"Hand 3: Baron on Bruno\nHand 7: Prince on myself\n\n{sign_off}\n"
     assert own_words(body) == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+
+
+@pytest.mark.parametrize(
+    "club",
+    [
+        "Love Letter club of Lyon, postal games each month since 1998",
+        "Love Letter club of Lyon, postal games every month since 1998",
+    ],
+)
+def test_a_sign_off_line_is_at_most_sixty_characters(club):
+    """A sign-off's lines are short: a club line of 60 characters under the name goes with
+    it; one of 61 is a sentence of the player's, and the sign-off stays."""
+    length = len(club)
+    assert length in (60, 61)
+    body = f"Hand 3: Baron on Bruno\n\nRegards,\nChloé Martin\n{club}\n"
+    assert own_words(body) == ("Hand 3: Baron on Bruno" if length == 60 else body.strip())
