@@ -341,3 +341,10 @@ def test_a_sign_off_line_is_at_most_sixty_characters(club):
     assert length in (60, 61)
     body = f"Hand 3: Baron on Bruno\n\nRegards,\nChloé Martin\n{club}\n"
     assert own_words(body) == ("Hand 3: Baron on Bruno" if length == 60 else body.strip())
+
+
+def test_an_indented_pair_of_dashes_between_orders_is_no_signature_separator():
+    """The signature separator is "-- " at the start of its line; a player's indented "--"
+    between two orders is a divider of theirs, and the order under it stands."""
+    body = "Hand 3: Baron on Bruno\n   --\nHand 7: Prince on myself"
+    assert own_words(body) == body
