@@ -201,3 +201,150 @@ def test_a_paragraph_on_one_line_is_no_header_line():
     subject = ("Subject: my plan for this turn, " + "and why I think Bruno holds the Princess, " * 14).strip()
     body = f"From: Chloé\nTo: everyone\n{subject}\nHand 3: Baron on Bruno\n"
     assert own_words(body) == body.strip()
+
+
+@pytest.mark.parametrize(
+    "memo",
+    [
+        "From: Hugo, hands 3 and 7\n*To:* Bruno, about our deal\nTo: everyone else, no deals this turn",
+        "De : Hugo\nÀ : Bruno, pour notre accord\nÀ: les autres, pas d'accord ce tour",
+    ],
+)
+def test_one_key_written_in_two_styles_is_one_key_of_the_players_memo(memo):
+    """A player heads their orders like a memo, "To:" once in bold (Markdown's "*To:*") and
+    once plain, or "À :" with the French space and once without: that is a sender and one
+    other key, no address, the player's own lines (a header block needs three keys)."""
+    body = f"{memo}\nHand 3: Baron on Bruno\nHand 7: Prince on myself"
+    assert own_words(body) == body
+
+
+def test_a_forwarded_header_block_in_mixed_styles_is_one_block():
+    """Gmail's plain text of Outlook's bold header keys, with a plain "Date:" line a phone
+    added: one header block, the original under it is not the player's."""
+    body = (
+        "Hand 3: Baron on Bruno\n\n"
+        "*From:* Rita\n*To:* Hugo\nDate: Tuesday 1 December 2026\n*Subject:* Turn 3\n\n"
+        "Hand 7:\nYour cards: Guard\n"
+    )
+    assert own_words(body) == "Hand 3: Baron on Bruno"
+
+
+# -- answers typed on the form of a sent mail (_answers_on_form) ----------------------------------
+
+
+def test_answers_on_a_quoted_form_at_the_top_of_a_german_reply_are_read():
+    """The player cut the quote down to the form, so the reply opens with the quoted intro,
+    typed the answers on its quoted lines and signed "Grüße" (casefolding makes "ß" two
+    letters, so the text's length changes): both answers are read."""
+    body = (
+        "> Orders for turn 3 -- fill in one line per hand and reply to this mail:\n"
+        "> Hand 3: Baron on Bruno\n> Hand 7: Prince on myself\n\nGrüße, Chloé\n"
+    )
+    own = read_mail(message(body), answering=SENT).own_text
+    assert own.splitlines()[-2:] == ["Hand 3: Baron on Bruno", "Hand 7: Prince on myself"], own
+
+
+@pytest.mark.parametrize("mark", ["", "> "])
+def test_a_quoted_list_footer_under_the_players_answers_is_not_read_as_an_answer(mark):
+    """The turn mail reached the player through a mailing list, which put its footer under
+    the form: the answers typed under the quoted form lines (below the quote, or in it, as
+    Thunderbird leaves them) are read, and the quoted footer (no line of the sent mail) is
+    nobody's answer."""
+    footer = (
+        "> You received this message because you are subscribed to the Google Groups "
+        '"Love Letter club" group.\n'
+    )
+    body = (
+        f"{ATTRIBUTION}\n> Orders for turn 3 -- fill in one line per hand and reply to this mail:\n"
+        f"> Hand 3:\n{mark}Baron on Bruno\n> Hand 7:\n{mark}Prince on myself\n>\n{footer}"
+    )
+    own = read_mail(message(body), answering=SENT).own_text
+    assert own == "Hand 3: Baron on Bruno\nHand 7: Prince on myself", own
+
+
+# -- a separator above a quote (own_words_read) ------------------------------------------------
+
+
+@pytest.mark.parametrize("separator", ["-----Original Message-----", "Begin forwarded message:"])
+def test_answers_under_a_quoted_form_trimmed_to_its_lines_below_a_separator_are_read(separator):
+    """The player kept the separator and cut the quoted original down to its form lines,
+    then answered under each: the words under a separator over a quote stand, and each
+    answer belongs to the form line right above it."""
+    body = f"{separator}\n> Hand 3:\nBaron on Bruno\n> Hand 7:\nPrince on myself\n"
+    assert own_words(body) == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+
+
+# -- what is a quote (_is_quoted) ------------------------------------------------------------------
+
+
+def test_a_quote_indented_by_many_spaces_is_a_quote():
+    """Some clients indent the quote mark; an original indented as a block by twelve spaces
+    (a web archive's preformatted text pasted whole) is still quoted: its order lines are
+    not the player's, and the answer under its blank form line is."""
+    indent = " " * 12
+    body = f"{indent}> Hand 3: Guard on Bruno\n{indent}> Hand 7:\nPrince on myself\n"
+    assert own_words(body) == "Hand 7: Prince on myself"
+
+
+# -- the reply and the attribution on one line (_split_reply_line) ---------------------------------
+
+
+def test_a_capitalised_opener_in_the_reply_right_before_the_attribution_stays_the_players():
+    """A French player names the card with its article, "Le Prince", and the client puts
+    "Le mar. 1 déc. 2026 ..., Rita a écrit :" on the same line: the reply's "Le" comes
+    before the attribution's own "Le", which is where the attribution starts."""
+    body = "Hand 7: Le Prince Le mar. 1 déc. 2026 à 10:00, Rita <gm@example.org> a écrit :\n> Hand 7:\n"
+    assert own_words(body) == "Hand 7: Le Prince"
+
+
+# -- the player's lines as written (_finish) -------------------------------------------------------
+
+
+def test_the_players_indented_orders_keep_their_indent_the_first_too():
+    """A player who indents the orders as a list sees the same list read back: the first
+    line keeps its indent like the ones under it (only blank lines around the words go)."""
+    body = "\n  Hand 3: Baron on Bruno\n  Hand 7: Prince on myself\n\n> Hand 3:\n"
+    assert own_words(body) == "  Hand 3: Baron on Bruno\n  Hand 7: Prince on myself"
+
+
+# -- a sign-off (_drop_sign_off) -----------------------------------------------------------------
+
+
+def test_a_sign_off_under_a_single_order_goes_when_the_name_is_set_apart():
+    """One order, "Best regards," and the name set apart by a blank line (a name block, as
+    a signature is): the sign-off goes even under a reply of one line; right under the
+    valediction, a bare name stays (reply parsers disagree on it)."""
+    assert own_words("Hand 3: Baron on Bruno\n\nBest regards,\n\nChloé Martin\n") == "Hand 3: Baron on Bruno"
+    kept = "Hand 3: Baron on Bruno\nBest regards,\nChloé Martin"
+    assert own_words(kept) == kept
+
+
+def test_a_sign_off_of_four_lines_under_the_valediction_goes():
+    """Name, title, club and phone under "Regards,": the whole sign-off goes, and the
+    orders above it stand."""
+    sign_off = "Regards,\nChloé Martin\nClub secretary\nLove Letter club of Lyon\n+33 6 12 34 56 78"
+    body = f"Hand 3: Baron on Bruno\nHand 7: Prince on myself\n\n{sign_off}\n"
+    assert own_words(body) == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+
+
+@pytest.mark.parametrize(
+    "club",
+    [
+        "Love Letter club of Lyon, postal games each month since 1998",
+        "Love Letter club of Lyon, postal games every month since 1998",
+    ],
+)
+def test_a_sign_off_line_is_at_most_sixty_characters(club):
+    """A sign-off's lines are short: a club line of 60 characters under the name goes with
+    it; one of 61 is a sentence of the player's, and the sign-off stays."""
+    length = len(club)
+    assert length in (60, 61)
+    body = f"Hand 3: Baron on Bruno\n\nRegards,\nChloé Martin\n{club}\n"
+    assert own_words(body) == ("Hand 3: Baron on Bruno" if length == 60 else body.strip())
+
+
+def test_an_indented_pair_of_dashes_between_orders_is_no_signature_separator():
+    """The signature separator is "-- " at the start of its line; a player's indented "--"
+    between two orders is a divider of theirs, and the order under it stands."""
+    body = "Hand 3: Baron on Bruno\n   --\nHand 7: Prince on myself"
+    assert own_words(body) == body
