@@ -156,6 +156,37 @@ def html_to_text(markup: str, notes: _Notes | None = None) -> str:
 
 _MALFORMED_HTML = "the HTML part is malformed; stripped its tags crudely"
 
+# The characters XML forbids, which lxml will not set as an element's text or tail (the
+# reader moves text: after </body>, around a quote, in preformatted lines), are taken out of
+# the markup before it is parsed, written as characters or as numeric references, as the
+# reading of each line would take them out later (`text._clean_line`): those html_text reads
+# as spaces (vertical tab, form feed, the four separators: regex \s) become spaces; the
+# others go, and the noncharacters U+FFFE and U+FFFF (shown by no client). libxml2 reads a
+# reference to NUL as U+FFFD, as a browser does: it stays.
+_XML_SPACES = re.compile("[\x0b\x0c\x1c-\x1f]")
+_NOT_XML = re.compile("[\x00-\x08\x0e-\x1b\ufffe\uffff]")
+_NUMERIC_REFERENCE = re.compile("&#(?:[xX]([0-9a-fA-F]+)|([0-9]+));?")
+
+
+def _xml_characters(markup: str) -> str:
+    """`markup` without the characters XML forbids (above), and spaces for those read as spaces."""
+    markup = _NOT_XML.sub("", _XML_SPACES.sub(" ", markup))
+    if "&#" in markup:
+        markup = _NUMERIC_REFERENCE.sub(_xml_reference, markup)
+    return markup
+
+
+def _xml_reference(found: re.Match[str]) -> str:
+    """A numeric character reference, or what `_xml_characters` makes of its character."""
+    hexadecimal, decimal = found.group(1, 2)
+    digits = (hexadecimal or decimal).lstrip("0")
+    if not digits or len(digits) > 5:  # NUL, or beyond U+FFFF: libxml2 reads U+FFFD or the character
+        return found.group(0)
+    character = chr(int(digits, 16 if hexadecimal else 10))
+    if _XML_SPACES.match(character):
+        return " "
+    return "" if _NOT_XML.match(character) else found.group(0)
+
 
 def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
     """`html_to_text` on call: an HTML version that is never read (the plain text of
@@ -164,7 +195,7 @@ def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
     Should it fail when called, the note stands where it would have stood had the part been
     read at once (before the notes of the parts read after it).
     """
-    data = markup.strip().replace("\x00", "").encode("utf-8", "replace")
+    data = _xml_characters(markup).strip().encode("utf-8", "replace")
     if not data:
         return str
     position = len(notes.items)

@@ -384,3 +384,56 @@ def test_a_boundary_written_as_an_encoded_word_gives_its_text_to_text_of():
     entity = multipart("mixed", [part("Hand 3: Baron on Bruno")], boundary="=?utf-8?q?b1?=")
     raw = multipart_message(entity)
     assert text_of(raw) == read_mail(raw).full_text == "Hand 3: Baron on Bruno"
+
+
+# -- htmltext.py: text moved by the reader keeps its reading (seventh run) ---------------------
+
+# A control character a client or a server's footer leaves in the text (a form feed, an
+# escape), written or as a numeric reference, or a noncharacter: the reader drops it from
+# every line (a form feed is a space), and it must not spoil the rest of the page.
+CONTROL_CHARACTERS = ["\x0c", "\x01", "\x1b", "\x0b", "&#12;", "&#x1B;", "&#1", "\ufffe", "&#xFFFF;"]
+
+
+@pytest.mark.parametrize("control", CONTROL_CHARACTERS, ids=repr)
+def test_a_control_character_after_the_closing_body_tag_leaves_the_quote_a_quote(control):
+    """Text after </body> is read after the body (a browser shows it there): a control
+    character in it (dropped as everywhere) must not turn the whole page into the crude
+    reading, where the quoted mail would be read as the player's own words."""
+    markup = (
+        "<html><body><div>Hand 3: Baron on Bruno</div>"
+        "<blockquote><div>Hand 9: Guard on Rita</div></blockquote>"
+        f"</body>Love, Max{control}</html>"
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron on Bruno\n\nLove, Max"
+    assert not any("malformed" in note for note in read.defects)
+
+
+@pytest.mark.parametrize("control", CONTROL_CHARACTERS, ids=repr)
+def test_a_control_character_after_outlooks_wrapper_leaves_the_original_quoted(control):
+    """Outlook's original, in a wrapper followed by text: that text goes into the quote
+    with the original, a control character in it dropped, the rest read as HTML."""
+    markup = (
+        "<html><body><div>Hand 3: Baron on Bruno</div>"
+        '<div><div id="divRplyFwdMsg">From: The GM</div><div>Hand 9: Guard on Rita</div></div>'
+        f"Turn 4 of the game{control}</body></html>"
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert not any("malformed" in note for note in read.defects)
+
+
+@pytest.mark.parametrize("control", CONTROL_CHARACTERS, ids=repr)
+def test_a_control_character_in_preformatted_lines_or_after_a_quote_in_a_line_spoils_nothing(control):
+    """Thunderbird's <pre> of a plain-text mail keeps its lines, and a quote inside a line
+    of the player's stands apart, a control character at a line's end or not."""
+    pre = read_mail(
+        html_message(f"<pre>Hand 3: Baron on Bruno{control}\nHand 7: Prince on myself{control}</pre>")
+    )
+    assert pre.own_text == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+    markup = (
+        f"<div>Hand 3: Baron on Bruno<blockquote>Hand 9: Guard on Rita</blockquote>Love, Max{control}</div>"
+    )
+    inline = read_mail(html_message(markup))
+    assert inline.own_text == "Hand 3: Baron on Bruno\n\nLove, Max"
+    assert not any("malformed" in note for note in (*pre.defects, *inline.defects))
