@@ -90,14 +90,13 @@ def _outermost_specials(
 def _outlook_start(root: lxml.etree._Element) -> lxml.etree._Element | None:
     """The first element (document order) whose id is appendonsend or divRplyFwdMsg.
 
-    Searched in the whole document, as XPath's //*: `root` is the first top-level element
-    (`fromstring` returns it) and those after it (`_gather_body`) come next.
+    Searched under `root` alone, which is the whole document here: `fromstring` returns the
+    first top-level element, and `_gather_body` has moved those after it into it.
     """
-    for top in (root, *root.itersiblings()):
-        for element in top.iter():
-            ident = element.get("id")
-            if ident is not None and ident.translate(_ASCII_LOWER) in _OUTLOOK_IDS:
-                return element
+    for element in root.iter():
+        ident = element.get("id")
+        if ident is not None and ident.translate(_ASCII_LOWER) in _OUTLOOK_IDS:
+            return element
     return None
 
 
