@@ -437,3 +437,19 @@ def test_a_control_character_in_preformatted_lines_or_after_a_quote_in_a_line_sp
     inline = read_mail(html_message(markup))
     assert inline.own_text == "Hand 3: Baron on Bruno\n\nLove, Max"
     assert not any("malformed" in note for note in (*pre.defects, *inline.defects))
+
+
+# -- htmltext.py: _gather_body (seventh run) ----------------------------------------------------
+
+
+def test_a_page_closed_after_its_head_is_read_from_what_follows_it():
+    """A template that closes the page after its head (`<html><head>...</head></html>`) and
+    writes the mail after it: libxml2 makes the mail a page of its own, with no body in the
+    first; a browser shows it, and so does the reader (not the crude reading, title and all)."""
+    markup = (
+        "<html><head><title>Love Letter, turn 4</title></head></html>"
+        "<div>Hand 3: Baron on Bruno</div><blockquote><div>Hand 9: Guard on Rita</div></blockquote>"
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert not any("malformed" in note for note in read.defects)
