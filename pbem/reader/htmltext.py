@@ -103,7 +103,8 @@ def _outlook_start(root: lxml.etree._Element) -> lxml.etree._Element | None:
 def _gather_body(root: lxml.etree._Element) -> None:
     """Move what libxml2 left after the body to the end of the body, where a browser shows it:
     the markup after a closing </body> (the body's tail and later siblings) and after a
-    closing </html> (later top-level elements, made <div> elements).
+    closing </html> (later top-level elements, each an <html> and its <body>: their tags
+    go, their content stays, the body's own children as in a browser, for its styles too).
 
     `root` is the first top-level element (`fromstring` returns it) and, as everywhere here,
     every node is an element: `_HTML_PARSER` drops comments and processing instructions.
@@ -117,9 +118,9 @@ def _gather_body(root: lxml.etree._Element) -> None:
         later = [*body.itersiblings(), *later]
     container = body if body is not None else root
     for top in later:
-        for element in top.iter("html", "body"):
-            element.tag = "div"
         container.append(top)
+    if later:  # the first page holds no <html> or <body> but its own two
+        lxml.etree.strip_tags(container, "html", "body")
 
 
 _INVISIBLE = (

@@ -453,3 +453,24 @@ def test_a_page_closed_after_its_head_is_read_from_what_follows_it():
     read = read_mail(html_message(markup))
     assert read.own_text == "Hand 3: Baron on Bruno"
     assert not any("malformed" in note for note in read.defects)
+
+
+def test_the_pages_styles_apply_to_what_follows_the_closing_html_tag_as_a_browser_applies_them():
+    """A browser puts what follows </html> in the body, as the body's own children: a
+    style of the page hides or shows it there (`body > p` hides a paragraph after </html>,
+    `body div` hides no paragraph), and the reader reads what the browser shows."""
+    hidden = read_mail(
+        html_message(
+            "<html><head><style>body > p {display:none}</style></head><body>"
+            "<div>Hand 3: Baron on Bruno</div></body></html><p>Hand 9: Guard on Rita</p>"
+        )
+    )
+    assert hidden.own_text == "Hand 3: Baron on Bruno"
+    assert "the HTML hides text from the reader (display:none); that text was not read" in hidden.defects
+    shown = read_mail(
+        html_message(
+            "<html><head><style>body div {display:none}</style></head><body>"
+            "<p>Hand 3: Baron on Bruno</p></body></html><p>Hand 7: Prince on myself</p>"
+        )
+    )
+    assert shown.own_text == "Hand 3: Baron on Bruno\n\nHand 7: Prince on myself"
