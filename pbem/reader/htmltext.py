@@ -101,10 +101,10 @@ def _outlook_start(root: lxml.etree._Element) -> lxml.etree._Element | None:
 
 
 def _gather_body(root: lxml.etree._Element) -> None:
-    """Move what libxml2 left after the body to the end of the body, where a browser shows it:
-    the markup after a closing </body> (the body's tail and later siblings) and after a
-    closing </html> (later top-level elements, each an <html> and its <body>: their tags
-    go, their content stays, the body's own children as in a browser, for its styles too).
+    """Move what libxml2 left after the body to the end of the body, where a browser shows it,
+    as the body's own content (for the page's styles too): the markup after a closing </body>
+    (the body's tail, its last text now, and its later siblings) and after a closing </html>
+    (later top-level elements, each an <html> and its <body>: their tags go, not what they hold).
 
     `root` is the first top-level element (`fromstring` returns it) and, as everywhere here,
     every node is an element: `_HTML_PARSER` drops comments and processing instructions.
@@ -112,8 +112,11 @@ def _gather_body(root: lxml.etree._Element) -> None:
     body = root.find(".//body")
     later = list(root.itersiblings())
     if body is not None:
-        if body.tail and body.tail.strip():
-            lxml.etree.SubElement(body, "span").text = body.tail
+        if body.tail and body.tail.strip():  # the body's last text, in no element
+            if len(body):
+                body[-1].tail = (body[-1].tail or "") + body.tail
+            else:
+                body.text = (body.text or "") + body.tail
         body.tail = None
         later = [*body.itersiblings(), *later]
     container = body if body is not None else root

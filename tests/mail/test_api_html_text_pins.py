@@ -474,3 +474,17 @@ def test_the_pages_styles_apply_to_what_follows_the_closing_html_tag_as_a_browse
         )
     )
     assert shown.own_text == "Hand 3: Baron on Bruno\n\nHand 7: Prince on myself"
+
+
+def test_text_after_the_closing_body_tag_is_the_bodys_own_text_for_the_pages_styles():
+    """A browser shows the text after </body> as the body's own last text, in no element:
+    a style hiding the page's spans (`body > span`, as a newsletter hides its preheader)
+    does not hide it, and the reader reads it."""
+    read = read_mail(
+        html_message(
+            "<html><head><style>body > span {display:none}</style></head><body>"
+            "<div>Hand 3: Baron on Bruno</div></body>Hand 7: Prince on myself</html>"
+        )
+    )
+    assert read.own_text == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+    assert not any("hides text" in note for note in read.defects)
