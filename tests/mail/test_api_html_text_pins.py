@@ -488,3 +488,11 @@ def test_text_after_the_closing_body_tag_is_the_bodys_own_text_for_the_pages_sty
     )
     assert read.own_text == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
     assert not any("hides text" in note for note in read.defects)
+
+
+def test_text_after_the_closing_body_tag_follows_a_body_of_text_alone():
+    """A hand-made page whose body is text alone, no element, and a sign-off after </body>:
+    both are read, on one line, as a browser shows them."""
+    read = read_mail(html_message("<html><body>Hand 3: Baron on Bruno</body>\nLove, Max</html>"))
+    assert read.own_text == "Hand 3: Baron on Bruno Love, Max"
+    assert not any("malformed" in note for note in read.defects)
