@@ -496,3 +496,5 @@ def test_text_after_the_closing_body_tag_follows_a_body_of_text_alone():
     read = read_mail(html_message("<html><body>Hand 3: Baron on Bruno</body>\nLove, Max</html>"))
     assert read.own_text == "Hand 3: Baron on Bruno Love, Max"
     assert not any("malformed" in note for note in read.defects)
+    empty = read_mail(html_message("<html><body></body>Hand 7: Prince on myself</html>"))
+    assert empty.own_text == "Hand 7: Prince on myself"  # a body of nothing, then the text
