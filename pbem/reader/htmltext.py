@@ -104,26 +104,29 @@ def _gather_body(root: lxml.etree._Element) -> None:
     """Move what libxml2 left after the body to the end of the body, where a browser shows it,
     as the body's own content (for the page's styles too): the markup after a closing </body>
     (the body's tail, its last text now, and its later siblings) and after a closing </html>
-    (later top-level elements, each an <html> and its <body>: their tags go, not what they hold).
+    (later top-level elements, each an <html> and its <body>: their tags go, not what they hold;
+    a page closed after its head gets its body for them, as in a browser).
 
     `root` is the first top-level element (`fromstring` returns it) and, as everywhere here,
     every node is an element: `_HTML_PARSER` drops comments and processing instructions.
     """
     body = root.find(".//body")
     later = list(root.itersiblings())
-    if body is not None:
-        if body.tail and body.tail.strip():  # the body's last text, in no element
-            if len(body):
-                body[-1].tail = (body[-1].tail or "") + body.tail
-            else:
-                body.text = (body.text or "") + body.tail
-        body.tail = None
-        later = [*body.itersiblings(), *later]
-    container = body if body is not None else root
+    if body is None:
+        if not later:
+            return
+        body = lxml.etree.SubElement(root, "body")  # a page closed after its head: this follows
+    if body.tail and body.tail.strip():  # the body's last text, in no element
+        if len(body):
+            body[-1].tail = (body[-1].tail or "") + body.tail
+        else:
+            body.text = (body.text or "") + body.tail
+    body.tail = None
+    later = [*body.itersiblings(), *later]
     for top in later:
-        container.append(top)
+        body.append(top)
     if later:  # the first page holds no <html> or <body> but its own two
-        lxml.etree.strip_tags(container, "html", "body")
+        lxml.etree.strip_tags(body, "html", "body")
 
 
 _INVISIBLE = (

@@ -498,3 +498,17 @@ def test_text_after_the_closing_body_tag_follows_a_body_of_text_alone():
     assert not any("malformed" in note for note in read.defects)
     empty = read_mail(html_message("<html><body></body>Hand 7: Prince on myself</html>"))
     assert empty.own_text == "Hand 7: Prince on myself"  # a body of nothing, then the text
+
+
+def test_a_page_closed_after_its_head_has_its_styles_applied_to_the_body_that_follows():
+    """What follows a page closed after its head is the body a browser shows, one body for
+    all of it: `body > div` hides a div of it (and a second <body> tag opens no other)."""
+    for after in ("<div>Hand 9: Guard on Rita</div>", "<body><div>Hand 9: Guard on Rita</div></body>"):
+        read = read_mail(
+            html_message(
+                "<html><head><style>body > div {display:none}</style></head></html>"
+                f"{after}</html><body><p>Hand 3: Baron on Bruno</p></body>"
+            )
+        )
+        assert read.own_text == "Hand 3: Baron on Bruno", after
+        assert "the HTML hides text from the reader (display:none); that text was not read" in read.defects
