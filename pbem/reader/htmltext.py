@@ -168,30 +168,31 @@ _MALFORMED_HTML = "the HTML part is malformed; stripped its tags crudely"
 # reading of each line would take them out later (`text._clean_line`): those html_text reads
 # as spaces (vertical tab, form feed, the four separators: regex \s) become spaces; the
 # others go, and the noncharacters U+FFFE and U+FFFF (shown by no client). libxml2 reads a
-# reference to NUL as U+FFFD, as a browser does: it stays.
-_XML_SPACES = re.compile("[\x0b\x0c\x1c-\x1f]")
-_NOT_XML = re.compile("[\x00-\x08\x0e-\x1b\ufffe\uffff]")
-_NUMERIC_REFERENCE = re.compile("&#(?:[xX]([0-9a-fA-F]+)|([0-9]+));?")
+# reference to NUL as U+FFFD, as a browser does: it stays. On the UTF-8 bytes: a control
+# character is one byte there, never part of another character's (those are 0x80 and up).
+_XML_SPACES = bytes(range(0x0B, 0x0D)) + bytes(range(0x1C, 0x20))
+_NOT_XML = bytes(range(0x00, 0x09)) + bytes(range(0x0E, 0x1C))
+_XML_BYTES = bytes(0x20 if byte in _XML_SPACES else byte for byte in range(256))
+_NONCHARACTERS = ("\ufffe".encode(), "\uffff".encode())
+# A numeric reference to one of them (libxml2 reads every digit, with or without the ";").
+_XML_REFERENCE = re.compile(
+    b"&#(?:0*([1-8]|1[124-9]|2[0-9]|3[01]|6553[45])(?![0-9])"
+    b"|[xX]0*([1-8bcefBCEF]|1[0-9a-fA-F]|[fF]{3}[efEF])(?![0-9a-fA-F]));?"
+)
 
 
-def _xml_characters(markup: str) -> str:
-    """`markup` without the characters XML forbids (above), and spaces for those read as spaces."""
-    markup = _NOT_XML.sub("", _XML_SPACES.sub(" ", markup))
-    if "&#" in markup:
-        markup = _NUMERIC_REFERENCE.sub(_xml_reference, markup)
-    return markup
+def _xml_characters(data: bytes) -> bytes:
+    """UTF-8 markup without the characters XML forbids (above), spaces for those read as spaces."""
+    data = data.translate(_XML_BYTES, _NOT_XML)
+    for noncharacter in _NONCHARACTERS:
+        data = data.replace(noncharacter, b"")
+    return _XML_REFERENCE.sub(_xml_reference, data) if b"&#" in data else data
 
 
-def _xml_reference(found: re.Match[str]) -> str:
-    """A numeric character reference, or what `_xml_characters` makes of its character."""
-    hexadecimal, decimal = found.group(1, 2)
-    digits = (hexadecimal or decimal).lstrip("0")
-    if not digits or len(digits) > 5:  # NUL, or beyond U+FFFF: libxml2 reads U+FFFD or the character
-        return found.group(0)
-    character = chr(int(digits, 16 if hexadecimal else 10))
-    if _XML_SPACES.match(character):
-        return " "
-    return "" if _NOT_XML.match(character) else found.group(0)
+def _xml_reference(found: re.Match[bytes]) -> bytes:
+    decimal, hexadecimal = found.group(1, 2)
+    number = int(decimal) if decimal else int(hexadecimal, 16)
+    return b" " if number < 0x20 and number in _XML_SPACES else b""
 
 
 def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
@@ -201,7 +202,7 @@ def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
     Should it fail when called, the note stands where it would have stood had the part been
     read at once (before the notes of the parts read after it).
     """
-    data = _xml_characters(markup).strip().encode("utf-8", "replace")
+    data = _xml_characters(markup.strip().encode("utf-8", "replace")).strip()
     if not data:
         return str
     position = len(notes.items)
