@@ -474,6 +474,15 @@ def test_the_pages_styles_apply_to_what_follows_the_closing_html_tag_as_a_browse
         )
     )
     assert shown.own_text == "Hand 3: Baron on Bruno\n\nHand 7: Prince on myself"
+    # A second <body> tag after </html> opens no other body: its paragraph follows the
+    # first page's, and `p + p` hides it, as in a browser.
+    second = read_mail(
+        html_message(
+            "<html><head><style>p + p {display:none}</style></head><body>"
+            "<p>Hand 3: Baron on Bruno</p></body></html><body><p>Hand 9: Guard on Rita</p></body>"
+        )
+    )
+    assert second.own_text == "Hand 3: Baron on Bruno"
 
 
 def test_text_after_the_closing_body_tag_is_the_bodys_own_text_for_the_pages_styles():
