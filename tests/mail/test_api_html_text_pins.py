@@ -521,3 +521,24 @@ def test_a_page_closed_after_its_head_has_its_styles_applied_to_the_body_that_fo
         )
         assert read.own_text == "Hand 3: Baron on Bruno", after
         assert "the HTML hides text from the reader (display:none); that text was not read" in read.defects
+
+
+@pytest.mark.parametrize(
+    ("control", "read_as"),
+    [
+        ("\x0c", " "),
+        ("&#12;", " "),
+        ("&#x0C;", " "),
+        ("&#x1F;", " "),
+        ("\x1f", " "),
+        ("&#1;", ""),
+        ("&#27", ""),
+        ("\x01", ""),
+    ],
+    ids=repr,
+)
+def test_a_control_character_between_words_is_a_space_or_nothing_as_before(control, read_as):
+    """Between two words, written or as a reference, a form feed or a separator is white
+    space in HTML (a space), and another control character is nothing a client shows."""
+    read = read_mail(html_message(f"<div>Hand 3:{control}Baron on Bruno</div>"))
+    assert read.own_text == f"Hand 3:{read_as}Baron on Bruno"
