@@ -173,6 +173,7 @@ _MALFORMED_HTML = "the HTML part is malformed; stripped its tags crudely"
 _XML_SPACES = bytes(range(0x0B, 0x0D)) + bytes(range(0x1C, 0x20))
 _NOT_XML = bytes(range(0x00, 0x09)) + bytes(range(0x0E, 0x1C))
 _XML_BYTES = bytes(0x20 if byte in _XML_SPACES else byte for byte in range(256))
+_XML_SPACE_NUMBERS = frozenset(_XML_SPACES)
 _NONCHARACTERS = ("\ufffe".encode(), "\uffff".encode())
 # A numeric reference to one of them (libxml2 reads every digit, with or without the ";").
 _XML_REFERENCE = re.compile(
@@ -192,7 +193,7 @@ def _xml_characters(data: bytes) -> bytes:
 def _xml_reference(found: re.Match[bytes]) -> bytes:
     decimal, hexadecimal = found.group(1, 2)
     number = int(decimal) if decimal else int(hexadecimal, 16)
-    return b" " if number < 0x20 and number in _XML_SPACES else b""
+    return b" " if number in _XML_SPACE_NUMBERS else b""
 
 
 def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
