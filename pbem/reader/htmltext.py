@@ -90,37 +90,43 @@ def _outermost_specials(
 def _outlook_start(root: lxml.etree._Element) -> lxml.etree._Element | None:
     """The first element (document order) whose id is appendonsend or divRplyFwdMsg.
 
-    Searched in the whole document, as XPath's //*: `root` is the first top-level element
-    (`fromstring` returns it) and those after it (`_gather_body`) come next.
+    Searched under `root` alone, which is the whole document here: `fromstring` returns the
+    first top-level element, and `_gather_body` has moved those after it into it.
     """
-    for top in (root, *root.itersiblings()):
-        for element in top.iter():
-            ident = element.get("id")
-            if ident is not None and ident.translate(_ASCII_LOWER) in _OUTLOOK_IDS:
-                return element
+    for element in root.iter():
+        ident = element.get("id")
+        if ident is not None and ident.translate(_ASCII_LOWER) in _OUTLOOK_IDS:
+            return element
     return None
 
 
 def _gather_body(root: lxml.etree._Element) -> None:
-    """Move what libxml2 left after the body to the end of the body, where a browser shows it:
-    the markup after a closing </body> (the body's tail and later siblings) and after a
-    closing </html> (later top-level elements, made <div> elements).
+    """Move what libxml2 left after the body to the end of the body, where a browser shows it,
+    as the body's own content (for the page's styles too): the markup after a closing </body>
+    (the body's tail, its last text now, and its later siblings) and after a closing </html>
+    (later top-level elements, each an <html> and its <body>: their tags go, not what they hold;
+    a page closed after its head gets its body for them, as in a browser).
 
     `root` is the first top-level element (`fromstring` returns it) and, as everywhere here,
     every node is an element: `_HTML_PARSER` drops comments and processing instructions.
     """
     body = root.find(".//body")
     later = list(root.itersiblings())
-    if body is not None:
-        if body.tail and body.tail.strip():
-            lxml.etree.SubElement(body, "span").text = body.tail
-        body.tail = None
-        later = [*body.itersiblings(), *later]
-    container = body if body is not None else root
+    if body is None:
+        if not later:
+            return
+        body = lxml.etree.SubElement(root, "body")  # a page closed after its head: this follows
+    if body.tail and body.tail.strip():  # the body's last text, in no element
+        if len(body):
+            body[-1].tail = (body[-1].tail or "") + body.tail
+        else:
+            body.text = (body.text or "") + body.tail
+    body.tail = None
+    later = [*body.itersiblings(), *later]
     for top in later:
-        for element in top.iter("html", "body"):
-            element.tag = "div"
-        container.append(top)
+        body.append(top)
+    if later:  # the first page holds no <html> or <body> but its own two
+        lxml.etree.strip_tags(body, "html", "body")
 
 
 _INVISIBLE = (
@@ -156,6 +162,39 @@ def html_to_text(markup: str, notes: _Notes | None = None) -> str:
 
 _MALFORMED_HTML = "the HTML part is malformed; stripped its tags crudely"
 
+# The characters XML forbids, which lxml will not set as an element's text or tail (the
+# reader moves text: after </body>, around a quote, in preformatted lines), are taken out of
+# the markup before it is parsed, written as characters or as numeric references, as the
+# reading of each line would take them out later (`text._clean_line`): those html_text reads
+# as spaces (vertical tab, form feed, the four separators: regex \s) become spaces; the
+# others go, and the noncharacters U+FFFE and U+FFFF (shown by no client). libxml2 reads a
+# reference to NUL as U+FFFD, as a browser does: it stays. On the UTF-8 bytes: a control
+# character is one byte there, never part of another character's (those are 0x80 and up).
+_XML_SPACES = bytes(range(0x0B, 0x0D)) + bytes(range(0x1C, 0x20))
+_NOT_XML = bytes(range(0x00, 0x09)) + bytes(range(0x0E, 0x1C))
+_XML_BYTES = bytes(0x20 if byte in _XML_SPACES else byte for byte in range(256))
+_XML_SPACE_NUMBERS = frozenset(_XML_SPACES)
+_NONCHARACTERS = ("\ufffe".encode(), "\uffff".encode())
+# A numeric reference to one of them (libxml2 reads every digit, with or without the ";").
+_XML_REFERENCE = re.compile(
+    b"&#(?:0*([1-8]|1[124-9]|2[0-9]|3[01]|6553[45])(?![0-9])"
+    b"|[xX]0*([1-8bcefBCEF]|1[0-9a-fA-F]|[fF]{3}[efEF])(?![0-9a-fA-F]));?"
+)
+
+
+def _xml_characters(data: bytes) -> bytes:
+    """UTF-8 markup without the characters XML forbids (above), spaces for those read as spaces."""
+    data = data.translate(_XML_BYTES, _NOT_XML)
+    for noncharacter in _NONCHARACTERS:
+        data = data.replace(noncharacter, b"")
+    return _XML_REFERENCE.sub(_xml_reference, data) if b"&#" in data else data
+
+
+def _xml_reference(found: re.Match[bytes]) -> bytes:
+    decimal, hexadecimal = found.group(1, 2)
+    number = int(decimal) if decimal else int(hexadecimal, 16)
+    return b" " if number in _XML_SPACE_NUMBERS else b""
+
 
 def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
     """`html_to_text` on call: an HTML version that is never read (the plain text of
@@ -164,7 +203,7 @@ def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
     Should it fail when called, the note stands where it would have stood had the part been
     read at once (before the notes of the parts read after it).
     """
-    data = markup.strip().replace("\x00", "").encode("utf-8", "replace")
+    data = _xml_characters(markup.strip().encode("utf-8", "replace")).strip()
     if not data:
         return str
     position = len(notes.items)

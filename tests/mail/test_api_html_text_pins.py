@@ -384,3 +384,161 @@ def test_a_boundary_written_as_an_encoded_word_gives_its_text_to_text_of():
     entity = multipart("mixed", [part("Hand 3: Baron on Bruno")], boundary="=?utf-8?q?b1?=")
     raw = multipart_message(entity)
     assert text_of(raw) == read_mail(raw).full_text == "Hand 3: Baron on Bruno"
+
+
+# -- htmltext.py: text moved by the reader keeps its reading (seventh run) ---------------------
+
+# A control character a client or a server's footer leaves in the text (a form feed, an
+# escape), written or as a numeric reference, or a noncharacter: the reader drops it from
+# every line (a form feed is a space), and it must not spoil the rest of the page.
+CONTROL_CHARACTERS = ["\x0c", "\x01", "\x1b", "\x0b", "&#12;", "&#x1B;", "&#1", "\ufffe", "&#xFFFF;"]
+
+
+@pytest.mark.parametrize("control", CONTROL_CHARACTERS, ids=repr)
+def test_a_control_character_after_the_closing_body_tag_leaves_the_quote_a_quote(control):
+    """Text after </body> is read after the body (a browser shows it there): a control
+    character in it (dropped as everywhere) must not turn the whole page into the crude
+    reading, where the quoted mail would be read as the player's own words."""
+    markup = (
+        "<html><body><div>Hand 3: Baron on Bruno</div>"
+        "<blockquote><div>Hand 9: Guard on Rita</div></blockquote>"
+        f"</body>Love, Max{control}</html>"
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron on Bruno\n\nLove, Max"
+    assert not any("malformed" in note for note in read.defects)
+
+
+@pytest.mark.parametrize("control", CONTROL_CHARACTERS, ids=repr)
+def test_a_control_character_after_outlooks_wrapper_leaves_the_original_quoted(control):
+    """Outlook's original, in a wrapper followed by text: that text goes into the quote
+    with the original, a control character in it dropped, the rest read as HTML."""
+    markup = (
+        "<html><body><div>Hand 3: Baron on Bruno</div>"
+        '<div><div id="divRplyFwdMsg">From: The GM</div><div>Hand 9: Guard on Rita</div></div>'
+        f"Turn 4 of the game{control}</body></html>"
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert not any("malformed" in note for note in read.defects)
+
+
+@pytest.mark.parametrize("control", CONTROL_CHARACTERS, ids=repr)
+def test_a_control_character_in_preformatted_lines_or_after_a_quote_in_a_line_spoils_nothing(control):
+    """Thunderbird's <pre> of a plain-text mail keeps its lines, and a quote inside a line
+    of the player's stands apart, a control character at a line's end or not."""
+    pre = read_mail(
+        html_message(f"<pre>Hand 3: Baron on Bruno{control}\nHand 7: Prince on myself{control}</pre>")
+    )
+    assert pre.own_text == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+    markup = (
+        f"<div>Hand 3: Baron on Bruno<blockquote>Hand 9: Guard on Rita</blockquote>Love, Max{control}</div>"
+    )
+    inline = read_mail(html_message(markup))
+    assert inline.own_text == "Hand 3: Baron on Bruno\n\nLove, Max"
+    assert not any("malformed" in note for note in (*pre.defects, *inline.defects))
+
+
+# -- htmltext.py: _gather_body (seventh run) ----------------------------------------------------
+
+
+def test_a_page_closed_after_its_head_is_read_from_what_follows_it():
+    """A template that closes the page after its head (`<html><head>...</head></html>`) and
+    writes the mail after it: libxml2 makes the mail a page of its own, with no body in the
+    first; a browser shows it, and so does the reader (not the crude reading, title and all)."""
+    markup = (
+        "<html><head><title>Love Letter, turn 4</title></head></html>"
+        "<div>Hand 3: Baron on Bruno</div><blockquote><div>Hand 9: Guard on Rita</div></blockquote>"
+    )
+    read = read_mail(html_message(markup))
+    assert read.own_text == "Hand 3: Baron on Bruno"
+    assert not any("malformed" in note for note in read.defects)
+
+
+def test_the_pages_styles_apply_to_what_follows_the_closing_html_tag_as_a_browser_applies_them():
+    """A browser puts what follows </html> in the body, as the body's own children: a
+    style of the page hides or shows it there (`body > p` hides a paragraph after </html>,
+    `body div` hides no paragraph), and the reader reads what the browser shows."""
+    hidden = read_mail(
+        html_message(
+            "<html><head><style>body > p {display:none}</style></head><body>"
+            "<div>Hand 3: Baron on Bruno</div></body></html><p>Hand 9: Guard on Rita</p>"
+        )
+    )
+    assert hidden.own_text == "Hand 3: Baron on Bruno"
+    assert "the HTML hides text from the reader (display:none); that text was not read" in hidden.defects
+    shown = read_mail(
+        html_message(
+            "<html><head><style>body div {display:none}</style></head><body>"
+            "<p>Hand 3: Baron on Bruno</p></body></html><p>Hand 7: Prince on myself</p>"
+        )
+    )
+    assert shown.own_text == "Hand 3: Baron on Bruno\n\nHand 7: Prince on myself"
+    # A second <body> tag after </html> opens no other body: its paragraph follows the
+    # first page's, and `p + p` hides it, as in a browser.
+    second = read_mail(
+        html_message(
+            "<html><head><style>p + p {display:none}</style></head><body>"
+            "<p>Hand 3: Baron on Bruno</p></body></html><body><p>Hand 9: Guard on Rita</p></body>"
+        )
+    )
+    assert second.own_text == "Hand 3: Baron on Bruno"
+
+
+def test_text_after_the_closing_body_tag_is_the_bodys_own_text_for_the_pages_styles():
+    """A browser shows the text after </body> as the body's own last text, in no element:
+    a style hiding the page's spans (`body > span`, as a newsletter hides its preheader)
+    does not hide it, and the reader reads it."""
+    read = read_mail(
+        html_message(
+            "<html><head><style>body > span {display:none}</style></head><body>"
+            "<div>Hand 3: Baron on Bruno</div></body>Hand 7: Prince on myself</html>"
+        )
+    )
+    assert read.own_text == "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+    assert not any("hides text" in note for note in read.defects)
+
+
+def test_text_after_the_closing_body_tag_follows_a_body_of_text_alone():
+    """A hand-made page whose body is text alone, no element, and a sign-off after </body>:
+    both are read, on one line, as a browser shows them."""
+    read = read_mail(html_message("<html><body>Hand 3: Baron on Bruno</body>\nLove, Max</html>"))
+    assert read.own_text == "Hand 3: Baron on Bruno Love, Max"
+    assert not any("malformed" in note for note in read.defects)
+    empty = read_mail(html_message("<html><body></body>Hand 7: Prince on myself</html>"))
+    assert empty.own_text == "Hand 7: Prince on myself"  # a body of nothing, then the text
+
+
+def test_a_page_closed_after_its_head_has_its_styles_applied_to_the_body_that_follows():
+    """What follows a page closed after its head is the body a browser shows, one body for
+    all of it: `body > div` hides a div of it (and a second <body> tag opens no other)."""
+    for after in ("<div>Hand 9: Guard on Rita</div>", "<body><div>Hand 9: Guard on Rita</div></body>"):
+        read = read_mail(
+            html_message(
+                "<html><head><style>body > div {display:none}</style></head></html>"
+                f"{after}</html><body><p>Hand 3: Baron on Bruno</p></body>"
+            )
+        )
+        assert read.own_text == "Hand 3: Baron on Bruno", after
+        assert "the HTML hides text from the reader (display:none); that text was not read" in read.defects
+
+
+@pytest.mark.parametrize(
+    ("control", "read_as"),
+    [
+        ("\x0c", " "),
+        ("&#12;", " "),
+        ("&#x0C;", " "),
+        ("&#x1F;", " "),
+        ("\x1f", " "),
+        ("&#1;", ""),
+        ("&#27", ""),
+        ("\x01", ""),
+    ],
+    ids=repr,
+)
+def test_a_control_character_between_words_is_a_space_or_nothing_as_before(control, read_as):
+    """Between two words, written or as a reference, a form feed or a separator is white
+    space in HTML (a space), and another control character is nothing a client shows."""
+    read = read_mail(html_message(f"<div>Hand 3:{control}Baron on Bruno</div>"))
+    assert read.own_text == f"Hand 3:{read_as}Baron on Bruno"
