@@ -550,7 +550,7 @@ class _Play:
     __slots__ = (
         "card", "target", "guess", "target_text", "guess_text", "second", "look",
         "kept_card", "kept_two", "player_slot", "card_slot", "look_next", "guess_said", "pair_before",
-        "early", "unkept",
+        "early", "unkept", "said", "condition",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -570,11 +570,30 @@ class _Play:
         self.pair_before: str | None = None  # a pair's first player before a correction named it anew
         self.early = False  # the target was named before the card (it gives way to one aimed at)
         self.unkept: Card | None = None  # a card named after "don't keep" (a double negative)
+        self.said: list[Card | int | str] = []  # every card, number and player named, in order
+        self.condition: str | None = None  # the first word that makes the order hang on a condition
 
     def corrected(self, as_player: str | None, as_card: Card | None, number: int | None, guess: bool) -> bool:
         """Whether the name after a correction word took the place of the last name of its
         kind: a player's of the last player named, a card's (a guess after a guess word) of
-        the last card named. False when there is none yet: the name is read as usual."""
+        the last card named. False when there is none yet: the name is read as usual. A name
+        replaced is no longer among those :attr:`said` (it names no other play)."""
+        before = (self.card, self.target, self.guess, self.second, self.look)
+        if not self._correct(as_player, as_card, number, guess):
+            return False
+        replaced = set(before) - {self.card, self.target, self.guess, self.second, self.look}
+        self.said = [name for name in self.said if name not in replaced]
+        return True
+
+    def heard(self, as_card: Card | None, number: int | None, as_player: str | None) -> bool:
+        """Whether the word read as a card, a number or a player named one; if so, it is
+        among those :attr:`said`."""
+        name = as_card if as_card is not None else number if number is not None else as_player
+        if name is not None:
+            self.said.append(name)
+        return name is not None
+
+    def _correct(self, as_player: str | None, as_card: Card | None, number: int | None, guess: bool) -> bool:
         if _named(as_player) and self.player_slot == "second":
             # A pair named again ("Hugo and Ines, no wait, Hugo and Bruno") is read anew;
             # one player alone ("..., no wait, Bruno") takes the second's place (written()).
@@ -712,11 +731,7 @@ def _read_play(
     folds them): its card, target, second player, look and guess, in the order written.
     A correction word lets the next name replace the last one of its kind. ``long``: the
     players' names of several words (`_folded_names`)."""
-    if "ich meine" in body or "my " in body:
-        body = _MY_CARD.sub("mine", _ICH_MEINE.sub("meinte", body))
-    if "ne gard" in body:
-        body = _NE_GARDE.sub("pas keep", body)
-    body, slots = _slot_long_names(body, long) if long else (body, {})
+    body, slots = _prepared(body, long)
     play = _Play()
     kept = False  # the next card or player named is one the order keeps out (NOT_PLAYED)
     kept_by = ""  # the NOT_PLAYED word that set ``kept``
@@ -725,12 +740,10 @@ def _read_play(
     guessing = aiming = False  # the word before this one was "guess" (or the like); "on" (_AIMING)
     surely = False  # ... and that word was one that only says "guess" (not "say" or "name")
     correcting = 0  # 2: the word before this one corrects what was named (CORRECTION_WORDS); 1: one before
-    condition = None  # the first word that makes the order hang on a condition (CONDITION_WORDS)
-    said: list[Card | int | str] = []  # every card, number and player named, in order
     words = _TOKEN.findall(body)
     for at, word in enumerate(words):
-        if condition is None and word in CONDITION_WORDS:
-            condition = word
+        if play.condition is None and word in CONDITION_WORDS:
+            play.condition = word
         if word in _SENTENCE_ENDS:
             play.player_slot = play.card_slot = ""  # a correction corrects its own sentence only
             continue
@@ -766,11 +779,7 @@ def _read_play(
         as_player = slots.get(word) or _player_word(word, folded, me, premium)
         if word == "mine" and play.card in PAIRED:
             as_player = me  # "Cardinal: swap my card with Bruno's": the writer is one of the two
-        named = as_card is not None or number is not None or as_player is not None
-        if named:
-            said.append(
-                as_card if as_card is not None else number if number is not None else cast(str, as_player)
-            )
+        named = play.heard(as_card, number, as_player)
         if kept:  # "not the Princess", "not Ines": named to be left out; "not sure": no word of the order
             kept = False
             if named:
@@ -779,18 +788,26 @@ def _read_play(
             continue
         if correcting and named and (correcting == 2 or after_guess or not word.isdigit()):
             correcting = 0  # a correction lasts to the next name ("no wait, that's wrong, Ines")
-            before = (play.card, play.target, play.guess, play.second, play.look)
             if play.corrected(as_player, as_card, number, after_guess):
-                replaced = set(before) - {play.card, play.target, play.guess, play.second, play.look}
-                said = [name for name in said if name not in replaced]  # no longer named
                 continue
         correcting = 1 if correcting else 0  # a digit only right after it: "I mean 3", not "I have 2"
         card_was_last = play.fill(word, as_card, number, as_player, after_guess, sure, aiming)
         aiming = False
     written = play.written(hand, text)
-    if condition is not None and _names_another_play(written, said, premium):
-        written = written._replace(condition=as_written(condition, text))
+    if play.condition is not None and _names_another_play(written, play.said, premium):
+        return written._replace(condition=as_written(play.condition, text))
     return written
+
+
+def _prepared(body: str, long: tuple[tuple[str, str], ...]) -> tuple[str, dict[str, str]]:
+    """An order's words made ready for :func:`_read_play`: "my card" as "mine", "ich meine"
+    (I mean) as a correction word, French "ne garde pas" (do not keep: "garde" is also the
+    Guard) as "pas keep", and each player's name of several words as one slot word."""
+    if "ich meine" in body or "my " in body:
+        body = _MY_CARD.sub("mine", _ICH_MEINE.sub("meinte", body))
+    if "ne gard" in body:
+        body = _NE_GARDE.sub("pas keep", body)
+    return _slot_long_names(body, long) if long else (body, {})
 
 
 def _names_another_play(written: WrittenOrder, said: list[Card | int | str], premium: bool) -> bool:
