@@ -674,6 +674,14 @@ def _ends_the_form(line: str) -> bool:
     return bool(_ATTRIBUTION_START.match(line) or _CUT_LINE.match(line) or _HEADER_LINE.match(line))
 
 
+def _form_hand(line: str) -> int | None:
+    """The hand of a blank form line ("Hand 3:", stripped), None for any other line."""
+    found = HAND_REF.match(line)
+    if found is None or not found.group("h1") or found.group("rest").strip():
+        return None
+    return int(found.group("h1"))
+
+
 @functools.lru_cache(maxsize=32)
 def _form_intros(answering: tuple[str, ...]) -> tuple[dict[str, frozenset[int]], frozenset[str]]:
     """The lines of the sent mails that stand right above a form (a run of blank "Hand N:"
@@ -683,15 +691,14 @@ def _form_intros(answering: tuple[str, ...]) -> tuple[dict[str, frozenset[int]],
     for text in answering:
         lines = [line.strip() for line in text.split("\n")]
         for i, line in enumerate(lines):
+            if _form_hand(line) is not None:
+                continue  # a form line is no intro: a player's own copy of the form is no original
             hands: list[int] = []
             for j in range(i + 1, len(lines)):  # most lines stop at the first: no copy of the rest
-                found = HAND_REF.match(lines[j])
-                if found is None or not found.group("h1") or found.group("rest").strip():
+                hand = _form_hand(lines[j])
+                if hand is None:
                     break
-                hands.append(int(found.group("h1")))
-            form_line = HAND_REF.match(line)
-            if form_line is not None and form_line.group("h1") and not form_line.group("rest").strip():
-                continue  # a form line is no intro: a player's own copy of the form is no original
+                hands.append(hand)
             if hands and line:
                 intros[_plain(line)] = intros.get(_plain(line), frozenset()) | frozenset(hands)
     return intros, frozenset(intro[:_OPENING] for intro in intros)
