@@ -13,11 +13,14 @@ template output can inject a header.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
 import quopri
 import re
+import sys
+import threading
 from collections.abc import Iterable, Sequence
 from datetime import UTC
 from pathlib import Path
@@ -161,9 +164,10 @@ class Outbox:
 
     With ``durable=False`` (a batch), drafts are written by a background thread
     without a sync each, overlapping the file system's work with the caller's
-    (creating a file costs up to a third of a millisecond on some disks); their
-    index lines wait for :meth:`flush`, which waits for every write, and the
-    caller syncs once for the batch.
+    (creating a file costs up to a third of a millisecond on some disks, and up to
+    a whole one on a virtual machine's); their index lines wait for :meth:`flush`,
+    which waits for every write, and the caller syncs once for the batch. While
+    the writer runs, the interpreter switches threads sooner (:func:`_quick_switching`).
     """
 
     def __init__(self, root: Path, durable: bool = True):
@@ -175,6 +179,7 @@ class Outbox:
         self._pending: list[str] = []
         self._writer: ThreadPoolExecutor | None = None
         self._writes: list[Future[None]] = []
+        self._unwritten: list[tuple[Path, bytes]] = []  # the batch's drafts not yet handed over
         self._written: list[Path] = []  # the batch's draft files, fsync'd together by flush()
 
     @property
@@ -220,9 +225,14 @@ class Outbox:
 
                 self.folder.mkdir(parents=True, exist_ok=True)
                 self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-outbox")
+                _quick_switching(True)
             # Unsynced here: flush() syncs the batch's drafts side by side, which
-            # costs about one disk wait instead of one per draft.
-            self._writes.append(self._writer.submit(write_new, path, raw, False))
+            # costs about one disk wait instead of one per draft. Handed over a few
+            # at a time: each hand-over wakes the writer, and costs the caller more
+            # than the writing (measured: 15% of a 1,000-message fetch, one by one).
+            self._unwritten.append((path, raw))
+            if len(self._unwritten) >= WRITER_CHUNK:
+                self._hand_over()
             self._pending.append(line)
             self._written.append(path)
         if self._known is not None:
@@ -240,14 +250,25 @@ class Outbox:
         if self._known is not None:
             self._known[entry["message_id"]] = entry
 
+    def _hand_over(self) -> None:
+        """Give the drafts not yet handed over to the writer thread."""
+        if self._unwritten:
+            assert self._writer is not None  # started by the batch's first draft
+            self._writes.append(self._writer.submit(_write_drafts, self._unwritten))
+            self._unwritten = []
+
     def wait(self) -> None:
         """Wait for the batch's draft files (an error writing one is raised here)."""
+        self._hand_over()
         writes, self._writes = self._writes, []
-        for write in writes:
-            write.result()
-        if self._writer is not None:
-            self._writer.shutdown()
-            self._writer = None
+        try:
+            for write in writes:
+                write.result()
+        finally:  # the writer stops either way (each write was waited for, or failed)
+            if self._writer is not None:
+                self._writer.shutdown()
+                self._writer = None
+                _quick_switching(False)
 
     def flush(self, sync: bool = True) -> None:
         """Index the drafts of a batch, once their files are written (:meth:`wait`):
@@ -287,6 +308,34 @@ class Outbox:
         return out
 
 
+# How long a thread that waits for the interpreter lock waits at most while a draft
+# writer runs. The writer spends its time in the kernel, but takes the lock back
+# between its calls (open, write, close, link, unlink): at Python's default of 5 ms,
+# it writes a draft every 25 ms or so while the caller reads mail, and most of a
+# batch's drafts were left for the end (measured on 1,000 messages: 0.4 s of 2.4 s
+# spent waiting for them, against 0.03 s at this value).
+WRITER_SWITCH_INTERVAL = 0.0005
+WRITER_CHUNK = 16  # drafts handed to the writer thread at once
+_switching = threading.Lock()
+_writers_running = [0, 0.0]  # how many batch writers run; the interval before the first
+
+
+def _quick_switching(start: bool) -> None:
+    """A batch writer starts (True) or stops: the first to start lowers the
+    interpreter's switch interval to :data:`WRITER_SWITCH_INTERVAL` (never raises it),
+    the last to stop gives back the one it found."""
+    with _switching:
+        if start:
+            if _writers_running[0] == 0:
+                _writers_running[1] = sys.getswitchinterval()
+                sys.setswitchinterval(min(_writers_running[1], WRITER_SWITCH_INTERVAL))
+            _writers_running[0] += 1
+        elif _writers_running[0] > 0:
+            _writers_running[0] -= 1
+            if _writers_running[0] == 0:
+                sys.setswitchinterval(_writers_running[1])
+
+
 def summarize(path: Path) -> dict[str, str]:
     """To and Subject of a draft, for listings."""
     from email import message_from_bytes
@@ -296,33 +345,58 @@ def summarize(path: Path) -> dict[str, str]:
     return {"to": str(msg.get("To", "")), "subject": str(msg.get("Subject", ""))}
 
 
+def _write_drafts(drafts: list[tuple[Path, bytes]]) -> None:
+    """Write each of a batch's drafts (:func:`write_new`, unsynced); the first error is
+    raised once every other draft was written."""
+    failed: list[Exception] = []
+    for path, raw in drafts:
+        try:
+            write_new(path, raw, False)
+        except Exception as e:  # noqa: BLE001 - raised below, after the others
+            failed.append(e)
+    if failed:
+        raise failed[0]
+
+
 def write_new(path: Path, raw: bytes, sync: bool = True) -> None:
     """Write a draft aside, then give it its name with a hard link, which fails
     if the name is taken: a reader never sees half a draft, and no draft ever
     replaces another (:class:`DraftClash`). With ``sync``, the bytes are on
-    disk before the draft has its name (the caller syncs the folder)."""
+    disk before the draft has its name (the caller syncs the folder).
+
+    By file descriptor, not a file object (which asks the file what it is and how
+    big before the first write): a batch's writer thread takes the interpreter lock
+    back after each call to the kernel, so the fewer calls, the sooner it is done."""
     tmp = path.with_name(f".{path.name}.tmp")
     try:
-        with open(tmp, "wb") as f:  # the campaign lock is held: no other writer of this id
-            f.write(raw)
-            if sync:
-                f.flush()
-                os.fsync(f.fileno())
+        # the campaign lock is held: no other writer of this id
+        _write_file(tmp, raw, sync, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         try:
             os.link(tmp, path)
         except FileExistsError:
             raise _clash(path) from None
         except OSError:  # no hard links on this file system: create exclusively
             try:
-                with open(path, "xb") as f:
-                    f.write(raw)
-                    if sync:
-                        f.flush()
-                        os.fsync(f.fileno())
+                _write_file(path, raw, sync, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
             except FileExistsError:
                 raise _clash(path) from None
     finally:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+
+
+def _write_file(path: Path, raw: bytes, sync: bool, flags: int) -> None:
+    """Open ``path`` with ``flags`` (as ``open`` would: mode 0o666 less the umask), write
+    all of ``raw`` and, with ``sync``, fsync it."""
+    fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        view = memoryview(raw)
+        while view:
+            view = view[os.write(fd, view) :]
+        if sync:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _clash(path: Path) -> DraftClash:

@@ -122,6 +122,36 @@ def test_a_draft_never_replaces_another_in_a_batch(tmp_path):
     assert (first.folder / "d1.eml").read_bytes() == b"first"
 
 
+def test_a_batch_writer_switches_threads_sooner_while_it_runs_and_gives_the_interval_back(tmp_path):
+    """The batch's draft writer needs the interpreter lock between its calls to the
+    kernel: while it runs, a thread waits at most WRITER_SWITCH_INTERVAL for it; once
+    it stops (its writes done, or one failed), the interval is the one it found."""
+    import sys
+
+    from pbem.outbox import WRITER_SWITCH_INTERVAL
+
+    before = sys.getswitchinterval()
+    first = Outbox(tmp_path)
+    first.add("d1", b"first", message_id="<1@x>", kind="ack", turn=1, to="a@x", player="A")
+    for fails in (False, True):
+        batch = Outbox(tmp_path, durable=False)
+        batch.add("d2", b"two", message_id="<2@x>", kind="ack", turn=1, to="b@x", player="B")
+        other = Outbox(tmp_path / "other", durable=False)  # two batches at once: one interval saved
+        other.add("d9", b"nine", message_id="<9@x>", kind="ack", turn=1, to="b@x", player="B")
+        assert sys.getswitchinterval() == min(before, WRITER_SWITCH_INTERVAL)
+        if fails:
+            batch.add("d1", b"clash", message_id="<3@x>", kind="ack", turn=1, to="b@x", player="B")
+            with pytest.raises(DraftClash):
+                batch.wait()
+        else:
+            batch.wait()
+        assert sys.getswitchinterval() == min(before, WRITER_SWITCH_INTERVAL)  # the other still runs
+        other.wait()
+        assert sys.getswitchinterval() == before
+        (batch.folder / "d2.eml").unlink()
+        (other.folder / "d9.eml").unlink()
+
+
 # -- never replacing must not wedge a rerun after a crash ---------------------------------------------
 
 
