@@ -265,6 +265,15 @@ def _sandbox_class() -> type[SandboxedEnvironment]:
             # answer, without the exception; every other value is checked as before.
             if type(obj) is dict and attribute not in dict_attributes and attribute in obj:
                 return obj[attribute]
+            # ``c.status`` on a value tuple (a receipt, an order): Jinja's sandbox checks
+            # the attribute against functions, types, frames and the mutable collections,
+            # none of which a tuple is, and so refuses only a name with an underscore.
+            # The same answer, without the checks; a missing attribute takes Jinja's road.
+            if isinstance(obj, tuple) and not attribute.startswith("_"):
+                try:
+                    return getattr(obj, attribute)
+                except AttributeError:
+                    pass
             return super().getattr(obj, attribute)
 
         @staticmethod

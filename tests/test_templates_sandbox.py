@@ -88,11 +88,18 @@ DICT_READS = [
     "{{ d.__class__ is defined }}",  # an attribute the sandbox refuses, key or no key
     "{{ d.__init__ is defined }}",
     "{{ n.card }} {{ n.items is callable }}",  # a dict subclass: the sandbox's own road
+    # value tuples (a receipt, an order) by the quicker road too: fields, methods, refusals
+    "{{ t.card }} {{ t.count('x') }} {{ t.index('Guard') }} {{ t[0] }}",
+    "{{ t.canonical() }} {{ t.missing is defined }} {{ t.__class__ is defined }}",
+    "{{ t._asdict is defined }} {{ t._replace is defined }} {{ t._fields is defined }}",
+    "{{ t.__init__ is defined }} {{ p.count(1) }} {{ p.real is defined }} {{ p.__len__ is defined }}",
 ]
 
 
 @pytest.mark.parametrize("source", DICT_READS)
 def test_dict_keys_read_as_in_jinjas_own_sandbox(source):
+    from typing import NamedTuple
+
     import jinja2
     from jinja2.sandbox import SandboxedEnvironment
 
@@ -101,9 +108,18 @@ def test_dict_keys_read_as_in_jinjas_own_sandbox(source):
     class Named(dict):
         pass
 
+    class Order(NamedTuple):
+        card: str
+        target: str
+
+        def canonical(self) -> str:
+            return f"{self.card} on {self.target}"
+
     values = {
         "d": {"card": "Guard", "items": "shadowed", "_private": "kept", "__class__": "forged"},
         "n": Named(card="Prince", items="shadowed"),
+        "t": Order("Guard", "Bruno"),
+        "p": (1, 2),
     }
     ours = make_environment()
     theirs = SandboxedEnvironment(undefined=jinja2.StrictUndefined)
