@@ -91,15 +91,6 @@ def make_message(
         in_reply_to = None
     references = [r for r in references if r and _MSG_ID.fullmatch(r)]
 
-    def address(name: str, addr: str) -> str:
-        if not name:
-            return addr
-        if not name.isascii():
-            name = _rfc2047(name, "utf-8")
-        elif _SPECIALS & set(name):
-            name = '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        return f"{name} <{addr}>"
-
     if date is None:
         from datetime import datetime
 
@@ -111,8 +102,8 @@ def make_message(
         ("MIME-Version", "1.0"),
         ("Content-Type", 'text/plain; charset="utf-8"'),
         ("Content-Transfer-Encoding", "quoted-printable"),
-        ("From", address(sender_name, sender) if sender else "pbem <pbem@localhost>"),
-        ("To", address(to_name, to)),
+        ("From", _address(sender_name, sender) if sender else "pbem <pbem@localhost>"),
+        ("To", _address(to_name, to)),
         (
             "Subject",
             subject
@@ -129,6 +120,19 @@ def make_message(
     headers += [("Auto-Submitted", "auto-generated"), ("X-Mailer", "pbem")]
     head = "".join(f"{name}: {value}\r\n" for name, value in headers)
     return head.encode("ascii") + b"\r\n" + _quoted_printable(body)
+
+
+@functools.lru_cache(maxsize=256)
+def _address(name: str, addr: str) -> str:
+    """``Name <addr>`` as a header gives it: the name encoded (RFC 2047) or quoted where
+    it must be. Cached: a batch writes to the same few players again and again."""
+    if not name:
+        return addr
+    if not name.isascii():
+        name = _rfc2047(name, "utf-8")
+    elif _SPECIALS & set(name):
+        name = '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return f"{name} <{addr}>"
 
 
 def _rfc2047(text: str, charset: str, header_name: str | None = None) -> str:
