@@ -303,8 +303,6 @@ class Mailroom:
 
     def _keep(self, relative: str, raw: bytes, source: Path | None = None) -> None:
         path = self.root / relative
-        if path.exists():
-            return
         if not self._received_folder_made:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._received_folder_made = True
@@ -316,8 +314,13 @@ class Mailroom:
                     self._raw_written.append(path)
                     return
                 path.unlink()  # swapped for a symlink or another file meanwhile: a copy of ours
+            except FileExistsError:
+                return  # kept before: the name is the bytes' digest (asked of the link, not
+                # looked up first: each call to the kernel lets the draft writer's thread in)
             except OSError:
                 pass  # another file system, or no hard links: copy
+        elif path.exists():
+            return
         write_atomic(path, raw, durable=False)  # synced with the batch, in flush()
         self._raw_written.append(path)
 
