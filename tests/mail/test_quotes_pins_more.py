@@ -348,3 +348,26 @@ def test_an_indented_pair_of_dashes_between_orders_is_no_signature_separator():
     between two orders is a divider of theirs, and the order under it stands."""
     body = "Hand 3: Baron on Bruno\n   --\nHand 7: Prince on myself"
     assert own_words(body) == body
+
+
+# -- a form below a deeper quote (_answers_on_form 49, eighth run) --------------------------------
+
+
+def test_an_answer_on_the_players_own_copy_of_the_form_below_the_quoted_turn_mail_is_read():
+    """A bottom-poster (Thunderbird) quoted the whole turn mail, copied its form's line out
+    of the quote and filled hand 3 below it, leaving hand 7 for later. Replying to her own
+    mail the next morning, she types hand 7's order on that copy's blank line in the quote:
+    the turn mail's form is quoted twice above it, her copy once. The twice-quoted lines end
+    no run below them: hand 7's answer is read (the mutant stopped at the first of them)."""
+    first = (
+        "On 01/12/2026 10:00, Rita (pbem) wrote:\n"
+        f"{quote(TURN_MAIL.rstrip())}\n\n"
+        "Orders for turn 3 -- fill in one line per hand and reply to this mail:\n"
+        "Hand 3: Baron on Bruno\nHand 7:\n\nI'll send hand 7 tonight.\nChloé\n"
+    )
+    typed = first.replace("Hand 7:\n\nI'll", "Hand 7: Prince on myself\n\nI'll")
+    body = f"On 02/12/2026 08:15, Chloé Martin wrote:\n{quote(typed)}\n\nThere, hand 7 too.\n"
+    own = read_mail(message(body), answering=SENT).own_text.splitlines()
+    assert own[0] == "There, hand 7 too."
+    assert "Hand 7: Prince on myself" in own
+    assert not any("tonight" in line for line in own)
