@@ -373,6 +373,17 @@ def test_an_answer_on_the_players_own_copy_of_the_form_below_the_quoted_turn_mai
     assert not any("tonight" in line for line in own)
 
 
+def test_orders_over_a_sign_off_with_an_eszett_and_the_quoted_turn_mail_are_read():
+    """A German player's orders on top, "Viele Grüße" and a name with "ß" under them, the
+    turn mail quoted below (Thunderbird): casefolding makes the text longer, so the form is
+    looked for from the top, where her orders are the first lines (a mutant that started
+    with a form of no hands, "" for None, found "Hand 3" in it and the mail "looked damaged")."""
+    orders = "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+    body = f"{orders}\n\nViele Grüße\nJürgen Weiß\n\n{ATTRIBUTION}\n{quote(TURN_MAIL)}\n"
+    own = read_mail(message(body), answering=SENT).own_text
+    assert own.startswith(orders + "\n"), own
+
+
 # -- a quote opener under a blank form line of an earlier mail (_ends_the_form, eighth run) --------
 
 _COPY = (
