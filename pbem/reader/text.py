@@ -42,7 +42,7 @@ def _codec(charset: str | None) -> str | None:
     except Exception:  # noqa: BLE001 - LookupError, and odder things for odd names
         return None
     name = info.name.replace("-", "_")
-    if not getattr(info, "_is_text_encoding", True) or name in _NOT_CHARSETS:
+    if not info._is_text_encoding or name in _NOT_CHARSETS:  # every CodecInfo has it (codecs.py)
         return None
     return name
 
