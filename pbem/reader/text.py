@@ -9,11 +9,13 @@ from .notes import _Notes
 
 
 def _raw_bytes(payload: str) -> bytes:
-    """A payload string back to the bytes it was parsed from (8-bit bytes are surrogates)."""
-    try:
-        return payload.encode("utf-8", "surrogateescape")
-    except UnicodeError:
-        return payload.encode("utf-8", "replace")
+    """A payload or header string back to the bytes it was parsed from (8-bit bytes are surrogates).
+
+    Every such string was cut from the message's bytes decoded as ASCII with
+    "surrogateescape" (`message_from_bytes`): it holds ASCII and U+DC80-U+DCFF alone, which
+    this encoding takes back to the very bytes, and nothing it cannot encode.
+    """
+    return payload.encode("utf-8", "surrogateescape")
 
 
 _NOT_CHARSETS = {
@@ -34,11 +36,13 @@ def _codec(charset: str | None) -> str | None:
     if not charset or len(charset) > 60:
         return None
     try:
-        info = codecs.lookup(charset.strip().strip("\"'"))
+        # The lookup reads a name with spaces or quotes around it ('"utf-8"', " 'koi8-r' ") as
+        # the name: `encodings.normalize_encoding` drops the punctuation at its ends.
+        info = codecs.lookup(charset)
     except Exception:  # noqa: BLE001 - LookupError, and odder things for odd names
         return None
     name = info.name.replace("-", "_")
-    if not getattr(info, "_is_text_encoding", True) or name in _NOT_CHARSETS:
+    if not info._is_text_encoding or name in _NOT_CHARSETS:  # every CodecInfo has it (codecs.py)
         return None
     return name
 

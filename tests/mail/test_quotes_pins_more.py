@@ -348,3 +348,104 @@ def test_an_indented_pair_of_dashes_between_orders_is_no_signature_separator():
     between two orders is a divider of theirs, and the order under it stands."""
     body = "Hand 3: Baron on Bruno\n   --\nHand 7: Prince on myself"
     assert own_words(body) == body
+
+
+# -- a form below a deeper quote (_answers_on_form 49, eighth run) --------------------------------
+
+
+def test_an_answer_on_the_players_own_copy_of_the_form_below_the_quoted_turn_mail_is_read():
+    """A bottom-poster (Thunderbird) quoted the whole turn mail, copied its form's line out
+    of the quote and filled hand 3 below it, leaving hand 7 for later. Replying to her own
+    mail the next morning, she types hand 7's order on that copy's blank line in the quote:
+    the turn mail's form is quoted twice above it, her copy once. The twice-quoted lines end
+    no run below them: hand 7's answer is read (the mutant stopped at the first of them)."""
+    first = (
+        "On 01/12/2026 10:00, Rita (pbem) wrote:\n"
+        f"{quote(TURN_MAIL.rstrip())}\n\n"
+        "Orders for turn 3 -- fill in one line per hand and reply to this mail:\n"
+        "Hand 3: Baron on Bruno\nHand 7:\n\nI'll send hand 7 tonight.\nChloé\n"
+    )
+    typed = first.replace("Hand 7:\n\nI'll", "Hand 7: Prince on myself\n\nI'll")
+    body = f"On 02/12/2026 08:15, Chloé Martin wrote:\n{quote(typed)}\n\nThere, hand 7 too.\n"
+    own = read_mail(message(body), answering=SENT).own_text.splitlines()
+    assert own[0] == "There, hand 7 too."
+    assert "Hand 7: Prince on myself" in own
+    assert not any("tonight" in line for line in own)
+
+
+def test_orders_over_a_sign_off_with_an_eszett_and_the_quoted_turn_mail_are_read():
+    """A German player's orders on top, "Viele Grüße" and a name with "ß" under them, the
+    turn mail quoted below (Thunderbird): casefolding makes the text longer, so the form is
+    looked for from the top, where her orders are the first lines (a mutant that started
+    with a form of no hands, "" for None, found "Hand 3" in it and the mail "looked damaged")."""
+    orders = "Hand 3: Baron on Bruno\nHand 7: Prince on myself"
+    body = f"{orders}\n\nViele Grüße\nJürgen Weiß\n\n{ATTRIBUTION}\n{quote(TURN_MAIL)}\n"
+    own = read_mail(message(body), answering=SENT).own_text
+    assert own.startswith(orders + "\n"), own
+
+
+# -- a quote opener under a blank form line of an earlier mail (_ends_the_form, eighth run) --------
+
+_COPY = (
+    "Orders for turn 3 -- fill in one line per hand and reply to this mail:\n"
+    "Hand 3: Baron on Bruno\nHand 7:\n\n"
+)
+_STILL = "Still thinking about hand 7. Is the deadline 20:00 Paris time?\n\n"
+_OUTLOOK_TURN_HEADER = (
+    "From: Rita (pbem) <gm@example.org>\nSent: Tuesday, December 1, 2026 10:00 AM\n"
+    "To: Chloé Martin <chloe@example.org>\nSubject: [game7] Turn 3: your cards and orders\n\n"
+)
+_OUTLOOK_REPLY_HEADER = (
+    "From: Chloé Martin <chloe@example.org>\nSent: Tuesday, December 1, 2026 12:30 PM\n"
+    "To: Rita (pbem) <gm@example.org>\nSubject: RE: [game7] Turn 3: your cards and orders\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # Gmail: her earlier reply (the form copied on top, hand 7 left blank) quoted once:
+        # the attribution under its blank "Hand 7:" is the quote's, not hand 7's Guard.
+        f"{_STILL}On Tue, 1 Dec 2026 at 12:30, Chloé Martin <chloe@example.org> wrote:\n"
+        + quote(f"{_COPY}{ATTRIBUTION}\n{quote(TURN_MAIL)}\n"),
+        # Outlook: both originals unmarked, each under its "-----Original Message-----".
+        f"{_STILL}-----Original Message-----\n{_OUTLOOK_REPLY_HEADER}"
+        f"{_COPY}-----Original Message-----\n{_OUTLOOK_TURN_HEADER}{TURN_MAIL}",
+        # Outlook on the web: a rule, then the header block right under the blank line.
+        f"{_STILL}{'_' * 32}\n{_OUTLOOK_REPLY_HEADER}{_COPY}{_OUTLOOK_TURN_HEADER}{TURN_MAIL}",
+    ],
+    ids=["attribution", "separator", "header-block"],
+)
+def test_under_a_blank_form_line_of_an_earlier_reply_the_next_quotes_opener_is_no_answer(body):
+    """A reply to her own earlier mail, whose copy of the form left hand 7 blank: the line
+    under that blank line opens the quote of the turn mail (an attribution, Outlook's
+    separator, its header block), and is no order for hand 7."""
+    own = read_mail(message(body), answering=SENT).own_text.splitlines()
+    assert own[0] == _STILL.strip()
+    assert not any(line.startswith("Hand 7") for line in own), own
+
+
+# -- which lines of a sent mail stand above its form (_form_intros, eighth run, by hand) -----------
+
+
+def test_a_pasted_copy_of_the_blank_form_lines_makes_no_order_of_the_note_under_them():
+    """On her phone she pasted the turn mail's two form lines to fill them, then wrote a
+    question under them instead: "Hand 3:" is a form line, not the line above a form, so
+    the question is no answer to "Hand 7:" (a mutant made it "Hand 7: Sorry, ...")."""
+    note = "Sorry, I can't decide before tonight: is the Countess forced in hand 3?"
+    body = f"Hand 3:\nHand 7:\n{note}\n\n{ATTRIBUTION}\n{quote(TURN_MAIL)}\n"
+    assert read_mail(message(body), answering=SENT).own_text == note
+
+
+def test_a_form_taken_out_of_the_quote_right_under_a_quoted_line_is_read():
+    """A bottom-poster (Thunderbird) keeps the top of the turn mail quoted and takes its
+    form out of the quote, answering under each blank line: the form's intro, unmarked
+    under a quoted line of the turn mail, starts the form all the same (a mutant that
+    made every sent line an intro took it for the player's line under a quoted form)."""
+    top, form = TURN_MAIL.split("\nOrders for turn 3")
+    answered = ("Orders for turn 3" + form).replace("Hand 3:\n", "Hand 3:\nBaron on Bruno\n")
+    answered = answered.replace("Hand 7:\n", "Hand 7:\nPrince on myself\n")
+    body = f"On 01/12/2026 10:00, Rita (pbem) wrote:\n{quote(top.rstrip())}\n\n{answered}"
+    own = read_mail(message(body), answering=SENT).own_text
+    assert "Hand 3: Baron on Bruno" in own.splitlines(), own
+    assert "Hand 7:\nPrince on myself" in own, own

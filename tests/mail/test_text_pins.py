@@ -6,8 +6,12 @@ Each test fails against the mutant it was written for (checked by hand in mutant
 
 from __future__ import annotations
 
+import email
+
 import pytest
-from reader_kit import message
+from hypothesis import given
+from hypothesis import strategies as st
+from reader_kit import FUZZ, message
 
 from pbem.reader import read_mail
 
@@ -53,3 +57,41 @@ def test_a_multipart_without_its_boundary_read_as_text_keeps_one_line_end_each(b
     read = read_mail(message(body, content_type="multipart/mixed"))
     assert read.own_text == ORDERS
     assert "multipart mixed without a usable boundary; read it as plain text" in read.defects
+
+
+# -- the parser's strings back to their bytes (_raw_bytes, eighth run) --------------------------
+
+_EIGHT_BIT = st.binary(max_size=120).map(lambda b: b.replace(b"\r", b"").replace(b"\n", b""))
+
+
+@FUZZ
+@given(_EIGHT_BIT, _EIGHT_BIT, st.binary(max_size=300))
+def test_every_string_the_parser_hands_the_reader_goes_back_to_its_bytes(subject, name, body):
+    """`_raw_bytes` has no fallback: a header's raw value and a payload, with any 8-bit bytes
+    a mail holds (Latin-1, broken UTF-8, NULs), are cut from the message decoded as ASCII
+    with surrogateescape, and go back to those very bytes (the headers' and the body's)."""
+    from pbem.reader.policy import _POLICY
+    from pbem.reader.text import _raw_bytes
+
+    head = b"From: " + name + b" <chloe@example.org>\r\nSubject: " + subject + b"\r\n"
+    raw = head + b"Content-Type: text/plain\r\n\r\n" + body
+    msg = email.message_from_bytes(raw, policy=_POLICY)
+    for _key, value in msg.raw_items():
+        assert _raw_bytes(value) in raw
+    payload = msg._payload  # what mime._raw_payload reads
+    assert isinstance(payload, str)
+    assert _raw_bytes(payload) in raw
+
+
+def test_a_header_of_8_bit_bytes_and_a_body_of_them_are_read_from_their_bytes():
+    """Latin-1 in the subject and the name, and UTF-8 in an undeclared body: each read from
+    the very bytes sent (the subject and name guessed per line, the body as UTF-8)."""
+    raw = (
+        "From: Chloé Martin <chloe@example.org>\r\n".encode("latin-1")
+        + "Subject: Re: [game7] Tour 3: vos cartes et ordres, Chloé\r\n".encode("latin-1")
+        + "\r\nHand 3: Baron sur Bruno, il a sûrement la Comtesse\r\n".encode()
+    )
+    read = read_mail(raw)
+    assert read.sender_name == "Chloé Martin"
+    assert read.subject.endswith("ordres, Chloé")
+    assert read.own_text == "Hand 3: Baron sur Bruno, il a sûrement la Comtesse"
