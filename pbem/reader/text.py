@@ -118,12 +118,14 @@ def _decode_line(line: bytes) -> str:
 
 
 # Control and invisible characters; U+00AD (a soft hyphen: where a word may break) is one.
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u200b-\u200d\u2060\ufeff]")
+# So is half of a surrogate pair, which UTF-7 can encode ("+2AA-") and no file can hold.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u200b-\u200d\u2060\ufeff\ud800-\udfff]")
 _ODD_SPACE = re.compile("[\u00a0\u2007\u202f]")
 
 
 def _clean_line(text: str) -> str:
-    """Drop control and zero-width characters; odd spaces (NBSP, U+202F) become spaces."""
+    """Drop control and zero-width characters and halves of surrogate pairs; odd spaces
+    (NBSP, U+202F) become spaces."""
     return _ODD_SPACE.sub(" ", _CONTROL.sub("", text))
 
 

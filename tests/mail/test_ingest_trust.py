@@ -299,3 +299,28 @@ def test_ack_message_ids_are_indexed_again_after_a_killed_fetch(game):
             if entry["kind"] == "ack":
                 assert entry["player"] in players and entry["turn"] == 1
     assert killed >= 6  # the kills did fall inside the fetch
+
+
+# -- a character no file can hold ------------------------------------------------------------------
+
+
+def test_a_lone_surrogate_in_utf7_mail_is_dropped_and_the_fetch_goes_on(game):
+    """UTF-7 can encode half of a surrogate pair ("+2AA-" is U+D800), which no text file
+    can hold: a player's message with one in its body and another in its subject made the
+    batch fail as it wrote the orders log, a traceback on every fetch after (the message
+    was read again each time, and failed again). Such a character is no letter a mail
+    program shows: it is dropped, and the orders around it are read."""
+    hand, card = targeted_hand(game)
+    order = order_text(hand, card, "Bruno").replace(" on Bruno", " on +2AA-Bruno")
+    raw = (
+        "From: arthur@example.org\r\nTo: gm@example.org\r\n"
+        "Subject: =?utf-7?q?=5Btrust=5D_Turn_1_+2AA-?=\r\nMessage-ID: <utf7-surrogate@example.org>\r\n"
+        "Content-Type: text/plain; charset=utf-7\r\n\r\n"
+        f"{order}\r\nThanks +2AA- a lot\r\n"
+    ).encode("ascii")
+    drop(game, b"1700000000.utf7.host", raw)
+    outcome, again = inbox.fetch_maildir(game), inbox.fetch_maildir(game)
+    assert [o.status for o in outcome] == ["recorded"] and again == []
+    recorded = on_file(game, "Arthur", hand)
+    assert recorded is not None and recorded["card"] == card.title and recorded["target"] == "Bruno"
+    assert "\ud800" not in run("status", game.folder)
