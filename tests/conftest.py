@@ -27,8 +27,9 @@ from click.testing import CliRunner
 from hypothesis import Phase, settings
 from kit import config, snapshot, write_config
 
+from pbem import orders
 from pbem.cli import main as pbem_main
-from pbem.reader import policy
+from pbem.reader import policy, quotes
 
 # -- mutation testing ---------------------------------------------------------------
 
@@ -50,16 +51,20 @@ if "MUTANT_UNDER_TEST" in os.environ:
 
 @pytest.fixture(autouse=True)
 def _fresh_policy_caches():
-    """Under mutmut, each test starts with the reader policy's caches empty.
+    """Under mutmut, each test starts with the reader's and the order parser's caches empty.
 
     mutmut forks every mutant's run from a process that ran the tests on the original
-    code, so a header reading remembered there would be handed to the mutant unread (its
-    survivors were no survivors). The normal suite keeps the caches, as the reader does.
+    code, so a header reading, a turn mail's index or a table's names remembered there
+    would be handed to the mutant unread (its survivors were no survivors). The normal
+    suite keeps the caches, as the reader does.
     """
     if os.environ.get("MUTANT_UNDER_TEST"):
         policy._DEFAULT_STR_CACHE.clear()
         policy._SIMPLE_MIME_CACHE.clear()
         policy._DEFAULT_HEADER_CLASSES.clear()
+        quotes._form_intros.cache_clear()
+        quotes._sent_index.cache_clear()
+        orders._folded_names.cache_clear()
     yield
 
 
