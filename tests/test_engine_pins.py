@@ -208,7 +208,7 @@ def test_the_tables_derived_again_from_the_entries_are_the_ones_import_built():
     from pbem import engine
 
     names = ["_PLAY", "_SELF_OK", "_ON_GUESSED", "_OUT_IF_DISCARDED", "_ON_KNOCKED_OUT", "_END_VALUES"]
-    names += ["_END_BONUSES", "_bind_next", "_FORCED", "_NMR_CHOICE", "TARGETED", "PAIRED"]
+    names += ["_END_BONUSES", "_bind_next", "_FORCED", "_NMR_CHOICE", "_LEGAL", "TARGETED", "PAIRED"]
     built = {name: getattr(engine, name) for name in names}
     engine._derive_tables()
     assert {name: getattr(engine, name) for name in names} == built
