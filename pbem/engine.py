@@ -333,11 +333,6 @@ def forced_card(held: list[Card]) -> Card | None:
     return _FORCED[a][b]
 
 
-def countess_forced(held: list[Card]) -> bool:
-    """The Countess rule: holding the Countess with the King or a Prince."""
-    return forced_card(held) is not None
-
-
 def legal_cards(held: list[Card]) -> list[Card]:
     """The cards the active player may play (each once)."""
     a, b = held
@@ -472,7 +467,7 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list[ev.
     ):  # _choose_one's first case inlined: the player named, usable and unprotected
         recipient = first = target
     else:
-        first, redirected, random_tgt = _choose_one(hand, seat, card, targets, target, marked, nmr, rng)
+        first, redirected, random_tgt = _choose_one(hand, seat, card, targets, target, marked, rng)
         recipient = first
     if not guesses:
         guess = None
@@ -538,13 +533,14 @@ def _choose_one(
     targets: Targets,
     target: int | None,
     marked: int | None,
-    nmr: bool,
     rng: random.Random,
 ) -> tuple[int | None, bool, bool]:
     """The player a one-player card acts on (RULES 3-5) when play_turn has not
     taken the one named itself (named, usable and unprotected; nobody named, no
     mark): a mark chooses (:data:`CARD_RULES`' ``binds_next``); else the one named
     is unusable, and a random one is taken, or protected, and the next one round is.
+    An NMR play names nobody, so it never gets here unmarked: a random target here
+    completes an order.
 
     Returns (recipient, redirected, completed); recipient None: no effect."""
     if marked is not None:
@@ -554,7 +550,7 @@ def _choose_one(
     if target is None or not (
         0 <= target < len(alive) and alive[target] and (target != seat or targets is Targets.ANY)
     ):  # unusable as written (RULES 3): completed with a random target
-        return random_target(hand, seat, card, rng), False, not nmr
+        return random_target(hand, seat, card, rng), False, True
     return redirect(hand, seat, card, target), True, False  # usable, so protected (RULES 4)
 
 
