@@ -305,8 +305,17 @@ def test_a_mark_followed_by_a_cardinal_shows_both_players_its_order_named():
     h = six({1: KING, 2: SPY}, draw=SYCOPHANT)
     play(h, Order(SYCOPHANT, 2))
     h.cards[1] = [KING, CARDINAL]
-    followed = only(play(h, Order(CARDINAL, 3, None, 4)), "mark_followed")
-    assert (followed.marked, followed.named, followed.effect) == (2, (3, 4), True)
+    events = play(h, Order(CARDINAL, 3, None, 4))
+    followed = only(events, "mark_followed")  # hand 1, seat 1 followed the mark on seat 2
+    assert (followed.hand, followed.seat, followed.marked, followed.named, followed.effect) == (
+        1,
+        1,
+        2,
+        (3, 4),
+        True,
+    )
+    chose = only(events, "chose")
+    assert (chose.hand, chose.seat, chose.card, chose.named, chose.chosen) == (1, 1, CARDINAL, (3, 4), (2, 4))
 
 
 def test_a_guard_on_the_protected_first_seat_is_redirected_not_completed():
@@ -365,3 +374,17 @@ def test_a_two_player_games_deal_events_give_each_hands_number_and_face_up_cards
     events = deal_events(Game.new(2, decks))
     assert [(e.hand, e.cards) for e in events] == [(n, decks[n][1:4]) for n in range(1, 14)]
     assert deal_events(Game.new(3, {n: shuffled_deck("faces", n) for n in range(1, 14)})) == []
+
+
+def test_an_order_played_is_no_nmr_play_in_its_event():
+    h = hand(3, 1, {0: GUARD, 1: KING, 2: SPY}, draw=PRINCE)
+    assert only(play(h, Order(GUARD, 1, SPY)), "played").nmr is False
+
+
+def test_a_hand_that_has_ended_has_no_play():
+    h = hand(3, 1, {0: PRINCESS, 1: GUARD, 2: SPY}, draw=HANDMAID)
+    knock_out(h, 2)
+    play(h, Order(PRINCESS))  # seat 0 discards the Princess: seat 1 alone is in
+    assert h.ended
+    with pytest.raises(AssertionError, match="^an ended hand has no play$"):
+        play(h, None)
