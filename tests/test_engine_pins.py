@@ -28,10 +28,12 @@ from rulekit import (
     six,
 )
 
+from pbem.cards import FULL_DECK, PREMIUM_DECK
 from pbem.engine import (
     Game,
     Hand,
     Order,
+    check_deck,
     choose_pair,
     deal_events,
     hand_rng,
@@ -388,3 +390,24 @@ def test_a_hand_that_has_ended_has_no_play():
     assert h.ended
     with pytest.raises(AssertionError, match="^an ended hand has no play$"):
         play(h, None)
+
+
+def test_a_hand_just_dealt_has_not_ended_in_plain_data():
+    data = hand(4, 3, {0: GUARD, 1: KING, 2: SPY, 3: BARON}, draw=PRINCE).to_dict()
+    assert data["ended"] is False and data["active"] == 2 and data["winners"] == []
+
+
+def test_a_wrong_deck_is_refused_with_the_cards_a_deck_must_hold():
+    with pytest.raises(ValueError) as refused:
+        check_deck(FULL_DECK[:-1])
+    assert str(refused.value) == (
+        "a deck must be exactly the 16 cards of the game "
+        "(5 Guards, 2 Spies, 2 Barons, 2 Handmaids, 2 Princes, King, Countess, Princess)"
+    )
+    with pytest.raises(ValueError) as refused:
+        check_deck(PREMIUM_DECK[1:] + (GUARD,), 7)
+    assert str(refused.value) == (
+        "a deck must be exactly the 32 cards of the Premium deck (Assassin, Jester, 8 Guards, "
+        "2 Spies, 2 Cardinals, 2 Barons, 2 Baronesses, 2 Handmaids, 2 Sycophants, 2 Princes, "
+        "2 Counts, King, Constable, Countess, Dowager Queen, Princess, Bishop)"
+    )
