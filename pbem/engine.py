@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
 from math import floor
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar, cast
 
 from . import events as ev
 from .cards import (
@@ -333,11 +333,6 @@ def forced_card(held: list[Card]) -> Card | None:
     return _FORCED[a][b]
 
 
-def countess_forced(held: list[Card]) -> bool:
-    """The Countess rule: holding the Countess with the King or a Prince."""
-    return forced_card(held) is not None
-
-
 def legal_cards(held: list[Card]) -> list[Card]:
     """The cards the active player may play (each once)."""
     a, b = held
@@ -472,7 +467,7 @@ def play_turn(hand: Hand, order: Order | None, rng: random.Random, out: list[ev.
     ):  # _choose_one's first case inlined: the player named, usable and unprotected
         recipient = first = target
     else:
-        first, redirected, random_tgt = _choose_one(hand, seat, card, targets, target, marked, nmr, rng)
+        first, redirected, random_tgt = _choose_one(hand, seat, card, targets, target, marked, rng)
         recipient = first
     if not guesses:
         guess = None
@@ -520,13 +515,15 @@ def _record_choice(
         out.append(_new(ev.Chose, (number, seat, card, named, pair[:-1])))
 
 
-def _check_legal(hand: Hand, seat: int, held: list[Card], card: Card) -> None:
-    """Refuse an order the orders layer should never have let through."""
+def _check_legal(hand: Hand, seat: int, held: list[Card], card: Card) -> NoReturn:
+    """Refuse an order the orders layer should never have let through: play_turn
+    asks only for a card not among the legal ones (``_LEGAL``), which is either not
+    held or held beside the card a rule forces, then the only legal one."""
     if card not in held:
         raise IllegalPlay(f"hand {hand.number}: seat {seat} does not hold the {card.title}")
-    forced = forced_card(held)
-    if forced is not None and card != forced:
-        raise IllegalPlay(f"hand {hand.number}: the {forced.title} must be played")
+    a, b = held
+    (forced,) = _LEGAL[a][b]
+    raise IllegalPlay(f"hand {hand.number}: the {forced.title} must be played")
 
 
 def _choose_one(
@@ -536,12 +533,14 @@ def _choose_one(
     targets: Targets,
     target: int | None,
     marked: int | None,
-    nmr: bool,
     rng: random.Random,
 ) -> tuple[int | None, bool, bool]:
-    """The player a one-player card acts on (RULES 3-5): the one named when
-    usable, the next one round when protected, a random one when unusable; a
-    mark chooses instead (:data:`CARD_RULES`' ``binds_next``).
+    """The player a one-player card acts on (RULES 3-5) when play_turn has not
+    taken the one named itself (named, usable and unprotected; nobody named, no
+    mark): a mark chooses (:data:`CARD_RULES`' ``binds_next``); else the one named
+    is unusable, and a random one is taken, or protected, and the next one round is.
+    An NMR play names nobody, so it never gets here unmarked: a random target here
+    completes an order.
 
     Returns (recipient, redirected, completed); recipient None: no effect."""
     if marked is not None:
@@ -551,10 +550,8 @@ def _choose_one(
     if target is None or not (
         0 <= target < len(alive) and alive[target] and (target != seat or targets is Targets.ANY)
     ):  # unusable as written (RULES 3): completed with a random target
-        return random_target(hand, seat, card, rng), False, not nmr
-    if hand.protected[target]:
-        return redirect(hand, seat, card, target), True, False
-    return target, False, False
+        return random_target(hand, seat, card, rng), False, True
+    return redirect(hand, seat, card, target), True, False  # usable, so protected (RULES 4)
 
 
 def _choose_pair(
@@ -621,7 +618,7 @@ def _choose_pair(
                     break
         else:
             completed = completed or (not nmr and (named is not None or slot == 0 or cardinal))
-            pick = _random_player(hand, seat, rng, cardinal, () if other is None else (other,))
+            pick = _random_player(hand, seat, rng, cardinal, other)
         if pick is None:
             if cardinal:
                 return None, redirected, completed
@@ -648,16 +645,15 @@ def choose_pair(
     return chosen
 
 
-def _random_player(
-    hand: Hand, seat: int, rng: random.Random, self_ok: bool, avoid: tuple[int, ...] = ()
-) -> int | None:
-    """A random player still in and unprotected, not in ``avoid``; the acting
-    player only when ``self_ok`` and nobody else qualifies (RULES 10.4)."""
+def _random_player(hand: Hand, seat: int, rng: random.Random, self_ok: bool, avoid: int | None) -> int | None:
+    """A random player still in and unprotected, not ``avoid`` (None: nobody to
+    avoid); the acting player only when ``self_ok`` and nobody else qualifies
+    (RULES 10.4)."""
     alive, protected = hand.alive, hand.protected
-    others = [p for p in range(len(alive)) if p != seat and alive[p] and not protected[p] and p not in avoid]
+    others = [p for p in range(len(alive)) if p != seat and alive[p] and not protected[p] and p != avoid]
     if others:
         return others[floor(rng.random() * len(others))]
-    return seat if self_ok and seat not in avoid else None
+    return seat if self_ok and seat != avoid else None
 
 
 def _draw(hand: Hand) -> tuple[Card, bool]:

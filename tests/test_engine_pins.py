@@ -14,6 +14,7 @@ from rulekit import (
     COUNTESS,
     GUARD,
     HANDMAID,
+    JESTER,
     KING,
     PRINCE,
     PRINCESS,
@@ -27,7 +28,19 @@ from rulekit import (
     six,
 )
 
-from pbem.engine import Game, Hand, Order, choose_pair, hand_rng, play_turn, resolve_turn, shuffled_deck
+from pbem.cards import FULL_DECK, PREMIUM_DECK
+from pbem.engine import (
+    Game,
+    Hand,
+    Order,
+    check_deck,
+    choose_pair,
+    deal_events,
+    hand_rng,
+    play_turn,
+    resolve_turn,
+    shuffled_deck,
+)
 
 
 def test_a_premium_hand_with_one_winner_has_no_totals_and_no_active_player():
@@ -208,7 +221,7 @@ def test_the_tables_derived_again_from_the_entries_are_the_ones_import_built():
     from pbem import engine
 
     names = ["_PLAY", "_SELF_OK", "_ON_GUESSED", "_OUT_IF_DISCARDED", "_ON_KNOCKED_OUT", "_END_VALUES"]
-    names += ["_END_BONUSES", "_bind_next", "_FORCED", "_NMR_CHOICE", "TARGETED", "PAIRED"]
+    names += ["_END_BONUSES", "_bind_next", "_FORCED", "_NMR_CHOICE", "_LEGAL", "TARGETED", "PAIRED"]
     built = {name: getattr(engine, name) for name in names}
     engine._derive_tables()
     assert {name: getattr(engine, name) for name in names} == built
@@ -285,3 +298,116 @@ def test_the_game_over_event_names_the_winners():
 def test_a_baroness_naming_herself_second_is_completed():
     h = six({1: KING}, draw=BARONESS)
     assert flags(play(h, Order(BARONESS, 1, None, 0))) == (False, True)
+
+
+# -- the second mutation run (2026-12-02, docs/mutation/engine.md) -------------------------
+
+
+def test_a_mark_followed_by_a_cardinal_shows_both_players_its_order_named():
+    h = six({1: KING, 2: SPY}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 2))
+    h.cards[1] = [KING, CARDINAL]
+    events = play(h, Order(CARDINAL, 3, None, 4))
+    followed = only(events, "mark_followed")  # hand 1, seat 1 followed the mark on seat 2
+    assert (followed.hand, followed.seat, followed.marked, followed.named, followed.effect) == (
+        1,
+        1,
+        2,
+        (3, 4),
+        True,
+    )
+    chose = only(events, "chose")
+    assert (chose.hand, chose.seat, chose.card, chose.named, chose.chosen) == (1, 1, CARDINAL, (3, 4), (2, 4))
+
+
+def test_a_guard_on_the_protected_first_seat_is_redirected_not_completed():
+    h = hand(3, 2, {0: KING, 1: GUARD, 2: SPY}, draw=PRINCE)  # hand 2: seat 1 plays first
+    h.protected[0] = True
+    events = play(h, Order(GUARD, 0, SPY))
+    assert flags(events) == (True, False)
+    assert only(events, "played").recipient == 2  # the next one round from seat 0, past the Guard's player
+
+
+def test_a_prince_naming_a_player_out_with_everyone_else_protected_falls_back_on_its_player():
+    h = hand(3, 1, {0: PRINCE, 1: GUARD, 2: SPY}, draw=BARON)
+    knock_out(h, 1)
+    h.protected[2] = True
+    events = play(h, Order(PRINCE, 1))
+    assert only(events, "played").recipient == 0
+    assert only(events, "prince").card == BARON
+
+
+def test_choose_pair_lets_the_mark_take_the_first_players_place():
+    h = six({1: KING, 2: SPY}, draw=SYCOPHANT)
+    play(h, Order(SYCOPHANT, 2))
+    h.cards[1] = [KING, CARDINAL]
+    assert choose_pair(h, 1, CARDINAL, 3, 4, None) == (2, 4, 0)
+    assert only(play(h, Order(CARDINAL, 3, None, 4)), "chose").chosen == (2, 4)
+
+
+def test_a_second_card_that_marks_is_refused_when_the_tables_are_derived():
+    from pbem import engine
+
+    saved = engine.CARD_RULES[JESTER]
+    engine.CARD_RULES[JESTER] = engine.CardRule(engine._no_effect, binds_next=engine._follow_mark)
+    try:
+        with pytest.raises(AssertionError, match="^one card marks$"):
+            engine._derive_tables()
+    finally:
+        engine.CARD_RULES[JESTER] = saved
+        engine._derive_tables()
+
+
+def test_with_no_card_that_marks_a_mark_binds_nothing():
+    from pbem import engine
+
+    saved = engine.CARD_RULES[SYCOPHANT]
+    engine.CARD_RULES[SYCOPHANT] = engine.CardRule(engine._no_effect)
+    try:
+        engine._derive_tables()
+        assert engine._bind_next is engine._no_binding
+    finally:
+        engine.CARD_RULES[SYCOPHANT] = saved
+        engine._derive_tables()
+
+
+def test_a_two_player_games_deal_events_give_each_hands_number_and_face_up_cards():
+    decks = {n: shuffled_deck("faces", n, 2) for n in range(1, 14)}
+    events = deal_events(Game.new(2, decks))
+    assert [(e.hand, e.cards) for e in events] == [(n, decks[n][1:4]) for n in range(1, 14)]
+    assert deal_events(Game.new(3, {n: shuffled_deck("faces", n) for n in range(1, 14)})) == []
+
+
+def test_an_order_played_is_no_nmr_play_in_its_event():
+    h = hand(3, 1, {0: GUARD, 1: KING, 2: SPY}, draw=PRINCE)
+    assert only(play(h, Order(GUARD, 1, SPY)), "played").nmr is False
+
+
+def test_a_hand_that_has_ended_has_no_play():
+    h = hand(3, 1, {0: PRINCESS, 1: GUARD, 2: SPY}, draw=HANDMAID)
+    knock_out(h, 2)
+    play(h, Order(PRINCESS))  # seat 0 discards the Princess: seat 1 alone is in
+    assert h.ended
+    with pytest.raises(AssertionError, match="^an ended hand has no play$"):
+        play(h, None)
+
+
+def test_a_hand_just_dealt_has_not_ended_in_plain_data():
+    data = hand(4, 3, {0: GUARD, 1: KING, 2: SPY, 3: BARON}, draw=PRINCE).to_dict()
+    assert data["ended"] is False and data["active"] == 2 and data["winners"] == []
+
+
+def test_a_wrong_deck_is_refused_with_the_cards_a_deck_must_hold():
+    with pytest.raises(ValueError) as refused:
+        check_deck(FULL_DECK[:-1])
+    assert str(refused.value) == (
+        "a deck must be exactly the 16 cards of the game "
+        "(5 Guards, 2 Spies, 2 Barons, 2 Handmaids, 2 Princes, King, Countess, Princess)"
+    )
+    with pytest.raises(ValueError) as refused:
+        check_deck(PREMIUM_DECK[1:] + (GUARD,), 7)
+    assert str(refused.value) == (
+        "a deck must be exactly the 32 cards of the Premium deck (Assassin, Jester, 8 Guards, "
+        "2 Spies, 2 Cardinals, 2 Barons, 2 Baronesses, 2 Handmaids, 2 Sycophants, 2 Princes, "
+        "2 Counts, King, Constable, Countess, Dowager Queen, Princess, Bishop)"
+    )
