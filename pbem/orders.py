@@ -979,17 +979,17 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
 
 
 #: The words an order may hold beside a card played that puts its player out (the Princess):
-#: articles, "my", "play"/"discard", "please", in the languages of WORDS_ABROAD. Any other word
-#: ("Hand 4 has the Princess, sadly") makes the line talk about her, not play her.
+#: articles, "I", "my", "play"/"discard", "please", "thanks", in the languages of WORDS_ABROAD.
+#: Any other word ("Hand 4 has the Princess, sadly") makes the line talk about her, not play her.
 _BESIDE_A_PLAY = frozenset(
     """
-    the a an my i play plays playing discard discarding lay please card now ok okay
-    die der das meine spiele spiel lege ausspielen bitte
-    la le les ma mon je joue jouer carte svp
-    el mi juego jugar carta por favor
-    il mia gioco giocare
-    de het mijn speel spelen kaart
-    o minha jogo jogar
+    the a an my i i'll i’ll play plays playing discard discarding lay please thanks card now ok okay
+    die der das ich meine mein spiele spiel spielen lege ausspielen werfe ab abwerfen bitte danke
+    la le les ma mon je joue jouer defausse defausser carte svp merci
+    el yo mi juego jugar descarto descartar carta por favor gracias
+    il io mia gioco giocare scarto scartare carta per favore grazie
+    de het ik mijn speel spelen leg af kaart graag alsjeblieft bedankt
+    o eu minha jogo jogar descarto carta obrigado obrigada
 """.split()
 )
 

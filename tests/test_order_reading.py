@@ -1188,6 +1188,34 @@ def test_the_princess_named_alone_is_played(line):
     assert (checked.status, checked.written.canonical()) == (ACCEPTED, "Hand 4: Princess"), checked
 
 
+# "I play the Princess" was played, and the same order in the other languages the tool reads was
+# refused ("names her alone"): their "I", "discard" and "thanks" were not among the words beside
+# her (found by the eighth mutation run, reading orders as players write them).
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hand 4: ich spiele die Prinzessin",
+        "Hand 4: Ich werfe meine Prinzessin ab",
+        "Main 4 : je défausse la Princesse",
+        "Mano 4: yo juego la Princesa",
+        "Mano 4: descarto la Princesa, gracias",
+        "Mano 4: io gioco la Principessa, per favore",
+        "Mano 4: scarto la mia Principessa",
+        "Hand 4: ik speel de Prinses",
+        "Hand 4: de Prinses graag, bedankt",
+        "Mão 4: eu jogo a Princesa",
+        "Mão 4: descarto a minha Princesa, obrigada",
+        "Hand 4: I'll play the Princess",
+        "Hand 4: Princess, thanks",
+    ],
+)
+def test_the_princess_named_alone_is_played_in_every_language(line):
+    game = game4(4, {3: X, 0: B, 1: H, 2: G}, draw=P)
+    game.hand(4).cards[3] = [X, B]
+    (checked,) = read(line, game, active(4))
+    assert (checked.status, checked.written.canonical()) == (ACCEPTED, "Hand 4: Princess"), checked
+
+
 @pytest.mark.parametrize(
     "line",
     [
