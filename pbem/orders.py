@@ -1001,11 +1001,15 @@ _OUTLOOK_MARK = re.compile(r"^\s*\[[^\]]{1,80}\]")
 def _without_outlook_mark(rest: str, premium: bool) -> str:
     """An order's words without Outlook's mark of who typed them ("[Chloé Martin] Guard,
     guess Baron": the writer's name is no target). A card in brackets is the order's own
-    word ("[Guard] on Ines")."""
+    word ("[Guard] on Ines", "[Prince on Ines]"), unless the words after the brackets open
+    with a card of their own: the brackets then hold a name ("[Greta Prince] Guard")."""
     mark = _OUTLOOK_MARK.match(rest)
-    if mark is None or any(_card_word(word, premium) for word in _WORD.findall(name_key(mark.group(0)))):
+    if mark is None:
         return rest
-    return rest[mark.end() :]
+    after = rest[mark.end() :]
+    if any(_card_word(word, premium) for word in _WORD.findall(name_key(mark.group(0)))):
+        return after if _opens_with_card(f"Hand 1: {after}", premium) else rest
+    return after
 
 
 def _named_alone(written: WrittenOrder, card: Card, premium: bool) -> bool:
@@ -1013,7 +1017,7 @@ def _named_alone(written: WrittenOrder, card: Card, premium: bool) -> bool:
     the words of :data:`_BESIDE_A_PLAY` (no question, no card kept: "Hand 4: not the Baron"
     plays the Princess only by inference)."""
     found = HAND_REF.match(written.text)
-    rest = _OUTLOOK_MARK.sub("", found.group("rest") if found is not None else written.text)
+    rest = _without_outlook_mark(found.group("rest") if found is not None else written.text, premium)
     if "?" in rest:
         return False
     words = [word for word in _WORD.findall(name_key(rest)) if word not in _BESIDE_A_PLAY]

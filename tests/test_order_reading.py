@@ -1251,6 +1251,31 @@ def test_outlooks_comment_mark_is_no_target(line, expected):
     assert checked.written.canonical() == expected
 
 
+# A writer whose surname is a card's ("Greta Prince", "Greta King") is marked with it: the mark was
+# kept as the order's own words, and its card played instead of the one the order names (found by
+# the eighth mutation run).
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("Hand 1: [Greta Prince] Guard on Ines, guess Baron", "Hand 1: Guard on Ines, guess Baron"),
+        ("Hand 1: [Greta King] Guard on Hugo, guess Baron", "Hand 1: Guard on Hugo, guess Baron"),
+        ("Hand 1: [King, Greta] I play the Prince on Ines", "Hand 1: Prince on Ines"),
+        ("Hand 1: [Prince on Ines]", "Hand 1: Prince on Ines"),  # the whole order in brackets
+    ],
+)
+def test_outlooks_comment_mark_with_a_card_s_name_in_it_is_no_play(line, expected):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    (checked,) = read(line, game, active(1))
+    assert (checked.status, checked.written.canonical()) == (ACCEPTED, expected), checked
+
+
+def test_the_princess_named_alone_in_brackets_is_played():
+    game = game4(4, {3: X, 0: B, 1: H, 2: G}, draw=P)
+    game.hand(4).cards[3] = [X, B]
+    (checked,) = read("Hand 4: [Princess]", game, active(4))
+    assert (checked.status, checked.written.canonical()) == (ACCEPTED, "Hand 4: Princess"), checked
+
+
 # -- a correction that names its hand at the end ---------------------------------------------------
 # "Sorry, make that Handmaid for hand 1" in a reply to the acknowledgement was "not orders" (found
 # by replying to acknowledgements as players do). Only after a verb of play or change, and at the
