@@ -329,10 +329,10 @@ def _hand_named_last(line: str, premium: bool) -> tuple[int, str] | None:
     return (hand, words) if _opens_with_card(f"Hand {hand}: {words}", premium) else None
 
 
-#: What a subject carries before its own words: "Re:", "Fwd:", "AW:", "SV:"..., the campaign's
-#: tag and turn ("[words] Turn 3:").
+#: What a subject carries before its own words: "Re:", "Fwd:", "AW:", "SV:", Italian "R:" and
+#: "I:", Spanish "RV:", Dutch "Doorst:"..., the campaign's tag and turn ("[words] Turn 3:").
 _SUBJECT_LEAD = re.compile(
-    r"^(?:\s*(?:(?:re|fwd?|aw|wg|sv|vs|antw|tr|rif|res|enc)(?:\[\d+\])?\s*:|\[[^\]]*\]|turn\s+\d+\s*:))*\s*",
+    r"^(?:\s*(?:(?:re|fwd?|aw|wg|sv|vs|antw|tr|rif|res|enc|r|i|rv|doorst)(?:\[\d+\])?\s*:|\[[^\]]*\]|turn\s+\d+\s*:))*\s*",
     re.IGNORECASE,
 )
 

@@ -1125,6 +1125,23 @@ def test_a_play_written_only_in_the_subject_is_read(subject, read_as):
     assert canonical(read(text, game, active(1)))[0][1] == read_as
 
 
+# Italian Outlook answers with "R:" and forwards with "I:", Spanish Outlook forwards with "RV:",
+# Dutch with "Doorst:": the play after them was lost (found by the eighth mutation run).
+@pytest.mark.parametrize(
+    "subject, body",
+    [
+        ("R: Mano 1: Principe su Ines", "Inviato da iPhone"),
+        ("I: Mano 1: Principe su Ines", "Inviato da iPhone"),
+        ("RV: Mano 1: Príncipe sobre Ines", "Enviado desde mi iPhone"),
+        ("Doorst: Hand 1: Prins op Ines", "Verzonden vanaf mijn iPhone"),
+    ],
+)
+def test_a_play_in_a_subject_after_an_italian_spanish_or_dutch_prefix_is_read(subject, body):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    text = orders_with_subject(subject, body, FOUR, active(1))
+    assert canonical(read(text, game, active(1))) == [(ACCEPTED, "Hand 1: Prince on Ines")]
+
+
 @pytest.mark.parametrize(
     "subject, body",
     [
