@@ -550,7 +550,7 @@ class _Play:
     __slots__ = (
         "card", "target", "guess", "target_text", "guess_text", "second", "look",
         "kept_card", "kept_two", "player_slot", "card_slot", "look_next", "guess_said", "pair_before",
-        "early", "unkept", "said", "condition",
+        "early", "unkept", "said", "condition", "branching",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -572,6 +572,7 @@ class _Play:
         self.unkept: Card | None = None  # a card named after "don't keep" (a double negative)
         self.said: list[Card | int | str] = []  # every card, number and player named, in order
         self.condition: str | None = None  # the first word that makes the order hang on a condition
+        self.branching = False  # a condition word came after the card played ("..., otherwise")
 
     def corrected(self, as_player: str | None, as_card: Card | None, number: int | None, guess: bool) -> bool:
         """Whether the name after a correction word took the place of the last name of its
@@ -584,6 +585,15 @@ class _Play:
         replaced = set(before) - {self.card, self.target, self.guess, self.second, self.look}
         self.said = [name for name in self.said if name not in replaced]
         return True
+
+    def conditioned(self, word: str) -> None:
+        """A condition word read: the first is the order's :attr:`condition`; one after the
+        card played opens another branch, whose card is no guess ("Guard on Hugo, otherwise
+        Prince"), except after a guess word."""
+        if self.condition is None:
+            self.condition = word
+        if self.card is not None:
+            self.branching = True
 
     def heard(self, as_card: Card | None, number: int | None, as_player: str | None) -> bool:
         """Whether the word read as a card, a number or a player named one; if so, it is
@@ -663,11 +673,12 @@ class _Play:
         if self.card in PAIRED and self.target is not None and self.second is None and _named(as_player):
             self.second, self.player_slot = as_player, "second"
             return False
-        if (self.guess is None or (after_guess and not self.guess_said)) and (
+        if ((self.guess is None and not self.branching) or (after_guess and not self.guess_said)) and (
             as_card is not None or number is not None
         ):
             # A card after "guess" is the guess, over one the text named before it ("Guard on
-            # Hugo due to his Spy, guess Prince").
+            # Hugo due to his Spy, guess Prince"); on another branch, only after "guess": "Guard
+            # on Hugo, otherwise Prince" names another play, left out (_names_another_play).
             self.guess, self.guess_said = (number if number is not None else as_card), after_guess
             self.card_slot = "guess"
             return False
@@ -742,8 +753,8 @@ def _read_play(
     correcting = 0  # 2: the word before this one corrects what was named (CORRECTION_WORDS); 1: one before
     words = _TOKEN.findall(body)
     for at, word in enumerate(words):
-        if play.condition is None and word in CONDITION_WORDS:
-            play.condition = word
+        if word in CONDITION_WORDS:
+            play.conditioned(word)
         if word in _SENTENCE_ENDS:
             play.player_slot = play.card_slot = ""  # a correction corrects its own sentence only
             continue

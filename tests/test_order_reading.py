@@ -1107,6 +1107,42 @@ def test_a_condition_that_names_no_other_play_leaves_the_order_as_written(line, 
     assert canonical(read(line, game, active(1))) == [(ACCEPTED, expected)]
 
 
+# A card named after "otherwise" (or "if", "unless") with no guess word before it is the other
+# branch's play, not the Guard's guess: "Guard on Hugo, otherwise Prince" (Greta holds both) played
+# the Guard on Hugo guessing Prince (found by the eighth mutation run).
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hand 1: Guard on Hugo, otherwise Prince",
+        "Hand 1: Guard on Hugo, or else the Prince",
+        "Hand 1: Guard on Hugo unless he is protected, then the Prince",
+        "Hand 1: Wächterin auf Hugo, sonst Prinz",
+        "Hand 1: Garde sur Hugo, sinon Prince",
+        "Hand 1: Guardia su Hugo, altrimenti Principe",
+        "Hand 1: Guard op Hugo, anders Prins",
+        "Hand 1: Guarda em Hugo, senão Príncipe",
+    ],
+)
+def test_a_card_named_on_the_other_branch_is_no_guess(line):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)  # Greta plays: Guard and Prince
+    (checked,) = read(line, game, active(1))
+    assert checked.status == REJECTED and "hangs on a condition" in checked.reason, checked
+    assert checked.order is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hand 1: Guard on Hugo if he is still open, guess Baron",  # after a guess word
+        "Hand 1: Sí, Guardia sobre Hugo, Barón",  # the condition word ("si", yes) before the card
+        "Hand 1: If Hugo is open: Guard on him, Baron",
+    ],
+)
+def test_a_guess_beside_a_condition_that_opens_no_other_branch_is_the_guess(line):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    assert canonical(read(line, game, active(1))) == [(ACCEPTED, "Hand 1: Guard on Hugo, guess Baron")]
+
+
 # -- an order written in the subject ---------------------------------------------------------------
 
 
