@@ -818,7 +818,7 @@ def _prepared(body: str, long: tuple[tuple[str, str], ...]) -> tuple[str, dict[s
         body = _MY_CARD.sub("mine", _ICH_MEINE.sub("meinte", body))
     if "ne gard" in body:
         body = _NE_GARDE.sub("pas keep", body)
-    return _slot_long_names(body, long) if long else (body, {})
+    return _slot_long_names(body, long)
 
 
 def _names_another_play(written: WrittenOrder, said: list[Card | int | str], premium: bool) -> bool:

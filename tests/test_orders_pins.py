@@ -1145,3 +1145,21 @@ def test_a_guess_named_before_the_card_gives_way_to_one_after_a_guess_word(text)
     # after a guess word; the one after "guess" replaces it.
     c = check(text, game_with({0: G, 1: B, 2: P}, draw=S))
     assert (c.status, c.written.canonical()) == (ACCEPTED, "Hand 1: Guard on Bruno, guess Prince")
+
+
+def test_a_change_named_last_keeps_its_line_as_its_text_and_reads_on():
+    # parse_orders 75 (no text), 77 (no writer: "myself" named no one) and 85 (the lines after it
+    # left unread): the order's text is the line as written, and the next line's order is read.
+    text = "Sorry, make that Prince on myself for hand 1\nHand 2: Guard on Charles, guess Baron"
+    parsed = parse_orders(text, PLAYERS, "Arthur")
+    assert [(o.hand, o.card, o.target, o.text) for o in parsed.orders] == [
+        (1, P, "Arthur", "Sorry, make that Prince on myself for hand 1"),
+        (2, G, "Charles", "Hand 2: Guard on Charles, guess Baron"),
+    ]
+
+
+def test_a_german_not_at_the_end_of_a_cut_order_before_on_keeps_the_card_played():
+    # _read_play 42 (the bound `at + 1 < len(words)` made `at + 2 <`): an order cut after "nicht
+    # auf" (its target on a line below a blank line, which joins nothing) still plays its card.
+    c = check("Hand 1: Wächterin nicht auf\n\nBruno, Tipp Baron", game_with({0: G, 1: B, 2: P}, draw=S))
+    assert (c.status, c.written.card, c.written.target) == (COMPLETED, G, None)
