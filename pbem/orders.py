@@ -308,10 +308,11 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
 
 
 #: A correction that names its hand at the end: "Sorry, make that Handmaid for hand 1". Only
-#: after a verb of play or change (and a few small words before it), up to the end of the line:
-#: "Thanks for the Guard in hand 1", "I used to play ... in hand 1" and questions stay prose.
+#: after a verb of play or change (and a few small words before it), from the line's start
+#: (match()) to its end: "Thanks for the Guard in hand 1", "I used to play ... in hand 1" and
+#: questions stay prose.
 _HAND_NAMED_LAST = re.compile(
-    r"^\s*(?:(?:sorry|oops|ok|okay|actually|correction|please|so|and|then|instead)\W+){0,3}"
+    r"\s*(?:(?:sorry|oops|ok|okay|actually|correction|please|so|and|then|instead)\W+){0,3}"
     r"(?:i'?ll\s+|i\s+will\s+|i'?d\s+like\s+to\s+|let'?s\s+)?"
     r"(?:make\s+(?:that|it)|change\s+(?:that\s+|it\s+)?to|switch\s+(?:that\s+|it\s+)?to|play|use)\s+"
     rf"(?P<order>[^?]+?),?\s+(?:for|in)\s+(?:the\s+)?{HAND_WORD}\s*{NUMBER_SIGN}\s*(?P<hand>\d{{1,2}})\s*[.!]*\s*$",
@@ -1006,7 +1007,8 @@ _BESIDE_A_PLAY = frozenset(
 
 
 #: Outlook's mark before a comment typed into the original: "[Chloé Martin] Princess".
-_OUTLOOK_MARK = re.compile(r"^\s*\[[^\]]{1,80}\]")
+#: Asked with match(): at the start of the order's words.
+_OUTLOOK_MARK = re.compile(r"\s*\[[^\]]{1,80}\]")
 
 
 def _without_outlook_mark(rest: str, premium: bool) -> str:

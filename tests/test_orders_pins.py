@@ -1163,3 +1163,68 @@ def test_a_german_not_at_the_end_of_a_cut_order_before_on_keeps_the_card_played(
     # auf" (its target on a line below a blank line, which joins nothing) still plays its card.
     c = check("Hand 1: Wächterin nicht auf\n\nBruno, Tipp Baron", game_with({0: G, 1: B, 2: P}, draw=S))
     assert (c.status, c.written.card, c.written.target) == (COMPLETED, G, None)
+
+
+# -- the eighth run's mutants made by hand (module-level word sets and patterns) -----------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mano 1: Príncipe sobre Charles si todavía tiene la Princesa",  # CONDITION_WORDS without "si"
+        "Mano 1: Principe su Charles se ha ancora la Principessa",  # ... without "se"
+        "Mão 1: Príncipe em Charles se ele ainda tiver a Princesa",
+        "Mão 1: Príncipe em Charles, caso ele ainda tenha a Princesa",  # ... without "caso"
+    ],
+)
+def test_a_condition_in_spanish_italian_or_portuguese_naming_another_card_is_refused(text):
+    c = check(text, game_with({0: P, 1: B, 2: X}, draw=G))
+    assert (c.status, c.order) == (REJECTED, None) and c.reason.startswith("this order hangs on a condition")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 1: Guard on Bruno, guess Baron, don't save the Countess",  # _KEEPING without "save"
+        "Hand 1: Guard op Bruno, raad Baron, houd niet de Gravin",  # ... without "houd"
+        "Main 1 : Garde sur Bruno, devine Baron, ne gardez pas la Comtesse",  # _NE_GARDE without "ez"
+        "Main 1 : Garde sur Bruno, devine Baron, ne gard pas la Comtesse",  # ... "gard" (a typo) dropped
+    ],
+)
+def test_a_double_negative_in_each_form_is_refused(text):
+    c = check(text, game_with({0: G, 1: B, 2: P}, draw=C))
+    reason = (
+        "your order plays the Guard and says not to keep the Countess: only one card is played; write"
+        ' only the card you play, e.g. "Hand 1: Guard"'
+    )
+    assert (c.status, c.reason, c.order) == (REJECTED, reason, None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Oops, sorry, make that Prince on Charles for hand 1",  # _HAND_NAMED_LAST's {0,3} made {0,1}
+        "Sorry, use the Prince on Charles in hand 1",  # ... without "use"
+    ],
+)
+def test_a_change_named_last_after_two_small_words_or_use_is_read(text):
+    c = check(text, game_with({0: P, 1: B, 2: X}, draw=G))
+    assert (c.status, c.written.canonical()) == (ACCEPTED, "Hand 1: Prince on Charles")
+
+
+def test_a_question_before_a_hand_named_last_is_no_order():
+    # _HAND_NAMED_LAST's [^?] made "." (any character): the question was played.
+    parsed = parse_orders("Play the Prince on Charles? Maybe later in hand 1", PLAYERS, "Arthur")
+    assert parsed.orders == []
+
+
+def test_the_princess_beside_spanish_my_is_named_alone():
+    # _BESIDE_A_PLAY without "mi".
+    c = check("Mano 1: juego mi Princesa", game_with({0: X, 1: B, 2: G}, draw=S))
+    assert (c.status, c.written.canonical()) == (ACCEPTED, "Hand 1: Princess")
+
+
+def test_ok_beside_a_card_names_no_target():
+    # FILLER without "ok": it was an unknown word where the target should be.
+    c = check("Hand 1: Baron, ok", game_with({0: B, 1: G, 2: X}, draw=P))
+    assert (c.status, c.reason) == (COMPLETED, "no target named: a random player will be chosen")
