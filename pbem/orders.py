@@ -117,6 +117,10 @@ _KEEPING = frozenset("keep keeps keeping kept save saving behalte behalten houd"
 #: French "ne garde pas" (do not keep): "garde" is also the Guard's name, so it is read as
 #: "pas keep" before the words are read.
 _NE_GARDE = re.compile(r"\bne gard(?:e|es|ez|ons|er)? pas\b")
+#: German and Dutch put "not" after the card not to keep: "behalte die Gräfin nicht", "houd de
+#: Gravin niet" are read as "nicht behalte die Gräfin", the double negative, before the words are
+#: read. A comma ends the card's words: "behalte die Gräfin, nicht den Prinzen" keeps the Countess.
+_KEEP_THEN_NOT = re.compile(r"\b(behalte|behalten|houd)((?: [^\W\d_]+){1,3}?) (nicht|niet)\b")
 #: After a card: it stays in the hand ("Princess stays, Guard on Bruno"; German puts its
 #: "not" after the card: "Prinzessin nicht!").
 _STAYS = frozenset({"stays", "stay", "remains", "bleibt", "nicht", "reste", "blijft", "resta", "fica"})
@@ -814,11 +818,14 @@ def _read_play(
 def _prepared(body: str, long: tuple[tuple[str, str], ...]) -> tuple[str, dict[str, str]]:
     """An order's words made ready for :func:`_read_play`: "my card" as "mine", "ich meine"
     (I mean) as a correction word, French "ne garde pas" (do not keep: "garde" is also the
-    Guard) as "pas keep", and each player's name of several words as one slot word."""
+    Guard) as "pas keep", "behalte die Gräfin nicht" as "nicht behalte die Gräfin", and each
+    player's name of several words as one slot word."""
     if "ich meine" in body or "my " in body:
         body = _MY_CARD.sub("mine", _ICH_MEINE.sub("meinte", body))
     if "ne gard" in body:
         body = _NE_GARDE.sub("pas keep", body)
+    if "behalte" in body or "houd" in body:
+        body = _KEEP_THEN_NOT.sub(r"\3 \1\2", body)
     return _slot_long_names(body, long)
 
 

@@ -1363,3 +1363,35 @@ def test_a_correction_that_names_its_hand_last_is_read(line, expected):
 )
 def test_prose_that_ends_with_a_hand_is_no_order(line):
     assert parse_orders(line, FOUR, "Greta").orders == []
+
+
+# German and Dutch put their "not" after the card kept: "behalte die Gräfin nicht", "houd de Gravin
+# niet" (do not keep the Countess) were read as "keep the Countess" and the Guard played (found by
+# the eighth mutation run; "behalte nicht die Gräfin" was refused already).
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hand 1: Wächterin auf Hugo, rate Baron, behalte die Gräfin nicht",
+        "Hand 1: Guard op Hugo, raad Baron, houd de Gravin niet",
+        "Hand 1: Wächterin auf Hugo, Tipp Baron, und bitte behalte meine Gräfin nicht!",
+    ],
+)
+def test_a_german_or_dutch_not_after_the_card_kept_is_a_double_negative(line):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    game.hand(1).cards[0] = [G, Card.COUNTESS]
+    (checked,) = read(line, game, active(1))
+    assert (checked.status, checked.order) == (REJECTED, None), checked
+    assert "says not to keep the Countess" in checked.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hand 1: Wächterin auf Hugo, rate Baron, behalte die Gräfin",
+        "Hand 1: Wächterin auf Hugo, rate Baron, behalte die Gräfin, nicht den Prinzen",
+    ],
+)
+def test_a_german_keep_without_a_not_after_the_card_still_keeps_it(line):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    game.hand(1).cards[0] = [G, Card.COUNTESS]
+    assert canonical(read(line, game, active(1))) == [(ACCEPTED, "Hand 1: Guard on Hugo, guess Baron")]
