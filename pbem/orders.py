@@ -120,7 +120,7 @@ _NE_GARDE = re.compile(r"\bne gard(?:e|es|ez|ons|er)? pas\b")
 #: German and Dutch put "not" after the card not to keep: "behalte die Gräfin nicht", "houd de
 #: Gravin niet" are read as "nicht behalte die Gräfin", the double negative, before the words are
 #: read. A comma ends the card's words: "behalte die Gräfin, nicht den Prinzen" keeps the Countess.
-_KEEP_THEN_NOT = re.compile(r"\b(behalte|behalten|houd)((?: [^\W\d_]+){1,3}?) (nicht|niet)\b")
+_KEEP_THEN_NOT = re.compile(r"\b(behalte|houd)((?: [^\W\d_]+){1,3}?) (nicht|niet)\b")
 #: After a card: it stays in the hand ("Princess stays, Guard on Bruno"; German puts its
 #: "not" after the card: "Prinzessin nicht!").
 _STAYS = frozenset({"stays", "stay", "remains", "bleibt", "nicht", "reste", "blijft", "resta", "fica"})

@@ -1374,6 +1374,7 @@ def test_prose_that_ends_with_a_hand_is_no_order(line):
         "Hand 1: Wächterin auf Hugo, rate Baron, behalte die Gräfin nicht",
         "Hand 1: Guard op Hugo, raad Baron, houd de Gravin niet",
         "Hand 1: Wächterin auf Hugo, Tipp Baron, und bitte behalte meine Gräfin nicht!",
+        "Hand 1: Wächterin auf Hugo, rate Baron, behalte bitte die Gräfin nicht",  # three words between
     ],
 )
 def test_a_german_or_dutch_not_after_the_card_kept_is_a_double_negative(line):
@@ -1389,6 +1390,7 @@ def test_a_german_or_dutch_not_after_the_card_kept_is_a_double_negative(line):
     [
         "Hand 1: Wächterin auf Hugo, rate Baron, behalte die Gräfin",
         "Hand 1: Wächterin auf Hugo, rate Baron, behalte die Gräfin, nicht den Prinzen",
+        "Hand 1: Wächterin auf Hugo, rate Baron, behalte die Gräfin nichtsdestotrotz",  # nevertheless
     ],
 )
 def test_a_german_keep_without_a_not_after_the_card_still_keeps_it(line):
