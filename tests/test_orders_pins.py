@@ -1228,3 +1228,9 @@ def test_ok_beside_a_card_names_no_target():
     # FILLER without "ok": it was an unknown word where the target should be.
     c = check("Hand 1: Baron, ok", game_with({0: B, 1: G, 2: X}, draw=P))
     assert (c.status, c.reason) == (COMPLETED, "no target named: a random player will be chosen")
+
+
+def test_a_word_ending_in_ne_before_garde_pas_is_no_double_negative():
+    # _NE_GARDE without its leading \b: "une Garde pas chère" (a cheap Guard) became "upas keep".
+    c = check("Main 1 : une Garde pas chère sur Bruno, devine Baron", game_with({0: G, 1: B, 2: P}, draw=C))
+    assert (c.status, c.order) == (ACCEPTED, Order(G, 1, B))
