@@ -1234,3 +1234,10 @@ def test_a_word_ending_in_ne_before_garde_pas_is_no_double_negative():
     # _NE_GARDE without its leading \b: "une Garde pas chère" (a cheap Guard) became "upas keep".
     c = check("Main 1 : une Garde pas chère sur Bruno, devine Baron", game_with({0: G, 1: B, 2: P}, draw=C))
     assert (c.status, c.order) == (ACCEPTED, Order(G, 1, B))
+
+
+def test_a_mark_before_a_premium_card_is_read_with_the_premium_deck():
+    # _without_outlook_mark 17 (the words after the mark read as a classic game's): a writer whose
+    # surname is a card's ("King") before a Premium card (the Jester) is a mark; the King was played.
+    c = check6("Hand 1: [Arthur King] Jester on Bruno", premium(J))
+    assert (c.status, c.written.canonical()) == (ACCEPTED, "Hand 1: Jester on Bruno")
