@@ -1241,3 +1241,10 @@ def test_a_mark_before_a_premium_card_is_read_with_the_premium_deck():
     # surname is a card's ("King") before a Premium card (the Jester) is a mark; the King was played.
     c = check6("Hand 1: [Arthur King] Jester on Bruno", premium(J))
     assert (c.status, c.written.canonical()) == (ACCEPTED, "Hand 1: Jester on Bruno")
+
+
+def test_keep_then_a_word_starting_with_nicht_keeps_the_card():
+    # _KEEP_THEN_NOT without its trailing \b: "nichtsdestotrotz" (nevertheless) was read as "nicht",
+    # the Countess's name glued to its rest, and the card kept was lost: no card played.
+    c = check("Hand 1: behalte die Gräfin nichtsdestotrotz", game_with({0: G, 1: B, 2: P}, draw=C))
+    assert (c.status, c.written.card, c.note) == (COMPLETED, G, "you keep the Countess: the Guard is played")
