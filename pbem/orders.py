@@ -117,6 +117,10 @@ _KEEPING = frozenset("keep keeps keeping kept save saving behalte behalten houd"
 #: French "ne garde pas" (do not keep): "garde" is also the Guard's name, so it is read as
 #: "pas keep" before the words are read.
 _NE_GARDE = re.compile(r"\bne gard(?:e|es|ez|ons|er)? pas\b")
+#: German and Dutch put "not" after the card not to keep: "behalte die Gräfin nicht", "houd de
+#: Gravin niet" are read as "nicht behalte die Gräfin", the double negative, before the words are
+#: read. A comma ends the card's words: "behalte die Gräfin, nicht den Prinzen" keeps the Countess.
+_KEEP_THEN_NOT = re.compile(r"\b(behalte|houd)((?: [^\W\d_]+){1,3}?) (nicht|niet)\b")
 #: After a card: it stays in the hand ("Princess stays, Guard on Bruno"; German puts its
 #: "not" after the card: "Prinzessin nicht!").
 _STAYS = frozenset({"stays", "stay", "remains", "bleibt", "nicht", "reste", "blijft", "resta", "fica"})
@@ -308,10 +312,11 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
 
 
 #: A correction that names its hand at the end: "Sorry, make that Handmaid for hand 1". Only
-#: after a verb of play or change (and a few small words before it), up to the end of the line:
-#: "Thanks for the Guard in hand 1", "I used to play ... in hand 1" and questions stay prose.
+#: after a verb of play or change (and a few small words before it), from the line's start
+#: (match()) to its end: "Thanks for the Guard in hand 1", "I used to play ... in hand 1" and
+#: questions stay prose.
 _HAND_NAMED_LAST = re.compile(
-    r"^\s*(?:(?:sorry|oops|ok|okay|actually|correction|please|so|and|then|instead)\W+){0,3}"
+    r"\s*(?:(?:sorry|oops|ok|okay|actually|correction|please|so|and|then|instead)\W+){0,3}"
     r"(?:i'?ll\s+|i\s+will\s+|i'?d\s+like\s+to\s+|let'?s\s+)?"
     r"(?:make\s+(?:that|it)|change\s+(?:that\s+|it\s+)?to|switch\s+(?:that\s+|it\s+)?to|play|use)\s+"
     rf"(?P<order>[^?]+?),?\s+(?:for|in)\s+(?:the\s+)?{HAND_WORD}\s*{NUMBER_SIGN}\s*(?P<hand>\d{{1,2}})\s*[.!]*\s*$",
@@ -329,10 +334,10 @@ def _hand_named_last(line: str, premium: bool) -> tuple[int, str] | None:
     return (hand, words) if _opens_with_card(f"Hand {hand}: {words}", premium) else None
 
 
-#: What a subject carries before its own words: "Re:", "Fwd:", "AW:", "SV:"..., the campaign's
-#: tag and turn ("[words] Turn 3:").
+#: What a subject carries before its own words: "Re:", "Fwd:", "AW:", "SV:", Italian "R:" and
+#: "I:", Spanish "RV:", Dutch "Doorst:"..., the campaign's tag and turn ("[words] Turn 3:").
 _SUBJECT_LEAD = re.compile(
-    r"^(?:\s*(?:(?:re|fwd?|aw|wg|sv|vs|antw|tr|rif|res|enc)(?:\[\d+\])?\s*:|\[[^\]]*\]|turn\s+\d+\s*:))*\s*",
+    r"^(?:\s*(?:(?:re|fwd?|aw|wg|sv|vs|antw|tr|rif|res|enc|r|i|rv|doorst)(?:\[\d+\])?\s*:|\[[^\]]*\]|turn\s+\d+\s*:))*\s*",
     re.IGNORECASE,
 )
 
@@ -550,7 +555,7 @@ class _Play:
     __slots__ = (
         "card", "target", "guess", "target_text", "guess_text", "second", "look",
         "kept_card", "kept_two", "player_slot", "card_slot", "look_next", "guess_said", "pair_before",
-        "early", "unkept", "said", "condition",
+        "early", "unkept", "said", "condition", "branching",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -572,6 +577,7 @@ class _Play:
         self.unkept: Card | None = None  # a card named after "don't keep" (a double negative)
         self.said: list[Card | int | str] = []  # every card, number and player named, in order
         self.condition: str | None = None  # the first word that makes the order hang on a condition
+        self.branching = False  # a condition word came after the card played ("..., otherwise")
 
     def corrected(self, as_player: str | None, as_card: Card | None, number: int | None, guess: bool) -> bool:
         """Whether the name after a correction word took the place of the last name of its
@@ -584,6 +590,15 @@ class _Play:
         replaced = set(before) - {self.card, self.target, self.guess, self.second, self.look}
         self.said = [name for name in self.said if name not in replaced]
         return True
+
+    def conditioned(self, word: str) -> None:
+        """A condition word read: the first is the order's :attr:`condition`; one after the
+        card played opens another branch, whose card is no guess ("Guard on Hugo, otherwise
+        Prince"), except after a guess word."""
+        if self.condition is None:
+            self.condition = word
+        if self.card is not None:
+            self.branching = True
 
     def heard(self, as_card: Card | None, number: int | None, as_player: str | None) -> bool:
         """Whether the word read as a card, a number or a player named one; if so, it is
@@ -663,11 +678,12 @@ class _Play:
         if self.card in PAIRED and self.target is not None and self.second is None and _named(as_player):
             self.second, self.player_slot = as_player, "second"
             return False
-        if (self.guess is None or (after_guess and not self.guess_said)) and (
+        if ((self.guess is None and not self.branching) or (after_guess and not self.guess_said)) and (
             as_card is not None or number is not None
         ):
             # A card after "guess" is the guess, over one the text named before it ("Guard on
-            # Hugo due to his Spy, guess Prince").
+            # Hugo due to his Spy, guess Prince"); on another branch, only after "guess": "Guard
+            # on Hugo, otherwise Prince" names another play, left out (_names_another_play).
             self.guess, self.guess_said = (number if number is not None else as_card), after_guess
             self.card_slot = "guess"
             return False
@@ -742,8 +758,8 @@ def _read_play(
     correcting = 0  # 2: the word before this one corrects what was named (CORRECTION_WORDS); 1: one before
     words = _TOKEN.findall(body)
     for at, word in enumerate(words):
-        if play.condition is None and word in CONDITION_WORDS:
-            play.condition = word
+        if word in CONDITION_WORDS:
+            play.conditioned(word)
         if word in _SENTENCE_ENDS:
             play.player_slot = play.card_slot = ""  # a correction corrects its own sentence only
             continue
@@ -802,12 +818,15 @@ def _read_play(
 def _prepared(body: str, long: tuple[tuple[str, str], ...]) -> tuple[str, dict[str, str]]:
     """An order's words made ready for :func:`_read_play`: "my card" as "mine", "ich meine"
     (I mean) as a correction word, French "ne garde pas" (do not keep: "garde" is also the
-    Guard) as "pas keep", and each player's name of several words as one slot word."""
+    Guard) as "pas keep", "behalte die Gräfin nicht" as "nicht behalte die Gräfin", and each
+    player's name of several words as one slot word."""
     if "ich meine" in body or "my " in body:
         body = _MY_CARD.sub("mine", _ICH_MEINE.sub("meinte", body))
     if "ne gard" in body:
         body = _NE_GARDE.sub("pas keep", body)
-    return _slot_long_names(body, long) if long else (body, {})
+    if "behalte" in body or "houd" in body:
+        body = _KEEP_THEN_NOT.sub(r"\3 \1\2", body)
+    return _slot_long_names(body, long)
 
 
 def _names_another_play(written: WrittenOrder, said: list[Card | int | str], premium: bool) -> bool:
@@ -979,33 +998,38 @@ def check_order(written: WrittenOrder, game: Game, players: list[str], me: str) 
 
 
 #: The words an order may hold beside a card played that puts its player out (the Princess):
-#: articles, "my", "play"/"discard", "please", in the languages of WORDS_ABROAD. Any other word
-#: ("Hand 4 has the Princess, sadly") makes the line talk about her, not play her.
+#: articles, "I", "my", "play"/"discard", "please", "thanks", in the languages of WORDS_ABROAD.
+#: Any other word ("Hand 4 has the Princess, sadly") makes the line talk about her, not play her.
 _BESIDE_A_PLAY = frozenset(
     """
-    the a an my i play plays playing discard discarding lay please card now ok okay
-    die der das meine spiele spiel lege ausspielen bitte
-    la le les ma mon je joue jouer carte svp
-    el mi juego jugar carta por favor
-    il mia gioco giocare
-    de het mijn speel spelen kaart
-    o minha jogo jogar
+    the a an my i i'll i’ll play plays playing discard discarding lay please thanks card now ok okay
+    die der das ich meine mein spiele spiel spielen lege ausspielen werfe ab abwerfen bitte danke
+    la le les ma mon je joue jouer defausse defausser carte svp merci
+    el yo mi juego jugar descarto descartar carta por favor gracias
+    il io mia gioco giocare scarto scartare carta per favore grazie
+    de het ik mijn speel spelen leg af kaart graag alsjeblieft bedankt
+    o eu minha jogo jogar descarto carta obrigado obrigada
 """.split()
 )
 
 
 #: Outlook's mark before a comment typed into the original: "[Chloé Martin] Princess".
-_OUTLOOK_MARK = re.compile(r"^\s*\[[^\]]{1,80}\]")
+#: Asked with match(): at the start of the order's words.
+_OUTLOOK_MARK = re.compile(r"\s*\[[^\]]{1,80}\]")
 
 
 def _without_outlook_mark(rest: str, premium: bool) -> str:
     """An order's words without Outlook's mark of who typed them ("[Chloé Martin] Guard,
     guess Baron": the writer's name is no target). A card in brackets is the order's own
-    word ("[Guard] on Ines")."""
+    word ("[Guard] on Ines", "[Prince on Ines]"), unless the words after the brackets open
+    with a card of their own: the brackets then hold a name ("[Greta Prince] Guard")."""
     mark = _OUTLOOK_MARK.match(rest)
-    if mark is None or any(_card_word(word, premium) for word in _WORD.findall(name_key(mark.group(0)))):
+    if mark is None:
         return rest
-    return rest[mark.end() :]
+    after = rest[mark.end() :]
+    if any(_card_word(word, premium) for word in _WORD.findall(name_key(mark.group(0)))):
+        return after if _opens_with_card(f"Hand 1: {after}", premium) else rest
+    return after
 
 
 def _named_alone(written: WrittenOrder, card: Card, premium: bool) -> bool:
@@ -1013,7 +1037,7 @@ def _named_alone(written: WrittenOrder, card: Card, premium: bool) -> bool:
     the words of :data:`_BESIDE_A_PLAY` (no question, no card kept: "Hand 4: not the Baron"
     plays the Princess only by inference)."""
     found = HAND_REF.match(written.text)
-    rest = _OUTLOOK_MARK.sub("", found.group("rest") if found is not None else written.text)
+    rest = _without_outlook_mark(found.group("rest") if found is not None else written.text, premium)
     if "?" in rest:
         return False
     words = [word for word in _WORD.findall(name_key(rest)) if word not in _BESIDE_A_PLAY]

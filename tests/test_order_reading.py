@@ -1107,6 +1107,42 @@ def test_a_condition_that_names_no_other_play_leaves_the_order_as_written(line, 
     assert canonical(read(line, game, active(1))) == [(ACCEPTED, expected)]
 
 
+# A card named after "otherwise" (or "if", "unless") with no guess word before it is the other
+# branch's play, not the Guard's guess: "Guard on Hugo, otherwise Prince" (Greta holds both) played
+# the Guard on Hugo guessing Prince (found by the eighth mutation run).
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hand 1: Guard on Hugo, otherwise Prince",
+        "Hand 1: Guard on Hugo, or else the Prince",
+        "Hand 1: Guard on Hugo unless he is protected, then the Prince",
+        "Hand 1: Wächterin auf Hugo, sonst Prinz",
+        "Hand 1: Garde sur Hugo, sinon Prince",
+        "Hand 1: Guardia su Hugo, altrimenti Principe",
+        "Hand 1: Guard op Hugo, anders Prins",
+        "Hand 1: Guarda em Hugo, senão Príncipe",
+    ],
+)
+def test_a_card_named_on_the_other_branch_is_no_guess(line):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)  # Greta plays: Guard and Prince
+    (checked,) = read(line, game, active(1))
+    assert checked.status == REJECTED and "hangs on a condition" in checked.reason, checked
+    assert checked.order is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hand 1: Guard on Hugo if he is still open, guess Baron",  # after a guess word
+        "Hand 1: Sí, Guardia sobre Hugo, Barón",  # the condition word ("si", yes) before the card
+        "Hand 1: If Hugo is open: Guard on him, Baron",
+    ],
+)
+def test_a_guess_beside_a_condition_that_opens_no_other_branch_is_the_guess(line):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    assert canonical(read(line, game, active(1))) == [(ACCEPTED, "Hand 1: Guard on Hugo, guess Baron")]
+
+
 # -- an order written in the subject ---------------------------------------------------------------
 
 
@@ -1123,6 +1159,23 @@ def test_a_play_written_only_in_the_subject_is_read(subject, read_as):
     game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
     text = orders_with_subject(subject, "Sent from my phone", FOUR, active(1))
     assert canonical(read(text, game, active(1)))[0][1] == read_as
+
+
+# Italian Outlook answers with "R:" and forwards with "I:", Spanish Outlook forwards with "RV:",
+# Dutch with "Doorst:": the play after them was lost (found by the eighth mutation run).
+@pytest.mark.parametrize(
+    "subject, body",
+    [
+        ("R: Mano 1: Principe su Ines", "Inviato da iPhone"),
+        ("I: Mano 1: Principe su Ines", "Inviato da iPhone"),
+        ("RV: Mano 1: Príncipe sobre Ines", "Enviado desde mi iPhone"),
+        ("Doorst: Hand 1: Prins op Ines", "Verzonden vanaf mijn iPhone"),
+    ],
+)
+def test_a_play_in_a_subject_after_an_italian_spanish_or_dutch_prefix_is_read(subject, body):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    text = orders_with_subject(subject, body, FOUR, active(1))
+    assert canonical(read(text, game, active(1))) == [(ACCEPTED, "Hand 1: Prince on Ines")]
 
 
 @pytest.mark.parametrize(
@@ -1188,6 +1241,34 @@ def test_the_princess_named_alone_is_played(line):
     assert (checked.status, checked.written.canonical()) == (ACCEPTED, "Hand 4: Princess"), checked
 
 
+# "I play the Princess" was played, and the same order in the other languages the tool reads was
+# refused ("names her alone"): their "I", "discard" and "thanks" were not among the words beside
+# her (found by the eighth mutation run, reading orders as players write them).
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hand 4: ich spiele die Prinzessin",
+        "Hand 4: Ich werfe meine Prinzessin ab",
+        "Main 4 : je défausse la Princesse",
+        "Mano 4: yo juego la Princesa",
+        "Mano 4: descarto la Princesa, gracias",
+        "Mano 4: io gioco la Principessa, per favore",
+        "Mano 4: scarto la mia Principessa",
+        "Hand 4: ik speel de Prinses",
+        "Hand 4: de Prinses graag, bedankt",
+        "Mão 4: eu jogo a Princesa",
+        "Mão 4: descarto a minha Princesa, obrigada",
+        "Hand 4: I'll play the Princess",
+        "Hand 4: Princess, thanks",
+    ],
+)
+def test_the_princess_named_alone_is_played_in_every_language(line):
+    game = game4(4, {3: X, 0: B, 1: H, 2: G}, draw=P)
+    game.hand(4).cards[3] = [X, B]
+    (checked,) = read(line, game, active(4))
+    assert (checked.status, checked.written.canonical()) == (ACCEPTED, "Hand 4: Princess"), checked
+
+
 @pytest.mark.parametrize(
     "line",
     [
@@ -1221,6 +1302,31 @@ def test_outlooks_comment_mark_is_no_target(line, expected):
     game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
     (checked,) = read(line, game, active(1))
     assert checked.written.canonical() == expected
+
+
+# A writer whose surname is a card's ("Greta Prince", "Greta King") is marked with it: the mark was
+# kept as the order's own words, and its card played instead of the one the order names (found by
+# the eighth mutation run).
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("Hand 1: [Greta Prince] Guard on Ines, guess Baron", "Hand 1: Guard on Ines, guess Baron"),
+        ("Hand 1: [Greta King] Guard on Hugo, guess Baron", "Hand 1: Guard on Hugo, guess Baron"),
+        ("Hand 1: [King, Greta] I play the Prince on Ines", "Hand 1: Prince on Ines"),
+        ("Hand 1: [Prince on Ines]", "Hand 1: Prince on Ines"),  # the whole order in brackets
+    ],
+)
+def test_outlooks_comment_mark_with_a_card_s_name_in_it_is_no_play(line, expected):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    (checked,) = read(line, game, active(1))
+    assert (checked.status, checked.written.canonical()) == (ACCEPTED, expected), checked
+
+
+def test_the_princess_named_alone_in_brackets_is_played():
+    game = game4(4, {3: X, 0: B, 1: H, 2: G}, draw=P)
+    game.hand(4).cards[3] = [X, B]
+    (checked,) = read("Hand 4: [Princess]", game, active(4))
+    assert (checked.status, checked.written.canonical()) == (ACCEPTED, "Hand 4: Princess"), checked
 
 
 # -- a correction that names its hand at the end ---------------------------------------------------
@@ -1257,3 +1363,37 @@ def test_a_correction_that_names_its_hand_last_is_read(line, expected):
 )
 def test_prose_that_ends_with_a_hand_is_no_order(line):
     assert parse_orders(line, FOUR, "Greta").orders == []
+
+
+# German and Dutch put their "not" after the card kept: "behalte die Gräfin nicht", "houd de Gravin
+# niet" (do not keep the Countess) were read as "keep the Countess" and the Guard played (found by
+# the eighth mutation run; "behalte nicht die Gräfin" was refused already).
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hand 1: Wächterin auf Hugo, rate Baron, behalte die Gräfin nicht",
+        "Hand 1: Guard op Hugo, raad Baron, houd de Gravin niet",
+        "Hand 1: Wächterin auf Hugo, Tipp Baron, und bitte behalte meine Gräfin nicht!",
+        "Hand 1: Wächterin auf Hugo, rate Baron, behalte bitte die Gräfin nicht",  # three words between
+    ],
+)
+def test_a_german_or_dutch_not_after_the_card_kept_is_a_double_negative(line):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    game.hand(1).cards[0] = [G, Card.COUNTESS]
+    (checked,) = read(line, game, active(1))
+    assert (checked.status, checked.order) == (REJECTED, None), checked
+    assert "says not to keep the Countess" in checked.reason
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hand 1: Wächterin auf Hugo, rate Baron, behalte die Gräfin",
+        "Hand 1: Wächterin auf Hugo, rate Baron, behalte die Gräfin, nicht den Prinzen",
+        "Hand 1: Wächterin auf Hugo, rate Baron, behalte die Gräfin nichtsdestotrotz",  # nevertheless
+    ],
+)
+def test_a_german_keep_without_a_not_after_the_card_still_keeps_it(line):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    game.hand(1).cards[0] = [G, Card.COUNTESS]
+    assert canonical(read(line, game, active(1))) == [(ACCEPTED, "Hand 1: Guard on Hugo, guess Baron")]

@@ -8,10 +8,10 @@ these tests pin the whole wording of each refusal, completion and note, and the 
 from __future__ import annotations
 
 import pytest
-from builders import BS, CA, B, C, G, H, J, K, P, S, deck
+from builders import BS, CA, B, C, G, H, J, K, P, S, X, deck
 
 from pbem.cards import Card
-from pbem.engine import Game, Order, shuffled_deck
+from pbem.engine import Game, Order, first_player, shuffled_deck
 from pbem.orders import (
     ACCEPTED,
     COMPLETED,
@@ -1057,3 +1057,194 @@ def test_an_order_not_to_keep_a_card_not_held_suggests_a_card_held():
     c = check("Hand 1: don't keep the Princess", game_with({0: G, 1: B, 2: P}, draw=C))
     reason = 'your order says not to keep the Princess: write only the card you play, e.g. "Hand 1: Guard"'
     assert (c.status, c.reason, c.order) == (REJECTED, reason, None)
+
+
+# -- the eighth run: the code written after the seventh (conditions, the subject, the Princess
+# named alone, Outlook's mark, a hand named last) ----------------------------------------------
+
+
+@pytest.mark.parametrize("line", ["OK, I'll play it safe in hand 1", "Let's play it by ear in hand 1"])
+def test_a_change_named_last_whose_words_name_no_card_is_no_order(line):
+    # _hand_named_last 13: the words after "play" open with no card's name, so no order.
+    parsed = parse_orders(line, PLAYERS, "Arthur")
+    assert (parsed.orders, parsed.ignored) == ([], [line])
+
+
+def test_a_premium_card_in_a_change_named_last_is_read_in_a_premium_game():
+    # _hand_named_last 15: the card that opens the words is read with the Premium deck's names.
+    c = check6("Sorry, make that Jester on Bruno for hand 1", premium(J))
+    assert (c.status, c.written.canonical()) == (ACCEPTED, "Hand 1: Jester on Bruno")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 1: Guard on Bruno, guess Cardinal, if he is still open",  # _names_another_play 8
+        "Hand 1: Guard on Bruno, guess Cardinal (2) unless he is protected",  # 3
+    ],
+)
+def test_a_premium_guess_named_by_a_card_beside_a_condition_names_no_other_play(text):
+    # In a Premium game the guess named "Cardinal" is played as its rank, 2: the card, and its rank
+    # written beside it, are the order's own guess, not another play. (A classic card would not
+    # tell: a Card is an IntEnum whose value is its classic rank, Baron == 3.)
+    c = check6(text, premium(S))
+    assert (c.status, c.written.canonical(), c.written.condition) == (
+        ACCEPTED,
+        "Hand 1: Guard on Bruno, guess 2",
+        None,
+    )
+
+
+def test_an_ambiguous_word_beside_a_condition_names_no_other_play():
+    # _names_another_play 14: "in" starts both Ines's and Ingrid's names; a word that names no one
+    # for sure is no other play.
+    players = ["Arthur", "Bruno", "Ines", "Ingrid"]
+    decks = {n: shuffled_deck("pins", n, 4) for n in range(1, 14)}
+    decks[1] = deck(4, 1, {0: G, 1: B, 2: P, 3: H}, draw=S)
+    game = Game.new(4, decks)
+    me = players[first_player(1, 4)]
+    target = next(p for p in players if p not in (me, "Ines", "Ingrid"))
+    text = f"Hand 1: Guard on {target}, guess Baron, unless in the meantime he is protected"
+    (written,) = parse_orders(text, players, me).orders
+    c = check_order(written, game, players, me)
+    assert (c.status, c.written.canonical()) == (ACCEPTED, f"Hand 1: Guard on {target}, guess Baron")
+
+
+def test_the_princess_named_by_her_rank_alone_is_played_in_a_classic_game():
+    # check_order 88: a classic game reads "8" as the Princess, and so names her alone.
+    c = check("Hand 1: 8", game_with({0: X, 1: B, 2: G}, draw=S))
+    assert (c.status, c.written.canonical()) == (ACCEPTED, "Hand 1: Princess")
+
+
+def test_the_princess_in_a_change_named_last_is_not_named_alone():
+    # _named_alone 10: an order read from a whole line (its hand named last) has no words after a
+    # hand; its other words make it no order that names her alone.
+    c = check("Sorry, make that Princess for hand 1", game_with({0: X, 1: B, 2: G}, draw=S))
+    reason = (
+        "the Princess would put you out of hand 1, so she is played only on an order that names"
+        ' her alone: "Hand 1: Princess"'
+    )
+    assert (c.status, c.reason, c.order) == (REJECTED, reason, None)
+
+
+def test_a_premium_card_in_brackets_is_the_order_s_own_word():
+    # _without_outlook_mark 7, 9: in a Premium game "[Jester]" names a card: no mark of a writer.
+    c = check6("Hand 1: [Jester] on Bruno", premium(J))
+    assert (c.status, c.written.canonical()) == (ACCEPTED, "Hand 1: Jester on Bruno")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 1: My guess: Baron. Guard on Bruno. Hmm, guess Prince instead",
+        "Hand 1: I guess Baron with my Guard on Bruno, no, guess Prince",
+    ],
+)
+def test_a_guess_named_before_the_card_gives_way_to_one_after_a_guess_word(text):
+    # _Play.__init__ 18 (guess_said starting True): a guess named before the card is no guess said
+    # after a guess word; the one after "guess" replaces it.
+    c = check(text, game_with({0: G, 1: B, 2: P}, draw=S))
+    assert (c.status, c.written.canonical()) == (ACCEPTED, "Hand 1: Guard on Bruno, guess Prince")
+
+
+def test_a_change_named_last_keeps_its_line_as_its_text_and_reads_on():
+    # parse_orders 75 (no text), 77 (no writer: "myself" named no one) and 85 (the lines after it
+    # left unread): the order's text is the line as written, and the next line's order is read.
+    text = "Sorry, make that Prince on myself for hand 1\nHand 2: Guard on Charles, guess Baron"
+    parsed = parse_orders(text, PLAYERS, "Arthur")
+    assert [(o.hand, o.card, o.target, o.text) for o in parsed.orders] == [
+        (1, P, "Arthur", "Sorry, make that Prince on myself for hand 1"),
+        (2, G, "Charles", "Hand 2: Guard on Charles, guess Baron"),
+    ]
+
+
+def test_a_german_not_at_the_end_of_a_cut_order_before_on_keeps_the_card_played():
+    # _read_play 42 (the bound `at + 1 < len(words)` made `at + 2 <`): an order cut after "nicht
+    # auf" (its target on a line below a blank line, which joins nothing) still plays its card.
+    c = check("Hand 1: Wächterin nicht auf\n\nBruno, Tipp Baron", game_with({0: G, 1: B, 2: P}, draw=S))
+    assert (c.status, c.written.card, c.written.target) == (COMPLETED, G, None)
+
+
+# -- the eighth run's mutants made by hand (module-level word sets and patterns) -----------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Mano 1: Príncipe sobre Charles si todavía tiene la Princesa",  # CONDITION_WORDS without "si"
+        "Mano 1: Principe su Charles se ha ancora la Principessa",  # ... without "se"
+        "Mão 1: Príncipe em Charles se ele ainda tiver a Princesa",
+        "Mão 1: Príncipe em Charles, caso ele ainda tenha a Princesa",  # ... without "caso"
+    ],
+)
+def test_a_condition_in_spanish_italian_or_portuguese_naming_another_card_is_refused(text):
+    c = check(text, game_with({0: P, 1: B, 2: X}, draw=G))
+    assert (c.status, c.order) == (REJECTED, None) and c.reason.startswith("this order hangs on a condition")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 1: Guard on Bruno, guess Baron, don't save the Countess",  # _KEEPING without "save"
+        "Hand 1: Guard op Bruno, raad Baron, houd niet de Gravin",  # ... without "houd"
+        "Main 1 : Garde sur Bruno, devine Baron, ne gardez pas la Comtesse",  # _NE_GARDE without "ez"
+        "Main 1 : Garde sur Bruno, devine Baron, ne gard pas la Comtesse",  # ... "gard" (a typo) dropped
+    ],
+)
+def test_a_double_negative_in_each_form_is_refused(text):
+    c = check(text, game_with({0: G, 1: B, 2: P}, draw=C))
+    reason = (
+        "your order plays the Guard and says not to keep the Countess: only one card is played; write"
+        ' only the card you play, e.g. "Hand 1: Guard"'
+    )
+    assert (c.status, c.reason, c.order) == (REJECTED, reason, None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Oops, sorry, make that Prince on Charles for hand 1",  # _HAND_NAMED_LAST's {0,3} made {0,1}
+        "Sorry, use the Prince on Charles in hand 1",  # ... without "use"
+    ],
+)
+def test_a_change_named_last_after_two_small_words_or_use_is_read(text):
+    c = check(text, game_with({0: P, 1: B, 2: X}, draw=G))
+    assert (c.status, c.written.canonical()) == (ACCEPTED, "Hand 1: Prince on Charles")
+
+
+def test_a_question_before_a_hand_named_last_is_no_order():
+    # _HAND_NAMED_LAST's [^?] made "." (any character): the question was played.
+    parsed = parse_orders("Play the Prince on Charles? Maybe later in hand 1", PLAYERS, "Arthur")
+    assert parsed.orders == []
+
+
+def test_the_princess_beside_spanish_my_is_named_alone():
+    # _BESIDE_A_PLAY without "mi".
+    c = check("Mano 1: juego mi Princesa", game_with({0: X, 1: B, 2: G}, draw=S))
+    assert (c.status, c.written.canonical()) == (ACCEPTED, "Hand 1: Princess")
+
+
+def test_ok_beside_a_card_names_no_target():
+    # FILLER without "ok": it was an unknown word where the target should be.
+    c = check("Hand 1: Baron, ok", game_with({0: B, 1: G, 2: X}, draw=P))
+    assert (c.status, c.reason) == (COMPLETED, "no target named: a random player will be chosen")
+
+
+def test_a_word_ending_in_ne_before_garde_pas_is_no_double_negative():
+    # _NE_GARDE without its leading \b: "une Garde pas chère" (a cheap Guard) became "upas keep".
+    c = check("Main 1 : une Garde pas chère sur Bruno, devine Baron", game_with({0: G, 1: B, 2: P}, draw=C))
+    assert (c.status, c.order) == (ACCEPTED, Order(G, 1, B))
+
+
+def test_a_mark_before_a_premium_card_is_read_with_the_premium_deck():
+    # _without_outlook_mark 17 (the words after the mark read as a classic game's): a writer whose
+    # surname is a card's ("King") before a Premium card (the Jester) is a mark; the King was played.
+    c = check6("Hand 1: [Arthur King] Jester on Bruno", premium(J))
+    assert (c.status, c.written.canonical()) == (ACCEPTED, "Hand 1: Jester on Bruno")
+
+
+def test_keep_then_a_word_starting_with_nicht_keeps_the_card():
+    # _KEEP_THEN_NOT without its trailing \b: "nichtsdestotrotz" (nevertheless) was read as "nicht",
+    # the Countess's name glued to its rest, and the card kept was lost: no card played.
+    c = check("Hand 1: behalte die Gräfin nichtsdestotrotz", game_with({0: G, 1: B, 2: P}, draw=C))
+    assert (c.status, c.written.card, c.note) == (COMPLETED, G, "you keep the Countess: the Guard is played")
