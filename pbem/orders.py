@@ -107,20 +107,31 @@ NOT_PLAYED = frozenset(
     """
     not don't dont isn't isnt doesn't doesnt won't wont never keep keeps keeping kept save
     saving except instead
-    nicht behalte behalten statt anstatt pas sauf niet houd non nao
+    nicht behalte behalten statt anstatt pas sauf niet houd hou bewaar behoud non nao
+    conserve conservo mantengo mantenho quedo fico
 """.split()
 )
 _HOLD = frozenset({"hold", "holding"})
 #: The words of NOT_PLAYED that say "keep": after or before a "not" word ("don't keep the
 #: Countess", "behalte nicht die Gräfin") they say the card is *not* kept, a double negative.
-_KEEPING = frozenset("keep keeps keeping kept save saving behalte behalten houd".split())
+_KEEPING = frozenset(
+    """
+    keep keeps keeping kept save saving behalte behalten houd hou bewaar behoud
+    conserve conservo mantengo mantenho quedo fico
+""".split()
+)
 #: French "ne garde pas" (do not keep): "garde" is also the Guard's name, so it is read as
 #: "pas keep" before the words are read.
 _NE_GARDE = re.compile(r"\bne gard(?:e|es|ez|ons|er)? pas\b")
+#: French "je garde la Comtesse", "je vais garder ..." (I keep): "keep", for the same reason.
+_JE_GARDE = re.compile(r"\b(?:je|vais|veux|voudrais|prefere) garde(?:r|rai)?\b")
+#: Spanish "no me quedo con la Condesa" (I do not keep): Spanish "no" is no NOT_PLAYED word
+#: (an English one corrects: "guess Baron, no, Priest").
+_NO_ME_QUEDO = re.compile(r"\bno (?:me )?(quedo|conservo|mantengo)\b")
 #: German and Dutch put "not" after the card not to keep: "behalte die Gräfin nicht", "houd de
 #: Gravin niet" are read as "nicht behalte die Gräfin", the double negative, before the words are
 #: read. A comma ends the card's words: "behalte die Gräfin, nicht den Prinzen" keeps the Countess.
-_KEEP_THEN_NOT = re.compile(r"\b(behalte|houd)((?: [^\W\d_]+){1,3}?) (nicht|niet)\b")
+_KEEP_THEN_NOT = re.compile(r"\b(behalte|houd|hou|bewaar|behoud)((?: [^\W\d_]+){1,3}?) (nicht|niet)\b")
 #: After a card: it stays in the hand ("Princess stays, Guard on Bruno"; German puts its
 #: "not" after the card: "Prinzessin nicht!").
 _STAYS = frozenset({"stays", "stay", "remains", "bleibt", "nicht", "reste", "blijft", "resta", "fica"})
@@ -818,13 +829,16 @@ def _read_play(
 def _prepared(body: str, long: tuple[tuple[str, str], ...]) -> tuple[str, dict[str, str]]:
     """An order's words made ready for :func:`_read_play`: "my card" as "mine", "ich meine"
     (I mean) as a correction word, French "ne garde pas" (do not keep: "garde" is also the
-    Guard) as "pas keep", "behalte die Gräfin nicht" as "nicht behalte die Gräfin", and each
-    player's name of several words as one slot word."""
+    Guard) as "pas keep" and "je garde" as "keep", Spanish "no me quedo con" as "non quedo
+    con", "behalte die Gräfin nicht" as "nicht behalte die Gräfin", and each player's name of
+    several words as one slot word."""
     if "ich meine" in body or "my " in body:
         body = _MY_CARD.sub("mine", _ICH_MEINE.sub("meinte", body))
-    if "ne gard" in body:
-        body = _NE_GARDE.sub("pas keep", body)
-    if "behalte" in body or "houd" in body:
+    if "gard" in body:
+        body = _JE_GARDE.sub("keep", _NE_GARDE.sub("pas keep", body))
+    if "no " in body:
+        body = _NO_ME_QUEDO.sub(r"non \1", body)
+    if "behalte" in body or "hou" in body or "bewaar" in body or "behoud" in body:
         body = _KEEP_THEN_NOT.sub(r"\3 \1\2", body)
     return _slot_long_names(body, long)
 

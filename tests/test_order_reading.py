@@ -1397,3 +1397,66 @@ def test_a_german_keep_without_a_not_after_the_card_still_keeps_it(line):
     game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
     game.hand(1).cards[0] = [G, Card.COUNTESS]
     assert canonical(read(line, game, active(1))) == [(ACCEPTED, "Hand 1: Guard on Hugo, guess Baron")]
+
+
+# -- "keep" in the other languages the reader reads -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hand 1: je garde la Comtesse",  # "garde" is also the Guard's French name
+        "Hand 1: je vais garder la Comtesse, Garde sur Hugo, Baron",
+        "Hand 1: je conserve la Comtesse",
+        "Hand 1: me quedo con la Condesa",
+        "Hand 1: me quedo con la Condesa, Guardia sobre Hugo, Barón",
+        "Hand 1: conservo la Contessa",
+        "Hand 1: mantengo la Condesa",
+        "Hand 1: fico com a Condessa",
+        "Hand 1: mantenho a Condessa",
+        "Hand 1: hou de Gravin",
+        "Hand 1: ik bewaar de Gravin",
+        "Hand 1: behoud de Gravin",
+    ],
+)
+def test_a_card_kept_in_another_language_is_never_the_card_played(line):
+    """The Countess kept, in French, Spanish, Italian, Portuguese and Dutch: the Guard is
+    played (on Hugo, guessing the Baron, where the line says so), never the Countess the
+    player means to keep. Each of these played the Countess; "je garde la Comtesse" played
+    the Guard guessing the Countess."""
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    game.hand(1).cards[0] = [G, Card.COUNTESS]
+    (checked,) = read(line, game, active(1))
+    assert checked.status != REJECTED and checked.order is not None, checked
+    assert checked.order.card == G and checked.order.guess != Card.COUNTESS, checked
+    if "Hugo" in line:
+        assert (checked.order.target, checked.order.guess) == (1, B), checked
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hand 1: je ne garde pas la Comtesse",
+        "Hand 1: no me quedo con la Condesa",
+        "Hand 1: non conservo la Contessa",
+        "Hand 1: não fico com a Condessa",
+        "Hand 1: hou de Gravin niet",
+        "Hand 1: behoud de Gravin niet",
+        "Hand 1: bewaar de Gravin niet",
+    ],
+)
+def test_not_keeping_a_card_in_another_language_is_a_double_negative(line):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    game.hand(1).cards[0] = [G, Card.COUNTESS]
+    (checked,) = read(line, game, active(1))
+    assert (checked.status, checked.order) == (REJECTED, None), checked
+
+
+def test_an_italian_look_is_no_keep():
+    """Italian "guardo" is "I look" (Spanish "I keep"): it is no keep word, so the Spy's
+    target stays the player named."""
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    game.hand(1).cards[0] = [Card.SPY, Card.COUNTESS]
+    assert canonical(read("Hand 1: Prete su Hugo, guardo la sua carta", game, active(1))) == [
+        (ACCEPTED, "Hand 1: Spy on Hugo")
+    ]
