@@ -1407,6 +1407,9 @@ def test_a_german_keep_without_a_not_after_the_card_still_keeps_it(line):
     [
         "Hand 1: je garde la Comtesse",  # "garde" is also the Guard's French name
         "Hand 1: je vais garder la Comtesse, Garde sur Hugo, Baron",
+        "Hand 1: je veux garder la Comtesse",
+        "Hand 1: je voudrais garder la Comtesse",
+        "Hand 1: je préfère garder la Comtesse, Garde sur Hugo, Baron",
         "Hand 1: je conserve la Comtesse",
         "Hand 1: me quedo con la Condesa",
         "Hand 1: me quedo con la Condesa, Guardia sobre Hugo, Barón",
@@ -1438,6 +1441,8 @@ def test_a_card_kept_in_another_language_is_never_the_card_played(line):
     [
         "Hand 1: je ne garde pas la Comtesse",
         "Hand 1: no me quedo con la Condesa",
+        "Hand 1: no conservo la Condesa",
+        "Hand 1: no mantengo la Condesa",
         "Hand 1: non conservo la Contessa",
         "Hand 1: não fico com a Condessa",
         "Hand 1: hou de Gravin niet",
