@@ -67,7 +67,9 @@ def _make(folder: Path, seed: int) -> bool:
             for h in hands:
                 card = policy.choice(legal_cards(pos.game.hand(h).cards[seat]))
                 target = policy.choice([p for p in PLAYERS if p != PLAYERS[seat]])
-                lines.append(f"Hand {h}: {card.title} on {target}, guess Prince")
+                # The Princess is played only on an order that names her alone (README, Orders).
+                words = "" if card.title == "Princess" else f" on {target}, guess Prince"
+                lines.append(f"Hand {h}: {card.title}{words}")
             campaign.record_orders(PLAYERS[seat], "\n".join(lines))
         if pos.game.turn == 10:
             trial = folder.with_name(folder.name + "-trial")
