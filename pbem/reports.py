@@ -265,10 +265,8 @@ def _sandbox_class() -> type[SandboxedEnvironment]:
             # answer, without the exception; every other value is checked as before.
             if type(obj) is dict and attribute not in dict_attributes and attribute in obj:
                 return obj[attribute]
-            # ``c.status`` on a value tuple (a receipt, an order): Jinja's sandbox checks
-            # the attribute against functions, types, frames and the mutable collections,
-            # none of which a tuple is, and so refuses only a name with an underscore.
-            # The same answer, without the checks; a missing attribute takes Jinja's road.
+            # ``c.status`` on a value tuple: Jinja's sandbox refuses only an underscore there
+            # (a tuple is no function, type, frame or mutable collection); a missing one: its road.
             if isinstance(obj, tuple) and not attribute.startswith("_"):
                 try:
                     return getattr(obj, attribute)
