@@ -1248,3 +1248,13 @@ def test_keep_then_a_word_starting_with_nicht_keeps_the_card():
     # the Countess's name glued to its rest, and the card kept was lost: no card played.
     c = check("Hand 1: behalte die Gräfin nichtsdestotrotz", game_with({0: G, 1: B, 2: P}, draw=C))
     assert (c.status, c.written.card, c.note) == (COMPLETED, G, "you keep the Countess: the Guard is played")
+
+
+def test_a_name_ending_in_a_keep_word_is_not_read_as_keeping():
+    # _KEEP_THEN_NOT without its leading \b: "Zhou" ends in Dutch "hou" (keep), so "Zhou und
+    # nicht" became "Znicht hou und": the player's name was lost and the Guard's target left
+    # to chance.
+    players = ["Arthur", "Bruno", "Zhou"]
+    parsed = parse_orders("Hand 1: Wächter auf Zhou und nicht auf Bruno, Tipp Priester", players, "Arthur")
+    c = check_order(parsed.orders[0], game_with({0: G, 1: B, 2: P}, draw=C), players, "Arthur")
+    assert (c.status, c.order) == (ACCEPTED, Order(Card.GUARD, target=2, guess=S))
