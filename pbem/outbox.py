@@ -38,9 +38,7 @@ from .store import (
 )
 from .tuples import NamedTuple
 
-if TYPE_CHECKING:  # for the annotation only: the writer thread starts with a batch's first draft
-    from concurrent.futures import Future, ThreadPoolExecutor
-
+if TYPE_CHECKING:
     from .config import Person
 
 
@@ -181,8 +179,7 @@ class Outbox:
         self.durable = durable
         self._known: dict[str, dict[str, Any]] | None = None
         self._pending: list[str] = []
-        self._writer: ThreadPoolExecutor | None = None
-        self._writes: list[Future[None]] = []
+        self._writer: _Writer | None = None  # started by a batch's first draft
         self._unwritten: list[tuple[Path, bytes]] = []  # the batch's drafts not yet handed over
         self._written: list[Path] = []  # the batch's draft files, fsync'd together by flush()
 
@@ -225,10 +222,8 @@ class Outbox:
             append_line(self.store.messages, line)
         else:
             if self._writer is None:
-                from concurrent.futures import ThreadPoolExecutor
-
                 self.folder.mkdir(parents=True, exist_ok=True)
-                self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-outbox")
+                self._writer = _Writer()
                 _quick_switching(True)
             # Unsynced here: flush() syncs the batch's drafts side by side, which
             # costs about one disk wait instead of one per draft. Handed over a few
@@ -258,20 +253,17 @@ class Outbox:
         """Give the drafts not yet handed over to the writer thread."""
         if self._unwritten:
             assert self._writer is not None  # started by the batch's first draft
-            self._writes.append(self._writer.submit(_write_drafts, self._unwritten))
+            self._writer.give(self._unwritten)
             self._unwritten = []
 
     def wait(self) -> None:
         """Wait for the batch's draft files (an error writing one is raised here)."""
         self._hand_over()
-        writes, self._writes = self._writes, []
-        try:
-            for write in writes:
-                write.result()
-        finally:  # the writer stops either way (each write was waited for, or failed)
-            if self._writer is not None:
-                self._writer.shutdown()
-                self._writer = None
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            try:
+                writer.finish()
+            finally:  # the writer has stopped either way (its writes done, or one failed)
                 _quick_switching(False)
 
     def flush(self, sync: bool = True) -> None:
@@ -348,6 +340,54 @@ def summarize(path: Path) -> dict[str, str]:
 
     msg = message_from_bytes(path.read_bytes(), policy=default)
     return {"to": str(msg.get("To", "")), "subject": str(msg.get("Subject", ""))}
+
+
+class _Writer:
+    """A batch's draft writer: one thread, given the drafts a chunk at a time, that
+    writes them in order until :meth:`finish`.
+
+    A thread of its own rather than a ``ThreadPoolExecutor``: a fetch in the test
+    suite once waited for ever on a draft write whose pool thread was gone (its cause
+    not found). Here nothing but :meth:`finish` ends the thread, which catches every
+    error of a write, and :meth:`finish` writes itself whatever chunk the thread did
+    not take: a batch cannot wait for a thread that is not there."""
+
+    def __init__(self) -> None:
+        import queue
+
+        self._chunks: queue.SimpleQueue[list[tuple[Path, bytes]] | None] = queue.SimpleQueue()
+        self._failed: list[BaseException] = []
+        self._thread = threading.Thread(target=self._run, name="pbem-outbox", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while (chunk := self._chunks.get()) is not None:
+            try:
+                _write_drafts(chunk)
+            except BaseException as e:  # noqa: BLE001 - raised by finish(), in the caller
+                self._failed.append(e)
+
+    def give(self, chunk: list[tuple[Path, bytes]]) -> None:
+        self._chunks.put(chunk)
+
+    def finish(self) -> None:
+        """Wait until every draft given was written; the first error is raised here."""
+        import queue
+
+        self._chunks.put(None)
+        self._thread.join()
+        while True:  # chunks left behind by a thread that stopped early (see the class)
+            try:
+                chunk = self._chunks.get_nowait()
+            except queue.Empty:
+                break
+            if chunk is not None:
+                try:
+                    _write_drafts(chunk)
+                except Exception as e:  # noqa: BLE001 - the first error is raised below
+                    self._failed.append(e)
+        if self._failed:
+            raise self._failed[0]
 
 
 def _write_drafts(drafts: list[tuple[Path, bytes]]) -> None:

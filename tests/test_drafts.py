@@ -152,6 +152,24 @@ def test_a_batch_writer_switches_threads_sooner_while_it_runs_and_gives_the_inte
         (other.folder / "d9.eml").unlink()
 
 
+def test_a_batch_never_waits_for_a_writer_thread_that_is_gone(tmp_path, monkeypatch):
+    """If the writer thread stops before it took every chunk (a fetch in the suite once
+    hung for ever on a pool thread that was gone), wait() writes what is left itself:
+    no draft is lost and nothing waits for ever."""
+    from pbem import outbox as outbox_module
+
+    batch = Outbox(tmp_path, durable=False)
+    monkeypatch.setattr(outbox_module._Writer, "_run", lambda self: None)  # the thread stops at once
+    names = [f"d{n}" for n in range(outbox_module.WRITER_CHUNK * 2 + 3)]
+    for n, name in enumerate(names):
+        batch.add(name, f"draft {n}".encode(), message_id=f"<{n}@x>", kind="ack", turn=1, to="a", player="A")
+    batch.wait()
+    batch.flush()
+    assert sorted(p.name for p in batch.folder.iterdir()) == sorted(f"{name}.eml" for name in names)
+    assert (batch.folder / "d7.eml").read_bytes() == b"draft 7"
+    assert len(Outbox(tmp_path).known_ids()) == len(names)
+
+
 # -- never replacing must not wedge a rerun after a crash ---------------------------------------------
 
 
