@@ -821,7 +821,7 @@ def _read_play(
         card_was_last = play.fill(word, as_card, number, as_player, after_guess, sure, aiming)
         aiming = False
     written = play.written(hand, text)
-    if play.condition is not None and _names_another_play(written, play.said, premium):
+    if play.condition is not None and _names_another_play(written, play.said, premium, me):
         return written._replace(condition=as_written(play.condition, text))
     return written
 
@@ -843,14 +843,18 @@ def _prepared(body: str, long: tuple[tuple[str, str], ...]) -> tuple[str, dict[s
     return _slot_long_names(body, long)
 
 
-def _names_another_play(written: WrittenOrder, said: list[Card | int | str], premium: bool) -> bool:
+def _names_another_play(written: WrittenOrder, said: list[Card | int | str], premium: bool, me: str) -> bool:
     """Whether an order names a card, number or player that its play does not take (as
     :func:`_fit_to_card` will leave it): "if Hugo is protected, Guard on Ines, else on
-    Hugo" plays the Guard on one of them only."""
+    Hugo" plays the Guard on one of them only. The writer (``me``) is no other target of a
+    card that cannot be played on its own player: "Guard on Hugo. If that's not allowed,
+    let me know!" is the writer talking."""
     fitted = _fit_to_card(written, premium)
     placed = {fitted.card, fitted.kept, fitted.target, fitted.second, fitted.look, fitted.guess}
     if fitted.guess is not None:
         placed.add(written.guess)  # a Premium guess named by a card is played as its rank
+    if fitted.card is not None and not may_target_self(fitted.card):
+        placed.add(me)
     return any(name not in placed for name in said if not (isinstance(name, str) and name.startswith("?")))
 
 

@@ -1107,6 +1107,57 @@ def test_a_condition_that_names_no_other_play_leaves_the_order_as_written(line, 
     assert canonical(read(line, game, active(1))) == [(ACCEPTED, expected)]
 
 
+# "me" in a condition is the writer talking, not another target, for a card that cannot be played
+# on its own player: "Guard on Hugo, guess Priest. If that's not allowed, let me know!" was refused
+# as naming "more than its play" (found playing a game as its players write).
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        (
+            "Hand 1: Guard on Hugo, guess Priest. If that's not allowed, let me know!",
+            "Hand 1: Guard on Hugo, guess Spy",
+        ),
+        (
+            "Hand 1: Guard on Ines, guess Baron. If she has it, she will hate me",
+            "Hand 1: Guard on Ines, guess Baron",
+        ),
+        (
+            "Hand 1: Guard on Jonas, guess King unless you tell me otherwise",
+            "Hand 1: Guard on Jonas, guess King",
+        ),
+        (
+            "Hand 1: Guard on Hugo, guess Baron; if I'm wrong, it's on me",
+            "Hand 1: Guard on Hugo, guess Baron",
+        ),
+        (
+            "Hand 1: Garde sur Hugo, devine Baron. Si ce n'est pas possible, dis-le moi",
+            "Hand 1: Guard on Hugo, guess Baron",
+        ),
+        (
+            "Hand 1: Wächterin auf Ines, Tipp Baron. Falls das nicht geht, schreib mir",
+            "Hand 1: Guard on Ines, guess Baron",
+        ),
+    ],
+)
+def test_the_writer_named_in_a_condition_is_no_other_play_for_a_card_not_played_on_oneself(line, expected):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)  # Greta plays: Guard and Prince
+    assert canonical(read(line, game, active(1))) == [(ACCEPTED, expected)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Hand 1: Prince on Hugo, if he is protected then on me",  # the Prince may take its player
+        "Hand 1: Prince on Ines unless she is out, else on myself",
+        "Hand 1: Guard on Hugo, otherwise Prince on me",  # another card: another play
+    ],
+)
+def test_the_writer_named_in_a_condition_is_another_play_where_the_card_may_take_them(line):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    (checked,) = read(line, game, active(1))
+    assert checked.status == REJECTED and "hangs on a condition" in checked.reason, checked
+
+
 # A card named after "otherwise" (or "if", "unless") with no guess word before it is the other
 # branch's play, not the Guard's guess: "Guard on Hugo, otherwise Prince" (Greta holds both) played
 # the Guard on Hugo guessing Prince (found by the eighth mutation run).
