@@ -322,26 +322,42 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
     return ParsedText(orders, ignored)
 
 
-#: A correction that names its hand at the end: "Sorry, make that Handmaid for hand 1". Only
-#: after a verb of play or change (and a few small words before it), from the line's start
-#: (match()) to its end: "Thanks for the Guard in hand 1", "I used to play ... in hand 1" and
-#: questions stay prose.
+#: An order that names its hand after its card: "Sorry, make that Handmaid for hand 1", "Play
+#: the Guard in hand 4 on Bruno, guess Priest". Only after a verb of play or change (and a few
+#: small words before it), from the line's start (match()) to its end: "Thanks for the Guard in
+#: hand 1", "I used to play ... in hand 1" and questions stay prose.
 _HAND_NAMED_LAST = re.compile(
     r"\s*(?:(?:sorry|oops|ok|okay|actually|correction|please|so|and|then|instead)\W+){0,3}"
     r"(?:i'?ll\s+|i\s+will\s+|i'?d\s+like\s+to\s+|let'?s\s+)?"
     r"(?:make\s+(?:that|it)|change\s+(?:that\s+|it\s+)?to|switch\s+(?:that\s+|it\s+)?to|play|use)\s+"
-    rf"(?P<order>[^?]+?),?\s+(?:for|in)\s+(?:the\s+)?{HAND_WORD}\s*{NUMBER_SIGN}\s*(?P<hand>\d{{1,2}})\s*[.!]*\s*$",
+    rf"(?P<order>[^?]+?),?\s+(?:for|in)\s+(?:the\s+)?{HAND_WORD}\s*{NUMBER_SIGN}\s*(?P<hand>\d{{1,2}})"
+    r"(?:(?P<rest>(?:,\s*|\s+)[^?]*?))?\s*[.!]*\s*$",
     re.IGNORECASE,
 )
+#: Another hand named in the words after the hand: "Play the Guard in hand 4 on Bruno and the
+#: Handmaid in hand 5" is two orders on one line, read as neither rather than as one.
+_ANOTHER_HAND = re.compile(rf"\b{HAND_WORD}\s*{NUMBER_SIGN}\s*\d", re.IGNORECASE)
+#: The words that may follow the hand in such an order: its target's or its guess's ("in hand
+#: 4 on Bruno", "in hand 4, guess Priest", "with Bruno"); "in hand 4 next turn, unless
+#: Bruno..." stays prose.
+_AFTER_NAMED_HAND = frozenset({"with", "targeting", "target"})
 
 
 def _hand_named_last(line: str, premium: bool) -> tuple[int, str] | None:
-    """The hand and the order's words of a correction that names its hand last, when its
-    words open with a card's name (filler words aside); None for any other line."""
+    """The hand and the order's words of an order that names its hand after its card (at the
+    end, or before its target and guess), when its words open with a card's name (filler
+    words aside) and name no other hand; None for any other line."""
     found = _HAND_NAMED_LAST.match(line)
     if found is None:
         return None
-    hand, words = int(found.group("hand")), found.group("order")
+    rest = found.group("rest") or ""
+    if rest:
+        first = _WORD.search(name_key(rest))
+        if first is None or _ANOTHER_HAND.search(rest):
+            return None
+        if not (first[0] in _AIMING or first[0] in GUESS_WORDS or first[0] in _AFTER_NAMED_HAND):
+            return None
+    hand, words = int(found.group("hand")), found.group("order") + rest
     return (hand, words) if _opens_with_card(f"Hand {hand}: {words}", premium) else None
 
 
@@ -497,13 +513,17 @@ _OPENING = 120
 
 
 def _opens_with_card(text: str, premium: bool) -> bool:
-    """Whether ``text`` is "Hand N" or "HN" followed (filler words aside) by a card's name.
-    Its first words only: asked at every cut point of a line, it reads no more than these."""
+    """Whether ``text`` is "Hand N" or "HN" followed (filler words aside) by a card's name,
+    not after a word that only says "guess" (the card guessed is no play: "hand 4 guessing
+    Priest"). Its first words only: asked at every cut point of a line, it reads no more
+    than these."""
     match = HAND_REF.match(text[:_OPENING])
     if match is None or not (match.group("h1") or match.group("h3")):
         return False
     for word in _WORD.findall(name_key(match.group("rest"))):
         if word in FILLER:
+            if word in _SURE_GUESS:
+                return False
             continue
         return not word.isdigit() and _card_word(word, premium) is not None
     return False

@@ -1416,6 +1416,38 @@ def test_prose_that_ends_with_a_hand_is_no_order(line):
     assert parse_orders(line, FOUR, "Greta").orders == []
 
 
+# "Play the Guard in hand 4 on Bruno, guess Priest" (the hand between the card and its target) was
+# "not orders" (found playing a game through as its players write). Read when the words after the
+# hand are the target's or the guess's, and name no other hand.
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("Play the Guard in hand 1 on Hugo, guess Priest", "Hand 1: Guard on Hugo, guess Spy"),
+        ("Please play the Prince in hand 1 against Ines.", "Hand 1: Prince on Ines"),
+        ("I'll play the Guard in hand 1, guess Baron, on Jonas", "Hand 1: Guard on Jonas, guess Baron"),
+        ("I'll use the Guard in hand 1 guessing Baron on Hugo", "Hand 1: Guard on Hugo, guess Baron"),
+        ("Ok, play the Prince for hand 1 targeting Jonas", "Hand 1: Prince on Jonas"),
+    ],
+)
+def test_an_order_that_names_its_hand_between_its_card_and_target_is_read(line, expected):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    assert canonical(read(line, game, active(1))) == [(ACCEPTED, expected)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Play the Guard in hand 1 on Hugo and the Prince in hand 2",  # two orders, no separator
+        "I'll play the Guard in hand 1 next turn, unless Hugo goes first",
+        "Should I play the Guard in hand 1 on Hugo?",
+        "Thanks for the Guard in hand 1 on me",
+        "I played the Guard in hand 1 on Hugo last turn",
+    ],
+)
+def test_prose_with_a_hand_between_a_card_and_a_player_is_no_order(line):
+    assert parse_orders(line, FOUR, "Greta").orders == []
+
+
 # German and Dutch put their "not" after the card kept: "behalte die Gräfin nicht", "houd de Gravin
 # niet" (do not keep the Countess) were read as "keep the Countess" and the Guard played (found by
 # the eighth mutation run; "behalte nicht die Gräfin" was refused already).
