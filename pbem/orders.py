@@ -510,6 +510,10 @@ def _after_sentences(piece: str, premium: bool) -> list[str]:
 
 
 _OPENING = 120
+#: Words that may stand between a hand and the card of a correction inside a line: "Sorry,
+#: hand 7 should be the Guard", "Oops, hand 7 was meant to be Handmaid", "For hand 7, make it
+#: the Guard", "In hand 7 I'd rather play the Handmaid".
+_BEFORE_A_NEW_PLAY = CORRECTION_WORDS | {"should", "meant", "now"}
 
 
 def _opens_with_card(text: str, premium: bool) -> bool:
@@ -521,7 +525,7 @@ def _opens_with_card(text: str, premium: bool) -> bool:
     if match is None or not (match.group("h1") or match.group("h3")):
         return False
     for word in _WORD.findall(name_key(match.group("rest"))):
-        if word in FILLER:
+        if word in FILLER or word in _BEFORE_A_NEW_PLAY:
             if word in _SURE_GUESS:
                 return False
             continue
@@ -801,7 +805,9 @@ def _read_play(
             else:
                 play.card = None  # "Princess stays": kept, not played
             continue
-        if word in NOT_PLAYED or (play.card is None and word in _HOLD):
+        if (word in NOT_PLAYED and (word != "instead" or words[at + 1 : at + 2] == ["of"])) or (
+            play.card is None and word in _HOLD
+        ):  # "instead of the Princess" keeps her; "Hand 7 instead: Guard on Hugo" keeps nothing
             if kept and (word in _KEEPING) != (kept_by in _KEEPING):
                 unkept = True  # "don't keep", "behalte nicht": a double negative
             kept, kept_by, card_was_last = True, word, False

@@ -1448,6 +1448,36 @@ def test_prose_with_a_hand_between_a_card_and_a_player_is_no_order(line):
     assert parse_orders(line, FOUR, "Greta").orders == []
 
 
+# A correction that opens with a word before its hand and a verb between the hand and the card
+# ("Sorry, hand 7 should be Guard on Arthur, guess Priest. Rest stays.") was not an order, and
+# "Hand 7 instead: Guard on Arthur" named no card ("instead" kept the Guard out as "instead of"
+# does). Found replying to a turn mail with a correction, as players do.
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("Sorry, hand 1 should be the Prince on Ines. The rest stays.", "Hand 1: Prince on Ines"),
+        ("Correction: hand 1 should be Guard on Hugo, guess Baron", "Hand 1: Guard on Hugo, guess Baron"),
+        ("For hand 1, make it the Prince on Jonas", "Hand 1: Prince on Jonas"),
+        ("In hand 1 I'd rather play the Prince on Hugo", "Hand 1: Prince on Hugo"),
+        ("Oops, hand 1 was meant to be Guard on Ines, guess Priest", "Hand 1: Guard on Ines, guess Spy"),
+        ("Hand 1 instead: Prince on Ines", "Hand 1: Prince on Ines"),
+        ("Hand 1: the Prince on Ines instead", "Hand 1: Prince on Ines"),
+        ("Hand 1: Guard instead of the Prince, on Hugo, guess Baron", "Hand 1: Guard on Hugo, guess Baron"),
+    ],
+)
+def test_a_correction_with_words_between_its_hand_and_its_card_is_read(line, expected):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)  # Greta plays: Guard and Prince
+    assert canonical(read(line, game, active(1))) == [(ACCEPTED, expected)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Thanks. Hand 1 should be fun", "Ugh, hand 1 now looks hopeless", "Sorry, hand 1 was meant as a joke"],
+)
+def test_a_sentence_about_a_hand_with_such_words_is_no_order(line):
+    assert parse_orders(line, FOUR, "Greta").orders == []
+
+
 # German and Dutch put their "not" after the card kept: "behalte die Gräfin nicht", "houd de Gravin
 # niet" (do not keep the Countess) were read as "keep the Countess" and the Guard played (found by
 # the eighth mutation run; "behalte nicht die Gräfin" was refused already).
