@@ -393,7 +393,7 @@ def _answers_joined(lines: list[str], premium: bool) -> list[str]:
     "Hand 3:" (a blank line between at most) joined to it: "Hand 3:" then "Baron on Bruno"
     is "Hand 3: Baron on Bruno", as a phone or Gmail's one line per block writes it. Only an
     answer that opens with a card's name: "I am not sure yet" under "Hand 3:" stays apart."""
-    lines = [line if line.isascii() else unicodedata.normalize("NFKC", line) for line in lines]
+    lines = [_unquoted(line if line.isascii() else unicodedata.normalize("NFKC", line)) for line in lines]
     out: list[str] = []
     bare: int | None = None  # the index in out of a bare "Hand N" waiting for its answer
     wrapped = False  # the line before is an order that ends on a word wanting more ("on")
@@ -416,6 +416,23 @@ def _answers_joined(lines: list[str], premium: bool) -> list[str]:
             bare = None  # a line of other words, or a second blank line: no answer below
         out.append(line)
     return out
+
+
+#: A line in quotation marks: the turn mail's example of a play, pasted with its marks
+#: ('"Hand 7: Handmaid"').
+_IN_QUOTATION_MARKS = re.compile(
+    r"""\s*["\u201c\u201e\u00ab'\u2018]\s*(.+?)\s*["\u201d\u201c\u00bb'\u2019]\s*[.,;!]?\s*"""
+)
+
+
+def _unquoted(line: str) -> str:
+    """``line`` without the quotation marks around it when what they hold is an order
+    ('"Hand 7: Handmaid"', pasted from the turn mail's plays); else ``line`` as it is."""
+    if line[:1] in "\"'\u201c\u201e\u00ab\u2018" or line.lstrip()[:1] in "\"'\u201c\u201e\u00ab\u2018":
+        inside = _IN_QUOTATION_MARKS.fullmatch(line)
+        if inside is not None and HAND_REF.match(inside.group(1)):
+            return inside.group(1)
+    return line
 
 
 #: The words an order cannot end on: it was wrapped ("Hand 3: Baron on" / "Bruno").

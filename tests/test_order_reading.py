@@ -1194,6 +1194,31 @@ def test_a_guess_beside_a_condition_that_opens_no_other_branch_is_the_guess(line
     assert canonical(read(line, game, active(1))) == [(ACCEPTED, "Hand 1: Guard on Hugo, guess Baron")]
 
 
+# The turn mail shows each play as an example in quotation marks (Handmaid: "Hand 7: Handmaid");
+# a player who pasted one with its marks lost the order: the line was "not orders" (found playing a
+# game through as its players write).
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ('"Hand 1: Prince on Ines"', "Hand 1: Prince on Ines"),
+        ("\u201cHand 1: Guard on <Hugo>, guess <Baron>\u201d", "Hand 1: Guard on Hugo, guess Baron"),
+        ("  'Hand 1: Prince on myself'.", "Hand 1: Prince on Greta"),
+        ("\u201eHand 1: Prinz auf Jonas\u201c", "Hand 1: Prince on Jonas"),
+        ("\u00abMain 1 : Prince sur Ines\u00bb", "Hand 1: Prince on Ines"),
+    ],
+)
+def test_an_order_pasted_with_its_quotation_marks_is_read(line, expected):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    assert canonical(read(line, game, active(1))) == [(ACCEPTED, expected)]
+
+
+@pytest.mark.parametrize(
+    "line", ['"Thanks for the game"', '"Prince on Ines" is what I would do', "'Hand' is a word"]
+)
+def test_other_words_in_quotation_marks_are_no_order(line):
+    assert parse_orders(line, FOUR, "Greta").orders == []
+
+
 # -- an order written in the subject ---------------------------------------------------------------
 
 
