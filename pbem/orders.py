@@ -215,6 +215,27 @@ NUMBER_WORDS = {
 _STANDING = re.compile(
     r"^\W*(?:if|when)\W+(?:the\W+|a\W+|my\W+)?bishop\b[\W\w]*?\b(?P<what>discard|keep)\b", re.IGNORECASE
 )
+#: The same as a sentence, a few words between "if" and the Bishop but no comma, that says the
+#: Bishop hits the writer ("If someone plays a Bishop on me, I discard", "when I am hit by a
+#: Bishop, keep"): "if possible, Bishop on Charles, ..., keep the King" and "if Charles is open
+#: play the Bishop on him and keep the Count" are plays.
+_STANDING_SENTENCE = re.compile(
+    r"^\W*(?:if|when)\W+(?:[^\W\d_][\w'\u2019]*[ \t]+){0,6}?bishop\b[\W\w]*?\b(?P<what>discard|keep)\b",
+    re.IGNORECASE,
+)
+_HITS_ME = re.compile(r"\b(?:me|myself|hit|hits)\b", re.IGNORECASE)
+
+
+def _standing(body: str) -> str | None:
+    """The standing order "discard" or "keep" an order's words give (RULES 10.3), or None."""
+    found = _STANDING.match(body) or _STANDING_SENTENCE.match(body)
+    if found is None or (
+        found.re is _STANDING_SENTENCE and not _HITS_ME.search(body, 0, found.start("what"))
+    ):
+        return None
+    return found.group("what").lower()
+
+
 #: The numbers a Guard or a Bishop may name in a Premium game (RULES 10.2; 1 is completed).
 NUMBERS = range(0, 10)
 
@@ -593,9 +614,9 @@ def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) ->
     if rest[:1] == "[":
         rest = _without_outlook_mark(rest, premium)
     body = name_key(_MI.sub("myself", rest) if "í" in rest or "Í" in rest else rest)
-    standing = _STANDING.match(body)
+    standing = _standing(body)
     if standing:  # read in any game, so that a classic game can say it has no Bishop
-        return WrittenOrder(hand, None, text=text, standing=standing.group("what").lower())
+        return WrittenOrder(hand, None, text=text, standing=standing)
     folded, long = _folded_names(tuple(players))
     return _fit_to_card(_read_play(hand, body, text, folded, me, premium, long), premium)
 

@@ -380,6 +380,35 @@ def test_standing_bishop_order(text, what):
     assert o.canonical() == f"Hand 7: if Bishop, {what}"
 
 
+# Written as a sentence, the standing order was read as a play of the Bishop (its holder's):
+# "Hand 2: If someone plays a Bishop on me, I discard" played the Bishop on a random player
+# (found playing a Premium game through as its players write).
+@pytest.mark.parametrize(
+    "text, what",
+    [
+        ("Hand 7: If someone plays a Bishop on me, I discard", "discard"),
+        ("Hand 7: when I am hit by a Bishop I keep my card", "keep"),
+        ("Hand 7: If anyone uses the Bishop on me: keep", "keep"),
+        ("Hand 7: if they play their Bishop against me, discard please", "discard"),
+    ],
+)
+def test_a_standing_bishop_order_written_as_a_sentence(text, what):
+    o = six_one(text)
+    assert (o.hand, o.card, o.standing) == (7, None, what)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hand 7: if possible, Bishop on Charles, guess 6, and keep the King",  # a play, after a comma
+        "Hand 7: if Charles is open, play the Bishop on him, guess 6. Keep the Count",
+        "Hand 7: if Charles is open play the Bishop on him, guess 6 and keep the Count",
+    ],
+)
+def test_a_play_of_the_bishop_under_a_condition_is_no_standing_order(text):
+    assert six_one(text).standing is None
+
+
 def test_standing_order_is_accepted_from_any_player_in_the_hand():
     game = premium_game()
     checked = check6("Hand 1: if Bishop, discard", game, "Charles")
