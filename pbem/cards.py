@@ -114,6 +114,8 @@ ALIASES: dict[str, Card] = {
     "courtier": Card.SPY,
     "diplomat": Card.BARON,
     "shugenja": Card.HANDMAID,
+    "handmaiden": Card.HANDMAID,  # the English word players write for her ("Hand 7: Handmaiden")
+    "maid": Card.HANDMAID,  # "the maid", "Hand maid"
     "hatamoto": Card.PRINCE,
     "manipulator": Card.KING,
     "sensei": Card.COUNTESS,

@@ -843,9 +843,7 @@ def _read_play(
             else:
                 play.card = None  # "Princess stays": kept, not played
             continue
-        if (word in NOT_PLAYED and (word != "instead" or words[at + 1 : at + 2] == ["of"])) or (
-            play.card is None and word in _HOLD
-        ):  # "instead of the Princess" keeps her; "Hand 7 instead: Guard on Hugo" keeps nothing
+        if _keeps_out(words, at, play.card is not None):
             if kept and (word in _KEEPING) != (kept_by in _KEEPING):
                 unkept = True  # "don't keep", "behalte nicht": a double negative
             kept, kept_by, card_was_last = True, word, False
@@ -888,6 +886,16 @@ def _read_play(
     if play.condition is not None and _names_another_play(written, play.said, premium, me):
         return written._replace(condition=as_written(play.condition, text))
     return written
+
+
+def _keeps_out(words: list[str], at: int, card_named: bool) -> bool:
+    """Whether ``words[at]`` keeps the next card or player named out of the order
+    (NOT_PLAYED): "hold" only before the card played ("hold the Countess and play the
+    King"), "instead" only as "instead of" ("Hand 7 instead: Guard on Hugo" keeps nothing)."""
+    word = words[at]
+    if word == "instead":
+        return words[at + 1 : at + 2] == ["of"]
+    return word in NOT_PLAYED or (not card_named and word in _HOLD)
 
 
 def _prepared(body: str, long: tuple[tuple[str, str], ...]) -> tuple[str, dict[str, str]]:

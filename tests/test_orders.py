@@ -64,6 +64,10 @@ def test_card_without_target():
         ("hatamoto", P),
         ("Manipulator", K),
         ("Sensei", C),
+        # Written for the Handmaid by players and refused as naming no card (found playing a game through)
+        ("Handmaiden", H),
+        ("the maid", H),
+        ("Hand maid", H),
     ],
 )
 def test_aliases(alias, card):
