@@ -799,6 +799,8 @@ _SENTENCE_ENDS = frozenset(".!?")
 _AIMING = frozenset(
     "on against vs versus at onto upon auf gegen sur contre sobre contra su op tegen em".split()
 )
+#: The verbs after which "me" is the writer talking, never a target: "let me know", "tell me".
+_TELL = frozenset({"let", "tell", "ask", "write", "email", "mail", "remind", "inform", "warn", "show"})
 #: The small words after a correction word that keep a number the correction ("make that 3").
 _THAT = frozenset({"that", "it", "the", "a", "to"})
 #: The writer's own card or hand, one of the two a Cardinal may choose ("swap my card with").
@@ -851,7 +853,7 @@ def _read_play(
         if word in CORRECTION_WORDS:
             correcting, card_was_last = 2, False
             continue
-        if word in FILLER:
+        if word in FILLER or (word in SELF_WORDS and words[at - 1 : at] and words[at - 1] in _TELL):
             aiming = word in _AIMING
             guessing = guessing or word in GUESS_WORDS
             surely = surely or word in _SURE_GUESS

@@ -1145,6 +1145,22 @@ def test_the_writer_named_in_a_condition_is_no_other_play_for_a_card_not_played_
 
 
 @pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("Hand 1: Prince on Hugo. If he is protected, let me know!", "Hand 1: Prince on Hugo"),
+        ("Hand 1: Prince on Ines, unless that is not allowed; then tell me", "Hand 1: Prince on Ines"),
+        (
+            "Hand 1: Guard on Jonas, guess King. If it fails, remind me to laugh",
+            "Hand 1: Guard on Jonas, guess King",
+        ),
+    ],
+)
+def test_me_after_let_or_tell_is_the_writer_talking_even_for_a_prince(line, expected):
+    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
+    assert canonical(read(line, game, active(1))) == [(ACCEPTED, expected)]
+
+
+@pytest.mark.parametrize(
     "line",
     [
         "Hand 1: Prince on Hugo, if he is protected then on me",  # the Prince may take its player
