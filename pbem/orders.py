@@ -520,7 +520,7 @@ def _for_each_hand(piece: str) -> list[str]:
 #: card's name.
 _MID_LINE_HAND = re.compile(
     rf"(?:(?<=[.!?:)…,])\s+|\s+(?:and|und|et|&|\+|/|\|)\s+|\s+(?=hand\s*{NUMBER_SIGN}\s*\d|{SPELLED_HAND}))"
-    rf"(?=[*_]*(?:{HAND_WORD}\s*{NUMBER_SIGN}\s*\d{{1,3}}\b|{SPELLED_HAND}))",
+    rf"(?=[*_]*(?:{HAND_WORD}\s*{NUMBER_SIGN}\s*\d{{1,3}}(?![^\W_])|{SPELLED_HAND}))",
     re.IGNORECASE,
 )
 

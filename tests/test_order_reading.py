@@ -1017,6 +1017,13 @@ def test_a_spelled_number_after_hand_without_a_card_is_no_order(text):
             "Hand No. 3: Baron on Hugo / *Hand Nr. 7*: Prince on me",
             ["Hand 3: Baron on Hugo", "Hand 7: Prince on Greta"],
         ),
+        # Markdown's "_" right after the number: the order after the slash was lost (found by the
+        # play-through, a player with five hands to play).
+        (
+            "Hand #9 - Baron on Hugo / _Hand number 12_: Prince on me",
+            ["Hand 9: Baron on Hugo", "Hand 12: Prince on Greta"],
+        ),
+        ("Hand 3: Handmaid and _Hand 7_: Baron on Ines", ["Hand 3: Handmaid", "Hand 7: Baron on Ines"]),
     ],
 )
 def test_orders_apart_on_one_line_or_in_markdown_are_each_read(text, expected):

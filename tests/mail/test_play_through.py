@@ -776,6 +776,63 @@ def style_subject_order(plan, player, turn):
     return [first, second]
 
 
+def style_sentence_correction(plan, player, turn):
+    """Other orders first; then, in a reply to the acknowledgement, a correction written as a
+    sentence: "Sorry, hand 3 should be Guard on Bruno, guess Prince. The rest stays."."""
+    hand = next((h for h in plan.other if plan.final[h].card != "Princess"), None)
+
+    def first(ack):
+        orders = [plan.other.get(h, o) if h == hand else o for h, o in plan.final.items()]
+        return turn.mail, top_posted(lines(orders), turn.mail, player)
+
+    def second(ack):
+        text = f"Sorry, hand {hand} should be {plan.final[hand].rest()}. The rest stays.\n\n{player.name}\n"
+        return ack, text + f"\n{gmail_attribution(player)}\n{quoted(ack)}\n"
+
+    return [first, second] if hand is not None else [first]
+
+
+def style_hand_between(plan, player, turn):
+    """The hand named between the card and its target: "Play the Guard in hand 3 on Bruno,
+    guess Prince"."""
+
+    def between(order: Meant) -> str:
+        if not order.target or order.second or order.look:
+            return order.words()
+        text = f"Play the {order.card} in hand {order.hand} on {order.target}"
+        return text + (f", guess {order.guess}" if order.guess is not None else "")
+
+    def first(ack):
+        return turn.mail, top_posted("\n".join(between(o) for o in plan.final.values()), turn.mail, player)
+
+    return [first]
+
+
+def style_pasted_quotes(plan, player, turn):
+    """Each order in the quotation marks the turn mail shows its plays in: '"Hand 3: Handmaid"'."""
+    marks = [('"', '"'), ("\u201c", "\u201d"), ("'", "'")]
+
+    def first(ack):
+        text = "\n".join(
+            f"{marks[i % 3][0]}{o.words()}{marks[i % 3][1]}" for i, o in enumerate(plan.final.values())
+        )
+        return turn.mail, top_posted(text, turn.mail, player)
+
+    return [first]
+
+
+def style_afterthought(plan, player, turn):
+    """A condition after the order that names only the writer: "Hand 3: Prince on Bruno. If
+    that's not allowed, let me know!" (the order stands as written)."""
+
+    def first(ack):
+        out = [o.words() for o in plan.final.values()]
+        out[0] += ". If that's not allowed, let me know!"
+        return turn.mail, top_posted("\n".join(out), turn.mail, player)
+
+    return [first]
+
+
 OWN_STYLES = {
     "top": style_top,
     "top-terse": lambda plan, player, turn: style_top(plan, player, turn, "terse"),
@@ -810,6 +867,10 @@ READER_STYLES = {
     "conditional": style_conditional,
     "princess-lament": style_princess_lament,
     "subject-order": style_subject_order,
+    "sentence-correction": style_sentence_correction,
+    "hand-between": style_hand_between,
+    "pasted-quotes": style_pasted_quotes,
+    "afterthought": style_afterthought,
 }
 
 
@@ -952,7 +1013,7 @@ def _report(case: str, tally: Tally) -> None:
     "case, games",
     [
         ("own", [(2, 40), (3, 4), (4, 4), (6, 3)]),
-        ("reader", [(4, 3), (6, 2)]),
+        ("reader", [(4, 4), (6, 3)]),
     ],
 )
 def test_play_through(tmp_path, dovecot, smtp_server, monkeypatch, case, games):
