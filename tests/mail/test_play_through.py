@@ -125,7 +125,7 @@ class Meant:
                 f"h{self.hand}",
                 self.card.lower(),
                 (self.target or "").lower(),
-                str(self.guess or "").lower(),
+                "" if self.guess is None else str(self.guess).lower(),  # 0 too (the Assassin)
             ]
             return " ".join(p for p in parts if p)
         if shape == "verbose" and not self.second and not self.look and self.target:
@@ -166,7 +166,8 @@ def read_turn_mail(mail, me: str, turn: int, premium: bool) -> Turn:
         named = re.search(r"Players you may name: (.+)", text)
         players: list[str] = []
         if named:
-            listed = re.sub(r"\s*\([^)]*\)", "", named.group(1)).strip()
+            # "Bruno only (the Sycophant's mark)." names Bruno
+            listed = re.sub(r"\s+only$", "", re.sub(r"\s*\([^)]*\)", "", named.group(1)).strip().rstrip("."))
             players = [p for p in re.split(r", | or ", listed) if p and p != "nobody"]
         options = []
         for card, form in re.findall(r'(?m)^ {4}([A-Z][A-Za-z ]*?):\s+"(Hand \d+: [^"]+)"', text):
@@ -180,6 +181,10 @@ def read_turn_mail(mail, me: str, turn: int, premium: bool) -> Turn:
 def _fill(hand: int, card: str, form: str, players: list[str], me: str, premium: bool, k: int) -> list[Meant]:
     """Orders of the shape ``form`` ("Hand 3: Guard on <player>, guess <card>")."""
     guesses = PREMIUM_GUESSES if premium else CLASSIC_GUESSES
+    marked = re.search(r" on ([^\s,<]+) and <player>", form)  # "Cardinal on Bruno and <player>": the mark
+    if marked:  # the Cardinal takes the marked player and its own (RULES 10.3), the Baroness one player
+        name = marked.group(1)
+        return [Meant(hand, card, name, me, name) if card == "Cardinal" else Meant(hand, card, name)]
     needs_player = "<player>" in form
     if needs_player and not players:
         if card == "Prince":
@@ -1012,8 +1017,8 @@ def _report(case: str, tally: Tally) -> None:
 @pytest.mark.parametrize(
     "case, games",
     [
-        ("own", [(2, 40), (3, 4), (4, 4), (6, 3)]),
-        ("reader", [(4, 4), (6, 3)]),
+        ("own", [(2, 40), (3, 6), (4, 6), (6, 8)]),
+        ("reader", [(4, 5), (6, 6)]),
     ],
 )
 def test_play_through(tmp_path, dovecot, smtp_server, monkeypatch, case, games):
