@@ -486,7 +486,7 @@ def _segments(line: str, premium: bool) -> list[str]:
         order
         for piece in pieces
         for part in _after_sentences(piece, premium)
-        for order in _for_each_hand(part)
+        for order in _for_each_hand(part, premium)
     ]
 
 
@@ -501,9 +501,30 @@ _HAND_LIST = re.compile(
 _LISTED = re.compile(r"\d{1,3}")
 
 
-def _for_each_hand(piece: str) -> list[str]:
+#: "Hands 2-5: Handmaid", "Hand 2 to 5:", "H2-H5:": one order for each hand of the range, before
+#: a ":" (or the like) or a card's name: "Hand 2-5: Handmaid" played the Prince (rank 5) in hand
+#: 2; "Hand 2 - 5 on Bruno" is still the Prince (rank 5) on Bruno.
+_HAND_RANGE = re.compile(
+    rf"""^[\s*\u2022·-]*{HANDS_WORD}\s*{NUMBER_SIGN}\s*(?P<first>\d{{1,2}})
+        \s*(?:-|\u2013|\u2014|to|through|thru|bis|a|à|tot|al|até)\s*
+        (?:{HAND_WORD}\s*{NUMBER_SIGN}\s*)?(?P<last>\d{{1,2}})(?!\d)
+        (?P<sep>\s*[:.)\]=]+|\s+)(?P<rest>.+)$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+
+
+def _for_each_hand(piece: str, premium: bool) -> list[str]:
     """``piece`` as one order per hand when it opens with a list of hands ("Hand 3 & 7:
-    Handmaid" is "Hand 3: Handmaid" and "Hand 7: Handmaid"; its 7 is no Countess)."""
+    Handmaid" is "Hand 3: Handmaid" and "Hand 7: Handmaid"; its 7 is no Countess) or a
+    range of them ("Hands 2-5: Handmaid")."""
+    ranged = _HAND_RANGE.match(piece)
+    if ranged is not None:
+        first, last = sorted((int(ranged.group("first")), int(ranged.group("last"))))  # "5-3" too
+        rest = ranged.group("rest")
+        if last <= 20 and (
+            ranged.group("sep").strip() or _opens_with_card(f"Hand {first}: {rest}", premium)
+        ):
+            return [f"Hand {hand}: {rest}" for hand in range(first, last + 1)]
     found = _HAND_LIST.match(piece)
     if found is None:
         return [piece]

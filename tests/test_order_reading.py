@@ -394,6 +394,38 @@ def test_one_order_for_several_hands_is_an_order_for_each(text):
     assert [(o.hand, o.card) for o in orders] == [(3, H), (7, H)]
 
 
+# A range of hands: "Hand 2-5: Handmaid" played the Prince (rank 5) in hand 2, and "H2-H5: ..."
+# read hand 2 only (found by writing orders as players do).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hands 3-5: Handmaid",
+        "Hand 3-5: Handmaid",
+        "Hand 3 \u2013 5: Handmaid",
+        "Hands 3 to 5: Handmaid",
+        "H3-H5: Handmaid",
+        "Hand 3 - 5 Handmaid",
+        "Hand 3 bis 5: Zofe",
+        "Hand 5-3: Handmaid",  # backwards: 3 is no Baron
+    ],
+)
+def test_a_range_of_hands_is_an_order_for_each(text):
+    orders = parse_orders(text, FOUR, "Greta").orders
+    assert [(o.hand, o.card) for o in orders] == [(3, H), (4, H), (5, H)]
+
+
+@pytest.mark.parametrize(
+    "text, read",
+    [
+        ("Hand 3 - 5 on Hugo", [(3, P)]),  # the Prince, by its rank, on Hugo
+        ("Hand 3 - 3: Handmaid", [(3, H)]),
+        ("Hand 3-50: Handmaid", [(3, H)]),  # no hand 50: the number is no card either
+    ],
+)
+def test_what_only_looks_like_a_range_is_no_range(text, read):
+    assert [(o.hand, o.card) for o in parse_orders(text, FOUR, "Greta").orders] == read
+
+
 def test_a_number_after_a_hand_list_is_never_read_as_a_rank():
     # "Hand 3 & 7" once played the Countess (rank 7) in hand 3.
     assert all(o.card is H for o in parse_orders("Hand 3 & 7: Handmaid", FOUR, "Greta").orders)
