@@ -473,6 +473,8 @@ class Mailroom:
             and not absence
         ):
             outcome.detail = "no order could be read in this message"
+            if mail.attached_files:  # "Orders attached.": the player is told too (ack.txt.j2)
+                outcome.detail += " (a file attached to it was not read: orders are read from the text)"
         hidden = next((note for note in mail.defects if note.startswith(HIDDEN_TEXT_NOTE)), None)
         if hidden:  # the GM hears of it: someone hoped the tool would read what the player never saw
             outcome.detail = "; ".join(filter(None, (hidden, outcome.detail)))
@@ -656,6 +658,7 @@ class Mailroom:
             "answered_turn": answered_turn,
             "reference": deck_reference(game.players) if "RULES" in outcome.keywords else [],
             "hidden_text": mail is not None and any(n.startswith(HIDDEN_TEXT_NOTE) for n in mail.defects),
+            "attached_files": mail.attached_files if mail is not None else 0,
             "choices": {h: found for h, (found, _) in plays.items()},
             "plays": {h: words for h, (_, words) in plays.items()},
         }

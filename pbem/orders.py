@@ -521,9 +521,7 @@ def _for_each_hand(piece: str, premium: bool) -> list[str]:
     if ranged is not None:
         first, last = sorted((int(ranged.group("first")), int(ranged.group("last"))))  # "5-3" too
         rest = ranged.group("rest")
-        if last <= 20 and (
-            ranged.group("sep").strip() or _opens_with_card(f"Hand {first}: {rest}", premium)
-        ):
+        if last <= 20 and (ranged.group("sep").strip() or _opens_with_card(f"Hand {first}: {rest}", premium)):
             return [f"Hand {hand}: {rest}" for hand in range(first, last + 1)]
     found = _HAND_LIST.match(piece)
     if found is None:

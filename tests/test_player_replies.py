@@ -236,3 +236,53 @@ def test_a_copy_of_the_form_with_blank_lines_above_the_quoted_mail_invents_no_or
         "Hand 1: Spy on Bruno",
         "Hand 7: Handmaid",
     ]
+
+
+# -- orders in an attached file --------------------------------------------------------------------
+# "Orders attached." with the orders in orders.txt was answered "I found no order in your message"
+# and nothing more: the player could not tell that attached files are not read (found writing mail
+# as players do). The acknowledgement says so, never naming the file (its name is the sender's
+# words, and the sender may not be the player); the GM's line says it too.
+
+
+def _with_attachment(campaign: Campaign, body: str, attached: bytes, ctype: str, filename: str):
+    msg = EmailMessage()
+    msg["From"] = "arthur@example.org"
+    msg["To"] = "gm@example.org"
+    msg["Subject"] = "Re: [words] Turn 1: your cards and orders"
+    msg["Message-ID"] = f"<att-{filename}@example.org>"
+    msg.set_content(body)
+    maintype, subtype = ctype.split("/")
+    msg.add_attachment(attached, maintype=maintype, subtype=subtype, filename=filename)
+    path = campaign.folder.parent / f"att-{filename}.eml"
+    path.write_bytes(bytes(msg))
+    outcome = inbox.receive_file(campaign, path)
+    draft = campaign.folder / "mail" / "outbox" / f"{outcome.ack}.eml"
+    return outcome, message_from_bytes(draft.read_bytes(), policy=default)
+
+
+def test_orders_in_an_attached_file_are_not_read_and_the_ack_says_why(tmp_path):
+    campaign = make(tmp_path)
+    outcome, ack = _with_attachment(
+        campaign, "Orders attached.", b"Hand 1: Spy on Bruno\n", "text/plain", "orders-Hand1.txt"
+    )
+    body = " ".join(ack.get_content().split())
+    assert "I found no order in your message" in body
+    assert "A file attached to your message is not read: write your orders in the message itself" in body
+    assert "orders-Hand1" not in body  # the sender's words stay out of the GM's mail
+    assert "a file attached to it was not read" in outcome.detail
+    assert outcome.receipt is not None and not outcome.receipt.on_file
+
+
+def test_a_picture_beside_a_message_without_orders_is_not_mentioned(tmp_path):
+    campaign = make(tmp_path)
+    outcome, ack = _with_attachment(campaign, "Thanks!", b"\x89PNG\r\n\x1a\n", "image/png", "logo.png")
+    assert "attached" not in ack.get_content() and "attached" not in outcome.detail
+
+
+def test_an_attachment_beside_orders_read_is_not_mentioned(tmp_path):
+    campaign = make(tmp_path)
+    outcome, ack = _with_attachment(
+        campaign, "Hand 1: Spy on Bruno", b"%PDF-1.4\n", "application/pdf", "r.pdf"
+    )
+    assert "attached" not in ack.get_content() and outcome.receipt.on_file

@@ -39,6 +39,9 @@ class ReadMail:
     # How many of own_text's last lines are filled form lines read from an unquoted original
     # under the player's words (Outlook quotes without marks): `answering` checks them apart.
     answers_below: int = 0
+    # Files attached beside the text and not read (pictures and signatures aside): an
+    # acknowledgement that found no order says so ("Orders attached.").
+    attached_files: int = 0
 
     def answering(self, sent: Sequence[str], playing: Collection[int] | None = None) -> ReadMail:
         """This mail's own words read again, knowing the texts of the tool's own mails it may
@@ -144,6 +147,7 @@ def _read(raw: bytes, answering: Sequence[str] = (), playing: Collection[int] | 
         own_text=own_text,
         defects=tuple(notes.items),
         answers_below=answers_below,
+        attached_files=seen.files,
     )
 
 

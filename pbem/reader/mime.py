@@ -24,6 +24,7 @@ class _Seen:
 
     def __init__(self) -> None:
         self.skipped: list[str] = []  # "orders.txt (text/plain)"
+        self.files = 0  # attached files and messages not read, pictures and signatures aside
         self.encrypted = False
         self.parts = 0  # parts visited, against _MAX_PARTS
         self.too_deep = False
@@ -175,6 +176,7 @@ def _collect(
     ctype = info.ctype
     maintype, _, subtype = ctype.partition("/")
     if maintype == "message":
+        seen.files += 1
         seen.skipped.append("an attached message")
         notes.add("ignored an attached message")
         return []
@@ -185,6 +187,7 @@ def _collect(
         return []
     if maintype == "text" and subtype in ("plain", "html"):
         if not top and info.attached:
+            seen.files += 1
             seen.skipped.append(info.describe())
             notes.add(f"ignored attached file {info.describe()}")
             return []
@@ -198,6 +201,8 @@ def _collect(
     seen.skipped.append(info.describe())
     if ctype not in _SIGNATURE_TYPES:
         notes.add(f"ignored attachment {info.describe()}")
+        if maintype != "image":
+            seen.files += 1
     return []
 
 

@@ -91,6 +91,29 @@ def test_mixed_ignores_attachments_and_attached_files():
     assert any("rules.pdf" in d for d in read.defects)
 
 
+# "Orders attached." with the orders in an attached orders.txt was answered "I found no order",
+# not a word of the file: the player could not tell why (found writing mail as players do). The
+# reader counts the files it did not read (a picture or a signature is no file of orders).
+@pytest.mark.parametrize(
+    "attachment, counted",
+    [
+        (part("Hand 3: Baron\n", "text/plain; name=orders.txt", "Content-Disposition: attachment\n"), 1),
+        ("Content-Type: application/pdf; name=o.pdf\nContent-Transfer-Encoding: base64\n\nJVBERi0xLjQK\n", 1),
+        ("Content-Type: message/rfc822\n\nFrom: x@example.org\nSubject: s\n\nHand 3: Baron\n", 1),
+        ("Content-Type: image/png; name=logo.png\nContent-Transfer-Encoding: base64\n\niVBORw0KGgo=\n", 0),
+        ("Content-Type: application/pgp-signature\n\n-----BEGIN PGP SIGNATURE-----\n", 0),
+    ],
+)
+def test_the_files_attached_and_not_read_are_counted(attachment, counted):
+    read = read_mail(multipart_message(multipart("mixed", [part("Orders attached.\n"), attachment])))
+    assert read.own_text == "Orders attached."
+    assert read.attached_files == counted
+
+
+def test_a_message_without_attachments_counts_none():
+    assert read_mail(message("Hand 3: Baron on Bruno")).attached_files == 0
+
+
 def test_mixed_inline_text_parts_around_a_picture_are_joined():
     entity = multipart(
         "mixed",
