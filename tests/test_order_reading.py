@@ -1139,19 +1139,9 @@ def test_a_conditional_order_for_a_hand_where_it_is_not_ones_turn_says_so_first(
             "Hand 1: Guard on Hugo, or rather Ines, guess Baron, if that's OK",
             "Hand 1: Guard on Ines, guess Baron",
         ),
-    ],
-)
-def test_a_condition_that_names_no_other_play_leaves_the_order_as_written(line, expected):
-    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
-    assert canonical(read(line, game, active(1))) == [(ACCEPTED, expected)]
-
-
-# "me" in a condition is the writer talking, not another target, for a card that cannot be played
-# on its own player: "Guard on Hugo, guess Priest. If that's not allowed, let me know!" was refused
-# as naming "more than its play" (found playing a game as its players write).
-@pytest.mark.parametrize(
-    "line, expected",
-    [
+        # The writer in a condition, for a card that cannot be played on its own player, is the
+        # writer talking: "Guard on Hugo, guess Priest. If that's not allowed, let me know!" was
+        # refused as naming "more than its play" (found playing a game as its players write).
         (
             "Hand 1: Guard on Hugo, guess Priest. If that's not allowed, let me know!",
             "Hand 1: Guard on Hugo, guess Spy",
@@ -1176,16 +1166,7 @@ def test_a_condition_that_names_no_other_play_leaves_the_order_as_written(line, 
             "Hand 1: Wächterin auf Ines, Tipp Baron. Falls das nicht geht, schreib mir",
             "Hand 1: Guard on Ines, guess Baron",
         ),
-    ],
-)
-def test_the_writer_named_in_a_condition_is_no_other_play_for_a_card_not_played_on_oneself(line, expected):
-    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)  # Greta plays: Guard and Prince
-    assert canonical(read(line, game, active(1))) == [(ACCEPTED, expected)]
-
-
-@pytest.mark.parametrize(
-    "line, expected",
-    [
+        # ... and "me" after "let", "tell" and the like, for any card.
         ("Hand 1: Prince on Hugo. If he is protected, let me know!", "Hand 1: Prince on Hugo"),
         ("Hand 1: Prince on Ines, unless that is not allowed; then tell me", "Hand 1: Prince on Ines"),
         (
@@ -1194,7 +1175,7 @@ def test_the_writer_named_in_a_condition_is_no_other_play_for_a_card_not_played_
         ),
     ],
 )
-def test_me_after_let_or_tell_is_the_writer_talking_even_for_a_prince(line, expected):
+def test_a_condition_that_names_no_other_play_leaves_the_order_as_written(line, expected):
     game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
     assert canonical(read(line, game, active(1))) == [(ACCEPTED, expected)]
 
@@ -1460,7 +1441,7 @@ def test_the_princess_named_alone_in_brackets_is_played():
     assert (checked.status, checked.written.canonical()) == (ACCEPTED, "Hand 4: Princess"), checked
 
 
-# -- a correction that names its hand at the end ---------------------------------------------------
+# -- a correction that names its hand at the end (or after its card) ------------------------------
 # "Sorry, make that Handmaid for hand 1" in a reply to the acknowledgement was "not orders" (found
 # by replying to acknowledgements as players do). Only after a verb of play or change, and at the
 # very end of the line: "Thanks for the Guard in hand 1" and questions stay prose.
@@ -1474,6 +1455,14 @@ def test_the_princess_named_alone_in_brackets_is_played():
         ("Oops, change that to Guard on Hugo, guess Baron for hand 1", "Hand 1: Guard on Hugo, guess Baron"),
         ("Actually I'll play the Guard on Hugo, guess Baron in hand 1", "Hand 1: Guard on Hugo, guess Baron"),
         ("Please switch to the Prince on Ines in hand 1!", "Hand 1: Prince on Ines"),
+        # The hand between the card and its target: "Play the Guard in hand 4 on Bruno, guess
+        # Priest" was "not orders" (found playing a game through as its players write). Read when
+        # the words after the hand are the target's or the guess's, and name no other hand.
+        ("Play the Guard in hand 1 on Hugo, guess Priest", "Hand 1: Guard on Hugo, guess Spy"),
+        ("Please play the Prince in hand 1 against Ines.", "Hand 1: Prince on Ines"),
+        ("I'll play the Guard in hand 1, guess Baron, on Jonas", "Hand 1: Guard on Jonas, guess Baron"),
+        ("I'll use the Guard in hand 1 guessing Baron on Hugo", "Hand 1: Guard on Hugo, guess Baron"),
+        ("Ok, play the Prince for hand 1 targeting Jonas", "Hand 1: Prince on Jonas"),
     ],
 )
 def test_a_correction_that_names_its_hand_last_is_read(line, expected):
@@ -1490,33 +1479,6 @@ def test_a_correction_that_names_its_hand_last_is_read(line, expected):
         "Last turn I played the Guard in hand 1",
         "Make that Prince on Ines for hand 1 and hand 4 later",
         "Should I play the Prince in hand 1?",
-    ],
-)
-def test_prose_that_ends_with_a_hand_is_no_order(line):
-    assert parse_orders(line, FOUR, "Greta").orders == []
-
-
-# "Play the Guard in hand 4 on Bruno, guess Priest" (the hand between the card and its target) was
-# "not orders" (found playing a game through as its players write). Read when the words after the
-# hand are the target's or the guess's, and name no other hand.
-@pytest.mark.parametrize(
-    "line, expected",
-    [
-        ("Play the Guard in hand 1 on Hugo, guess Priest", "Hand 1: Guard on Hugo, guess Spy"),
-        ("Please play the Prince in hand 1 against Ines.", "Hand 1: Prince on Ines"),
-        ("I'll play the Guard in hand 1, guess Baron, on Jonas", "Hand 1: Guard on Jonas, guess Baron"),
-        ("I'll use the Guard in hand 1 guessing Baron on Hugo", "Hand 1: Guard on Hugo, guess Baron"),
-        ("Ok, play the Prince for hand 1 targeting Jonas", "Hand 1: Prince on Jonas"),
-    ],
-)
-def test_an_order_that_names_its_hand_between_its_card_and_target_is_read(line, expected):
-    game = game4(1, {0: G, 1: B, 2: X, 3: H}, draw=P)
-    assert canonical(read(line, game, active(1))) == [(ACCEPTED, expected)]
-
-
-@pytest.mark.parametrize(
-    "line",
-    [
         "Play the Guard in hand 1 on Hugo and the Prince in hand 2",  # two orders, no separator
         "I'll play the Guard in hand 1 next turn, unless Hugo goes first",
         "Should I play the Guard in hand 1 on Hugo?",
@@ -1524,7 +1486,7 @@ def test_an_order_that_names_its_hand_between_its_card_and_target_is_read(line, 
         "I played the Guard in hand 1 on Hugo last turn",
     ],
 )
-def test_prose_with_a_hand_between_a_card_and_a_player_is_no_order(line):
+def test_prose_that_ends_with_a_hand_is_no_order(line):
     assert parse_orders(line, FOUR, "Greta").orders == []
 
 

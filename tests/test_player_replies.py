@@ -60,6 +60,7 @@ def send(
     body: str,
     subject: str = "Re: [words] Turn 1: your cards and orders",
     name: str = "m",
+    attached: tuple[bytes, str, str] | None = None,  # (bytes, "maintype/subtype", filename)
 ) -> tuple[inbox.Outcome, EmailMessage]:
     msg = EmailMessage()
     msg["From"] = sender
@@ -67,6 +68,10 @@ def send(
     msg["Subject"] = subject
     msg["Message-ID"] = f"<{name}-{abs(hash(body))}@example.org>"
     msg.set_content(body)
+    if attached is not None:
+        data, ctype, filename = attached
+        maintype, subtype = ctype.split("/")
+        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
     path = campaign.folder.parent / f"{name}.eml"
     path.write_bytes(bytes(msg))
     outcome = inbox.receive_file(campaign, path)
@@ -245,27 +250,10 @@ def test_a_copy_of_the_form_with_blank_lines_above_the_quoted_mail_invents_no_or
 # words, and the sender may not be the player); the GM's line says it too.
 
 
-def _with_attachment(campaign: Campaign, body: str, attached: bytes, ctype: str, filename: str):
-    msg = EmailMessage()
-    msg["From"] = "arthur@example.org"
-    msg["To"] = "gm@example.org"
-    msg["Subject"] = "Re: [words] Turn 1: your cards and orders"
-    msg["Message-ID"] = f"<att-{filename}@example.org>"
-    msg.set_content(body)
-    maintype, subtype = ctype.split("/")
-    msg.add_attachment(attached, maintype=maintype, subtype=subtype, filename=filename)
-    path = campaign.folder.parent / f"att-{filename}.eml"
-    path.write_bytes(bytes(msg))
-    outcome = inbox.receive_file(campaign, path)
-    draft = campaign.folder / "mail" / "outbox" / f"{outcome.ack}.eml"
-    return outcome, message_from_bytes(draft.read_bytes(), policy=default)
-
-
 def test_orders_in_an_attached_file_are_not_read_and_the_ack_says_why(tmp_path):
     campaign = make(tmp_path)
-    outcome, ack = _with_attachment(
-        campaign, "Orders attached.", b"Hand 1: Spy on Bruno\n", "text/plain", "orders-Hand1.txt"
-    )
+    attached = (b"Hand 1: Spy on Bruno\n", "text/plain", "orders-Hand1.txt")
+    outcome, ack = send(campaign, "arthur@example.org", "Orders attached.", attached=attached)
     body = " ".join(ack.get_content().split())
     assert "I found no order in your message" in body
     assert "A file attached to your message is not read: write your orders in the message itself" in body
@@ -276,13 +264,14 @@ def test_orders_in_an_attached_file_are_not_read_and_the_ack_says_why(tmp_path):
 
 def test_a_picture_beside_a_message_without_orders_is_not_mentioned(tmp_path):
     campaign = make(tmp_path)
-    outcome, ack = _with_attachment(campaign, "Thanks!", b"\x89PNG\r\n\x1a\n", "image/png", "logo.png")
+    outcome, ack = send(
+        campaign, "arthur@example.org", "Thanks!", attached=(b"\x89PNG\r\n", "image/png", "a.png")
+    )
     assert "attached" not in ack.get_content() and "attached" not in outcome.detail
 
 
 def test_an_attachment_beside_orders_read_is_not_mentioned(tmp_path):
     campaign = make(tmp_path)
-    outcome, ack = _with_attachment(
-        campaign, "Hand 1: Spy on Bruno", b"%PDF-1.4\n", "application/pdf", "r.pdf"
-    )
+    attached = (b"%PDF-1.4\n", "application/pdf", "r.pdf")
+    outcome, ack = send(campaign, "arthur@example.org", "Hand 1: Spy on Bruno", attached=attached)
     assert "attached" not in ack.get_content() and outcome.receipt.on_file
