@@ -256,6 +256,8 @@ class WrittenOrder(NamedTuple):
     ``condition``: the word, as written, that makes the order hang on a condition
     ("if", "unless", "sonst") when the order also names a card or a player it does
     not play: :func:`check_order` refuses it rather than play one branch at a guess.
+    ``corrects``: its line says it corrects ("P.S.", "Edit:", "actually", "should be"...):
+    within one message it replaces an earlier order for its hand (:func:`one_order_per_hand`).
     """
 
     hand: int
@@ -271,6 +273,7 @@ class WrittenOrder(NamedTuple):
     kept: Card | None = None
     unkept: Card | None = None
     condition: str | None = None
+    corrects: bool = False
 
     def canonical(self) -> str:
         """The canonical form echoed back: ``Hand 3: Guard on Charles, guess Prince``."""
@@ -333,14 +336,31 @@ def parse_orders(text: str, players: list[str], me: str) -> ParsedText:
             if order.card is None and order.standing is None and not match.group("h1"):
                 continue  # "2. I think...", "20:00", "Hand three is a mess": an order only with a card
             found = True
-            orders.append(order)
+            orders.append(_marked_if_correcting(order, line))
         if not found and not blank_form:
             last = _hand_named_last(line, premium)
             if last is not None:
-                orders.append(_read_order(last[0], last[1], line.strip(), players, me))
+                orders.append(
+                    _marked_if_correcting(_read_order(last[0], last[1], line.strip(), players, me), line)
+                )
                 continue
             ignored.append(line.strip())
     return ParsedText(orders, ignored)
+
+
+#: The words of a line that says it corrects an order given above it in the same message:
+#: "P.S. Hand 3: actually ...", "Edit: hand 3 should be ...", "Nachtrag: ..." (and every
+#: correction word). A quoted or pasted original says none of them.
+_CORRECTING = CORRECTION_WORDS | frozenset(
+    "p.s ps pps edit edited update updated change changed instead should sorry nachtrag".split()
+)
+
+
+def _marked_if_correcting(order: WrittenOrder, line: str) -> WrittenOrder:
+    """``order`` marked :attr:`WrittenOrder.corrects` when its line says it corrects."""
+    if any(word in _CORRECTING for word in _WORD.findall(name_key(line))):
+        return order._replace(corrects=True)
+    return order
 
 
 #: An order that names its hand after its card: "Sorry, make that Handmaid for hand 1", "Play
@@ -1327,6 +1347,9 @@ def one_order_per_hand(checked: list[CheckedOrder]) -> list[CheckedOrder]:
     that the acknowledgement warns the player.  (A reply's new text comes first, so the first
     order is the newest thought; a line further down is as likely a quoted original.)
 
+    A later line that says it corrects ("P.S. Hand 3: actually ...", :attr:`WrittenOrder.corrects`)
+    is a change of mind, not a quoted original: its order replaces the first one.
+
     Only an order that can stand takes the hand: a rejected line never blocks a valid one, and
     a line that names the hand but no card ("Hand 4 still random?? I meant") is dropped when
     the message gives that hand an order with a card. A play and an "if Bishop" standing
@@ -1355,6 +1378,8 @@ def one_order_per_hand(checked: list[CheckedOrder]) -> list[CheckedOrder]:
         elif earlier is None:
             first[slot(order)] = order
             out.append(order)
+        elif order.written.corrects and order.written.canonical() != earlier.written.canonical():
+            out[out.index(earlier)] = first[slot(order)] = order  # "P.S. Hand 3: actually ..."
         elif order.written.canonical() != earlier.written.canonical():
             out.append(
                 CheckedOrder(

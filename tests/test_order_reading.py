@@ -149,6 +149,54 @@ def test_the_first_valid_order_still_stands_against_a_later_different_one():
     assert checked[1].status == REJECTED and "already gives hand 4" in checked[1].reason
 
 
+# A later line of the same message that says it corrects ("P.S. Hand 3: actually Prince on Ines",
+# "Edit: hand 3 should be ...") was refused as a conflict, and the first order stood: the game
+# played what the player had taken back (found writing mail as players do). Such a line is a change
+# of mind, not a quoted original: it replaces the first order. Without such a word, the first stands.
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "Hand 4: Prince on Hugo\n\nCheers\n\nP.S. Hand 4: actually Guard on Ines, guess Baron",
+            "Hand 4: Guard on Ines, guess Baron",
+        ),
+        (
+            "Hand 4: Prince on Hugo\nPS: change hand 4 to Guard on Ines, guess Baron",
+            "Hand 4: Guard on Ines, guess Baron",
+        ),
+        (
+            "Hand 4: Prince on Hugo\nEdit: Hand 4 should be Guard on Ines, guess Baron",
+            "Hand 4: Guard on Ines, guess Baron",
+        ),
+        (
+            "Hand 4: Prince on Hugo\nSorry, make that Guard on Ines, guess Baron for hand 4",
+            "Hand 4: Guard on Ines, guess Baron",
+        ),
+        (
+            "Hand 4: Prince on Hugo\nNachtrag: Hand 4 lieber Wächterin auf Ines, Tipp Baron",
+            "Hand 4: Guard on Ines, guess Baron",
+        ),
+        # the later correction wins even when the first line had such a word too
+        (
+            "Sorry for the delay! Hand 4: Prince on Hugo\nP.S. Hand 4: Guard on Ines, guess Baron",
+            "Hand 4: Guard on Ines, guess Baron",
+        ),
+    ],
+)
+def test_a_later_line_that_says_it_corrects_replaces_the_first_order(text, expected):
+    me = active(4)
+    game = game4(4, {3: G, 0: B, 1: H, 2: X}, draw=P)
+    assert canonical(read(text, game, me)) == [(ACCEPTED, expected)]
+
+
+def test_a_correction_first_and_an_order_after_it_keeps_the_correction():
+    me = active(4)
+    game = game4(4, {3: G, 0: B, 1: H, 2: X}, draw=P)
+    checked = read("Oops, hand 4: Prince on Hugo\n\nHand 4: Guard on Ines, guess Baron", game, me)
+    assert checked[0].status == ACCEPTED and checked[0].written.canonical() == "Hand 4: Prince on Hugo"
+    assert checked[1].status == REJECTED and "already gives hand 4" in checked[1].reason
+
+
 # -- item 5: a named player is never left to chance; other languages' words -------------------------
 
 

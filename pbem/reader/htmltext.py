@@ -216,6 +216,7 @@ def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
             _gather_body(root)
             _hide_invisible(root, notes)  # before the <style> elements go
             lxml.etree.strip_elements(root, *_INVISIBLE, with_tail=False)
+            _drop_struck(root)
             lxml.etree.strip_tags(root, "wbr")  # a place a word may break: no space in it
             _keep_preformatted_lines(root)
             _quote_outlook_original(root)
@@ -225,6 +226,28 @@ def _html_reader(markup: str, notes: _Notes) -> Callable[[], str]:
             return _crude_html_text(markup)
 
     return to_text
+
+
+#: Text struck through (<s>, <strike>, <del>, a style of "line-through"): its writer took it back
+#: ("Hand 3: <s>Baron on Bruno</s> Prince on myself" plays the Prince).
+_STRUCK = lxml.etree.XPath(
+    "//s | //strike | //del | //*[contains(translate(@style, 'LINETHROUGH', 'linethrough'), 'line-through')]"
+)
+
+
+def _drop_struck(root: lxml.etree._Element) -> None:
+    """Take the text struck through out of ``root``, the text after each element kept."""
+    for element in reversed(_STRUCK(root)):  # the innermost first: a parent's removal takes them all
+        parent = element.getparent()
+        if parent is None:
+            continue
+        tail = element.tail or ""
+        previous = element.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+        parent.remove(element)
 
 
 _STYLES = lxml.etree.XPath("//style")

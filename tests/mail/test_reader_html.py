@@ -136,6 +136,29 @@ def test_gmail_signature_div_is_cut():
     assert read.own_text == "Hand 3: Baron"
 
 
+# Text struck through is text its writer took back: "Hand 3: <s>Baron on Bruno</s> Prince on
+# myself" played the Baron (the first card named). Found writing mail as players do: Gmail's and
+# Outlook's strikethrough button, and a style that strikes the text.
+@pytest.mark.parametrize(
+    "struck",
+    [
+        "<s>Baron on Bruno</s>",
+        "<strike>Baron on Bruno</strike>",
+        "<del>Baron on Bruno</del>",
+        '<span style="text-decoration: line-through">Baron on Bruno</span>',
+        '<span style="TEXT-DECORATION:LINE-THROUGH;color:red">Baron <b>on Bruno</b></span>',
+    ],
+)
+def test_text_struck_through_is_not_read(struck):
+    read = read_mail(html_message(f"<div>Hand 3: {struck} Prince on myself<br>Hand 7: Handmaid</div>"))
+    assert read.own_text == "Hand 3: Prince on myself\nHand 7: Handmaid"
+
+
+def test_text_underlined_or_overlined_is_read():
+    markup = '<div>Hand 3: <span style="text-decoration: underline">Baron on Bruno</span></div>'
+    assert read_mail(html_message(markup)).own_text == "Hand 3: Baron on Bruno"
+
+
 def test_html_keeps_line_breaks_and_entities():
     markup = "<p>Hand 3: Guard &rarr; Bruno (Prince)<br>Hand 7: Prince&nbsp;on&nbsp;me</p>"
     read = read_mail(html_message(markup))
