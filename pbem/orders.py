@@ -31,6 +31,7 @@ from typing import cast
 from .cards import CLASSIC_CARDS, CLASSIC_NAMES, NAMES, RANK, Card, card_of_rank
 from .engine import (
     CARD_RULES,
+    HANDS_PER_GAME,
     PAIRED,
     PREMIUM_PLAYERS,
     TARGETED,
@@ -229,9 +230,7 @@ _HITS_ME = re.compile(r"\b(?:me|myself|hit|hits)\b", re.IGNORECASE)
 def _standing(body: str) -> str | None:
     """The standing order "discard" or "keep" an order's words give (RULES 10.3), or None."""
     found = _STANDING.match(body) or _STANDING_SENTENCE.match(body)
-    if found is None or (
-        found.re is _STANDING_SENTENCE and not _HITS_ME.search(body, 0, found.start("what"))
-    ):
+    if found is None or (found.re is _STANDING_SENTENCE and not _HITS_ME.search(body[: found.start("what")])):
         return None
     return found.group("what").lower()
 
@@ -469,10 +468,9 @@ _IN_QUOTATION_MARKS = re.compile(
 def _unquoted(line: str) -> str:
     """``line`` without the quotation marks around it when what they hold is an order
     ('"Hand 7: Handmaid"', pasted from the turn mail's plays); else ``line`` as it is."""
-    if line[:1] in "\"'\u201c\u201e\u00ab\u2018" or line.lstrip()[:1] in "\"'\u201c\u201e\u00ab\u2018":
-        inside = _IN_QUOTATION_MARKS.fullmatch(line)
-        if inside is not None and HAND_REF.match(inside.group(1)):
-            return inside.group(1)
+    inside = _IN_QUOTATION_MARKS.fullmatch(line)
+    if inside is not None and HAND_REF.match(inside.group(1)):
+        return inside.group(1)
     return line
 
 
@@ -541,7 +539,9 @@ def _for_each_hand(piece: str, premium: bool) -> list[str]:
     if ranged is not None:
         first, last = sorted((int(ranged.group("first")), int(ranged.group("last"))))  # "5-3" too
         rest = ranged.group("rest")
-        if last <= 20 and (ranged.group("sep").strip() or _opens_with_card(f"Hand {first}: {rest}", premium)):
+        if last <= HANDS_PER_GAME and (
+            ranged.group("sep").strip() or _opens_with_card(f"Hand {first}: {rest}", premium)
+        ):
             return [f"Hand {hand}: {rest}" for hand in range(first, last + 1)]
     found = _HAND_LIST.match(piece)
     if found is None:

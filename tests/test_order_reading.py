@@ -468,10 +468,20 @@ def test_a_range_of_hands_is_an_order_for_each(text):
         ("Hand 3 - 5 on Hugo", [(3, P)]),  # the Prince, by its rank, on Hugo
         ("Hand 3 - 3: Handmaid", [(3, H)]),
         ("Hand 3-50: Handmaid", [(3, H)]),  # no hand 50: the number is no card either
+        ("Hand 12-14: Handmaid", [(12, H)]),  # a game has 13 hands
+        ("Hand 12-13: Handmaid", [(12, H), (13, H)]),
     ],
 )
-def test_what_only_looks_like_a_range_is_no_range(text, read):
+def test_a_range_is_read_only_where_a_range_can_be(text, read):
     assert [(o.hand, o.card) for o in parse_orders(text, FOUR, "Greta").orders] == read
+
+
+def test_a_range_before_a_premium_cards_name_is_a_range_in_a_premium_game():
+    orders = parse_orders("Hands 3 - 4 Baroness on Carla", SIX, "Bruno").orders
+    assert [(o.hand, o.card, o.target) for o in orders] == [
+        (3, Card.BARONESS, "Carla"),
+        (4, Card.BARONESS, "Carla"),
+    ]
 
 
 def test_a_number_after_a_hand_list_is_never_read_as_a_rank():

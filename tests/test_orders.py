@@ -407,6 +407,7 @@ def test_a_standing_bishop_order_written_as_a_sentence(text, what):
         "Hand 7: if possible, Bishop on Charles, guess 6, and keep the King",  # a play, after a comma
         "Hand 7: if Charles is open, play the Bishop on him, guess 6. Keep the Count",
         "Hand 7: if Charles is open play the Bishop on him, guess 6 and keep the Count",
+        "Hand 7: if Charles is open play the Bishop on him, guess 6 and keep me posted",  # "me" after
     ],
 )
 def test_a_play_of_the_bishop_under_a_condition_is_no_standing_order(text):

@@ -239,15 +239,14 @@ def _drop_struck(root: lxml.etree._Element) -> None:
     """Take the text struck through out of ``root``, the text after each element kept."""
     for element in reversed(_STRUCK(root)):  # the innermost first: a parent's removal takes them all
         parent = element.getparent()
-        if parent is None:
-            continue
-        tail = element.tail or ""
-        previous = element.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
-        parent.remove(element)
+        if parent is not None:  # (the page itself struck through: nothing to take it out of)
+            tail = element.tail or ""
+            previous = element.getprevious()
+            if previous is not None:
+                previous.tail = (previous.tail or "") + tail
+            else:
+                parent.text = (parent.text or "") + tail
+            parent.remove(element)
 
 
 _STYLES = lxml.etree.XPath("//style")

@@ -154,6 +154,24 @@ def test_text_struck_through_is_not_read(struck):
     assert read.own_text == "Hand 3: Prince on myself\nHand 7: Handmaid"
 
 
+@pytest.mark.parametrize(
+    "markup, own",
+    [
+        # the words around the struck text stay where they were, each of them
+        ("<div><b>Hand 3:</b><s>Baron</s> Prince on myself</div>", "Hand 3: Prince on myself"),
+        (
+            "<div><b>Hand 3:</b> Guard <s>on Bruno</s> on Ines, guess Baron</div>",
+            "Hand 3: Guard on Ines, guess Baron",
+        ),
+        ("<div>Hand 3: Prince on myself <s>Baron on Bruno</s></div>", "Hand 3: Prince on myself"),
+        ("<div><s>Hand 3: Baron on Bruno</s>Hand 3: Prince on myself</div>", "Hand 3: Prince on myself"),
+        ("<div>Hand 3: <s>Baron <del>on</del> Bruno</s> Prince on myself</div>", "Hand 3: Prince on myself"),
+    ],
+)
+def test_the_words_around_struck_text_are_read_in_their_place(markup, own):
+    assert " ".join(read_mail(html_message(markup)).own_text.split()) == own
+
+
 def test_text_underlined_or_overlined_is_read():
     markup = '<div>Hand 3: <span style="text-decoration: underline">Baron on Bruno</span></div>'
     assert read_mail(html_message(markup)).own_text == "Hand 3: Baron on Bruno"

@@ -110,6 +110,14 @@ def test_the_files_attached_and_not_read_are_counted(attachment, counted):
     assert read.attached_files == counted
 
 
+def test_each_file_attached_and_not_read_is_counted():
+    txt = part("Hand 3: Baron\n", "text/plain; name=orders.txt", "Content-Disposition: attachment\n")
+    pdf = "Content-Type: application/pdf; name=o.pdf\nContent-Transfer-Encoding: base64\n\nJVBERi0xLjQK\n"
+    eml = "Content-Type: message/rfc822\n\nFrom: x@example.org\nSubject: s\n\nHand 3: Baron\n"
+    read = read_mail(multipart_message(multipart("mixed", [part("Orders attached.\n"), txt, pdf, eml, txt])))
+    assert read.attached_files == 4
+
+
 def test_a_message_without_attachments_counts_none():
     assert read_mail(message("Hand 3: Baron on Bruno")).attached_files == 0
 
