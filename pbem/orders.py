@@ -892,7 +892,7 @@ def _read_play(
         if word in CORRECTION_WORDS:
             correcting, card_was_last = 2, False
             continue
-        if word in FILLER or (word in SELF_WORDS and words[at - 1 : at] and words[at - 1] in _TELL):
+        if word in FILLER or (word in SELF_WORDS and at and words[at - 1] in _TELL):
             aiming = word in _AIMING
             guessing = guessing or word in GUESS_WORDS
             surely = surely or word in _SURE_GUESS

@@ -422,6 +422,18 @@ def test_the_target_holds_the_guess_not_the_player():
     assert (order.card, order.target, order.guess) == (G, "Hugo", P)
 
 
+def test_holding_after_the_card_played_is_what_the_target_holds():
+    # "hold" keeps a card out only before the card played (pinned by the ninth mutation run)
+    (order,) = parse_orders("Hand 3: Guard on Hugo, he is holding the Prince", FOUR, "Greta").orders
+    assert (order.card, order.target, order.guess) == (G, "Hugo", P)
+
+
+def test_me_first_after_let_is_no_target():
+    # "Let me see" opens the order's words: "me" is the writer talking (ninth mutation run)
+    (order,) = parse_orders("Hand 3: Let me see. The Prince", FOUR, "Greta").orders
+    assert (order.card, order.target) == (P, None)
+
+
 # -- one line for several hands; several orders on one line --------------------------------
 
 
