@@ -531,6 +531,16 @@ _HAND_RANGE = re.compile(
 )
 
 
+def _opens_with_card_not_of_rank(words: str, rank: int, premium: bool) -> bool:
+    """Whether ``words`` open with a card's name (filler words aside) whose rank is not
+    ``rank``: after "Hand 3 - 5", "Spy on Bruno" makes 5 a hand, "Prince on Bruno" the
+    Prince's rank written before its name."""
+    if not _opens_with_card(f"Hand 1: {words}", premium):
+        return False
+    card = next(c for w in _WORD.findall(name_key(words)) if (c := _card_word(w, premium)) is not None)
+    return card.rank != rank
+
+
 def _for_each_hand(piece: str, premium: bool) -> list[str]:
     """``piece`` as one order per hand when it opens with a list of hands ("Hand 3 & 7:
     Handmaid" is "Hand 3: Handmaid" and "Hand 7: Handmaid"; its 7 is no Countess) or a
@@ -540,7 +550,8 @@ def _for_each_hand(piece: str, premium: bool) -> list[str]:
         first, last = sorted((int(ranged.group("first")), int(ranged.group("last"))))  # "5-3" too
         rest = ranged.group("rest")
         if last <= HANDS_PER_GAME and (
-            ranged.group("sep").strip() or _opens_with_card(f"Hand {first}: {rest}", premium)
+            ranged.group("sep").strip()
+            or _opens_with_card_not_of_rank(rest, int(ranged.group("last")), premium)
         ):
             return [f"Hand {hand}: {rest}" for hand in range(first, last + 1)]
     found = _HAND_LIST.match(piece)

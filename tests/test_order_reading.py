@@ -478,6 +478,8 @@ def test_a_range_of_hands_is_an_order_for_each(text):
     "text, read",
     [
         ("Hand 3 - 5 on Hugo", [(3, P)]),  # the Prince, by its rank, on Hugo
+        ("Hand 3 - 5 Prince on Hugo", [(3, P)]),  # the Prince's rank written before its name
+        ("Hand 3 - 4 Handmaid", [(3, H)]),
         ("Hand 3 - 3: Handmaid", [(3, H)]),
         ("Hand 3-50: Handmaid", [(3, H)]),  # no hand 50: the number is no card either
         ("Hand 12-14: Handmaid", [(12, H)]),  # a game has 13 hands
