@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from .campaign import Campaign, GameError
 from .config import CAMPAIGN_FILE
 from .errors import PbemError
-from .store import append_lines, file_lock, fsync_dir, fsync_files, write_atomic
+from .store import append_lines, file_lock, fsync_dir, fsync_files, side_by_side, write_atomic
 
 if TYPE_CHECKING:  # the mail side loads when a folder command needs it
     import email.message
@@ -573,14 +573,9 @@ class _Router:
         """Everything delivered so far made durable: the games' batches, the folder's
         kept messages, then its list."""
         rooms = list(self.open.values())  # a room with nothing new flushes at no cost
-        if len(rooms) > 1:  # each game's own files: their syncs overlap (~8 per game)
-            from concurrent.futures import ThreadPoolExecutor
-
-            with ThreadPoolExecutor(max_workers=8, thread_name_prefix="pbem-flush") as pool:
-                for done in [pool.submit(room.flush) for room in rooms]:
-                    done.result()  # the first error is raised: nothing of the chunk is noted
-        elif rooms:
-            rooms[0].flush()
+        # each game's own files: their syncs overlap (~8 per game); the first error is
+        # raised, and nothing of the chunk is noted
+        side_by_side(_flush_room, rooms)
         if self.kept:
             fsync_files(self.kept)
             fsync_dir(self.state / "received")
@@ -591,6 +586,10 @@ class _Router:
             )
             self.account.listed += self.pending
             self.pending = []
+
+
+def _flush_room(room: Mailroom) -> None:
+    room.flush()
 
 
 def _game_index(campaign: Campaign) -> tuple[GameIndex | None, dict[str, Any]]:

@@ -388,7 +388,7 @@ class CampaignStore:
                     f.flush()
                 for folder in folders:
                     folder_fds.append(os.open(folder, os.O_RDONLY))
-                _side_by_side(os.fsync, [f.fileno() for f in written] + folder_fds)
+                side_by_side(os.fsync, [f.fileno() for f in written] + folder_fds)
             finally:
                 for f in written:
                     f.close()
@@ -583,18 +583,24 @@ def fsync_file(path: Path) -> None:
 
 def fsync_files(paths: Iterable[Path]) -> None:
     """Make several files written without a sync durable, side by side (see
-    :func:`_side_by_side`)."""
-    _side_by_side(fsync_file, list(paths))
+    :func:`side_by_side`)."""
+    side_by_side(fsync_file, list(paths))
 
 
-def _side_by_side(sync: Callable[[T], None], items: list[T], workers: int = 8) -> None:
-    """``sync`` each item in a few threads: the file system commits concurrent
+def side_by_side(work_on: Callable[[T], None], items: list[T], workers: int = 8) -> None:
+    """``work_on`` each item in a few threads: the file system commits concurrent
     fsyncs together (one journal commit for many files), where one after the
-    other each waits for the disk. Plain threads: importing concurrent.futures
-    would cost `pbem resolve` more than the syncs it saves."""
+    other each waits for the disk. The first error is raised here, once no thread
+    is still at work.
+
+    Plain threads: importing concurrent.futures would cost `pbem resolve` more than
+    the syncs it saves. The caller works too, until nothing is left: a thread can die
+    before it runs a line (under coverage's tracer in CI: "Cannot install a trace
+    function while another trace function is being installed"), and a pool whose
+    workers died that way waits for ever, or leaves its work undone."""
     if len(items) <= 1:
         for item in items:
-            sync(item)
+            work_on(item)
         return
     pending = list(items)
     take = threading.Lock()
@@ -607,14 +613,15 @@ def _side_by_side(sync: Callable[[T], None], items: list[T], workers: int = 8) -
                     return
                 item = pending.pop()
             try:
-                sync(item)
+                work_on(item)
             except BaseException as exc:  # re-raised below, in the caller's thread
                 failed.append(exc)
 
-    threads = [threading.Thread(target=work, name="pbem-sync") for _ in range(min(workers, len(pending)))]
-    for thread in threads:
+    helpers = [threading.Thread(target=work, name="pbem-sync") for _ in range(min(workers, len(pending)) - 1)]
+    for thread in helpers:
         thread.start()
-    for thread in threads:
+    work()
+    for thread in helpers:
         thread.join()
     if failed:
         raise failed[0]

@@ -153,3 +153,50 @@ def test_only_the_store_spells_the_campaign_folders_paths():
                 if node.value in FOLDER_NAMES or node.value.startswith(("mail/", "turns/", "reports/")):
                     found.append(f"{path.relative_to(root)}:{node.lineno}: {node.value!r}")
     assert not found, "paths spelled outside pbem/store.py:\n" + "\n".join(found)
+
+
+@pytest.fixture
+def threads_die_at_start(monkeypatch):
+    """Every thread the tool starts ("pbem-...") ends before it runs a line, as one
+    started under coverage's tracer in CI once did ("Cannot install a trace function
+    while another trace function is being installed"). Other threads run."""
+    import threading
+
+    real_run = threading.Thread.run
+    died: list[str] = []
+
+    def run(self):
+        if self.name.startswith("pbem-"):
+            died.append(self.name)
+            return
+        real_run(self)
+
+    monkeypatch.setattr(threading.Thread, "run", run)
+    return died
+
+
+def test_side_by_side_does_every_item_even_when_its_threads_die_at_start(threads_die_at_start):
+    import threading
+
+    from pbem.store import side_by_side
+
+    done: list[tuple[int, str]] = []
+    side_by_side(lambda n: done.append((n, threading.current_thread().name)), list(range(20)), workers=8)
+    assert sorted(n for n, _ in done) == list(range(20))
+    assert threads_die_at_start  # the helpers were started, and died
+    assert {name for _, name in done} == {threading.current_thread().name}  # the caller did it all
+
+
+def test_side_by_side_raises_the_first_error_once_every_thread_is_done():
+    from pbem.store import side_by_side
+
+    done: list[int] = []
+
+    def work(n):
+        if n == 5:
+            raise OSError(28, "No space left on device")
+        done.append(n)
+
+    with pytest.raises(OSError, match="No space left"):
+        side_by_side(work, list(range(10)), workers=3)
+    assert 5 not in done

@@ -35,7 +35,7 @@ def run(*args, ok=(0,)):
 
 @pytest.fixture(scope="module")
 def servers():
-    dovecot = DovecotServer(spare_accounts=70).start()
+    dovecot = DovecotServer(spare_accounts=72).start()
     smtp = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=dovecot, starttls=True).start()
     try:
         yield dovecot, smtp
@@ -378,4 +378,56 @@ def test_a_fetch_that_fails_half_way_is_finished_by_the_next_nothing_lost_nor_do
         assert holders == [game]
     for game in ("east", "west"):
         assert len(received(root, game)) == 3  # each once
+    assert inbox(dovecot, gm) == {}
+
+
+def test_a_fetch_whose_threads_die_at_start_still_keeps_every_message(tmp_path, servers, monkeypatch):
+    """Every thread the tool starts dies before it runs a line (as one started under
+    coverage's tracer once did in CI): the routed fetch of two games neither waits for
+    ever nor leaves a message unkept; the callers do the work the threads did not."""
+    import threading
+
+    from pbem.gmfolder import fetch_folder
+
+    dovecot, _smtp = servers
+    gm = dovecot.new_account()
+    monkeypatch.setenv("DEAD_IMAP", dovecot.passwords[gm])
+    root = tmp_path / "campaigns"
+    root.mkdir()
+    (root / "pbem.yaml").write_text(
+        f"gm: {{name: Rita, email: {gm}}}\nmail:\n"
+        f"  imap: {{host: {dovecot.host}, port: {dovecot.imap_port}, tls: false, user: {gm},"
+        f" password_env: DEAD_IMAP}}\n",
+        encoding="utf-8",
+    )
+    ids = {}
+    for name in ("east", "west"):
+        (root / name).mkdir()
+        who = [f"{name}-{n}@example.org" for n in ("ann", "ben", "cy")]
+        players = "".join(f"  - {{name: {n}, email: {a}}}\n" for n, a in zip(("Ann", "Ben", "Cy"), who))
+        (root / name / "campaign.yaml").write_text(f"seed: 6\nplayers:\n{players}", encoding="utf-8")
+        run("start", root / name)
+        for sender in who:
+            mid, raw = mail(sender, "orders")
+            ids[mid] = name
+            dovecot.deliver(raw, gm)
+
+    real_run = threading.Thread.run
+    died = []
+
+    def run_unless_ours(self):
+        if self.name.startswith("pbem-"):
+            died.append(self.name)
+            return
+        real_run(self)
+
+    monkeypatch.setattr(threading.Thread, "run", run_unless_ours)
+    results = []
+    fetch = threading.Thread(target=lambda: results.append(fetch_folder(root)), name="test", daemon=True)
+    fetch.start()
+    fetch.join(timeout=120)
+    assert not fetch.is_alive(), "the fetch waits for ever on a thread that is gone"
+    assert died and results and not results[0].failed
+    for mid, game in ids.items():
+        assert [g for g in ("east", "west") if mid in received(root, g)] == [game]
     assert inbox(dovecot, gm) == {}
