@@ -155,26 +155,6 @@ def test_only_the_store_spells_the_campaign_folders_paths():
     assert not found, "paths spelled outside pbem/store.py:\n" + "\n".join(found)
 
 
-@pytest.fixture
-def threads_die_at_start(monkeypatch):
-    """Every thread the tool starts ("pbem-...") ends before it runs a line, as one
-    started under coverage's tracer in CI once did ("Cannot install a trace function
-    while another trace function is being installed"). Other threads run."""
-    import threading
-
-    real_run = threading.Thread.run
-    died: list[str] = []
-
-    def run(self):
-        if self.name.startswith("pbem-"):
-            died.append(self.name)
-            return
-        real_run(self)
-
-    monkeypatch.setattr(threading.Thread, "run", run)
-    return died
-
-
 def test_side_by_side_does_every_item_even_when_its_threads_die_at_start(threads_die_at_start):
     import threading
 

@@ -93,6 +93,36 @@ def inbox(dovecot, user: str, folder: str = "INBOX") -> dict[str, tuple[str, boo
     return out
 
 
+def gm_folder(tmp_path, dovecot, monkeypatch, gm: str) -> Path:
+    """A GM's folder whose shared settings fetch from ``gm``'s account on ``dovecot``."""
+    monkeypatch.setenv("GM_IMAP", dovecot.passwords[gm])
+    root = tmp_path / "campaigns"
+    root.mkdir()
+    (root / "pbem.yaml").write_text(
+        f"gm: {{name: Rita, email: {gm}}}\nmail:\n"
+        f"  imap: {{host: {dovecot.host}, port: {dovecot.imap_port}, tls: false, user: {gm},"
+        f" password_env: GM_IMAP}}\n",
+        encoding="utf-8",
+    )
+    return root
+
+
+def two_games(tmp_path, dovecot, monkeypatch, seed: int) -> tuple[Path, str, dict[str, list[str]]]:
+    """A GM's folder of two started games, east and west, on one fresh account of
+    ``dovecot``: the folder, the GM's address, each game's three players."""
+    gm = dovecot.new_account()
+    root = gm_folder(tmp_path, dovecot, monkeypatch, gm)
+    senders = {}
+    for name in ("east", "west"):
+        (root / name).mkdir()
+        who = [f"{name}-{n}@example.org" for n in ("ann", "ben", "cy")]
+        senders[name] = who
+        players = "".join(f"  - {{name: {n}, email: {a}}}\n" for n, a in zip(("Ann", "Ben", "Cy"), who))
+        (root / name / "campaign.yaml").write_text(f"seed: {seed}\nplayers:\n{players}", encoding="utf-8")
+        run("start", root / name)
+    return root, gm, senders
+
+
 def test_one_fetch_routes_twenty_games_and_leaves_the_gms_notices_alone(tmp_path, servers, monkeypatch):
     dovecot, smtp = servers
     gm = dovecot.new_account()
@@ -282,15 +312,7 @@ def test_the_same_bytes_twice_and_a_second_fetch_change_nothing(tmp_path, server
     a second fetch finds nothing new and lists nothing twice."""
     dovecot, _smtp = servers
     gm, ann, ben, cat, dan = (dovecot.new_account() for _ in range(5))
-    monkeypatch.setenv("PAIR_IMAP", dovecot.passwords[gm])
-    root = tmp_path / "campaigns"
-    root.mkdir()
-    (root / "pbem.yaml").write_text(
-        f"gm: {{name: Rita, email: {gm}}}\nmail:\n"
-        f"  imap: {{host: {dovecot.host}, port: {dovecot.imap_port}, tls: false, user: {gm},"
-        f" password_env: PAIR_IMAP}}\n",
-        encoding="utf-8",
-    )
+    root = gm_folder(tmp_path, dovecot, monkeypatch, gm)
     for name, who in (("east", (ann, ben, cat)), ("west", (ann, ben, dan))):
         (root / name).mkdir()
         players = "".join(f"  - {{name: {n}, email: {a}}}\n" for n, a in zip(("Ann", "Ben", "Cy"), who))
@@ -328,24 +350,7 @@ def test_a_fetch_that_fails_half_way_is_finished_by_the_next_nothing_lost_nor_do
     from pbem.gmfolder import fetch_folder
 
     dovecot, _smtp = servers
-    gm = dovecot.new_account()
-    monkeypatch.setenv("HALF_IMAP", dovecot.passwords[gm])
-    root = tmp_path / "campaigns"
-    root.mkdir()
-    (root / "pbem.yaml").write_text(
-        f"gm: {{name: Rita, email: {gm}}}\nmail:\n"
-        f"  imap: {{host: {dovecot.host}, port: {dovecot.imap_port}, tls: false, user: {gm},"
-        f" password_env: HALF_IMAP}}\n",
-        encoding="utf-8",
-    )
-    senders = {}
-    for name in ("east", "west"):
-        (root / name).mkdir()
-        who = [f"{name}-{n}@example.org" for n in ("ann", "ben", "cy")]
-        senders[name] = who
-        players = "".join(f"  - {{name: {n}, email: {a}}}\n" for n, a in zip(("Ann", "Ben", "Cy"), who))
-        (root / name / "campaign.yaml").write_text(f"seed: 5\nplayers:\n{players}", encoding="utf-8")
-        run("start", root / name)
+    root, gm, senders = two_games(tmp_path, dovecot, monkeypatch, seed=5)
     ids = []
     for n in range(6):
         game = ("east", "west")[n % 2]
@@ -381,7 +386,9 @@ def test_a_fetch_that_fails_half_way_is_finished_by_the_next_nothing_lost_nor_do
     assert inbox(dovecot, gm) == {}
 
 
-def test_a_fetch_whose_threads_die_at_start_still_keeps_every_message(tmp_path, servers, monkeypatch):
+def test_a_fetch_whose_threads_die_at_start_still_keeps_every_message(
+    tmp_path, servers, monkeypatch, threads_die_at_start
+):
     """Every thread the tool starts dies before it runs a line (as one started under
     coverage's tracer once did in CI): the routed fetch of two games neither waits for
     ever nor leaves a message unkept; the callers do the work the threads did not."""
@@ -390,44 +397,19 @@ def test_a_fetch_whose_threads_die_at_start_still_keeps_every_message(tmp_path, 
     from pbem.gmfolder import fetch_folder
 
     dovecot, _smtp = servers
-    gm = dovecot.new_account()
-    monkeypatch.setenv("DEAD_IMAP", dovecot.passwords[gm])
-    root = tmp_path / "campaigns"
-    root.mkdir()
-    (root / "pbem.yaml").write_text(
-        f"gm: {{name: Rita, email: {gm}}}\nmail:\n"
-        f"  imap: {{host: {dovecot.host}, port: {dovecot.imap_port}, tls: false, user: {gm},"
-        f" password_env: DEAD_IMAP}}\n",
-        encoding="utf-8",
-    )
+    root, gm, senders = two_games(tmp_path, dovecot, monkeypatch, seed=6)
     ids = {}
-    for name in ("east", "west"):
-        (root / name).mkdir()
-        who = [f"{name}-{n}@example.org" for n in ("ann", "ben", "cy")]
-        players = "".join(f"  - {{name: {n}, email: {a}}}\n" for n, a in zip(("Ann", "Ben", "Cy"), who))
-        (root / name / "campaign.yaml").write_text(f"seed: 6\nplayers:\n{players}", encoding="utf-8")
-        run("start", root / name)
+    for name, who in senders.items():
         for sender in who:
             mid, raw = mail(sender, "orders")
             ids[mid] = name
             dovecot.deliver(raw, gm)
-
-    real_run = threading.Thread.run
-    died = []
-
-    def run_unless_ours(self):
-        if self.name.startswith("pbem-"):
-            died.append(self.name)
-            return
-        real_run(self)
-
-    monkeypatch.setattr(threading.Thread, "run", run_unless_ours)
     results = []
     fetch = threading.Thread(target=lambda: results.append(fetch_folder(root)), name="test", daemon=True)
     fetch.start()
     fetch.join(timeout=120)
     assert not fetch.is_alive(), "the fetch waits for ever on a thread that is gone"
-    assert died and results and not results[0].failed
+    assert threads_die_at_start and results and not results[0].failed
     for mid, game in ids.items():
         assert [g for g in ("east", "west") if mid in received(root, g)] == [game]
     assert inbox(dovecot, gm) == {}
