@@ -347,10 +347,12 @@ class _Writer:
     writes them in order until :meth:`finish`.
 
     A thread of its own rather than a ``ThreadPoolExecutor``: a fetch in the test
-    suite once waited for ever on a draft write whose pool thread was gone (its cause
-    not found). Here nothing but :meth:`finish` ends the thread, which catches every
-    error of a write, and :meth:`finish` writes itself whatever chunk the thread did
-    not take: a batch cannot wait for a thread that is not there."""
+    suite once waited for ever on a draft write whose pool thread was gone (most
+    likely a thread that died as it started, under coverage's tracer: see
+    :func:`pbem.store.side_by_side`). Here nothing but :meth:`finish` ends the
+    thread, which catches every error of a write, and :meth:`finish` writes itself
+    whatever chunk the thread did not take: a batch cannot wait for a thread that is
+    not there (``tests/test_fsync.py``, threads that die at start)."""
 
     def __init__(self) -> None:
         import queue

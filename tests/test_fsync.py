@@ -180,3 +180,14 @@ def test_side_by_side_raises_the_first_error_once_every_thread_is_done():
     with pytest.raises(OSError, match="No space left"):
         side_by_side(work, list(range(10)), workers=3)
     assert 5 not in done
+
+
+def test_the_outbox_batch_writes_every_draft_when_its_writer_dies_at_start(tmp_path, threads_die_at_start):
+    outbox = Outbox(tmp_path, durable=False)
+    for n in range(40):
+        outbox.add(f"d{n}", b"draft %d" % n, message_id=f"<{n}@x>", kind="ack", turn=1, to="a@x", player="A")
+    outbox.wait()
+    outbox.flush()
+    assert "pbem-outbox" in threads_die_at_start
+    assert sorted(p.name for p in outbox.folder.glob("d*.eml")) == sorted(f"d{n}.eml" for n in range(40))
+    assert (outbox.folder / "d7.eml").read_bytes() == b"draft 7"
