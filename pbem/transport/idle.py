@@ -100,6 +100,11 @@ class Doorbell(threading.Thread):
                 return  # stopped
             except _Dropped as exc:
                 self.log(f"{self.mailbox_name}: connection lost ({exc}); reconnecting in {delay:g} s")
+            except Exception as exc:  # noqa: BLE001 - a doorbell that died would leave its mailbox unwatched
+                self.log(
+                    f"{self.mailbox_name}: unexpected error ({type(exc).__name__}: {exc}); "
+                    f"reconnecting in {delay:g} s"
+                )
             finally:
                 _close(client)
             if time.monotonic() - self._since > self.max_backoff:

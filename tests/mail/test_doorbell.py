@@ -29,10 +29,8 @@ def mail(n: int) -> bytes:
     )
 
 
-def test_the_doorbell_rings_for_new_mail_and_after_a_restart(fresh_dovecot):
-    dovecot = fresh_dovecot
-    user = dovecot.new_account()
-    settings = ImapSettings(
+def settings_of(dovecot, user: str) -> ImapSettings:
+    return ImapSettings(
         host=dovecot.host,
         port=dovecot.imap_port,
         tls=False,
@@ -40,6 +38,12 @@ def test_the_doorbell_rings_for_new_mail_and_after_a_restart(fresh_dovecot):
         password=dovecot.passwords[user],
         timeout=5,
     )
+
+
+def test_the_doorbell_rings_for_new_mail_and_after_a_restart(fresh_dovecot):
+    dovecot = fresh_dovecot
+    user = dovecot.new_account()
+    settings = settings_of(dovecot, user)
     rings: list[str] = []
     lines: list[str] = []
     stop = threading.Event()
@@ -73,14 +77,7 @@ def test_the_doorbell_rings_for_new_mail_and_after_a_restart(fresh_dovecot):
 def test_the_doorbell_retries_a_server_that_is_down_with_backoff(fresh_dovecot):
     dovecot = fresh_dovecot
     user = dovecot.new_account()
-    settings = ImapSettings(
-        host=dovecot.host,
-        port=dovecot.imap_port,
-        tls=False,
-        user=user,
-        password=dovecot.passwords[user],
-        timeout=5,
-    )
+    settings = settings_of(dovecot, user)
     dovecot.halt()
     rings: list[str] = []
     lines: list[str] = []
@@ -99,3 +96,37 @@ def test_the_doorbell_retries_a_server_that_is_down_with_backoff(fresh_dovecot):
     finally:
         stop.set()
         bell.join(timeout=10)
+
+
+def test_an_unexpected_error_is_a_drop_not_the_doorbells_end(fresh_dovecot, monkeypatch):
+    """A doorbell thread that died of an error nobody foresaw would leave its mailbox
+    unwatched for as long as `watch` runs, and say nothing: it reconnects instead."""
+    dovecot = fresh_dovecot
+    user = dovecot.new_account()
+    settings = settings_of(dovecot, user)
+    real_serve = Doorbell._serve
+    calls: list[int] = []
+
+    def serve_failing_once(self, client):
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("a bug nobody foresaw")
+        return real_serve(self, client)
+
+    monkeypatch.setattr(Doorbell, "_serve", serve_failing_once)
+    rings: list[str] = []
+    lines: list[str] = []
+    stop = threading.Event()
+    bell = Doorbell("box", settings, rings.append, lines.append, stop, renew=1.0, backoff=0.2, check=0.2)
+    bell.start()
+    try:
+        wait_for(lambda: len(rings) == 1, "the ring after connecting again")
+        assert lines[0] == "box: unexpected error (RuntimeError: a bug nobody foresaw); reconnecting in 0.2 s"
+        before = len(rings)
+        dovecot.deliver(mail(9), user)
+        wait_for(lambda: len(rings) > before, "the ring for a delivery after the error")
+        assert bell.is_alive()
+    finally:
+        stop.set()
+        bell.join(timeout=10)
+    assert not bell.is_alive()
