@@ -47,12 +47,18 @@ def test_resolve_syncs_each_file_of_the_turn_and_never_the_machine(cli, started3
     assert str(started3 / "turns") in synced, "the rename into turns/ was not made durable"
 
 
-def test_the_outbox_batch_writer_syncs_every_draft_and_its_folder(tmp_path, synced):
+def batch_of(tmp_path, drafts: int) -> Outbox:
+    """An outbox's batch of ``drafts`` drafts, written and flushed."""
     outbox = Outbox(tmp_path, durable=False)
-    for n in range(3):
+    for n in range(drafts):
         outbox.add(f"d{n}", b"draft %d" % n, message_id=f"<{n}@x>", kind="ack", turn=1, to="a@x", player="A")
     outbox.wait()
     outbox.flush()
+    return outbox
+
+
+def test_the_outbox_batch_writer_syncs_every_draft_and_its_folder(tmp_path, synced):
+    outbox = batch_of(tmp_path, 3)
     for n in range(3):
         draft = str(outbox.folder / f"d{n}.eml")
         # The bytes are synced before the draft gets its name (a temporary file, then a link).
@@ -183,11 +189,7 @@ def test_side_by_side_raises_the_first_error_once_every_thread_is_done():
 
 
 def test_the_outbox_batch_writes_every_draft_when_its_writer_dies_at_start(tmp_path, threads_die_at_start):
-    outbox = Outbox(tmp_path, durable=False)
-    for n in range(40):
-        outbox.add(f"d{n}", b"draft %d" % n, message_id=f"<{n}@x>", kind="ack", turn=1, to="a@x", player="A")
-    outbox.wait()
-    outbox.flush()
+    outbox = batch_of(tmp_path, 40)
     assert "pbem-outbox" in threads_die_at_start
     assert sorted(p.name for p in outbox.folder.glob("d*.eml")) == sorted(f"d{n}.eml" for n in range(40))
     assert (outbox.folder / "d7.eml").read_bytes() == b"draft 7"

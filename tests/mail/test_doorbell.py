@@ -40,15 +40,22 @@ def settings_of(dovecot, user: str) -> ImapSettings:
     )
 
 
-def test_the_doorbell_rings_for_new_mail_and_after_a_restart(fresh_dovecot):
-    dovecot = fresh_dovecot
-    user = dovecot.new_account()
-    settings = settings_of(dovecot, user)
+def started_bell(settings: ImapSettings) -> tuple[Doorbell, list[str], list[str], threading.Event]:
+    """A doorbell started on ``settings`` (quick to renew and retry): it, its rings,
+    its log lines and its stop."""
     rings: list[str] = []
     lines: list[str] = []
     stop = threading.Event()
     bell = Doorbell("box", settings, rings.append, lines.append, stop, renew=1.0, backoff=0.2, check=0.2)
     bell.start()
+    return bell, rings, lines, stop
+
+
+def test_the_doorbell_rings_for_new_mail_and_after_a_restart(fresh_dovecot):
+    dovecot = fresh_dovecot
+    user = dovecot.new_account()
+    settings = settings_of(dovecot, user)
+    bell, rings, lines, stop = started_bell(settings)
     try:
         wait_for(lambda: len(rings) == 1, "the ring after connecting")
         assert "box: connected, waiting for mail (IMAP IDLE)" in lines
@@ -114,11 +121,7 @@ def test_an_unexpected_error_is_a_drop_not_the_doorbells_end(fresh_dovecot, monk
         return real_serve(self, client)
 
     monkeypatch.setattr(Doorbell, "_serve", serve_failing_once)
-    rings: list[str] = []
-    lines: list[str] = []
-    stop = threading.Event()
-    bell = Doorbell("box", settings, rings.append, lines.append, stop, renew=1.0, backoff=0.2, check=0.2)
-    bell.start()
+    bell, rings, lines, stop = started_bell(settings)
     try:
         wait_for(lambda: len(rings) == 1, "the ring after connecting again")
         assert lines[0] == "box: unexpected error (RuntimeError: a bug nobody foresaw); reconnecting in 0.2 s"
