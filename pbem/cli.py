@@ -447,7 +447,7 @@ def resolve(folder: str, force: bool) -> None:
         which = f"hand{'s' if len(hands) > 1 else ''} {', '.join(map(str, hands))}"
         click.echo(f"played by the proxy for {name}: {which}")
     click.echo(f"Turn {result.turn} resolved; reports drafted in {campaign.store.reports_dir(result.turn)}.")
-    from .inbox import drop_stale_acks, dropped_acks_note  # here only: start-up time
+    from .received import drop_stale_acks, dropped_acks_note  # here only: start-up time
 
     if note := dropped_acks_note(drop_stale_acks(campaign)):
         click.echo(note)
@@ -794,8 +794,9 @@ def export(folder: str) -> None:
 @_explain_errors
 def status(folder: str, as_json: bool, seen: bool, with_players: bool) -> None:
     """Turn, hands in play, who still owes orders, tokens, each player's record."""
-    from .inbox import held_acks, mark_refused_seen, refused_messages
+    from .inbox import mark_refused_seen, refused_messages
     from .postoffice import uncertain_drafts
+    from .received import held_acks
 
     if _many(folder):
         return _status_many(folder, as_json, seen, with_players)

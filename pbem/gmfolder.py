@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from .campaign import Campaign, GameError
 from .config import CAMPAIGN_FILE
 from .errors import PbemError
-from .store import append_lines, file_lock, fsync_dir, fsync_files, side_by_side, write_atomic
+from .store import append_lines, file_lock, fsync_dir, fsync_files, write_atomic
 
 if TYPE_CHECKING:  # the mail side loads when a folder command needs it
     import email.message
@@ -102,9 +102,10 @@ def each_of(paths: Iterable[Path], action: Callable[[Campaign], T]) -> Iterator[
 
 def game_status(campaign: Campaign) -> dict[str, Any]:
     """One game's line of ``pbem status FOLDER``: the campaign's status and its mail side."""
-    from .inbox import held_acks, refused_messages, refused_seen
+    from .inbox import refused_messages, refused_seen
     from .outbox import Outbox
     from .postoffice import uncertain_drafts
+    from .received import held_acks
 
     info = campaign.status()
     known = refused_seen(campaign)
@@ -481,7 +482,9 @@ class _Router:
         where, headers = routed
         if where.kind == GAME:
             assert where.game is not None  # a GAME route names its game
-            outcome = self._room(where.game).receive(raw, source="imap")
+            room = self._room(where.game)
+            outcome = room.receive(raw, source="imap")
+            room.outbox.write_given()  # a game's few drafts written while the next games are read
             self.outcomes.setdefault(where.game, []).append(outcome)
             return
         import hashlib
@@ -572,10 +575,12 @@ class _Router:
     def flush(self) -> None:
         """Everything delivered so far made durable: the games' batches, the folder's
         kept messages, then its list."""
+        from .inbox import flush_together
+
         rooms = list(self.open.values())  # a room with nothing new flushes at no cost
-        # each game's own files: their syncs overlap (~8 per game); the first error is
-        # raised, and nothing of the chunk is noted
-        side_by_side(_flush_room, rooms)
+        # every game's files synced together, then each game's records; the first error
+        # is raised, and nothing of the chunk is noted
+        flush_together(rooms)
         if self.kept:
             fsync_files(self.kept)
             fsync_dir(self.state / "received")
@@ -586,10 +591,6 @@ class _Router:
             )
             self.account.listed += self.pending
             self.pending = []
-
-
-def _flush_room(room: Mailroom) -> None:
-    room.flush()
 
 
 def _game_index(campaign: Campaign) -> tuple[GameIndex | None, dict[str, Any]]:

@@ -39,6 +39,7 @@ import os
 import re
 import stat
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -50,7 +51,8 @@ from .grammar import SUBJECT_TAG, codes_in, is_absence_text, mask_codes
 from .orderbook import OrderBook, Position, Receipt
 from .orders import orders_with_subject
 from .outbox import Outbox, make_message, seat_part
-from .store import RECEIVED, CampaignStore, fsync_dir, fsync_files, write_atomic
+from .received import held_acks, received_entries
+from .store import RECEIVED, CampaignStore, fsync_dir, fsync_files, side_by_side, write_atomic
 
 if TYPE_CHECKING:  # for the annotations only: the reports load when an acknowledgement is drafted
     import email.message
@@ -245,11 +247,27 @@ class Mailroom:
             self._lock.__exit__(*exc)
 
     def flush(self) -> None:
-        """Make the batch durable: orders and drafts, then the index."""
-        self.outbox.wait()  # every draft file written (outbox.flush below syncs them)
-        if self._raw_written:  # the messages kept: their bytes, then their names (one folder)
-            fsync_files(self._raw_written)
-            fsync_dir(self.store.received)
+        """Make the batch durable: the messages kept and the drafts, then the orders,
+        then the index (see :func:`flush_together`)."""
+        flush_together([self])
+
+    def _take_unsynced(self) -> tuple[list[Path], set[Path]]:
+        """The batch's files written without a sync (the messages kept, the drafts, every
+        draft written first) and their folders, handed over to be synced: the batch
+        forgets them, and :meth:`_record` may follow once they are on disk."""
+        self.outbox.wait()  # every draft file written (an error writing one is raised here)
+        files = self._raw_written
+        folders = {self.store.received} if files else set()
+        drafts = self.outbox.take_unsynced()
+        if drafts:
+            folders.add(self.outbox.folder)
+        self._raw_written = []
+        return files + drafts, folders
+
+    def _record(self) -> None:
+        """The batch's records, once the files they name are on disk: the drafts' index,
+        the orders, then what became of each message (the index a batch read again
+        trusts: written last, so that nothing it names can be missing)."""
         self.outbox.flush()
         if self._book is not None:
             self._book.save()
@@ -264,7 +282,6 @@ class Mailroom:
                 f.flush()
                 os.fsync(f.fileno())
         self._pending_index = []
-        self._raw_written = []
 
     # -- one message -------------------------------------------------------------------------------
     def receive(self, raw: bytes, source: str = "file", path: Path | None = None) -> Outcome:
@@ -750,6 +767,27 @@ class Mailroom:
         return False, min(recent) + timedelta(hours=1)
 
 
+def flush_together(rooms: Sequence[Mailroom]) -> None:
+    """Make the batches of several rooms durable at once (one per game of a routed fetch,
+    or one alone), in the order one batch keeps: every message kept and every draft
+    synced, side by side, then their folders, then each batch's records
+    (:meth:`Mailroom._record`, side by side too). Three rounds of syncs for all the
+    games, where one game after another waited for five rounds each: the file system
+    commits concurrent syncs together. The first error is raised, once no sync is
+    under way; nothing of a batch is then indexed, and its mail is read again."""
+    files: list[Path] = []
+    folders: set[Path] = set()
+    for room in rooms:
+        room.outbox.write_given()  # every game's drafts written side by side
+    for room in rooms:
+        room_files, room_folders = room._take_unsynced()
+        files += room_files
+        folders |= room_folders
+    fsync_files(files)
+    side_by_side(fsync_dir, sorted(folders))
+    side_by_side(Mailroom._record, list(rooms))
+
+
 def _playing(position: Position, player: str) -> set[int]:
     """The hands where the player must play now (active, still in, the hand not over)."""
     seat = position.players.index(player)
@@ -1054,67 +1092,9 @@ def mark_refused_seen(campaign: Campaign) -> int:
     return len(files)
 
 
-def received_entries(campaign: Campaign) -> list[dict[str, Any]]:
-    """What became of every message received (``received.jsonl``), oldest first;
-    a line cut short by a crash is skipped (its message is read again)."""
-    path = campaign.store.received_index
-    if not path.exists():
-        return []
-    out = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(entry, dict):
-            out.append(entry)
-    return out
-
-
 def refused_messages(campaign: Campaign) -> list[dict[str, Any]]:
     """The messages refused so far (for `pbem status`)."""
     return [entry for entry in received_entries(campaign) if entry.get("status") in REFUSED]
-
-
-def drop_stale_acks(campaign: Campaign) -> list[str]:
-    """Take out of the outbox the held acknowledgements of turns already resolved (run
-    after a resolution; returns their draft ids). Such an acknowledgement is no longer
-    true ("You may still change them until the turn is resolved"); the turn's report
-    tells the player what was played. Acknowledgements of the awaited turn stay for the GM."""
-    with campaign.locked():
-        game = campaign.position().game
-        outbox = Outbox(campaign.folder)
-        turns = {entry.get("draft"): entry.get("turn") for entry in outbox.known_ids().values()}
-        dropped = []
-        for entry in held_acks(campaign):
-            turn = turns.get(entry["ack"])
-            if game.finished or not isinstance(turn, int) or turn < game.turn:
-                outbox.remove(entry["ack"])
-                dropped.append(entry["ack"])
-        if dropped:
-            fsync_dir(outbox.folder)
-        return dropped
-
-
-def dropped_acks_note(dropped: list[str]) -> str:
-    """What the GM is told of :func:`drop_stale_acks` ("" for nothing dropped)."""
-    if not dropped:
-        return ""
-    return (
-        f"{len(dropped)} held acknowledgement(s) of the resolved turn dropped from the outbox "
-        f"(no longer true; the turn's report tells each player what was played)."
-    )
-
-
-def held_acks(campaign: Campaign) -> list[dict[str, Any]]:
-    """The acknowledgements held over the hourly limit and still in the outbox
-    (for `pbem status`): each message's index entry."""
-    outbox = campaign.store.outbox
-    return [
-        entry
-        for entry in received_entries(campaign)
-        if entry.get("ack_held") and (outbox / f"{entry['ack']}.eml").exists()
-    ]
 
 
 def unheld_drafts(campaign: Campaign, outbox: Outbox) -> tuple[list[str], list[str]]:

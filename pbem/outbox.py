@@ -231,7 +231,7 @@ class Outbox:
             # than the writing (measured: 15% of a 1,000-message fetch, one by one).
             self._unwritten.append((path, raw))
             if len(self._unwritten) >= WRITER_CHUNK:
-                self._hand_over()
+                self.write_given()
             self._pending.append(line)
             self._written.append(path)
         if self._known is not None:
@@ -249,8 +249,9 @@ class Outbox:
         if self._known is not None:
             self._known[entry["message_id"]] = entry
 
-    def _hand_over(self) -> None:
-        """Give the drafts not yet handed over to the writer thread."""
+    def write_given(self) -> None:
+        """Give the drafts not yet handed over to the writer thread (:meth:`wait` does
+        too): a caller with several batches starts every writer before it waits for one."""
         if self._unwritten:
             assert self._writer is not None  # started by the batch's first draft
             self._writer.give(self._unwritten)
@@ -258,13 +259,19 @@ class Outbox:
 
     def wait(self) -> None:
         """Wait for the batch's draft files (an error writing one is raised here)."""
-        self._hand_over()
+        self.write_given()
         writer, self._writer = self._writer, None
         if writer is not None:
             try:
                 writer.finish()
             finally:  # the writer has stopped either way (its writes done, or one failed)
                 _quick_switching(False)
+
+    def take_unsynced(self) -> list[Path]:
+        """The batch's draft files written without a sync (after :meth:`wait`), handed
+        over to a caller that syncs them and this folder before :meth:`flush`."""
+        written, self._written = self._written, []
+        return written
 
     def flush(self, sync: bool = True) -> None:
         """Index the drafts of a batch, once their files are written (:meth:`wait`):

@@ -299,7 +299,7 @@ def _timed_steps(campaign: Campaign, report: TickReport, can_send: bool, trust_c
     report.resolved = result.turn
     if result.warning:
         report.notes.append(result.warning)
-    from .inbox import drop_stale_acks, dropped_acks_note  # held acks of the turn: no longer true
+    from .received import drop_stale_acks, dropped_acks_note  # held acks of the turn: no longer true
 
     if note := dropped_acks_note(drop_stale_acks(campaign)):
         report.notes.append(note)
@@ -349,7 +349,7 @@ def allowed_drafts(campaign: Campaign, kinds: set[str]) -> list[str]:
     kinds ``auto_send`` names (reports, reminders, acknowledgements; not the
     acknowledgements held over the hourly limit), and the tick's own notes to
     the GM, whenever they were drafted: a send that failed is tried again."""
-    from .inbox import held_acks
+    from .received import held_acks
 
     wanted = {"gm"}
     for kind in kinds:

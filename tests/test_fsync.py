@@ -193,3 +193,71 @@ def test_the_outbox_batch_writes_every_draft_when_its_writer_dies_at_start(tmp_p
     assert "pbem-outbox" in threads_die_at_start
     assert sorted(p.name for p in outbox.folder.glob("d*.eml")) == sorted(f"d{n}.eml" for n in range(40))
     assert (outbox.folder / "d7.eml").read_bytes() == b"draft 7"
+
+
+def _reply(to_game: str, n: int) -> bytes:
+    return (
+        f"From: Bruno <bruno@example.org>\r\nTo: gm@example.org\r\n"
+        f"Subject: Re: [{to_game}] Turn 1\r\nMessage-ID: <r{n}-{to_game}@example.org>\r\n\r\n"
+        f"Hand 2: Guard on Arthur, guess Priest\r\n"
+    ).encode()
+
+
+def _two_rooms(started3, started4):
+    """Two games' batches (a message read into each, not yet flushed), and their exit."""
+    import contextlib
+
+    from pbem.campaign import Campaign
+    from pbem.inbox import Mailroom
+
+    stack = contextlib.ExitStack()
+    rooms = [stack.enter_context(Mailroom(Campaign(folder))) for folder in (started3, started4)]
+    for n, room in enumerate(rooms):
+        room.receive(_reply(room.campaign.name, n), source="imap")
+    return rooms, stack
+
+
+def test_several_games_are_flushed_together_every_file_synced_before_any_index(started3, started4, synced):
+    """A routed fetch flushes every game of a chunk at once (flush_together): each
+    message kept and each draft of every game, and their folders, are synced before
+    any game writes the records that name them (its orders, its indexes)."""
+    from pbem.inbox import flush_together
+
+    rooms, stack = _two_rooms(started3, started4)
+    with stack:
+        synced.clear()
+        flush_together(rooms)
+    records = [
+        i for i, p in enumerate(synced) if p.endswith((".jsonl", ".log")) or "/orders/" in p or p.endswith("/orders")
+    ]
+    files = [i for i, p in enumerate(synced) if "/mail/received/" in p or "/mail/outbox/" in p]
+    assert len(files) == 4, synced  # a message kept and an acknowledgement, in each game
+    for room in rooms:
+        for folder in (room.store.received, room.outbox.folder):
+            assert str(folder) in synced
+        assert str(room.store.received_index) in synced
+    assert records and max(files) < min(records), synced
+    folders = [synced.index(str(r.store.received)) for r in rooms]
+    assert max(folders) < min(records), synced
+
+
+def test_a_failed_sync_of_several_games_indexes_none_of_them(started3, started4, monkeypatch):
+    """One failed sync in the first round: no game of the batch writes its orders or
+    its index, so that every message is read again (none counted as done)."""
+    from pbem import store
+    from pbem.inbox import flush_together
+
+    rooms, stack = _two_rooms(started3, started4)
+    real = store.fsync_file
+
+    def failing(path):
+        if path.parent.name == "received" and rooms[1].campaign.name in str(path):
+            raise OSError(5, "Input/output error")
+        real(path)
+
+    monkeypatch.setattr(store, "fsync_file", failing)
+    with pytest.raises(OSError), stack:
+        flush_together(rooms)
+    for room in rooms:
+        assert not room.store.received_index.exists()
+        assert not (room.root / "orders" / "turn-001.json").exists()

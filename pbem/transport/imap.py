@@ -414,7 +414,7 @@ def _text(exc: BaseException) -> str:
 def _connect(settings: ImapSettings) -> IMAPClient:
     where = f"{settings.host}:{settings.port}"
     mode = settings.mode
-    context = settings.ssl_context or ssl.create_default_context()
+    context = settings.ssl_context or (ssl.create_default_context() if mode != "none" else None)
     try:
         client = _Client(
             settings.host,
@@ -431,6 +431,7 @@ def _connect(settings: ImapSettings) -> IMAPClient:
         ) from exc
     try:
         if mode == "starttls":
+            assert context is not None  # made above for every mode but none
             _starttls(client, context, where)
         _login(client, settings, where)
     except BaseException:

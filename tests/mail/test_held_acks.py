@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from pbem import inbox
 from pbem.campaign import Campaign
 from pbem.cli import main
+from pbem.received import drop_stale_acks, held_acks
 
 YAML = """\
 title: Held game
@@ -78,7 +79,7 @@ def some_order(campaign: Campaign, player: str) -> str:
 
 
 def held_drafts(campaign: Campaign) -> list[str]:
-    return [entry["ack"] for entry in inbox.held_acks(campaign)]
+    return [entry["ack"] for entry in held_acks(campaign)]
 
 
 def test_a_held_acknowledgement_is_dropped_when_the_gm_resolves_its_turn(tmp_path, monkeypatch):
@@ -129,7 +130,7 @@ def test_a_held_acknowledgement_of_the_awaited_turn_stays_for_the_gm(tmp_path, m
     order = some_order(campaign, "Ida")
     _, second = receive(campaign, mail("Ida", order), mail("Ida", order))
     assert second.ack_held
-    assert inbox.drop_stale_acks(Campaign(campaign.folder)) == []
+    assert drop_stale_acks(Campaign(campaign.folder)) == []
     assert held_drafts(campaign) == [second.ack]
 
 

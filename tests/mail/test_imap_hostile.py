@@ -19,8 +19,8 @@ from hostile_imap import FAULTS, PLACES, HostileImap
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem import inbox
 from pbem.campaign import Campaign
+from pbem.received import received_entries
 
 ROOT = Path(__file__).resolve().parents[2]
 MEMORY = 1024 * 2**20  # the fetch may map 1 GB (pbem itself takes about 100 MB)
@@ -94,9 +94,7 @@ def assert_sentence(result: dict, faults) -> None:
 
 
 def recorded(folder: Path) -> list[str]:
-    return sorted(
-        e["message_id"] for e in inbox.received_entries(Campaign(folder)) if e["status"] == "recorded"
-    )
+    return sorted(e["message_id"] for e in received_entries(Campaign(folder)) if e["status"] == "recorded")
 
 
 def test_an_honest_server_is_read(tmp_path, monkeypatch):

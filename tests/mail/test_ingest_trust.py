@@ -31,6 +31,7 @@ from pbem import inbox
 from pbem.campaign import Campaign
 from pbem.cards import Card
 from pbem.cli import main
+from pbem.received import received_entries
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -126,7 +127,7 @@ def test_a_maildir_name_that_is_not_utf8_is_read_indexed_and_filed(game):
     )
     out = run("fetch", game.folder)
     assert "1 message read" in out, out
-    entries = inbox.received_entries(game)
+    entries = received_entries(game)
     assert [e["status"] for e in entries] == ["recorded"]
     assert entries[0]["file"].startswith("mail/received/") and entries[0]["file"].isascii()
     assert list((game.store.inbox / "new").iterdir()) == []  # filed: not read again
@@ -152,7 +153,7 @@ def test_a_replayed_batch_never_reverts_a_newer_order(game):
     run("order", game.folder, "--player", "Arthur", order_text(hand, card, "Chloe"))
     run("fetch", game.folder)
     assert on_file(game, "Arthur", hand)["target"] == "Chloe"
-    assert [e["status"] for e in inbox.received_entries(game)] == ["recorded"]
+    assert [e["status"] for e in received_entries(game)] == ["recorded"]
     # and a message that was not applied before is applied: the guard is per message
     drop(
         game, "1764579600.M3P1.host", mail("arthur@example.org", order_text(hand, card, "Dominik"), "<a3@x>")
@@ -208,7 +209,7 @@ def test_a_reused_message_id_does_not_drop_a_different_message(game):
     assert second.status == inbox.RECORDED, second.summary()
     assert on_file(game, "Arthur", hand)["target"] == "Bruno"
     assert again.status == inbox.DUPLICATE  # the same bytes: read once
-    assert [e["status"] for e in inbox.received_entries(game)] == ["unknown sender", "recorded"]
+    assert [e["status"] for e in received_entries(game)] == ["unknown sender", "recorded"]
 
 
 # -- 11: symlinks and other things that are not plain files ---------------------------------------------
@@ -225,7 +226,7 @@ def test_a_maildir_symlink_is_refused_never_followed_nor_kept(game, tmp_path):
     assert out.count("not a plain file") == 3, out
     received = game.store.received
     assert not received.exists() or not any(p.is_symlink() for p in received.iterdir())
-    assert inbox.received_entries(game) == []
+    assert received_entries(game) == []
     assert list(new.iterdir()) == []  # moved aside, so as not to be refused on every fetch
     assert "No new messages." in run("fetch", game.folder)
     assert secret.read_bytes().startswith(b"From: arthur")  # untouched
@@ -291,7 +292,7 @@ def test_ack_message_ids_are_indexed_again_after_a_killed_fetch(game):
         run("fetch", game.folder)
         known = inbox.Outbox(game.folder).known_ids()
         indexed = {entry["draft"] for entry in known.values()}
-        acks = {e["ack"] for e in inbox.received_entries(game) if e.get("ack")}
+        acks = {e["ack"] for e in received_entries(game) if e.get("ack")}
         drafted = {p.stem for p in game.store.outbox.glob("ack-*.eml")}
         assert acks <= drafted
         assert drafted - indexed == set(), f"round {round_}: acks not indexed: {drafted - indexed}"

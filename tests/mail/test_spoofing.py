@@ -18,6 +18,7 @@ from pbem import inbox
 from pbem.campaign import Campaign, order_code
 from pbem.cli import main
 from pbem.grammar import CODE_ALPHABET, CODE_SHAPE, code_candidates, codes_in, mask_codes
+from pbem.received import held_acks
 
 YAML = """\
 title: Spoof game
@@ -302,7 +303,7 @@ def test_a_hundred_spoofed_messages_make_a_few_acknowledgements(tmp_path, smtp, 
     sent_to = [r.rcpt_tos[0] for r in smtp.received]
     assert sent_to.count(ADDRESS["Bruno"]) == inbox.ACKS_PER_HOUR
     assert sent_to.count(ADDRESS["Arthur"]) == 1
-    held = inbox.held_acks(campaign)
+    held = held_acks(campaign)
     assert len(held) == 100 - inbox.ACKS_PER_HOUR and {h["player"] for h in held} == {"Bruno"}
     for r in smtp.received:
         assert b"evil.example" not in r.content
@@ -315,7 +316,7 @@ def test_a_hundred_spoofed_messages_make_a_few_acknowledgements(tmp_path, smtp, 
     tick(campaign)
     sent_to = [r.rcpt_tos[0] for r in smtp.received]
     assert sent_to.count(ADDRESS["Bruno"]) == inbox.ACKS_PER_HOUR + 1
-    assert len(inbox.held_acks(campaign)) == 100 - inbox.ACKS_PER_HOUR
+    assert len(held_acks(campaign)) == 100 - inbox.ACKS_PER_HOUR
 
 
 def test_the_rate_limit_counts_acknowledgements_of_earlier_batches(game, monkeypatch):
@@ -483,7 +484,7 @@ def test_held_acknowledgements_go_only_on_the_gms_word(tmp_path, smtp, monkeypat
     campaign = _spoof_campaign(tmp_path, smtp, monkeypatch, auto_send="[]")
     spoofed = [mail(ADDRESS["Bruno"], PHISH + f"Message {n}") for n in range(40)]
     receive(campaign, *spoofed, mail(ADDRESS["Arthur"], "Hand 1: Countess"))
-    held = [h["ack"] for h in inbox.held_acks(campaign)]
+    held = [h["ack"] for h in held_acks(campaign)]
     assert len(held) == 40 - inbox.ACKS_PER_HOUR
     runner = CliRunner()
     result = runner.invoke(main, ["send", str(campaign.folder)])
@@ -499,7 +500,7 @@ def test_held_acknowledgements_go_only_on_the_gms_word(tmp_path, smtp, monkeypat
     assert "Nothing else to send" in result.output and len(smtp.received) == inbox.ACKS_PER_HOUR + 2
     result = runner.invoke(main, ["send", str(campaign.folder), "--held"])
     assert result.exit_code == 0, result.output
-    assert len(smtp.received) == 40 + 1 and inbox.held_acks(campaign) == []
+    assert len(smtp.received) == 40 + 1 and held_acks(campaign) == []
 
 
 # -- issue 18, item 10: hidden HTML is said to the GM and to the player -----------------------------
