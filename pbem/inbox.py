@@ -33,13 +33,14 @@ drafted are indexed by the next one (:meth:`Mailroom._repair_index`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
 import re
 import stat
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -51,6 +52,7 @@ from .grammar import SUBJECT_TAG, codes_in, is_absence_text, mask_codes
 from .orderbook import OrderBook, Position, Receipt
 from .orders import orders_with_subject
 from .outbox import Outbox, make_message, seat_part
+from .readahead import ReadAhead
 from .received import held_acks, received_entries
 from .store import RECEIVED, CampaignStore, fsync_dir, fsync_files, side_by_side, write_atomic
 
@@ -284,9 +286,16 @@ class Mailroom:
         self._pending_index = []
 
     # -- one message -------------------------------------------------------------------------------
-    def receive(self, raw: bytes, source: str = "file", path: Path | None = None) -> Outcome:
+    def receive(
+        self,
+        raw: bytes,
+        source: str = "file",
+        path: Path | None = None,
+        read: Callable[[bytes], ReadMail] | None = None,
+    ) -> Outcome:
         """Receive one message; ``path``, when the message is a file already
-        (a Maildir), lets it be kept by a hard link instead of a copy.
+        (a Maildir), lets it be kept by a hard link instead of a copy; ``read``, how
+        to read it (:func:`pbem.reader.read_mail`, or a batch's :class:`ReadAhead`).
 
         A message is the same as one read before when its bytes are: a Message-ID is
         the sender's word, and a stranger who used a player's (next) Message-ID first
@@ -299,7 +308,7 @@ class Mailroom:
         if seen:
             return Outcome(seen, DUPLICATE, "this message was read before; nothing changed")
         self._keep(relative, raw, path)
-        outcome = self._process(raw, relative)
+        outcome = self._process(raw, relative, read)
         entry: dict[str, Any] = {
             "file": relative,
             "sha256": sha,
@@ -363,7 +372,7 @@ class Mailroom:
             self._book = self.campaign.order_book()
         return self._book
 
-    def _process(self, raw: bytes, relative: str) -> Outcome:
+    def _process(self, raw: bytes, relative: str, read: Callable[[bytes], ReadMail] | None = None) -> Outcome:
         """What becomes of one message kept at RELATIVE: read, its sender and campaign
         identified, its code checked, its orders submitted, acknowledged."""
         from .reader import UnreadableMail, read_mail
@@ -372,7 +381,7 @@ class Mailroom:
             self._position = self.campaign.position()
         position = self._position
         try:
-            mail = read_mail(raw)
+            mail = (read or read_mail)(raw)
         except UnreadableMail as e:
             return self._unreadable(raw, relative, str(e), position)
         outcome, turn = self._identify(mail, relative, position)
@@ -959,13 +968,15 @@ def fetch_maildir(campaign: Campaign, maildir: Path | None = None) -> list[Outco
                 continue  # gone meanwhile (another mail client)
         new = [path for info, path in sorted(entries, key=lambda e: (e[0].st_mtime, e[1].name))]
         refused = set()
-        for path in new:
-            raw = _plain_file(path)
-            if raw is None:
-                outcomes.append(_not_a_file(maildir, path))
-                refused.add(path)
-                continue
-            outcomes.append(room.receive(raw, source=f"maildir:{path.name}", path=path))
+        with ReadAhead([functools.partial(_plain_file, path) for path in new]) as ahead:
+            for index, path in enumerate(new):
+                raw = _plain_file(path)
+                if raw is None:
+                    outcomes.append(_not_a_file(maildir, path))
+                    refused.add(path)
+                    continue
+                read = functools.partial(ahead.read, index)
+                outcomes.append(room.receive(raw, source=f"maildir:{path.name}", path=path, read=read))
         room.flush()
         for path in new:  # only once the batch is durable, and before the lock goes
             # (a folder that cannot be moved is refused again next time, no worse)

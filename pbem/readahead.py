@@ -1,0 +1,207 @@
+"""A batch's mail read in a second process, ahead of the batch: the second core reads
+(:func:`pbem.reader.read_mail`, about half of a fetch's work) while this one records
+orders and drafts acknowledgements.
+
+Reading a message is pure: bytes in, a :class:`~pbem.reader.ReadMail` out. So a child
+forked at the start of a batch reads each message in the batch's order and sends back
+what it read, as JSON (plain data: nothing the child sends is run), each answer carrying
+the index and digest of the bytes it read. The batch asks for each message in turn
+(:meth:`ReadAhead.read`) and takes the child's answer only for the very same bytes;
+for anything else (a message the child has not reached in :data:`PATIENCE` seconds,
+a child that died or could not be started, bytes that differ) it reads the message
+itself. So the child can only make a batch quicker: what is read is the same either
+way, and nothing the batch writes waits on it.
+
+A fork, not ``multiprocessing`` or a process pool: those start helper threads in the
+caller (a pool's manager), and a thread of this tool has been seen to die as it
+started under a tracer (see :func:`pbem.store.side_by_side`), which leaves a pool
+waiting for ever. A fork is taken only where it is safe and worth it: on Linux, from a
+process with no other thread (a thread holding a lock at the fork would leave the
+child that lock held for ever), for a batch of at least :data:`AT_LEAST` messages
+(forking costs a few milliseconds). Everywhere else the batch reads its own mail, as
+it always did.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import select
+import signal
+import struct
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .reader import ReadMail
+
+#: The fewest messages a batch reads ahead: below it, forking costs more than it saves.
+AT_LEAST = 24
+#: How long a batch waits for the child's next answer before it reads on its own
+#: (a message takes milliseconds to read; a child that makes the batch wait this long
+#: is stuck, and is stopped).
+PATIENCE = 20.0
+
+_FRAME = struct.Struct(">I")  # each answer: its length, then its JSON
+
+
+class ReadAhead:
+    """The mail of a batch read ahead by a child process (or, where no child can be
+    started, by nobody: :meth:`read` then reads each message itself).
+
+    ``loads``: one callable per message of the batch, in the order the batch reads them,
+    each giving the message's bytes (None: nothing to read there). They are called in
+    the child. Use as a context manager: leaving it stops the child."""
+
+    def __init__(self, loads: Sequence[Callable[[], bytes | None]]):
+        self._pid: int | None = None
+        self._fd: int | None = None
+        self._buffer = b""
+        self._next = 0  # the index of the child's next answer
+        if _can_fork(len(loads)):
+            self._start(loads)
+
+    def __enter__(self) -> ReadAhead:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def reading(self) -> bool:
+        """Whether a child reads ahead (still)."""
+        return self._fd is not None
+
+    def read(self, index: int, raw: bytes) -> ReadMail:
+        """Message ``index`` of the batch, whose bytes are ``raw``, as
+        :func:`pbem.reader.read_mail` reads it (it raises :class:`UnreadableMail` as that
+        does): the child's reading when it read these very bytes, else this process's."""
+        from .reader import ReadMail, UnreadableMail, read_mail
+
+        answer = self._answer(index)
+        if answer is None or answer.get("sha256") != hashlib.sha256(raw).hexdigest():
+            return read_mail(raw)
+        if "unreadable" in answer:
+            raise UnreadableMail(answer["unreadable"])
+        fields = answer["mail"]
+        for name in ("in_reply_to", "references", "defects"):
+            fields[name] = tuple(fields[name])
+        return ReadMail(**fields)
+
+    def close(self) -> None:
+        """Stop the child (whatever it has not read is not needed) and reap it."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        if self._pid is not None:
+            pid, self._pid = self._pid, None
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            os.waitpid(pid, 0)
+
+    # -- the parent's side ------------------------------------------------------------
+    def _answer(self, index: int) -> dict[str, Any] | None:
+        """The child's answer for message ``index`` (None: there is none to be had);
+        answers for messages the batch did not need (a copy read before) are passed over."""
+        while self._fd is not None and self._next <= index:
+            frame = self._frame()
+            if frame is None:
+                self.close()  # dead, stuck or done: the rest is read here
+                return None
+            self._next += 1
+            if self._next - 1 == index:
+                try:
+                    answer: dict[str, Any] = json.loads(frame)
+                except ValueError:  # cannot happen from the child's own json.dumps; read here
+                    return None
+                return answer
+        return None
+
+    def _frame(self) -> bytes | None:
+        """The child's next answer, or None if it has none (ended, or silent for
+        :data:`PATIENCE` seconds)."""
+        head = self._take(_FRAME.size)
+        if head is None:
+            return None
+        return self._take(_FRAME.unpack(head)[0])
+
+    def _take(self, size: int) -> bytes | None:
+        assert self._fd is not None  # (callers check)
+        while len(self._buffer) < size:
+            ready, _, _ = select.select([self._fd], [], [], PATIENCE)
+            if not ready:
+                return None
+            chunk = os.read(self._fd, max(1 << 16, size - len(self._buffer)))
+            if not chunk:
+                return None
+            self._buffer += chunk
+        taken, self._buffer = self._buffer[:size], self._buffer[size:]
+        return taken
+
+    # -- the child's side ------------------------------------------------------------
+    def _start(self, loads: Sequence[Callable[[], bytes | None]]) -> None:
+        from .reader import read_mail  # imported before the fork: the child needs no import lock
+
+        read_fd, write_fd = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:  # no process to be had: the batch reads its own mail
+            os.close(read_fd)
+            os.close(write_fd)
+            return
+        if pid == 0:  # the child: never returns
+            os.close(read_fd)
+            code = 1
+            try:
+                _read_all(loads, write_fd, read_mail)
+                code = 0
+            finally:
+                os._exit(code)  # no atexit, no flushing of the parent's buffers
+        os.close(write_fd)
+        self._pid, self._fd = pid, read_fd
+
+
+def _can_fork(count: int) -> bool:
+    return (
+        count >= AT_LEAST
+        and sys.platform.startswith("linux")
+        and hasattr(os, "fork")
+        and threading.active_count() == 1
+    )
+
+
+def _read_all(
+    loads: Sequence[Callable[[], bytes | None]], fd: int, read_mail: Callable[[bytes], ReadMail]
+) -> None:
+    """In the child: each message read, and its answer written, in the batch's order."""
+    import dataclasses
+
+    from .reader import UnreadableMail
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # the GM's Ctrl-C ends the child at once
+    for load in loads:
+        answer: dict[str, Any] = {}
+        try:
+            raw = load()
+        except Exception:  # noqa: BLE001 - the batch meets the same trouble and says what it is
+            raw = None
+        if raw is not None:
+            answer["sha256"] = hashlib.sha256(raw).hexdigest()
+            try:
+                answer["mail"] = dataclasses.asdict(read_mail(raw))
+            except UnreadableMail as e:
+                answer["unreadable"] = str(e)
+        data = json.dumps(answer).encode("ascii")  # (escaped: a lone surrogate comes back as it went)
+        os.write(fd, _FRAME.pack(len(data)))
+        _write_all(fd, data)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
