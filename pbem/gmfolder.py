@@ -458,6 +458,7 @@ class _Router:
         self.pending: list[dict[str, Any]] = []  # list[Any] entries, written at the next flush
         self.kept: list[Path] = []  # raw messages the folder kept, synced at the next flush
         self.answered = _recent_answers(self.state)
+        self.waiting: dict[str, list[bytes]] = {}  # game -> its messages of the chunk, read at the flush
 
     def route(self, headers: email.message.Message) -> tuple[Route, email.message.Message] | None:
         from .routing import GAME, OWN, UNKNOWN, route
@@ -482,10 +483,7 @@ class _Router:
         where, headers = routed
         if where.kind == GAME:
             assert where.game is not None  # a GAME route names its game
-            room = self._room(where.game)
-            outcome = room.receive(raw, source="imap")
-            room.outbox.write_given()  # a game's few drafts written while the next games are read
-            self.outcomes.setdefault(where.game, []).append(outcome)
+            self.waiting.setdefault(where.game, []).append(raw)  # read into its game at the flush
             return
         import hashlib
 
@@ -502,6 +500,28 @@ class _Router:
         answer = self._answer(where, headers, sha)
         self.listed.add(key)
         self.pending.append(_entry(headers, where, key, file=relative, answer=answer))
+
+    def _read_here(self, game: str, raws: list[bytes]) -> None:
+        room = self._room(game)
+        outcomes = self.outcomes.setdefault(game, [])
+        for raw in raws:
+            outcomes.append(room.receive(raw, source="imap"))
+        room.outbox.write_given()  # a game's few drafts written while the next games are read
+
+    def _apart(self, waiting: dict[str, list[bytes]]) -> list[str]:
+        """The games a child may read, about half of the chunk's messages: of those whose
+        room is not open here (its lock is held here: an answer drafted in it, or an
+        earlier chunk), the last ones, in the order their mail came."""
+        free = [game for game in waiting if game not in self.open]
+        half = sum(map(len, waiting.values())) // 2
+        apart: list[str] = []
+        count = 0
+        for game in reversed(free):
+            if count >= half:
+                break
+            apart.append(game)
+            count += len(waiting[game])
+        return apart if len(apart) < len(waiting) else apart[:-1]
 
     def _room(self, name: str) -> Mailroom:
         if name not in self.open:
@@ -573,14 +593,40 @@ class _Router:
         return f"{home}/{draft_id}"
 
     def flush(self) -> None:
-        """Everything delivered so far made durable: the games' batches, the folder's
-        kept messages, then its list."""
+        """Everything delivered so far read into its game and made durable, then the
+        folder's kept messages, then its list. About half of the games are read by a
+        child process beside this one, where one can be forked (:class:`pbem.forked.Aside`:
+        the second core's share); if it fails, they are read here, again (a message a
+        game kept before is recognised by its bytes, its orders not applied twice)."""
+        import functools
+
+        from .forked import AT_LEAST, Aside
         from .inbox import flush_together
 
-        rooms = list(self.open.values())  # a room with nothing new flushes at no cost
-        # every game's files synced together, then each game's records; the first error
-        # is raised, and nothing of the chunk is noted
-        flush_together(rooms)
+        waiting, self.waiting = self.waiting, {}
+        apart = self._apart(waiting) if sum(map(len, waiting.values())) >= AT_LEAST else []
+        if apart:  # what both processes need, loaded once, before the fork
+            import pbem.reader  # noqa: F401
+
+            self._renderer(self.campaigns[apart[0]]).env.get_template("ack.txt.j2")
+        games = [(self.campaigns[game], waiting[game]) for game in apart]
+        work = functools.partial(_read_into_games, games, self._renderer)
+        with Aside(work, wanted=bool(apart)) as child:
+            here = [g for g in waiting if not child.started or g not in apart]
+            for game in here:
+                self._read_here(game, waiting[game])
+            # every game's files synced together, then each game's records; the first error
+            # is raised, and nothing of the chunk is noted
+            flush_together(list(self.open.values()))  # a room with nothing new flushes at no cost
+            done = child.result()
+        if child.started:
+            if done is None:  # the child failed: its games are read here (again, harmlessly)
+                for game in apart:
+                    self._read_here(game, waiting[game])
+                flush_together([self.open[game] for game in apart])
+            else:
+                for game, outcomes in done.items():
+                    self.outcomes.setdefault(game, []).extend(outcomes)
         if self.kept:
             fsync_files(self.kept)
             fsync_dir(self.state / "received")
@@ -591,6 +637,26 @@ class _Router:
             )
             self.account.listed += self.pending
             self.pending = []
+
+
+def _read_into_games(
+    games: list[tuple[Campaign, list[bytes]]], renderer: Callable[[Campaign], Renderer]
+) -> dict[str, list[Any]]:
+    """Each game's messages read into it, in a Mailroom of its own (its lock held until
+    every batch is durable): the outcomes by game. The part of a routed fetch that a
+    child does (:meth:`_Router.flush`)."""
+    from .inbox import Mailroom, flush_together
+
+    outcomes: dict[str, list[Any]] = {}
+    with contextlib.ExitStack() as stack:
+        rooms = []
+        for campaign, raws in games:
+            room = stack.enter_context(Mailroom(campaign, renderer(campaign)))
+            rooms.append(room)
+            outcomes[campaign.name] = [room.receive(raw, source="imap") for raw in raws]
+            room.outbox.write_given()
+        flush_together(rooms)
+    return outcomes
 
 
 def _game_index(campaign: Campaign) -> tuple[GameIndex | None, dict[str, Any]]:

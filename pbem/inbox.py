@@ -48,11 +48,11 @@ from typing import TYPE_CHECKING, Any
 
 from .campaign import Campaign, order_code
 from .config import CampaignConfig, ConfigError
+from .forked import ReadAhead
 from .grammar import SUBJECT_TAG, codes_in, is_absence_text, mask_codes
 from .orderbook import OrderBook, Position, Receipt
 from .orders import orders_with_subject
 from .outbox import Outbox, make_message, seat_part
-from .readahead import ReadAhead
 from .received import held_acks, received_entries
 from .store import RECEIVED, CampaignStore, fsync_dir, fsync_files, side_by_side, write_atomic
 

@@ -227,9 +227,8 @@ def test_several_games_are_flushed_together_every_file_synced_before_any_index(s
     with stack:
         synced.clear()
         flush_together(rooms)
-    records = [
-        i for i, p in enumerate(synced) if p.endswith((".jsonl", ".log")) or "/orders/" in p or p.endswith("/orders")
-    ]
+    named = (".jsonl", ".log", "/orders")  # the records: indexes, the orders' log, their folder
+    records = [i for i, p in enumerate(synced) if p.endswith(named) or "/orders/" in p]
     files = [i for i, p in enumerate(synced) if "/mail/received/" in p or "/mail/outbox/" in p]
     assert len(files) == 4, synced  # a message kept and an acknowledgement, in each game
     for room in rooms:

@@ -343,9 +343,10 @@ def test_the_same_bytes_twice_and_a_second_fetch_change_nothing(tmp_path, server
 def test_a_fetch_that_fails_half_way_is_finished_by_the_next_nothing_lost_nor_doubled(
     tmp_path, servers, monkeypatch
 ):
-    """A game's Mailroom fails on the third message (a full disk, say): what was read
-    before is kept and filed away, the rest stays in the INBOX, the fetch says so, and
-    the next fetch reads the rest, each message once."""
+    """A game's Mailroom fails on the third message (a full disk, say): the fetch says
+    so, and nothing of the chunk is noted or filed away (the games' mail is read at the
+    chunk's end, game by game: a chunk is done whole or not at all), so every message
+    stays in the INBOX, unread; the next fetch reads them all, each once."""
     from pbem import inbox as inbox_module
     from pbem.gmfolder import fetch_folder
 
@@ -370,10 +371,9 @@ def test_a_fetch_that_fails_half_way_is_finished_by_the_next_nothing_lost_nor_do
     monkeypatch.setattr(inbox_module.Mailroom, "receive", failing)
     first = fetch_folder(root)
     assert first.failed == ["east", "west"] and "No space left on device" in first.errors["east"]
-    kept = {g: set(received(root, g)) for g in ("east", "west")}
-    assert kept == {"east": {ids[0][0]}, "west": {ids[1][0]}}
-    assert set(inbox(dovecot, gm)) == {mid for mid, _ in ids[2:]}  # the rest waits, unread
-    assert set(inbox(dovecot, gm, PROCESSED)) == {ids[0][0], ids[1][0]}
+    assert {g: set(received(root, g)) for g in ("east", "west")} == {"east": set(), "west": set()}
+    assert set(inbox(dovecot, gm)) == {mid for mid, _ in ids}  # all wait, unread
+    assert not any(seen for _, seen in inbox(dovecot, gm).values())
 
     monkeypatch.setattr(inbox_module.Mailroom, "receive", real)
     second = fetch_folder(root)
@@ -413,3 +413,102 @@ def test_a_fetch_whose_threads_die_at_start_still_keeps_every_message(
     for mid, game in ids.items():
         assert [g for g in ("east", "west") if mid in received(root, g)] == [game]
     assert inbox(dovecot, gm) == {}
+
+
+def _orders_by_mail(
+    root: Path, senders: dict[str, list[str]], gm: str, dovecot, per_game: int
+) -> dict[str, str]:
+    """``per_game`` messages from each game's players, delivered: Message-ID -> game."""
+    ids = {}
+    for n in range(per_game):
+        for game, who in senders.items():
+            mid, raw = mail(who[n % 3], f"orders {n}", body="Hand 1: Guard on Ann, guess Priest")
+            ids[mid] = game
+            dovecot.deliver(raw, gm)
+    return ids
+
+
+def _each_once(root: Path, ids: dict[str, str], dovecot, gm: str) -> None:
+    for mid, game in ids.items():
+        assert [g for g in ("east", "west") if mid in received(root, g)] == [game], mid
+    for game in ("east", "west"):
+        lines = (root / game / "mail" / "received.jsonl").read_text().splitlines()
+        assert len(lines) == len(set(lines)) == sum(1 for g in ids.values() if g == game)
+        acks = [p for p in (root / game / "mail" / "outbox").iterdir() if p.name.startswith("ack-")]
+        assert len(acks) == len(lines)  # one acknowledgement a message, none twice
+    assert inbox(dovecot, gm) == {}
+
+
+# The fetch runs in a process of its own: this one has the SMTP server's thread, and a
+# process with another thread forks no child (pbem.forked.can_fork). WHEN: how the
+# child's work goes ("well", or it dies "before" reading a message, or "after" reading
+# them all durably but before it says so); the script prints the pids that read games,
+# and each game's outcomes.
+_FETCH_SCRIPT = r"""
+import json, os, sys
+from pbem import gmfolder
+when, root = sys.argv[1], sys.argv[2]
+real, parent, readers = gmfolder._read_into_games, os.getpid(), []
+
+def spied(games, renderer):
+    print(json.dumps({"reader": os.getpid(), "games": [c.name for c, _ in games]}), flush=True)
+    if when == "after":
+        real(games, renderer)
+    if when != "well":
+        os._exit(3)
+    return real(games, renderer)
+
+gmfolder._read_into_games = spied
+report = gmfolder.fetch_folder(root)
+print(json.dumps({"parent": parent, "failed": report.failed,
+                  "outcomes": {g: [o.status for o in out] for g, out in report.outcomes.items()}}))
+"""
+
+
+def _fetch_apart(root: Path, when: str) -> tuple[list[dict], dict]:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _FETCH_SCRIPT, when, str(root)], capture_output=True, text=True, check=True
+    )
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    return lines[:-1], lines[-1]
+
+
+def test_half_of_the_games_are_read_by_a_child_process_and_the_fetch_is_the_same(
+    tmp_path, servers, monkeypatch
+):
+    """A chunk of 24 messages or more: the games of about half of them are read into
+    their games by a forked child (the machine's second core), the rest in the fetch's
+    own process; every message ends up once in its game, acknowledged once, its outcome
+    reported."""
+    dovecot, _smtp = servers
+    root, gm, senders = two_games(tmp_path, dovecot, monkeypatch, seed=7)
+    ids = _orders_by_mail(root, senders, gm, dovecot, per_game=13)
+    readers, report = _fetch_apart(root, "well")
+    assert [r["games"] for r in readers] == [["west"]] and readers[0]["reader"] != report["parent"]
+    assert not report["failed"]
+    assert report["outcomes"] == {g: ["recorded"] * 13 for g in ("east", "west")}
+    _each_once(root, ids, dovecot, gm)
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_a_child_that_dies_leaves_its_games_to_the_fetch_nothing_lost_nor_doubled(
+    tmp_path, servers, monkeypatch, when
+):
+    """The child dies before it reads a message, or once it has read them all and made
+    them durable but before it says so: the fetch reads its games itself (again, for
+    "after": a message kept before is known by its bytes, its orders are not applied
+    twice, and it gets no second acknowledgement)."""
+    dovecot, _smtp = servers
+    root, gm, senders = two_games(tmp_path, dovecot, monkeypatch, seed=8)
+    ids = _orders_by_mail(root, senders, gm, dovecot, per_game=12)
+    readers, report = _fetch_apart(root, when)
+    assert [r["games"] for r in readers] == [["west"]]
+    assert not report["failed"]
+    assert report["outcomes"]["east"] == ["recorded"] * 12
+    assert report["outcomes"]["west"] == (["recorded"] * 12 if when == "before" else ["duplicate"] * 12)
+    _each_once(root, ids, dovecot, gm)
+    log = (root / "west" / "orders" / "turn-001.log").read_text().splitlines()
+    assert len(log) == 12  # each message's orders applied once

@@ -1,4 +1,4 @@
-"""A batch's mail read ahead in a second process (pbem.readahead): the same reading as
+"""A batch's mail read ahead in a second process (pbem.forked): the same reading as
 the batch's own, message for message, and never a batch that waits on, or trusts, a
 child that died, hung or read other bytes."""
 
@@ -11,8 +11,8 @@ import time
 import pytest
 from corpus_game import CORPUS, corpus_code, make_game7
 
-from pbem import inbox, readahead
-from pbem.readahead import ReadAhead
+from pbem import forked, inbox
+from pbem.forked import ReadAhead
 from pbem.reader import UnreadableMail, read_mail
 
 UNREADABLE = b"From: Bruno <bruno@example.org>\r\nSubject: hi\r\n\r\n   \r\n"
@@ -98,7 +98,7 @@ def test_a_load_that_fails_in_the_child_is_read_by_the_batch():
 
 
 def test_a_stuck_child_is_stopped_and_the_batch_goes_on(monkeypatch):
-    monkeypatch.setattr(readahead, "PATIENCE", 0.3)
+    monkeypatch.setattr(forked, "PATIENCE", 0.3)
     raws = corpus()[:30]
 
     def stuck():
@@ -117,7 +117,7 @@ def test_a_stuck_child_is_stopped_and_the_batch_goes_on(monkeypatch):
 
 def test_no_child_for_a_small_batch_or_beside_another_thread(monkeypatch):
     raws = corpus()
-    with ReadAhead(loads(raws[: readahead.AT_LEAST - 1])) as ahead:
+    with ReadAhead(loads(raws[: forked.AT_LEAST - 1])) as ahead:
         assert not ahead.reading
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
@@ -135,8 +135,8 @@ def test_a_maildir_fetch_gives_the_same_outcomes_with_and_without_a_child(tmp_pa
     """The whole fetch: every message's status, orders and acknowledgement alike."""
     monkeypatch.setattr(inbox, "order_code", corpus_code)
     results = []
-    for at_least in (readahead.AT_LEAST, 10**9):
-        monkeypatch.setattr(readahead, "AT_LEAST", at_least)
+    for at_least in (forked.AT_LEAST, 10**9):
+        monkeypatch.setattr(forked, "AT_LEAST", at_least)
         (tmp_path / str(at_least)).mkdir()
         game = make_game7(tmp_path / str(at_least))
         new = game.folder / "mail" / "inbox" / "new"
@@ -167,3 +167,45 @@ def test_the_child_writes_nothing_and_leaves_no_process(tmp_path):
     assert set(os.listdir(tmp_path)) == before
     with pytest.raises(ChildProcessError):  # reaped: no zombie left behind
         os.waitpid(pid, os.WNOHANG)
+
+
+def test_aside_brings_back_the_childs_value():
+    with forked.Aside(lambda: {"west": [os.getpid(), "ok"]}) as child:
+        assert child.started
+        value = child.result()
+    assert value is not None and value["west"][1] == "ok" and value["west"][0] != os.getpid()
+
+
+def test_aside_has_no_value_from_a_child_that_failed_or_died():
+    def fails():
+        raise OSError(28, "No space left on device")
+
+    with forked.Aside(fails) as child:
+        assert child.started and child.result() is None
+    with forked.Aside(lambda: os._exit(0)) as child:  # ended without a word: no value
+        assert child.result() is None
+
+
+def test_aside_stops_a_stuck_child(monkeypatch):
+    monkeypatch.setattr(forked, "ASIDE_PATIENCE", 0.3)
+    with forked.Aside(lambda: time.sleep(60)) as child:
+        pid = child._pid
+        start = time.monotonic()
+        assert child.result() is None
+        assert time.monotonic() - start < 10
+    with pytest.raises(ChildProcessError):  # killed and reaped
+        os.waitpid(pid, os.WNOHANG)
+
+
+def test_aside_starts_no_child_beside_another_thread_or_unwanted():
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        with forked.Aside(lambda: 1) as child:
+            assert not child.started and child.result() is None
+    finally:
+        stop.set()
+        other.join()
+    with forked.Aside(lambda: 1, wanted=False) as child:
+        assert not child.started

@@ -1,29 +1,32 @@
-"""A batch's mail read in a second process, ahead of the batch: the second core reads
-(:func:`pbem.reader.read_mail`, about half of a fetch's work) while this one records
-orders and drafts acknowledgements.
+"""Work done in a forked child beside this process, on the machine's second core, in
+the two places where a fetch has work that needs nothing of what this process does
+meanwhile:
 
-Reading a message is pure: bytes in, a :class:`~pbem.reader.ReadMail` out. So a child
-forked at the start of a batch reads each message in the batch's order and sends back
-what it read, as JSON (plain data: nothing the child sends is run), each answer carrying
-the index and digest of the bytes it read. The batch asks for each message in turn
-(:meth:`ReadAhead.read`) and takes the child's answer only for the very same bytes;
-for anything else (a message the child has not reached in :data:`PATIENCE` seconds,
-a child that died or could not be started, bytes that differ) it reads the message
-itself. So the child can only make a batch quicker: what is read is the same either
-way, and nothing the batch writes waits on it.
+- :class:`ReadAhead`: a batch's mail read ahead (:func:`pbem.reader.read_mail`, about
+  half of a fetch's work) while the batch records orders and drafts acknowledgements;
+- :class:`Aside`: one piece of work run whole in the child (half of the games of a
+  routed fetch, :mod:`pbem.gmfolder`), its value sent back when it is done.
+
+Either way the child can only make the work quicker, never change it: what it sends
+back is taken only when it is whole and for the very input asked about, and for
+anything else (a child that died, is stuck, or was never started) this process does the
+work itself, as it always did. Reading a message is pure (bytes in, a
+:class:`~pbem.reader.ReadMail` out); a game's batch of mail holds that game's lock and
+is made durable before the child says it is done, and read again harmlessly if it
+is not (a message kept before is recognised by its bytes).
 
 A fork, not ``multiprocessing`` or a process pool: those start helper threads in the
 caller (a pool's manager), and a thread of this tool has been seen to die as it
 started under a tracer (see :func:`pbem.store.side_by_side`), which leaves a pool
-waiting for ever. A fork is taken only where it is safe and worth it: on Linux, from a
-process with no other thread (a thread holding a lock at the fork would leave the
-child that lock held for ever), for a batch of at least :data:`AT_LEAST` messages
-(forking costs a few milliseconds). Everywhere else the batch reads its own mail, as
-it always did.
+waiting for ever. A fork is taken only where it is safe and worth it (:func:`can_fork`):
+on Linux, from a process with no other thread (a thread holding a lock at the fork
+would leave the child that lock held for ever), for enough work to pay for the few
+milliseconds a fork costs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -33,10 +36,12 @@ import struct
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
     from .reader import ReadMail
+
+T = TypeVar("T")
 
 #: The fewest messages a batch reads ahead: below it, forking costs more than it saves.
 AT_LEAST = 24
@@ -61,7 +66,7 @@ class ReadAhead:
         self._fd: int | None = None
         self._buffer = b""
         self._next = 0  # the index of the child's next answer
-        if _can_fork(len(loads)):
+        if len(loads) >= AT_LEAST and can_fork():
             self._start(loads)
 
     def __enter__(self) -> ReadAhead:
@@ -166,13 +171,9 @@ class ReadAhead:
         self._pid, self._fd = pid, read_fd
 
 
-def _can_fork(count: int) -> bool:
-    return (
-        count >= AT_LEAST
-        and sys.platform.startswith("linux")
-        and hasattr(os, "fork")
-        and threading.active_count() == 1
-    )
+def can_fork() -> bool:
+    """Whether a child may be forked here: on Linux, from a process with no other thread."""
+    return sys.platform.startswith("linux") and hasattr(os, "fork") and threading.active_count() == 1
 
 
 def _read_all(
@@ -205,3 +206,97 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
+
+
+#: How long :meth:`Aside.result` waits for the child's value at most (a half of a routed
+#: fetch takes a second or so; a child that takes this long is stuck, and is stopped).
+ASIDE_PATIENCE = 300.0
+
+
+class Aside(Generic[T]):
+    """``work()`` run whole in a forked child while this process goes on; :meth:`result`
+    is its value (pickled back through a pipe: the child is this very program), or None
+    where there is none to be had (no child was started, it failed, died or is stuck):
+    the caller then does the work itself. ``wanted`` False starts no child.
+
+    The work must make whatever it writes durable before it returns (the child's value
+    says it is done), and must be safe to do again over what a child that died left:
+    the caller redoes it all. Use as a context manager: leaving it stops the child."""
+
+    def __init__(self, work: Callable[[], T], wanted: bool = True):
+        self._pid: int | None = None
+        self._fd: int | None = None
+        if wanted and can_fork():
+            self._start(work)
+        #: Whether a child was started (and so was given the work: the caller does it
+        #: itself when this is False, or when :meth:`result` is None).
+        self.started = self._pid is not None
+
+    def __enter__(self) -> Aside[T]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop()
+
+    def result(self) -> T | None:
+        """The child's value, once it is done (None: see the class)."""
+        if self._fd is None:
+            return None
+        import pickle
+        import time
+
+        chunks = []
+        until = time.monotonic() + ASIDE_PATIENCE
+        while True:
+            ready, _, _ = select.select([self._fd], [], [], max(0.0, until - time.monotonic()))
+            if not ready:  # stuck: stopped, and the caller does the work
+                self._stop()
+                return None
+            chunk = os.read(self._fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        pid = self._pid
+        self._stop(kill=False)
+        if pid is None or self._status != 0:
+            return None
+        try:
+            value: T = pickle.loads(b"".join(chunks))
+        except Exception:  # noqa: BLE001 - cut short: the caller does the work
+            return None
+        return value
+
+    _status: int | None = None
+
+    def _stop(self, kill: bool = True) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        if self._pid is not None:
+            pid, self._pid = self._pid, None
+            if kill:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            self._status = os.waitpid(pid, 0)[1]
+
+    def _start(self, work: Callable[[], T]) -> None:
+        import pickle
+
+        read_fd, write_fd = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(read_fd)
+            os.close(write_fd)
+            return
+        if pid == 0:  # the child: never returns
+            os.close(read_fd)
+            code = 1
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                _write_all(write_fd, pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL))
+                code = 0
+            finally:
+                os._exit(code)  # no atexit, no flushing of the parent's buffers
+        os.close(write_fd)
+        self._pid, self._fd = pid, read_fd
