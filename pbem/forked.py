@@ -184,7 +184,7 @@ def _read_all(
 
     from .reader import UnreadableMail
 
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # the GM's Ctrl-C ends the child at once
+    _as_a_child()
     for load in loads:
         answer: dict[str, Any] = {}
         try:
@@ -200,6 +200,20 @@ def _read_all(
         data = json.dumps(answer).encode("ascii")  # (escaped: a lone surrogate comes back as it went)
         os.write(fd, _FRAME.pack(len(data)))
         _write_all(fd, data)
+
+
+def _as_a_child() -> None:
+    """A child's first steps: the GM's Ctrl-C ends it at once, and so does its parent's
+    death (it holds copies of the parent's locks: a child left running on its own,
+    stuck, would keep every later fetch out)."""
+    import ctypes
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    with contextlib.suppress(Exception):  # (prctl is Linux's: the only system that forks here)
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() == 1:  # the parent died before the call above: nobody waits for this
+        os._exit(1)
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -293,7 +307,7 @@ class Aside(Generic[T]):
             os.close(read_fd)
             code = 1
             try:
-                signal.signal(signal.SIGINT, signal.SIG_DFL)
+                _as_a_child()
                 _write_all(write_fd, pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL))
                 code = 0
             finally:

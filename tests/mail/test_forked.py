@@ -209,3 +209,37 @@ def test_aside_starts_no_child_beside_another_thread_or_unwanted():
         other.join()
     with forked.Aside(lambda: 1, wanted=False) as child:
         assert not child.started
+
+
+def test_a_child_dies_with_its_parent():
+    """A parent killed (a cron job's timeout, say) takes its child with it: a child left
+    running on its own would hold copies of the parent's locks."""
+    import subprocess
+    import sys
+
+    script = (
+        "import time\nfrom pbem import forked\n"
+        "child = forked.Aside(lambda: time.sleep(60))\nprint(child._pid, flush=True)\ntime.sleep(60)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        pid = int(parent.stdout.readline())
+        until = time.monotonic() + 10
+        while _state(pid) != "S" and time.monotonic() < until:  # at its work (asleep)
+            time.sleep(0.02)
+        assert _state(pid) == "S"
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 10
+    while _state(pid) not in ("", "Z") and time.monotonic() < deadline:  # gone, or dead and unreaped
+        time.sleep(0.05)
+    assert _state(pid) in ("", "Z"), "the child outlived its parent"
+
+
+def _state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return ""
