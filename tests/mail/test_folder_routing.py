@@ -35,7 +35,7 @@ def run(*args, ok=(0,)):
 
 @pytest.fixture(scope="module")
 def servers():
-    dovecot = DovecotServer(spare_accounts=72).start()
+    dovecot = DovecotServer(spare_accounts=80).start()
     smtp = SmtpServer(users={SMTP_USER: SMTP_PASSWORD}, relay=dovecot, starttls=True).start()
     try:
         yield dovecot, smtp
