@@ -27,6 +27,7 @@ milliseconds a fork costs.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -49,8 +50,61 @@ AT_LEAST = 24
 #: (a message takes milliseconds to read; a child that makes the batch wait this long
 #: is stuck, and is stopped).
 PATIENCE = 20.0
+#: How long :meth:`Aside.result` waits for the child's value at most (a half of a routed
+#: fetch takes a second or so; a child that takes this long is stuck, and is stopped).
+ASIDE_PATIENCE = 300.0
 
 _FRAME = struct.Struct(">I")  # each answer: its length, then its JSON
+
+
+def can_fork() -> bool:
+    """Whether a child may be forked here: on Linux, from a process with no other thread."""
+    return sys.platform.startswith("linux") and hasattr(os, "fork") and threading.active_count() == 1
+
+
+class _Child:
+    """A forked child that runs ``run(fd)`` and writes to the pipe ``fd``; this process
+    reads the other end (:attr:`fd`). ``pid`` None: no child could be had."""
+
+    def __init__(self, run: Callable[[int], None]):
+        self.pid: int | None = None
+        self.fd: int | None = None
+        self.status: int | None = None  # its wait status, once stopped
+        read_fd, write_fd = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:  # no process to be had: the caller does the work
+            os.close(read_fd)
+            os.close(write_fd)
+            return
+        if pid == 0:  # the child: never returns
+            os.close(read_fd)
+            code = 1
+            try:
+                _as_a_child()
+                run(write_fd)
+                code = 0
+            finally:
+                os._exit(code)  # no atexit, no flushing of the parent's buffers
+        os.close(write_fd)
+        self.pid, self.fd = pid, read_fd
+
+    def wait_readable(self, seconds: float) -> bool:
+        assert self.fd is not None  # (callers check)
+        ready, _, _ = select.select([self.fd], [], [], max(0.0, seconds))
+        return bool(ready)
+
+    def stop(self, kill: bool = True) -> None:
+        """Close the pipe, end the child (``kill``) and reap it; again: nothing."""
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        if self.pid is not None:
+            pid, self.pid = self.pid, None
+            if kill:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            self.status = os.waitpid(pid, 0)[1]
 
 
 class ReadAhead:
@@ -62,12 +116,13 @@ class ReadAhead:
     the child. Use as a context manager: leaving it stops the child."""
 
     def __init__(self, loads: Sequence[Callable[[], bytes | None]]):
-        self._pid: int | None = None
-        self._fd: int | None = None
+        self._child: _Child | None = None
         self._buffer = b""
         self._next = 0  # the index of the child's next answer
         if len(loads) >= AT_LEAST and can_fork():
-            self._start(loads)
+            from .reader import read_mail  # imported before the fork: the child imports nothing
+
+            self._child = _Child(functools.partial(_read_all, loads, read_mail=read_mail))
 
     def __enter__(self) -> ReadAhead:
         return self
@@ -78,7 +133,11 @@ class ReadAhead:
     @property
     def reading(self) -> bool:
         """Whether a child reads ahead (still)."""
-        return self._fd is not None
+        return self._child is not None and self._child.fd is not None
+
+    @property
+    def _pid(self) -> int | None:  # (for the tests)
+        return self._child.pid if self._child is not None else None
 
     def read(self, index: int, raw: bytes) -> ReadMail:
         """Message ``index`` of the batch, whose bytes are ``raw``, as
@@ -98,22 +157,13 @@ class ReadAhead:
 
     def close(self) -> None:
         """Stop the child (whatever it has not read is not needed) and reap it."""
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-        if self._pid is not None:
-            pid, self._pid = self._pid, None
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            os.waitpid(pid, 0)
+        if self._child is not None:
+            self._child.stop()
 
-    # -- the parent's side ------------------------------------------------------------
     def _answer(self, index: int) -> dict[str, Any] | None:
         """The child's answer for message ``index`` (None: there is none to be had);
         answers for messages the batch did not need (a copy read before) are passed over."""
-        while self._fd is not None and self._next <= index:
+        while self.reading and self._next <= index:
             frame = self._frame()
             if frame is None:
                 self.close()  # dead, stuck or done: the rest is read here
@@ -136,44 +186,17 @@ class ReadAhead:
         return self._take(_FRAME.unpack(head)[0])
 
     def _take(self, size: int) -> bytes | None:
-        assert self._fd is not None  # (callers check)
+        child = self._child
+        assert child is not None and child.fd is not None  # (callers check)
         while len(self._buffer) < size:
-            ready, _, _ = select.select([self._fd], [], [], PATIENCE)
-            if not ready:
+            if not child.wait_readable(PATIENCE):
                 return None
-            chunk = os.read(self._fd, max(1 << 16, size - len(self._buffer)))
+            chunk = os.read(child.fd, max(1 << 16, size - len(self._buffer)))
             if not chunk:
                 return None
             self._buffer += chunk
         taken, self._buffer = self._buffer[:size], self._buffer[size:]
         return taken
-
-    # -- the child's side ------------------------------------------------------------
-    def _start(self, loads: Sequence[Callable[[], bytes | None]]) -> None:
-        from .reader import read_mail  # imported before the fork: the child needs no import lock
-
-        read_fd, write_fd = os.pipe()
-        try:
-            pid = os.fork()
-        except OSError:  # no process to be had: the batch reads its own mail
-            os.close(read_fd)
-            os.close(write_fd)
-            return
-        if pid == 0:  # the child: never returns
-            os.close(read_fd)
-            code = 1
-            try:
-                _read_all(loads, write_fd, read_mail)
-                code = 0
-            finally:
-                os._exit(code)  # no atexit, no flushing of the parent's buffers
-        os.close(write_fd)
-        self._pid, self._fd = pid, read_fd
-
-
-def can_fork() -> bool:
-    """Whether a child may be forked here: on Linux, from a process with no other thread."""
-    return sys.platform.startswith("linux") and hasattr(os, "fork") and threading.active_count() == 1
 
 
 def _read_all(
@@ -184,7 +207,6 @@ def _read_all(
 
     from .reader import UnreadableMail
 
-    _as_a_child()
     for load in loads:
         answer: dict[str, Any] = {}
         try:
@@ -198,8 +220,68 @@ def _read_all(
             except UnreadableMail as e:
                 answer["unreadable"] = str(e)
         data = json.dumps(answer).encode("ascii")  # (escaped: a lone surrogate comes back as it went)
-        os.write(fd, _FRAME.pack(len(data)))
-        _write_all(fd, data)
+        _write_all(fd, _FRAME.pack(len(data)) + data)
+
+
+class Aside(Generic[T]):
+    """``work()`` run whole in a forked child while this process goes on; :meth:`result`
+    is its value (pickled back through a pipe: the child is this very program), or None
+    where there is none to be had (no child was started, it failed, died or is stuck):
+    the caller then does the work itself. ``wanted`` False starts no child.
+
+    The work must make whatever it writes durable before it returns (the child's value
+    says it is done), and must be safe to do again over what a child that died left:
+    the caller redoes it all. Use as a context manager: leaving it stops the child."""
+
+    def __init__(self, work: Callable[[], T], wanted: bool = True):
+        self._child = _Child(functools.partial(_send_value, work)) if wanted and can_fork() else None
+        #: Whether a child was started (and so was given the work: the caller does it
+        #: itself when this is False, or when :meth:`result` is None).
+        self.started = self._child is not None and self._child.pid is not None
+
+    @property
+    def _pid(self) -> int | None:  # (for the tests)
+        return self._child.pid if self._child is not None else None
+
+    def __enter__(self) -> Aside[T]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._child is not None:
+            self._child.stop()
+
+    def result(self) -> T | None:
+        """The child's value, once it is done (None: see the class)."""
+        child = self._child
+        if child is None or child.fd is None:
+            return None
+        import pickle
+        import time
+
+        chunks = []
+        until = time.monotonic() + ASIDE_PATIENCE
+        while True:
+            if not child.wait_readable(until - time.monotonic()):
+                child.stop()  # stuck: stopped, and the caller does the work
+                return None
+            chunk = os.read(child.fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        child.stop(kill=False)
+        if child.status != 0:
+            return None
+        try:
+            value: T = pickle.loads(b"".join(chunks))
+        except Exception:  # noqa: BLE001 - cut short: the caller does the work
+            return None
+        return value
+
+
+def _send_value(work: Callable[[], T], fd: int) -> None:
+    import pickle
+
+    _write_all(fd, pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _as_a_child() -> None:
@@ -220,97 +302,3 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
-
-
-#: How long :meth:`Aside.result` waits for the child's value at most (a half of a routed
-#: fetch takes a second or so; a child that takes this long is stuck, and is stopped).
-ASIDE_PATIENCE = 300.0
-
-
-class Aside(Generic[T]):
-    """``work()`` run whole in a forked child while this process goes on; :meth:`result`
-    is its value (pickled back through a pipe: the child is this very program), or None
-    where there is none to be had (no child was started, it failed, died or is stuck):
-    the caller then does the work itself. ``wanted`` False starts no child.
-
-    The work must make whatever it writes durable before it returns (the child's value
-    says it is done), and must be safe to do again over what a child that died left:
-    the caller redoes it all. Use as a context manager: leaving it stops the child."""
-
-    def __init__(self, work: Callable[[], T], wanted: bool = True):
-        self._pid: int | None = None
-        self._fd: int | None = None
-        if wanted and can_fork():
-            self._start(work)
-        #: Whether a child was started (and so was given the work: the caller does it
-        #: itself when this is False, or when :meth:`result` is None).
-        self.started = self._pid is not None
-
-    def __enter__(self) -> Aside[T]:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop()
-
-    def result(self) -> T | None:
-        """The child's value, once it is done (None: see the class)."""
-        if self._fd is None:
-            return None
-        import pickle
-        import time
-
-        chunks = []
-        until = time.monotonic() + ASIDE_PATIENCE
-        while True:
-            ready, _, _ = select.select([self._fd], [], [], max(0.0, until - time.monotonic()))
-            if not ready:  # stuck: stopped, and the caller does the work
-                self._stop()
-                return None
-            chunk = os.read(self._fd, 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-        pid = self._pid
-        self._stop(kill=False)
-        if pid is None or self._status != 0:
-            return None
-        try:
-            value: T = pickle.loads(b"".join(chunks))
-        except Exception:  # noqa: BLE001 - cut short: the caller does the work
-            return None
-        return value
-
-    _status: int | None = None
-
-    def _stop(self, kill: bool = True) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-        if self._pid is not None:
-            pid, self._pid = self._pid, None
-            if kill:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-            self._status = os.waitpid(pid, 0)[1]
-
-    def _start(self, work: Callable[[], T]) -> None:
-        import pickle
-
-        read_fd, write_fd = os.pipe()
-        try:
-            pid = os.fork()
-        except OSError:
-            os.close(read_fd)
-            os.close(write_fd)
-            return
-        if pid == 0:  # the child: never returns
-            os.close(read_fd)
-            code = 1
-            try:
-                _as_a_child()
-                _write_all(write_fd, pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL))
-                code = 0
-            finally:
-                os._exit(code)  # no atexit, no flushing of the parent's buffers
-        os.close(write_fd)
-        self._pid, self._fd = pid, read_fd
