@@ -7,7 +7,10 @@ The messages are the realistic replies of tests/mail/corpus, each given a new
 Message-ID so that none is a duplicate, dropped into the campaign's
 mail/inbox/new. Everything a fetch does is timed: keeping each message byte for
 byte, reading MIME and quotes, checking sender, campaign, turn and order code,
-recording the orders and drafting an acknowledgement per message.
+recording the orders and drafting an acknowledgement per message. On Linux the
+fetch's forked child reads the mail ahead on the second core (pbem/forked.py), as it
+does for a GM: its work is on the clock too (the fetch ends when the last message is
+recorded).
 
 Target (issue 3): at least 500 messages per second.
 

@@ -12,6 +12,10 @@ answer a turn mail of the game without the tag (routed by In-Reply-To), a quarte
 fresh mail with neither (routed by the sender, who plays in that game only), and a
 quarter come from a player of two games who names one by the tag.
 
+The fetch reads about half of the games in a forked child on the second core
+(pbem/forked.py, as it does for a GM's `pbem fetch campaigns/`); the games' files are
+2 s old when the fetch starts, as a GM's are (see one_run).
+
 The folder is made beside the repository (``--dir`` to choose), as bench/ingest.py
 does: creating files in /tmp costs ten times as much on the machines this was built on.
 """
