@@ -135,10 +135,6 @@ class ReadAhead:
         """Whether a child reads ahead (still)."""
         return self._child is not None and self._child.fd is not None
 
-    @property
-    def _pid(self) -> int | None:  # (for the tests)
-        return self._child.pid if self._child is not None else None
-
     def read(self, index: int, raw: bytes) -> ReadMail:
         """Message ``index`` of the batch, whose bytes are ``raw``, as
         :func:`pbem.reader.read_mail` reads it (it raises :class:`UnreadableMail` as that
@@ -238,10 +234,6 @@ class Aside(Generic[T]):
         #: Whether a child was started (and so was given the work: the caller does it
         #: itself when this is False, or when :meth:`result` is None).
         self.started = self._child is not None and self._child.pid is not None
-
-    @property
-    def _pid(self) -> int | None:  # (for the tests)
-        return self._child.pid if self._child is not None else None
 
     def __enter__(self) -> Aside[T]:
         return self

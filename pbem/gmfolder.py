@@ -605,8 +605,9 @@ class _Router:
 
         waiting, self.waiting = self.waiting, {}
         apart = self._apart(waiting) if sum(map(len, waiting.values())) >= AT_LEAST else []
-        if apart:  # what both processes need, loaded once, before the fork
-            import pbem.reader  # noqa: F401
+        if apart:  # what both processes need, loaded once, before the fork (a fresh process
+            # each cron run: the reader's import and the templates would cost both of them)
+            from . import reader  # noqa: F401
 
             self._renderer(self.campaigns[apart[0]]).env.get_template("ack.txt.j2")
         games = [(self.campaigns[game], waiting[game]) for game in apart]

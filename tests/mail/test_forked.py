@@ -77,8 +77,8 @@ def test_other_bytes_than_the_child_read_are_read_here():
 def test_a_child_that_dies_leaves_the_batch_reading_on_its_own():
     raws = corpus()
     with ReadAhead(loads(raws)) as ahead:
-        assert ahead._pid is not None
-        os.kill(ahead._pid, 9)
+        assert ahead._child.pid is not None
+        os.kill(ahead._child.pid, 9)
         for index, raw in enumerate(raws):
             assert reading(lambda r, i=index: ahead.read(i, r), raw) == reading(read_mail, raw)
         assert not ahead.reading
@@ -106,7 +106,7 @@ def test_a_stuck_child_is_stopped_and_the_batch_goes_on(monkeypatch):
         return raws[0]
 
     with ReadAhead([stuck] + loads(raws[1:])) as ahead:
-        pid = ahead._pid
+        pid = ahead._child.pid
         start = time.monotonic()
         assert reading(lambda r: ahead.read(0, r), raws[0]) == reading(read_mail, raws[0])
         assert time.monotonic() - start < 10
@@ -162,7 +162,7 @@ def test_the_child_writes_nothing_and_leaves_no_process(tmp_path):
     raws = corpus()
     before = set(os.listdir(tmp_path))
     with ReadAhead(loads(raws)) as ahead:
-        pid = ahead._pid
+        pid = ahead._child.pid
         ahead.read(0, raws[0])
     assert set(os.listdir(tmp_path)) == before
     with pytest.raises(ChildProcessError):  # reaped: no zombie left behind
@@ -189,7 +189,7 @@ def test_aside_has_no_value_from_a_child_that_failed_or_died():
 def test_aside_stops_a_stuck_child(monkeypatch):
     monkeypatch.setattr(forked, "ASIDE_PATIENCE", 0.3)
     with forked.Aside(lambda: time.sleep(60)) as child:
-        pid = child._pid
+        pid = child._child.pid
         start = time.monotonic()
         assert child.result() is None
         assert time.monotonic() - start < 10
@@ -219,7 +219,7 @@ def test_a_child_dies_with_its_parent():
 
     script = (
         "import time\nfrom pbem import forked\n"
-        "child = forked.Aside(lambda: time.sleep(60))\nprint(child._pid, flush=True)\ntime.sleep(60)\n"
+        "child = forked.Aside(lambda: time.sleep(60))\nprint(child._child.pid, flush=True)\ntime.sleep(60)\n"
     )
     parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     try:
