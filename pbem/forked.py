@@ -39,6 +39,8 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from .store import write_all
+
 if TYPE_CHECKING:
     from .reader import ReadMail
 
@@ -216,7 +218,7 @@ def _read_all(
             except UnreadableMail as e:
                 answer["unreadable"] = str(e)
         data = json.dumps(answer).encode("ascii")  # (escaped: a lone surrogate comes back as it went)
-        _write_all(fd, _FRAME.pack(len(data)) + data)
+        write_all(fd, _FRAME.pack(len(data)) + data)
 
 
 class Aside(Generic[T]):
@@ -273,7 +275,7 @@ class Aside(Generic[T]):
 def _send_value(work: Callable[[], T], fd: int) -> None:
     import pickle
 
-    _write_all(fd, pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL))
+    write_all(fd, pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _as_a_child() -> None:
@@ -288,9 +290,3 @@ def _as_a_child() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
     if os.getppid() == 1:  # the parent died before the call above: nobody waits for this
         os._exit(1)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]

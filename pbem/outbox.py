@@ -35,6 +35,7 @@ from .store import (
     append_lines,
     fsync_dir,
     fsync_files,
+    write_all,
 )
 from .tuples import NamedTuple
 
@@ -444,9 +445,7 @@ def _write_file(path: Path, raw: bytes, sync: bool, flags: int) -> None:
     all of ``raw`` and, with ``sync``, fsync it."""
     fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0), 0o666)
     try:
-        view = memoryview(raw)
-        while view:
-            view = view[os.write(fd, view) :]
+        write_all(fd, raw)
         if sync:
             os.fsync(fd)
     finally:

@@ -572,6 +572,13 @@ class CampaignStore:
         return self.root / TEMPLATES
 
 
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to the descriptor ``fd`` (``os.write`` may write less)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
 def fsync_file(path: Path) -> None:
     """Make a file written without a sync durable (its bytes; its name is its folder's)."""
     fd = os.open(path, os.O_RDONLY)
