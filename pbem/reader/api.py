@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import email
+import functools
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -86,7 +88,51 @@ def text_of(raw: bytes) -> str:
     """The whole readable body of a message, as `ReadMail.full_text` gives it, without
     reading the sender's own words out of it: for the tool's own mails, whose text a
     reply may quote (reading the quotes of every game's turn mails cost more than the
-    replies themselves over a folder of games). "" when there is no text to read."""
+    replies themselves over a folder of games). "" when there is no text to read.
+
+    Read once for the same content: the copies of a turn's public report differ only in
+    the headers that name their reader (To, Message-ID), which no text depends on."""
+    content = _content_of(bytes(raw))
+    return _text_of_content(*content) if content is not None else _text_of(raw)
+
+
+# What a message's text depends on: its Content-* headers (type, charset, transfer encoding,
+# disposition, the parts' ids) and its body; the other headers only name and route it.
+_CONTENT_HEADER = re.compile(rb"content-", re.IGNORECASE)
+_HEADER_LINE = re.compile(rb"[!-9;-~]+:|[ \t]")  # a field's first line, or its folding
+
+
+def _content_of(raw: bytes) -> tuple[bytes, bytes] | None:
+    """The Content-* header lines and the body of RAW, when its header block is one that
+    every parser reads alike (each line a field or its folding, then a blank line); None
+    for any other message, which is read whole."""
+    ends = [(at, len(blank)) for blank in (b"\r\n\r\n", b"\n\n") if (at := raw.find(blank)) >= 0]
+    if not ends:
+        return None
+    end, blank = min(ends)
+    block = raw[:end].replace(b"\r\n", b"\n")
+    if b"\r" in block:
+        return None  # a lone CR ends a line for Python's parser
+    lines = block.split(b"\n")
+    if lines[0][:1] in (b" ", b"\t") or not all(_HEADER_LINE.match(line) for line in lines):
+        return None
+    kept: list[bytes] = []
+    keeping = False
+    for line in lines:
+        if line[:1] not in (b" ", b"\t"):
+            keeping = _CONTENT_HEADER.match(line) is not None
+        if keeping:
+            kept.append(line)
+    return b"\n".join(kept), raw[end + blank :]
+
+
+@functools.lru_cache(maxsize=64)  # a folder's turn mails: each game's public report, read once
+def _text_of_content(headers: bytes, body: bytes) -> str:
+    return _text_of((headers + b"\n" if headers else b"") + b"\n" + body)
+
+
+def _text_of(raw: bytes) -> str:
+    """`text_of`, read from the whole of RAW."""
     try:
         notes = _Notes()
         msg = email.message_from_bytes(_cut_part_bomb(bytes(raw), notes), policy=_POLICY)

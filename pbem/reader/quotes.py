@@ -689,19 +689,28 @@ def _form_intros(answering: tuple[str, ...]) -> tuple[dict[str, frozenset[int]],
     first `_OPENING` characters)."""
     intros: dict[str, frozenset[int]] = {}
     for text in answering:
-        lines = [line.strip() for line in text.split("\n")]
-        for i, line in enumerate(lines):
-            if _form_hand(line) is not None:
-                continue  # a form line is no intro: a player's own copy of the form is no original
-            hands: list[int] = []
-            for j in range(i + 1, len(lines)):  # most lines stop at the first: no copy of the rest
-                hand = _form_hand(lines[j])
-                if hand is None:
-                    break
-                hands.append(hand)
-            if hands and line:
-                intros[_plain(line)] = intros.get(_plain(line), frozenset()) | frozenset(hands)
+        for intro, hands in _text_intros(text).items():
+            intros[intro] = intros.get(intro, frozenset()) | hands
     return intros, frozenset(intro[:_OPENING] for intro in intros)
+
+
+@functools.lru_cache(maxsize=64)  # a game's public report is in the mails of all its players
+def _text_intros(text: str) -> dict[str, frozenset[int]]:
+    """`_form_intros` of one sent mail."""
+    lines = [line.strip() for line in text.split("\n")]
+    form = [_form_hand(line) for line in lines]
+    intros: dict[str, frozenset[int]] = {}
+    for i, line in enumerate(lines):
+        if form[i] is not None or not line:
+            continue  # a form line is no intro: a player's own copy of the form is no original
+        hands: list[int] = []
+        for hand in form[i + 1 :]:  # most lines stop at the first: none is a form line
+            if hand is None:
+                break
+            hands.append(hand)
+        if hands:
+            intros[_plain(line)] = intros.get(_plain(line), frozenset()) | frozenset(hands)
+    return intros
 
 
 def _finish(out: list[str]) -> str:
@@ -791,11 +800,17 @@ def _plain(line: str) -> str:
 def _sent_index(answering: tuple[str, ...]) -> tuple[dict[str, tuple[int, ...]], str]:
     """The sent mails' lines as compared (see `_plain`) with where each stands, and all of
     them as one string (for rewrapped prose)."""
-    prose = [plain for text in answering for plain in map(_plain, text.split("\n")) if plain]
+    prose = [plain for text in answering for plain in _plain_lines(text)]
     where: dict[str, list[int]] = {}
     for position, plain in enumerate(prose):
         where.setdefault(plain, []).append(position)
     return {plain: tuple(positions) for plain, positions in where.items()}, " ".join(prose)
+
+
+@functools.lru_cache(maxsize=64)  # a game's public report is in the mails of all its players
+def _plain_lines(text: str) -> tuple[str, ...]:
+    """The lines of one sent mail as compared (`_plain`), blank lines left out."""
+    return tuple(plain for plain in map(_plain, text.split("\n")) if plain)
 
 
 def _order_hand(line: str) -> int | None:

@@ -294,12 +294,13 @@ class _Fetch:
                 self.mailbox.ensure, self.settings.processed_folder, "mail.imap.processed_folder"
             )
         target = self.processed
-        self.imap("flagging messages as seen", client.add_flags, uids, [SEEN])
+        # Silently: the server's answer of each message's flags would be read for nothing.
+        self.imap("flagging messages as seen", client.add_flags, uids, [SEEN], True)
         if client.has_capability("MOVE"):
             self.imap(f"moving messages to {target!r}", client.move, uids, target)
             return
         self.imap(f"copying messages to {target!r}", client.copy, uids, target)
-        self.imap("flagging moved messages deleted", client.add_flags, uids, [DELETED])
+        self.imap("flagging moved messages deleted", client.add_flags, uids, [DELETED], True)
         if client.has_capability("UIDPLUS"):
             self.imap("expunging moved messages", client.uid_expunge, uids)
         else:
