@@ -5,10 +5,11 @@
 On a shared machine a figure alone says little (the same code measured 15,000
 and 39,400 hands/s on two days): what holds is the ratio to the code before,
 measured in the same minutes. Each round runs the base tree's script, then
-this tree's (A B, then B A, and so on), each as its own process with the same Python; the
-first number each run prints followed by ``hands/s`` or ``messages/s`` is its
-figure. Printed: every pair, then the range and the median of the figures and
-of the ratios (this tree / base).
+this tree's (A B, then B A, and so on), each as its own process with the same
+Python. The figure of each run is the one its verdict is on (its "best:" line's,
+or its median's), else the first number it prints followed by ``hands/s`` or
+``messages/s``. Printed: every pair, then the range and the median of the
+figures and of the ratios (this tree / base).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ FIGURE = re.compile(r"([\d,]+(?:\.\d+)?) (?:full \d-player[\w ]* )?(?:hands|mess
 
 
 def figure(tree: Path, script: list[str]) -> float:
-    """The script's figure when run from ``tree`` (the last "best:" line's, else the first)."""
+    """The script's figure when run from ``tree``: its first "best:" line's, else its last
+    line with a median (the figure its verdict is on), else its first figure."""
     done = subprocess.run(
         [sys.executable, str(tree / "bench" / script[0]), *script[1:]],
         capture_output=True,
@@ -34,7 +36,8 @@ def figure(tree: Path, script: list[str]) -> float:
     )
     lines = done.stdout.splitlines()
     best = [line for line in lines if line.startswith("best:")]
-    for line in best[:1] or lines:
+    median = [line for line in lines if ": median " in line]  # route.py and the like: their verdict
+    for line in best[:1] or median[-1:] or lines:
         found = FIGURE.search(line)
         if found:
             return float(found.group(1).replace(",", ""))

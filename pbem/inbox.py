@@ -54,7 +54,7 @@ from .orderbook import OrderBook, Position, Receipt
 from .orders import orders_with_subject
 from .outbox import Outbox, make_message, seat_part
 from .received import held_acks, received_entries
-from .store import RECEIVED, CampaignStore, fsync_dir, fsync_files, side_by_side, write_atomic
+from .store import RECEIVED, CampaignStore, fsync_dir, fsync_files, side_by_side, write_atomic, write_kept
 
 if TYPE_CHECKING:  # for the annotations only: the reports load when an acknowledgement is drafted
     import email.message
@@ -341,14 +341,11 @@ class Mailroom:
                     return
                 path.unlink()  # swapped for a symlink or another file meanwhile: a copy of ours
             except FileExistsError:
-                return  # kept before: the name is the bytes' digest (asked of the link, not
-                # looked up first: each call to the kernel lets the draft writer's thread in)
+                pass  # kept before (the name is the bytes' digest), or torn by a crash: see below
             except OSError:
                 pass  # another file system, or no hard links: copy
-        elif path.exists():
-            return
-        write_atomic(path, raw, durable=False)  # synced with the batch, in flush()
-        self._raw_written.append(path)
+        if write_kept(path, raw):  # synced with the batch, in flush(); a whole copy is left be
+            self._raw_written.append(path)
 
     def _load_index(self) -> dict[str, str]:
         if self._index is None:

@@ -40,6 +40,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -177,6 +178,51 @@ def write_atomic(path: Path, data: str | bytes, durable: bool = True) -> None:
         raise
     if durable:
         fsync_dir(path.parent)
+
+
+def write_kept(path: Path, data: bytes) -> bool:
+    """Keep ``data`` at ``path``, a name made of its digest (a message as it came), unless
+    a whole copy is there: False then, True when written. No record names the file
+    before it is synced (the caller's batch syncs it), and the same bytes bring the same
+    name.
+
+    Made in place, not written aside and renamed as :func:`write_atomic` does: on some
+    disks a rename costs as much again as the file, and a fetch keeps hundreds. A copy
+    torn by a crash is named by no record, and its message is read again (it was never
+    noted as read, nor moved on the server): the bytes found there then differ, and are
+    replaced whole. A write that fails leaves no file."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags, 0o600)
+    except FileExistsError:
+        if _holds(path, data):
+            return False
+        write_atomic(path, data, durable=False)  # torn, or not a file: replaced whole
+        return True
+    try:
+        write_all(fd, data)
+    except BaseException:
+        os.close(fd)
+        path.unlink(missing_ok=True)
+        raise
+    os.close(fd)
+    return True
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is a file (not a link) holding exactly ``data``."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return False
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != len(data):
+            return False
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return f.read() == data
+    finally:
+        os.close(fd)
 
 
 def append_line(path: Path, line: str) -> None:
