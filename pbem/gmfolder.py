@@ -529,7 +529,8 @@ class _Router:
 
             assert self.rooms is not None
             campaign = self.campaigns[name]
-            self.open[name] = self.rooms.enter_context(Mailroom(campaign, self._renderer(campaign)))
+            room = Mailroom(campaign, self._renderer(campaign), one_of_many=True)
+            self.open[name] = self.rooms.enter_context(room)
         return self.open[name]
 
     def _renderer(self, campaign: Campaign) -> Renderer:
@@ -652,7 +653,7 @@ def _read_into_games(
     with contextlib.ExitStack() as stack:
         rooms = []
         for campaign, raws in games:
-            room = stack.enter_context(Mailroom(campaign, renderer(campaign)))
+            room = stack.enter_context(Mailroom(campaign, renderer(campaign), one_of_many=True))
             rooms.append(room)
             outcomes[campaign.name] = [room.receive(raw, source="imap") for raw in raws]
             room.outbox.write_given()

@@ -149,13 +149,15 @@ class Outcome:
 class Mailroom:
     """Receives messages into one campaign; use as a context manager around a batch."""
 
-    def __init__(self, campaign: Campaign, renderer: Renderer | None = None):
+    def __init__(self, campaign: Campaign, renderer: Renderer | None = None, one_of_many: bool = False):
         """``renderer``: one that words the campaign's mail already (a GM folder's games
-        without templates of their own share one: each template is loaded once)."""
+        without templates of their own share one: each template is loaded once).
+        ``one_of_many``: one game of a GM folder's fetch, whose drafts are handed to the
+        writer a game at a time (see :class:`pbem.outbox.Outbox`, ``quick_switching``)."""
         self.campaign = campaign
         self.root = campaign.folder
         self.store: CampaignStore = campaign.store
-        self.outbox = Outbox(self.root, durable=False)
+        self.outbox = Outbox(self.root, durable=False, quick_switching=not one_of_many)
         self._renderer: Renderer | None = renderer
         self._position: Position | None = None
         self._addresses: dict[str, str] | None = None  # registered address -> player

@@ -170,14 +170,18 @@ class Outbox:
     (creating a file costs up to a third of a millisecond on some disks, and up to
     a whole one on a virtual machine's); their index lines wait for :meth:`flush`,
     which waits for every write, and the caller syncs once for the batch. While
-    the writer runs, the interpreter switches threads sooner (:func:`_quick_switching`).
+    the writer runs, the interpreter switches threads sooner (:func:`_quick_switching`),
+    unless ``quick_switching`` is False: a caller that hands its drafts over in one go
+    (a GM folder's fetch, a game's few drafts at once, a writer per game) gains
+    nothing from it, and its reading thread hands the lock around more often.
     """
 
-    def __init__(self, root: Path, durable: bool = True):
+    def __init__(self, root: Path, durable: bool = True, quick_switching: bool = True):
         self.root = Path(root)
         self.store = CampaignStore(self.root)
         self.folder = self.store.outbox
         self.durable = durable
+        self.quick_switching = quick_switching
         self._known: dict[str, dict[str, Any]] | None = None
         self._pending: list[str] = []
         self._writer: _Writer | None = None  # started by a batch's first draft
@@ -225,7 +229,8 @@ class Outbox:
             if self._writer is None:
                 self.folder.mkdir(parents=True, exist_ok=True)
                 self._writer = _Writer()
-                _quick_switching(True)
+                if self.quick_switching:
+                    _quick_switching(True)
             # Unsynced here: flush() syncs the batch's drafts side by side, which
             # costs about one disk wait instead of one per draft. Handed over a few
             # at a time: each hand-over wakes the writer, and costs the caller more
@@ -266,7 +271,8 @@ class Outbox:
             try:
                 writer.finish()
             finally:  # the writer has stopped either way (its writes done, or one failed)
-                _quick_switching(False)
+                if self.quick_switching:
+                    _quick_switching(False)
 
     def take_unsynced(self) -> list[Path]:
         """The batch's draft files written without a sync (after :meth:`wait`), handed
@@ -318,7 +324,10 @@ class Outbox:
 # it writes a draft every 25 ms or so while the caller reads mail, and most of a
 # batch's drafts were left for the end (measured on 1,000 messages: 0.4 s of 2.4 s
 # spent waiting for them; 0.2-0.3 s at 0.5 ms; under 0.01 s at this value, the
-# fetch 10-15% quicker than at 0.5 ms).
+# fetch 10-15% quicker than at 0.5 ms). Not for a GM folder's fetch (a writer per game,
+# each given its game's few drafts at once): there it cost about 6% more processor
+# time (bench/route.py, 32 runs alternated), the reading thread handing the lock to
+# writers with little to do.
 WRITER_SWITCH_INTERVAL = 0.0001
 WRITER_CHUNK = 16  # drafts handed to the writer thread at once
 _switching = threading.Lock()

@@ -152,6 +152,30 @@ def test_a_batch_writer_switches_threads_sooner_while_it_runs_and_gives_the_inte
         (other.folder / "d9.eml").unlink()
 
 
+def test_the_games_of_a_folders_fetch_leave_the_switch_interval_as_it_is(started3, started4):
+    """A GM folder's fetch hands each game's few drafts to its writer at once, a writer
+    per game: switching sooner would only make the reading thread hand the lock to
+    writers with little to do. Its rooms write their drafts all the same."""
+    import sys
+
+    from pbem.campaign import Campaign
+    from pbem.inbox import Mailroom, flush_together
+
+    before = sys.getswitchinterval()
+    rooms = [Mailroom(Campaign(folder), one_of_many=True) for folder in (started3, started4)]
+    for n, room in enumerate(rooms):
+        with room:
+            room.receive(
+                f"From: Bruno <bruno@example.org>\r\nSubject: Re: [{room.campaign.name}] Turn 1\r\n"
+                f"Message-ID: <m{n}@example.org>\r\n\r\nHand 2: Guard on Arthur, guess Priest\r\n".encode()
+            )
+            room.outbox.write_given()
+            assert sys.getswitchinterval() == before
+            flush_together([room])
+            assert room.outbox.drafts(), "the acknowledgement was written"
+    assert sys.getswitchinterval() == before
+
+
 def test_a_batch_never_waits_for_a_writer_thread_that_is_gone(tmp_path, monkeypatch):
     """If the writer thread stops before it took every chunk (a fetch in the suite once
     hung for ever on a pool thread that was gone), wait() writes what is left itself:
