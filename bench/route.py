@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "mail"))
 
+from ingest import file_cost  # noqa: E402
 from servers import DovecotServer  # noqa: E402
 
 from pbem.campaign import Campaign  # noqa: E402
@@ -138,18 +139,10 @@ def one_run(dovecot: DovecotServer, template: Path, workdir: Path, games: int, c
 
 def machine_now(where: Path) -> str:
     """How quick this machine is in these minutes, at what a fetch does most: making
-    small files (two a message: the message kept and its acknowledgement) and running
-    Python. The figures of a shared virtual machine vary by a quarter from hour to hour;
-    this line, printed beside them, says which hour it was."""
-    folder = where / "machine-now"
-    folder.mkdir()
-    start = time.perf_counter()
-    for n in range(400):
-        fd = os.open(folder / f"f{n}", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        os.write(fd, b"x" * 2000)
-        os.close(fd)
-    made = (time.perf_counter() - start) / 400
-    shutil.rmtree(folder)
+    small files (two a message: the message kept and its acknowledgement; the same
+    measure as bench/ingest.py's) and running Python. The figures of a shared virtual
+    machine vary by a quarter from hour to hour; this line says which hour it was."""
+    made = file_cost(where, 400) / 400
     start = time.perf_counter()
     total = 0
     for n in range(2_000_000):
