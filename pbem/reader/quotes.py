@@ -696,7 +696,7 @@ def _form_intros(answering: tuple[str, ...]) -> tuple[dict[str, frozenset[int]],
 
 @functools.lru_cache(maxsize=64)  # a game's public report is in the mails of all its players
 def _text_intros(text: str) -> dict[str, frozenset[int]]:
-    """`_form_intros` of one sent mail."""
+    """`_form_intros` of one sent mail (shared by every caller: read, never changed)."""
     lines = [line.strip() for line in text.split("\n")]
     form = [_form_hand(line) for line in lines]
     intros: dict[str, frozenset[int]] = {}
