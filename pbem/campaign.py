@@ -28,8 +28,8 @@ from .engine import Game, Order, deal_events, derive_secret, resolve_turn, shuff
 from .errors import PbemError
 from .grammar import format_code, is_plain_tag
 from .knowledge import Knowledge, from_json, still_open, to_json, update
-from .orderbook import OrderBook, Position, Receipt, missing_hands
-from .orders import ACCEPTED, COMPLETED, REJECTED, as_written, check_order, name_key, parse_orders
+from .orderbook import OrderBook, Position, Receipt, missing_hands, order_as_read
+from .orders import ACCEPTED, COMPLETED, REJECTED, as_written, check_order, name_key
 from .record import commitments, game_record, order_to_json, record_block
 from .reports import Renderer, Table, private_context, public_context, template_digests
 from .store import (
@@ -637,10 +637,9 @@ class Campaign:
                 record = on_file.get(name, {}).get(str(h))
                 checked = None
                 if record is not None:
-                    written = parse_orders(record["text"], pos.players, name).orders
-                    written = [w for w in written if w.hand == h and w.standing is None]
-                    if written:
-                        checked = check_order(written[-1], game, pos.players, name)
+                    written = order_as_read(record, h, pos.players, name)
+                    if written is not None:
+                        checked = check_order(written, game, pos.players, name)
                 if checked is None or checked.status == REJECTED:
                     orders[h] = None
                     records[str(h)] = {"player": name, "status": "nmr"}

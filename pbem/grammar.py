@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Iterator
 from datetime import date
 
+from .lazyre import LazyPattern
 from .tuples import NamedTuple
 
 # --------------------------------------------------------------------------------------------
@@ -68,7 +69,7 @@ SPELLED_HAND = rf"{_HAND_WORD_WHOLE}\s*{NUMBER_SIGN}\s*(?:{_SPELLED})(?![^\W\d_]
 
 _SEPARATOR = r"[:.)\]\-\u2013\u2014=]"
 _AFTER_HAND = r"[:.)\]\-\u2013\u2014=*_]"  # and the end of markdown's "*Hand 3*:", "_Hand 3_"
-HAND_REF = re.compile(
+HAND_REF = LazyPattern(
     rf"""^[\s*_\u2022·-]*                                       # bullets, markdown
         (?:\(?\d{{1,2}}[.)]\s*(?={HAND_WORD}\s*{NUMBER_SIGN}\s*\d))?  # a list's "1. " before "Hand 3"
         (?:{HAND_WORD}\s*{NUMBER_SIGN}\s*(?P<h1>\d{{1,3}})(?![^\W_])\s*{_AFTER_HAND}*  # "Hand 3:", "H3"
@@ -101,7 +102,7 @@ def hand_number(found: re.Match[str]) -> int:
 # --------------------------------------------------------------------------------------------
 
 #: ``PROXY ON`` / ``PROXY OFF`` alone on a line, like STATUS and CLEAR (INTERFACE.md, "Next").
-PROXY_WORD = re.compile(r"^\s*PROXY\s+(ON|OFF)\s*[.!]?\s*$", re.IGNORECASE | re.MULTILINE)
+PROXY_WORD = LazyPattern(r"^\s*PROXY\s+(ON|OFF)\s*[.!]?\s*$", re.IGNORECASE | re.MULTILINE)
 
 
 def proxy_request(text: str) -> str | None:
@@ -121,10 +122,10 @@ def is_proxy_line(line: str) -> bool:
 
 #: ``ABSENT 2026-12-10 to 2026-12-20`` (a day, or a day and a time as ``pbem deadline``
 #: reads them: the day counts) and ``BACK``, alone on a line (INTERFACE.md, "Next").
-ABSENT_LINE = re.compile(r"^\s*ABSENT\b(?P<rest>.*?)\s*[.!]?\s*$", re.IGNORECASE | re.MULTILINE)
-BACK_LINE = re.compile(r"^\s*BACK\s*[.!]?\s*$", re.IGNORECASE | re.MULTILINE)
+ABSENT_LINE = LazyPattern(r"^\s*ABSENT\b(?P<rest>.*?)\s*[.!]?\s*$", re.IGNORECASE | re.MULTILINE)
+BACK_LINE = LazyPattern(r"^\s*BACK\s*[.!]?\s*$", re.IGNORECASE | re.MULTILINE)
 _DAY = r"(\d{4}-\d{2}-\d{2})(?:[ T]\d{1,2}:\d{2})?"
-_SPAN = re.compile(rf"\s*{_DAY}\s+(?:to|until|-)\s+{_DAY}\s*", re.IGNORECASE)
+_SPAN = LazyPattern(rf"\s*{_DAY}\s+(?:to|until|-)\s+{_DAY}\s*", re.IGNORECASE)
 
 
 def absence_request(text: str) -> tuple[str, date | None, date | None] | None:
@@ -163,7 +164,7 @@ TAG_WORD = r"[A-Za-z0-9_.-]{1,40}"
 
 #: "[game7] Turn 3" anywhere in a subject: never anchored, as clients prepend
 #: Re:, AW:, Re[2]:, [EXTERNAL] and the like.
-SUBJECT_TAG = re.compile(r"\[([A-Za-z0-9_.-]+)\]\s*Turn\s+([0-9]+)", re.IGNORECASE)
+SUBJECT_TAG = LazyPattern(r"\[([A-Za-z0-9_.-]+)\]\s*Turn\s+([0-9]+)", re.IGNORECASE)
 
 
 def is_plain_tag(name: str) -> bool:
@@ -179,7 +180,7 @@ def is_plain_tag(name: str) -> bool:
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 #: Something shaped like an order code: two groups of four from the alphabet.
-CODE = re.compile(r"\b[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}\b")
+CODE = LazyPattern(r"\b[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}\b")
 
 
 def format_code(digest: bytes) -> str:
@@ -192,14 +193,14 @@ def format_code(digest: bytes) -> str:
 #: lazily). Only a candidate: English words have this shape too ("well-kept",
 #: "self-made"), so a candidate counts as a code only when it is, or nearly is,
 #: one of the campaign's codes (:func:`codes_in`).
-CODE_SHAPE = re.compile(r"(?<![\w-])[A-Za-z2-9]{4}-[A-Za-z2-9]{4}(?![\w-])")
+CODE_SHAPE = LazyPattern(r"(?<![\w-])[A-Za-z2-9]{4}-[A-Za-z2-9]{4}(?![\w-])")
 
 
 # Where a candidate can end: its hyphen and second half. The search looks for these
 # (its hyphen is a literal the regex engine finds quickly) and checks the first half
 # only there: CODE_SHAPE alone is tried at every character of a text, twenty times
 # slower over a reply quoting its turn mail.
-_CODE_TAIL = re.compile(r"-[A-Za-z2-9]{4}(?![\w-])")
+_CODE_TAIL = LazyPattern(r"-[A-Za-z2-9]{4}(?![\w-])")
 
 
 def code_candidates(text: str) -> Iterator[re.Match[str]]:

@@ -357,11 +357,30 @@ def _order_record(
         **premium,
         "status": checked.status,
         "text": w.text,
+        # The order as it was read and acknowledged, and the roster it was read against: the
+        # resolve plays this, not a new reading of the text (a reader changed by an upgrade
+        # meanwhile must not play what the player was not told), unless the roster changed.
+        "read": {"players": list(players), "order": w.to_json()},
         "reason": checked.reason,
         "note": checked.note,
         "received": when,
         "source": source,
     }
+
+
+def order_as_read(record: dict[str, Any], hand: int, players: Sequence[str], me: str) -> WrittenOrder | None:
+    """The play order of ``record`` (``me``'s for ``hand``, on file) as it was read when it came
+    in, when it was read against the same roster; else its text read again (a record of an
+    older version, or one a seat's new name changed). None when the text holds no play for
+    ``hand`` (a record edited by hand)."""
+    read = record.get("read")
+    if isinstance(read, dict) and read.get("players") == list(players):
+        order = WrittenOrder.from_json(read.get("order"))
+        if order is not None and order.hand == hand and order.standing is None:
+            return order
+    written = [w for w in parse_orders(record["text"], list(players), me).orders if w.hand == hand]
+    plays = [w for w in written if w.standing is None]
+    return plays[-1] if plays else None
 
 
 def _cardinal_look(w: WrittenOrder, me: str) -> str | None:

@@ -26,9 +26,9 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from typing import cast
+from typing import Any, cast
 
-from .cards import CLASSIC_CARDS, CLASSIC_NAMES, NAMES, RANK, Card, card_of_rank
+from .cards import CLASSIC_CARDS, CLASSIC_NAMES, NAMES, RANK, Card, card_named, card_of_rank
 from .engine import (
     CARD_RULES,
     HANDS_PER_GAME,
@@ -44,6 +44,7 @@ from .engine import (
     redirect,
 )
 from .grammar import HAND_REF, HAND_WORD, HANDS_WORD, NUMBER_SIGN, SPELLED_HAND, hand_number
+from .lazyre import LazyPattern
 from .tuples import NamedTuple
 
 ACCEPTED, COMPLETED, REJECTED = "accepted", "completed", "rejected"
@@ -97,7 +98,7 @@ FILLER = frozenset(
 """.split()
 ) | frozenset(w for words in WORDS_ABROAD.values() for w in words.split())
 
-_WORD = re.compile(r"[^\W_](?:[\w'\u2019.-]*[^\W_])?")
+_WORD = LazyPattern(r"[^\W_](?:[\w'\u2019.-]*[^\W_])?")
 
 #: Words that keep the next card (or player) named out of the order: "keep the Princess,
 #: play the Guard", "not the Princess!", "Guard (not Princess) on Bruno". A card the player
@@ -123,16 +124,16 @@ _KEEPING = frozenset(
 )
 #: French "ne garde pas" (do not keep): "garde" is also the Guard's name, so it is read as
 #: "pas keep" before the words are read.
-_NE_GARDE = re.compile(r"\bne gard(?:e|es|ez|ons|er)? pas\b")
+_NE_GARDE = LazyPattern(r"\bne gard(?:e|es|ez|ons|er)? pas\b")
 #: French "je garde la Comtesse", "je vais garder ..." (I keep): "keep", for the same reason.
-_JE_GARDE = re.compile(r"\b(?:je|vais|veux|voudrais|prefere) garde(?:r|rai)?\b")
+_JE_GARDE = LazyPattern(r"\b(?:je|vais|veux|voudrais|prefere) garde(?:r|rai)?\b")
 #: Spanish "no me quedo con la Condesa" (I do not keep): Spanish "no" is no NOT_PLAYED word
 #: (an English one corrects: "guess Baron, no, Priest").
-_NO_ME_QUEDO = re.compile(r"\bno (?:me )?(quedo|conservo|mantengo)\b")
+_NO_ME_QUEDO = LazyPattern(r"\bno (?:me )?(quedo|conservo|mantengo)\b")
 #: German and Dutch put "not" after the card not to keep: "behalte die Gräfin nicht", "houd de
 #: Gravin niet" are read as "nicht behalte die Gräfin", the double negative, before the words are
 #: read. A comma ends the card's words: "behalte die Gräfin, nicht den Prinzen" keeps the Countess.
-_KEEP_THEN_NOT = re.compile(r"\b(behalte|houd|hou|bewaar|behoud)((?: [^\W\d_]+){1,3}?) (nicht|niet)\b")
+_KEEP_THEN_NOT = LazyPattern(r"\b(behalte|houd|hou|bewaar|behoud)((?: [^\W\d_]+){1,3}?) (nicht|niet)\b")
 #: After a card: it stays in the hand ("Princess stays, Guard on Bruno"; German puts its
 #: "not" after the card: "Prinzessin nicht!").
 _STAYS = frozenset({"stays", "stay", "remains", "bleibt", "nicht", "reste", "blijft", "resta", "fica"})
@@ -213,25 +214,27 @@ NUMBER_WORDS = {
     for word in words.split()  # written without accents, as name_key leaves them
 }
 #: "if Bishop, discard" / "keep" (RULES 10.3): a standing order, not a play.
-_STANDING = re.compile(
+_STANDING = LazyPattern(
     r"^\W*(?:if|when)\W+(?:the\W+|a\W+|my\W+)?bishop\b[\W\w]*?\b(?P<what>discard|keep)\b", re.IGNORECASE
 )
 #: The same as a sentence, a few words between "if" and the Bishop but no comma, that says the
 #: Bishop hits the writer ("If someone plays a Bishop on me, I discard", "when I am hit by a
 #: Bishop, keep"): "if possible, Bishop on Charles, ..., keep the King" and "if Charles is open
 #: play the Bishop on him and keep the Count" are plays.
-_STANDING_SENTENCE = re.compile(
+_STANDING_SENTENCE = LazyPattern(
     r"^\W*(?:if|when)\W+(?:[^\W\d_][\w'\u2019]*[ \t]+){0,6}?bishop\b[\W\w]*?\b(?P<what>discard|keep)\b",
     re.IGNORECASE,
 )
-_HITS_ME = re.compile(r"\b(?:me|myself|hit|hits)\b", re.IGNORECASE)
+_HITS_ME = LazyPattern(r"\b(?:me|myself|hit|hits)\b", re.IGNORECASE)
 
 
 def _standing(body: str) -> str | None:
     """The standing order "discard" or "keep" an order's words give (RULES 10.3), or None."""
-    found = _STANDING.match(body) or _STANDING_SENTENCE.match(body)
-    if found is None or (found.re is _STANDING_SENTENCE and not _HITS_ME.search(body[: found.start("what")])):
-        return None
+    found = _STANDING.match(body)
+    if found is None:
+        found = _STANDING_SENTENCE.match(body)
+        if found is None or not _HITS_ME.search(body[: found.start("what")]):
+            return None
     return found.group("what").lower()
 
 
@@ -280,6 +283,29 @@ class WrittenOrder(NamedTuple):
             return f"Hand {self.hand}: if Bishop, {self.standing}"
         return canonical_text(self.hand, self.card, self.target, self.guess, self.second, self.look)
 
+    def to_json(self) -> dict[str, Any]:
+        """The order as JSON, its fields at their defaults left out and cards by their names
+        (a guess that is a number stays one): what :meth:`from_json` reads back."""
+        return {
+            field: value.title if isinstance(value, Card) else value
+            for field, value in zip(self._fields, self, strict=True)
+            if field not in self._field_defaults or value != self._field_defaults[field]
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> WrittenOrder | None:
+        """The order :meth:`to_json` wrote, or None when ``data`` is not what it writes (a
+        file edited by hand, or by another version): the caller reads the order's text again."""
+        if not isinstance(data, dict) or "hand" not in data or "card" not in data:
+            return None
+        if any(type(value) not in _JSON_TYPES.get(field, ()) for field, value in data.items()):
+            return None
+        cards = {field: card_named(data[field]) for field in _CARD_FIELDS if isinstance(data.get(field), str)}
+        order = cls(**{**data, **cards})
+        # Written back as it was read, or not one of to_json's: an unknown card's name, a name
+        # in another case or language, a field at its default written out.
+        return order if order.to_json() == data else None
+
 
 def canonical_text(
     hand: int,
@@ -301,6 +327,22 @@ def canonical_text(
     if guess is not None and CARD_RULES[card].guesses:
         out += f", guess {guess.title if isinstance(guess, Card) else guess}"
     return out
+
+
+#: The types a field of :meth:`WrittenOrder.to_json` may have (exactly: no ``true`` for a hand).
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "hand": (int,),
+    "text": (str,),
+    "corrects": (bool,),
+    "guess": (str, int, type(None)),  # a card's name, or a number in Premium games
+    **{
+        field: (str, type(None))
+        for field in ("card", "target", "target_text", "guess_text", "second", "look")
+        + ("standing", "kept", "unkept", "condition")
+    },
+}
+#: The fields whose strings are cards' names.
+_CARD_FIELDS = ("card", "guess", "kept", "unkept")
 
 
 class ParsedText(NamedTuple):
@@ -366,7 +408,7 @@ def _marked_if_correcting(order: WrittenOrder, line: str) -> WrittenOrder:
 #: the Guard in hand 4 on Bruno, guess Priest". Only after a verb of play or change (and a few
 #: small words before it), from the line's start (match()) to its end: "Thanks for the Guard in
 #: hand 1", "I used to play ... in hand 1" and questions stay prose.
-_HAND_NAMED_LAST = re.compile(
+_HAND_NAMED_LAST = LazyPattern(
     r"\s*(?:(?:sorry|oops|ok|okay|actually|correction|please|so|and|then|instead)\W+){0,3}"
     r"(?:i'?ll\s+|i\s+will\s+|i'?d\s+like\s+to\s+|let'?s\s+)?"
     r"(?:make\s+(?:that|it)|change\s+(?:that\s+|it\s+)?to|switch\s+(?:that\s+|it\s+)?to|play|use)\s+"
@@ -376,7 +418,7 @@ _HAND_NAMED_LAST = re.compile(
 )
 #: Another hand named in the words after the hand: "Play the Guard in hand 4 on Bruno and the
 #: Handmaid in hand 5" is two orders on one line, read as neither rather than as one.
-_ANOTHER_HAND = re.compile(rf"\b{HAND_WORD}\s*{NUMBER_SIGN}\s*\d", re.IGNORECASE)
+_ANOTHER_HAND = LazyPattern(rf"\b{HAND_WORD}\s*{NUMBER_SIGN}\s*\d", re.IGNORECASE)
 #: The words that may follow the hand in such an order: its target's or its guess's ("in hand
 #: 4 on Bruno", "in hand 4, guess Priest", "with Bruno"); "in hand 4 next turn, unless
 #: Bruno..." stays prose.
@@ -403,7 +445,7 @@ def _hand_named_last(line: str, premium: bool) -> tuple[int, str] | None:
 
 #: What a subject carries before its own words: "Re:", "Fwd:", "AW:", "SV:", Italian "R:" and
 #: "I:", Spanish "RV:", Dutch "Doorst:"..., the campaign's tag and turn ("[words] Turn 3:").
-_SUBJECT_LEAD = re.compile(
+_SUBJECT_LEAD = LazyPattern(
     r"^(?:\s*(?:(?:re|fwd?|aw|wg|sv|vs|antw|tr|rif|res|enc|r|i|rv|doorst)(?:\[\d+\])?\s*:|\[[^\]]*\]|turn\s+\d+\s*:))*\s*",
     re.IGNORECASE,
 )
@@ -460,7 +502,7 @@ def _answers_joined(lines: list[str], premium: bool) -> list[str]:
 
 #: A line in quotation marks: the turn mail's example of a play, pasted with its marks
 #: ('"Hand 7: Handmaid"').
-_IN_QUOTATION_MARKS = re.compile(
+_IN_QUOTATION_MARKS = LazyPattern(
     r"""\s*["\u201c\u201e\u00ab'\u2018]\s*(.+?)\s*["\u201d\u201c\u00bb'\u2019]\s*[.,;!]?\s*"""
 )
 
@@ -510,19 +552,19 @@ def _segments(line: str, premium: bool) -> list[str]:
 
 _AND = r"(?:,|&|\+|/|and|und|et|y|e|en)"
 #: "Hand 3 & 7: Handmaid", "Hands 3 and 7:", "H3/H7:", "Hand 3, 7:": one order, several hands.
-_HAND_LIST = re.compile(
+_HAND_LIST = LazyPattern(
     rf"""^[\s*\u2022·-]*{HANDS_WORD}\s*{NUMBER_SIGN}\s*(?P<first>\d{{1,3}})
         (?P<more>(?:\s*{_AND}\s*(?:{HAND_WORD}\s*{NUMBER_SIGN}\s*)?\d{{1,3}}(?!\d))+)
         (?P<sep>\s*[:.)\]\-\u2013\u2014=]+|\s+)(?P<rest>.+)$""",
     re.IGNORECASE | re.VERBOSE,
 )
-_LISTED = re.compile(r"\d{1,3}")
+_LISTED = LazyPattern(r"\d{1,3}")
 
 
 #: "Hands 2-5: Handmaid", "Hand 2 to 5:", "H2-H5:": one order for each hand of the range, before
 #: a ":" (or the like) or a card's name: "Hand 2-5: Handmaid" played the Prince (rank 5) in hand
 #: 2; "Hand 2 - 5 on Bruno" is still the Prince (rank 5) on Bruno.
-_HAND_RANGE = re.compile(
+_HAND_RANGE = LazyPattern(
     rf"""^[\s*\u2022·-]*{HANDS_WORD}\s*{NUMBER_SIGN}\s*(?P<first>\d{{1,2}})
         \s*(?:-|\u2013|\u2014|to|through|thru|bis|a|à|tot|al|até)\s*
         (?:{HAND_WORD}\s*{NUMBER_SIGN}\s*)?(?P<last>\d{{1,2}})(?!\d)
@@ -568,7 +610,7 @@ def _for_each_hand(piece: str, premium: bool) -> list[str]:
 #: Handmaid Hand 7 Prince Hugo"); markdown's "*" may open the hand ("*Hand 7*:"), and the
 #: hand may be spelled ("Hand seven"). :func:`_after_sentences` cuts there only before a
 #: card's name.
-_MID_LINE_HAND = re.compile(
+_MID_LINE_HAND = LazyPattern(
     rf"(?:(?<=[.!?:)…,])\s+|\s+(?:and|und|et|&|\+|/|\|)\s+|\s+(?=hand\s*{NUMBER_SIGN}\s*\d|{SPELLED_HAND}))"
     rf"(?=[*_]*(?:{HAND_WORD}\s*{NUMBER_SIGN}\s*\d{{1,3}}(?![^\W_])|{SPELLED_HAND}))",
     re.IGNORECASE,
@@ -576,7 +618,7 @@ _MID_LINE_HAND = re.compile(
 
 
 #: The tags templates/ack.txt.j2 puts before each order it echoes ("(read) Hand 3: ...").
-_ECHO_TAG = re.compile(r"\((?:read|on file)\)\s*$", re.IGNORECASE)
+_ECHO_TAG = LazyPattern(r"\((?:read|on file)\)\s*$", re.IGNORECASE)
 
 
 def _after_sentences(piece: str, premium: bool) -> list[str]:
@@ -656,7 +698,7 @@ def _slot_long_names(body: str, long: tuple[tuple[str, str], ...]) -> tuple[str,
 
 
 #: Spanish "mí" (me) with its accent: without it, "mi" is "my" ("mi Guardia").
-_MI = re.compile(r"(?<!\w)mí(?!\w)", re.IGNORECASE)
+_MI = LazyPattern(r"(?<!\w)mí(?!\w)", re.IGNORECASE)
 
 
 def _read_order(hand: int, rest: str, text: str, players: list[str], me: str) -> WrittenOrder:
@@ -843,7 +885,7 @@ class _Play:
 
 
 #: An order's words and its sentences' ends (a lone ".", "!" or "?": "..." is a pause).
-_TOKEN = re.compile(_WORD.pattern + r"|(?<!\.)[.!?](?![.\w])")
+_TOKEN = LazyPattern(_WORD.pattern + r"|(?<!\.)[.!?](?![.\w])")
 _SENTENCE_ENDS = frozenset(".!?")
 #: The words that aim a card at the player named next ("on Rose", "auf Hugo", "contre Ines").
 _AIMING = frozenset(
@@ -854,9 +896,9 @@ _TELL = frozenset({"let", "tell", "ask", "write", "email", "mail", "remind", "in
 #: The small words after a correction word that keep a number the correction ("make that 3").
 _THAT = frozenset({"that", "it", "the", "a", "to"})
 #: The writer's own card or hand, one of the two a Cardinal may choose ("swap my card with").
-_MY_CARD = re.compile(r"\bmy (?:own )?(?:card|hand)\b")
+_MY_CARD = LazyPattern(r"\bmy (?:own )?(?:card|hand)\b")
 #: "ich meine" is "I mean"; "meine" alone is "my".
-_ICH_MEINE = re.compile(r"\bich meine\b")
+_ICH_MEINE = LazyPattern(r"\bich meine\b")
 
 
 def _read_play(
@@ -1157,7 +1199,7 @@ _BESIDE_A_PLAY = frozenset(
 
 #: Outlook's mark before a comment typed into the original: "[Chloé Martin] Princess".
 #: Asked with match(): at the start of the order's words.
-_OUTLOOK_MARK = re.compile(r"\s*\[[^\]]{1,80}\]")
+_OUTLOOK_MARK = LazyPattern(r"\s*\[[^\]]{1,80}\]")
 
 
 def _without_outlook_mark(rest: str, premium: bool) -> str:
