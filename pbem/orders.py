@@ -288,7 +288,7 @@ class WrittenOrder(NamedTuple):
         (a guess that is a number stays one): what :meth:`from_json` reads back."""
         return {
             field: value.title if isinstance(value, Card) else value
-            for field, value in zip(self._fields, self, strict=True)
+            for field, value in self._asdict().items()
             if field not in self._field_defaults or value != self._field_defaults[field]
         }
 
