@@ -246,6 +246,26 @@ def test_a_lazy_pattern_does_what_the_compiled_one_does():
     assert pattern.split(text, 1) == ["", "ab", "1", " cd-2, ef-3"]
 
 
+FIRST_CALLS = [
+    ("match", ("xx-AB-3 cd-4", 3, 6)),
+    ("fullmatch", ("xx-AB-3 cd-4", 3, 7)),
+    ("search", ("ab-1 CD-2 ef-3", 2, 8)),
+    ("findall", ("ab-1 CD-2 ef-3", 2, 12)),
+    ("finditer", ("ab-1 CD-2 ef-3", 2, 12)),
+    ("sub", (r"<\2>", "ab-1 CD-2 ef-3", 2)),
+    ("subn", (r"<\2>", "ab-1 CD-2 ef-3", 2)),
+    ("split", ("ab-1 CD-2 ef-3", 2)),
+]
+
+
+@pytest.mark.parametrize(("method", "args"), FIRST_CALLS)
+def test_a_lazy_pattern_s_first_call_passes_on_every_argument_and_the_flags(method, args):
+    source, flags = r"(?P<word>[a-z]+)-(\d)", re.IGNORECASE
+    assert same(getattr(LazyPattern(source, flags), method)(*args)) == same(
+        getattr(re.compile(source, flags), method)(*args)
+    )
+
+
 @pytest.mark.parametrize("method", ["match", "fullmatch", "search", "findall", "finditer", "sub", "split"])
 def test_a_lazy_pattern_compiles_at_its_first_call_and_then_calls_the_compiled_one(method):
     pattern = LazyPattern(r"x+", 0)
