@@ -17,12 +17,12 @@ day is passed in. Why a player is away is never asked nor kept.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
 from .config import ConfigError
 from .deadlines import at_local
+from .tuples import NamedTuple
 
 ACCEPTED = "accepted"
 REFUSED = "refused"
@@ -30,8 +30,7 @@ EXTEND = "extend"
 PROXY = "proxy"
 
 
-@dataclass(frozen=True)
-class Policy:
+class Policy(NamedTuple):
     max_days: int = 31
     per_game: int = 3
     then: str = EXTEND
@@ -66,8 +65,7 @@ def parse_policy(data: Any) -> Policy:
     return Policy(**values)
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     status: str  # ACCEPTED or REFUSED
     record: dict[str, Any] | None = None
     reason: str = ""

@@ -33,11 +33,13 @@ Pure functions: the clock is always passed in.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from types import MappingProxyType
 from typing import Any
 
 from .config import ConfigError
+from .tuples import NamedTuple
 
 UTC = UTC
 
@@ -53,13 +55,12 @@ MAX_REMIND_HOURS = 60 * 24
 YEARS = (1970, 9000)
 
 
-@dataclass(frozen=True)
-class Schedule:
+class Schedule(NamedTuple):
     zone: tzinfo  # a ZoneInfo
     every_days: int | None = None
     at: time = time(20, 0)
     remind_hours: float = 24.0
-    turns: dict[int, datetime] = field(default_factory=dict)  # aware, UTC
+    turns: Mapping[int, datetime] = MappingProxyType({})  # aware, UTC (read only: a default shared)
 
 
 def parse_schedule(data: Any) -> Schedule | None:

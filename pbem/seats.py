@@ -28,7 +28,6 @@ Everything here is pure but :func:`read_facts`, :func:`status` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 from typing import Any
 
@@ -43,8 +42,7 @@ MISSED = ("nmr", "proxy")
 # -- settings ------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class DisorderPolicy:
+class DisorderPolicy(NamedTuple):
     after_turns: int | None = None  # None: the GM is never told
     mark: bool = False
 
