@@ -9,7 +9,8 @@ the same target). ``--tmp`` chooses where the campaigns are made.
 
 Target (issue 2): ratio at most 1.5 (a command imports what it needs, when it
 needs it). Every order of turn 10 is on file (typed in through the library, as
-`pbem order` would), so the resolve parses and checks them too.
+`pbem order` would), so the resolve checks them too (it plays each as it was read
+when it came in: it does not read their texts again).
 
 The package is byte-compiled first, as `pip install` does: an editable install
 on a machine with PYTHONDONTWRITEBYTECODE set would otherwise compile pbem's
