@@ -378,8 +378,8 @@ def order_as_read(record: dict[str, Any], hand: int, players: Sequence[str], me:
         order = WrittenOrder.from_json(read.get("order"))
         if order is not None and order.hand == hand and order.standing is None:
             return order
-    written = [w for w in parse_orders(record["text"], list(players), me).orders if w.hand == hand]
-    plays = [w for w in written if w.standing is None]
+    read_again = parse_orders(record["text"], list(players), me).orders
+    plays = [w for w in read_again if w.hand == hand and w.standing is None]
     return plays[-1] if plays else None
 
 
