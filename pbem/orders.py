@@ -337,8 +337,7 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "guess": (str, int, type(None)),  # a card's name, or a number in Premium games
     **{
         field: (str, type(None))
-        for field in ("card", "target", "target_text", "guess_text", "second", "look")
-        + ("standing", "kept", "unkept", "condition")
+        for field in "card target target_text guess_text second look standing kept unkept condition".split()
     },
 }
 #: The fields whose strings are cards' names.
