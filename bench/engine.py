@@ -31,6 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from machine import loop_line  # noqa: E402
+
 from pbem.cards import CLASSIC_CARDS  # noqa: E402
 from pbem.engine import PREMIUM_PLAYERS, Hand, Order, full_deck, legal_cards, play_turn  # noqa: E402
 
@@ -81,6 +83,7 @@ def measure(players: int, args: argparse.Namespace) -> float:
     for run in range(args.repeat):
         rng = random.Random(run)
         decks = shuffled_decks(args.hands, rng, players)
+        machine = loop_line()  # just before the run: the minute's speed (bench/machine.py)
         start = time.perf_counter()
         plays = play_hands(decks, players, rng, args.policy, args.events)
         elapsed = time.perf_counter() - start
@@ -88,7 +91,7 @@ def measure(players: int, args: argparse.Namespace) -> float:
         best = max(best, rate)
         print(
             f"{players} players, run {run + 1}: {args.hands} hands, {plays} plays in {elapsed:.2f} s: "
-            f"{rate:,.0f} hands/s ({plays / args.hands:.1f} plays/hand)"
+            f"{rate:,.0f} hands/s ({plays / args.hands:.1f} plays/hand; this machine just before: {machine})"
         )
     return best
 

@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "mail"))
 
 from ingest import file_cost  # noqa: E402
+from machine import loop_line  # noqa: E402
 from servers import DovecotServer  # noqa: E402
 
 from pbem.campaign import Campaign  # noqa: E402
@@ -126,6 +127,7 @@ def one_run(dovecot: DovecotServer, template: Path, workdir: Path, games: int, c
     # Campaign._position_version), and the copy above made them new.
     time.sleep(max(0.0, copied + 2.1 - time.time()))
     os.sync()
+    machine = loop_line()  # the minute's speed, just before (bench/machine.py)
     start = time.perf_counter()
     report = fetch_folder(folder)
     elapsed = time.perf_counter() - start
@@ -133,7 +135,10 @@ def one_run(dovecot: DovecotServer, template: Path, workdir: Path, games: int, c
     assert not report.errors, report.errors
     assert routed == count, (routed, [a.listed for a in report.accounts])
     rate = count / elapsed
-    print(f"  run {run}: {count} messages for {games} games in {elapsed:.2f} s = {rate:,.0f} messages/s")
+    print(
+        f"  run {run}: {count} messages for {games} games in {elapsed:.2f} s = {rate:,.0f} messages/s"
+        f" ({machine} just before)"
+    )
     return rate
 
 
@@ -144,15 +149,7 @@ def machine_now(where: Path) -> str:
     this was built on, a file cost 0.03 ms to 0.5 ms from one hour to the next, and the
     fetch's figure followed it; this line says which hour it was."""
     made = file_cost(where, 400) / 400
-    start = time.perf_counter()
-    total = 0
-    for n in range(2_000_000):
-        total += n
-    loop = time.perf_counter() - start
-    return (
-        f"this machine now: a small file made in {made * 1000:.2f} ms, "
-        f"a loop of 2 million additions in {loop:.2f} s"
-    )
+    return f"this machine now: a small file made in {made * 1000:.2f} ms, {loop_line()}"
 
 
 def main() -> None:
